@@ -1,0 +1,82 @@
+//! Reuse of compiled plans across frames, owned by the caller and keyed by the graph's structure.
+
+use std::sync::Arc;
+
+use crate::compile::CompileOptions;
+use crate::declare::RenderGraph;
+use crate::error::GraphError;
+use crate::plan::CompiledGraph;
+
+/// A small cache of compiled plans keyed by [`RenderGraph::fingerprint`] and the options.
+///
+/// A frame that declares the same graph as an earlier one gets the earlier plan back without
+/// compiling: the fingerprint is maintained while the graph is declared, so a hit costs a lookup.
+/// The cache keeps the `capacity` most recently used plans (a renderer alternating between a few
+/// graph shapes — menus, split screen — keeps hitting).
+#[derive(Debug)]
+pub struct PlanCache {
+    entries: Vec<(u128, CompileOptions, Arc<CompiledGraph>)>,
+    capacity: usize,
+    hits: u64,
+    misses: u64,
+}
+
+impl Default for PlanCache {
+    fn default() -> Self {
+        Self::new(4)
+    }
+}
+
+impl PlanCache {
+    /// A cache that holds up to `capacity` plans (at least one).
+    pub fn new(capacity: usize) -> Self {
+        PlanCache {
+            entries: Vec::new(),
+            capacity: capacity.max(1),
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    /// The plan for `graph`: cached if the same structure was compiled with the same options,
+    /// compiled (and cached) otherwise. Errors are not cached.
+    pub fn get_or_compile(
+        &mut self,
+        graph: &RenderGraph<'_>,
+        options: &CompileOptions,
+    ) -> Result<Arc<CompiledGraph>, GraphError> {
+        let key = graph.fingerprint();
+        if let Some(i) = self
+            .entries
+            .iter()
+            .position(|(k, o, _)| *k == key && o == options)
+        {
+            self.hits += 1;
+            // Most recently used first.
+            let entry = self.entries.remove(i);
+            let plan = entry.2.clone();
+            self.entries.insert(0, entry);
+            return Ok(plan);
+        }
+        self.misses += 1;
+        let plan = Arc::new(graph.compile(options)?);
+        self.entries.insert(0, (key, *options, plan.clone()));
+        self.entries.truncate(self.capacity);
+        Ok(plan)
+    }
+
+    /// Number of lookups answered from the cache.
+    pub fn hits(&self) -> u64 {
+        self.hits
+    }
+
+    /// Number of lookups that compiled.
+    pub fn misses(&self) -> u64 {
+        self.misses
+    }
+
+    /// Forgets every plan.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+}

@@ -1,0 +1,456 @@
+//! The JSON graph description (DESIGN §3): loaded into a [`RenderGraph`] and emitted from one.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::declare::{
+    Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Import, ImportAfter,
+    ImportContents, PassDecl, PassKind, RenderGraph, ResourceDecl, ResourceId, ResourceKind,
+    TextureDesc,
+};
+use crate::error::GraphError;
+use crate::format::{format_name, parse_format};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Description {
+    resources: Vec<ResourceJson>,
+    passes: Vec<PassJson>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResourceJson {
+    name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    texture: Option<TextureJson>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    buffer: Option<BufferJson>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clear: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    import: Option<ImportJson>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextureJson {
+    format: String,
+    size: Vec<u32>,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    samples: u32,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    mips: u32,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BufferJson {
+    size: u64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum ContentsJson {
+    Undefined,
+    Preserved,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum AfterJson {
+    Keep,
+    Discard,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImportJson {
+    contents: ContentsJson,
+    after: AfterJson,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum KindJson {
+    Render,
+    Compute,
+    Copy,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum AccessJson {
+    Clear,
+    Write,
+    ReadWrite,
+    Read,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ColorJson {
+    resource: String,
+    access: AccessJson,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clear: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    resolve: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DepthJson {
+    resource: String,
+    access: AccessJson,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clear: Option<Value>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PassJson {
+    name: String,
+    #[serde(rename = "type")]
+    kind: KindJson,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    color: Vec<ColorJson>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    depth: Option<DepthJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sample: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    input: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    storage_read: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    storage_write: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    storage_read_write: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    copy_src: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    copy_dst: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    side_effects: bool,
+}
+
+impl From<AccessJson> for Access {
+    fn from(a: AccessJson) -> Self {
+        match a {
+            AccessJson::Clear => Access::Clear,
+            AccessJson::Write => Access::Write,
+            AccessJson::ReadWrite => Access::ReadWrite,
+            AccessJson::Read => Access::Read,
+        }
+    }
+}
+
+impl From<Access> for AccessJson {
+    fn from(a: Access) -> Self {
+        match a {
+            Access::Clear => AccessJson::Clear,
+            Access::Write => AccessJson::Write,
+            Access::ReadWrite => AccessJson::ReadWrite,
+            Access::Read => AccessJson::Read,
+        }
+    }
+}
+
+fn parse_clear(value: &Value, owner: &str) -> Result<ClearValue, GraphError> {
+    let bad = || {
+        GraphError::invalid(format!(
+            "{owner}: clear must be [r, g, b, a], a depth number or {{\"depth\": d, \"stencil\": s}}, not {value}"
+        ))
+    };
+    match value {
+        Value::Array(items) => {
+            let rgba: Vec<f64> = items
+                .iter()
+                .map(Value::as_f64)
+                .collect::<Option<_>>()
+                .ok_or_else(bad)?;
+            <[f64; 4]>::try_from(rgba)
+                .map(ClearValue::Color)
+                .map_err(|_| bad())
+        }
+        Value::Number(n) => n
+            .as_f64()
+            .map(|d| ClearValue::Depth(d as f32))
+            .ok_or_else(bad),
+        Value::Object(map) => {
+            if map.keys().any(|k| k != "depth" && k != "stencil") || map.is_empty() {
+                return Err(bad());
+            }
+            let depth = match map.get("depth") {
+                None => 1.0,
+                Some(d) => d.as_f64().ok_or_else(bad)? as f32,
+            };
+            let stencil = match map.get("stencil") {
+                None => 0,
+                Some(s) => s
+                    .as_u64()
+                    .and_then(|s| u32::try_from(s).ok())
+                    .ok_or_else(bad)?,
+            };
+            Ok(ClearValue::DepthStencil { depth, stencil })
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn emit_clear(clear: ClearValue) -> Value {
+    match clear {
+        ClearValue::Color(c) => serde_json::json!(c),
+        ClearValue::Depth(d) => serde_json::json!(f64::from(d)),
+        ClearValue::DepthStencil { depth, stencil } => {
+            serde_json::json!({"depth": f64::from(depth), "stencil": stencil})
+        }
+    }
+}
+
+fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
+    let owner = format!("resource `{}`", r.name);
+    let kind = match (r.texture, r.buffer) {
+        (Some(t), None) => {
+            let format = parse_format(&t.format).ok_or_else(|| {
+                GraphError::invalid(format!("{owner}: unknown texture format `{}`", t.format))
+            })?;
+            let (width, height, layers) = match t.size[..] {
+                [w, h] => (w, h, 1),
+                [w, h, l] => (w, h, l),
+                _ => {
+                    return Err(GraphError::invalid(format!(
+                        "{owner}: size must be [w, h] or [w, h, layers], got {:?}",
+                        t.size
+                    )));
+                }
+            };
+            ResourceKind::Texture(TextureDesc {
+                format,
+                width,
+                height,
+                layers,
+                samples: t.samples,
+                mips: t.mips,
+            })
+        }
+        (None, Some(b)) => ResourceKind::Buffer(BufferDesc { size: b.size }),
+        _ => {
+            return Err(GraphError::invalid(format!(
+                "{owner}: give exactly one of `texture` and `buffer`"
+            )));
+        }
+    };
+    let clear = r
+        .clear
+        .as_ref()
+        .map(|c| parse_clear(c, &owner))
+        .transpose()?;
+    let import = r.import.map(|i| Import {
+        contents: match i.contents {
+            ContentsJson::Undefined => ImportContents::Undefined,
+            ContentsJson::Preserved => ImportContents::Preserved,
+        },
+        after: match i.after {
+            AfterJson::Keep => ImportAfter::Keep,
+            AfterJson::Discard => ImportAfter::Discard,
+        },
+    });
+    Ok(ResourceDecl {
+        name: r.name.into(),
+        kind,
+        clear,
+        import,
+    })
+}
+
+fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, GraphError> {
+    let id = |name: &str| {
+        ids.get(name)
+            .copied()
+            .ok_or_else(|| GraphError::UnknownResource {
+                pass: p.name.clone(),
+                resource: name.to_owned(),
+            })
+    };
+    let list = |names: &[String]| names.iter().map(|n| id(n)).collect::<Result<Vec<_>, _>>();
+    let owner = format!("pass `{}`", p.name);
+    let kind = match p.kind {
+        KindJson::Render => PassKind::Render,
+        KindJson::Compute => PassKind::Compute,
+        KindJson::Copy => PassKind::Copy,
+    };
+    let mut decl = PassDecl::new(p.name.as_str().into(), kind);
+    for c in &p.color {
+        decl.color.push(ColorAttachment {
+            resource: id(&c.resource)?,
+            access: c.access.into(),
+            clear: c
+                .clear
+                .as_ref()
+                .map(|v| parse_clear(v, &owner))
+                .transpose()?,
+            resolve: c.resolve.as_deref().map(id).transpose()?,
+        });
+    }
+    if let Some(d) = &p.depth {
+        decl.depth = Some(DepthAttachment {
+            resource: id(&d.resource)?,
+            access: d.access.into(),
+            clear: d
+                .clear
+                .as_ref()
+                .map(|v| parse_clear(v, &owner))
+                .transpose()?,
+        });
+    }
+    decl.sample = list(&p.sample)?;
+    decl.input = list(&p.input)?;
+    decl.storage_read = list(&p.storage_read)?;
+    decl.storage_write = list(&p.storage_write)?;
+    decl.storage_read_write = list(&p.storage_read_write)?;
+    decl.copy_src = list(&p.copy_src)?;
+    decl.copy_dst = list(&p.copy_dst)?;
+    decl.side_effects = p.side_effects;
+    Ok(decl)
+}
+
+impl RenderGraph<'static> {
+    /// Loads a graph description (DESIGN §3). Passes have no closures; attach them with
+    /// [`RenderGraph::set_callback`] or execute the graph with synthetic shaders.
+    pub fn from_json(json: &str) -> Result<RenderGraph<'static>, GraphError> {
+        let desc: Description =
+            serde_json::from_str(json).map_err(|e| GraphError::invalid(e.to_string()))?;
+        if desc.passes.is_empty() {
+            return Err(GraphError::invalid("the graph declares no passes"));
+        }
+        let mut graph = RenderGraph::new();
+        let Description {
+            resources: rjson,
+            passes: pjson,
+        } = desc;
+        let mut ids: HashMap<&str, ResourceId> = HashMap::with_capacity(rjson.len());
+        for (i, r) in rjson.iter().enumerate() {
+            if ids.insert(&r.name, i as ResourceId).is_some() {
+                return Err(GraphError::DuplicateName {
+                    what: "resource",
+                    name: r.name.clone(),
+                });
+            }
+        }
+        let passes = pjson
+            .into_iter()
+            .map(|p| parse_pass(p, &ids))
+            .collect::<Result<Vec<_>, _>>()?;
+        drop(ids);
+        let resources = rjson
+            .into_iter()
+            .map(parse_resource)
+            .collect::<Result<Vec<_>, _>>()?;
+        for r in resources {
+            graph.push_resource(r);
+        }
+        for p in passes {
+            graph.push_pass(p, None);
+        }
+        Ok(graph)
+    }
+}
+
+impl RenderGraph<'_> {
+    /// Emits the graph's description (DESIGN §3), without the closures. `from_json` of the result
+    /// gives a graph with the same structure and fingerprint.
+    pub fn to_json(&self) -> String {
+        let name = |id: &ResourceId| self.resources[*id as usize].name.to_string();
+        let names = |ids: &[ResourceId]| ids.iter().map(name).collect::<Vec<_>>();
+        let resources = self
+            .resources
+            .iter()
+            .map(|r| {
+                let (texture, buffer) = match r.kind {
+                    ResourceKind::Texture(t) => {
+                        let size = if t.layers == 1 {
+                            vec![t.width, t.height]
+                        } else {
+                            vec![t.width, t.height, t.layers]
+                        };
+                        (
+                            Some(TextureJson {
+                                format: format_name(t.format),
+                                size,
+                                samples: t.samples,
+                                mips: t.mips,
+                            }),
+                            None,
+                        )
+                    }
+                    ResourceKind::Buffer(b) => (None, Some(BufferJson { size: b.size })),
+                };
+                ResourceJson {
+                    name: r.name.to_string(),
+                    texture,
+                    buffer,
+                    clear: r.clear.map(emit_clear),
+                    import: r.import.map(|i| ImportJson {
+                        contents: match i.contents {
+                            ImportContents::Undefined => ContentsJson::Undefined,
+                            ImportContents::Preserved => ContentsJson::Preserved,
+                        },
+                        after: match i.after {
+                            ImportAfter::Keep => AfterJson::Keep,
+                            ImportAfter::Discard => AfterJson::Discard,
+                        },
+                    }),
+                }
+            })
+            .collect();
+        let passes = self
+            .passes
+            .iter()
+            .map(|p| PassJson {
+                name: p.name.to_string(),
+                kind: match p.kind {
+                    PassKind::Render => KindJson::Render,
+                    PassKind::Compute => KindJson::Compute,
+                    PassKind::Copy => KindJson::Copy,
+                },
+                color: p
+                    .color
+                    .iter()
+                    .map(|c| ColorJson {
+                        resource: name(&c.resource),
+                        access: c.access.into(),
+                        clear: c.clear.map(emit_clear),
+                        resolve: c.resolve.as_ref().map(name),
+                    })
+                    .collect(),
+                depth: p.depth.map(|d| DepthJson {
+                    resource: name(&d.resource),
+                    access: d.access.into(),
+                    clear: d.clear.map(emit_clear),
+                }),
+                sample: names(&p.sample),
+                input: names(&p.input),
+                storage_read: names(&p.storage_read),
+                storage_write: names(&p.storage_write),
+                storage_read_write: names(&p.storage_read_write),
+                copy_src: names(&p.copy_src),
+                copy_dst: names(&p.copy_dst),
+                side_effects: p.side_effects,
+            })
+            .collect();
+        serde_json::to_string_pretty(&Description { resources, passes })
+            .expect("descriptions always serialize")
+    }
+}

@@ -1,0 +1,258 @@
+//! Typed errors: every way a graph can be wrong, each naming the pass and resource involved.
+
+use std::fmt;
+
+/// Everything that can be wrong with a declared graph or its description.
+///
+/// Each variant names the pass and the resource involved, so that a message points at the line of
+/// the frame setup to fix. [`GraphError::kind`] gives the stable snake_case name the tool prints.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GraphError {
+    /// The description is malformed: bad JSON, an unknown field, a wrong type or an impossible value.
+    #[error("{message}")]
+    InvalidDescription {
+        /// What is wrong, with the JSON line and column where known.
+        message: String,
+    },
+    /// A pass names a resource that the graph does not declare.
+    #[error("pass `{pass}` uses `{resource}`, which is not a declared resource")]
+    UnknownResource {
+        /// The pass that names the resource.
+        pass: String,
+        /// The unknown name (or a description of a handle from another graph).
+        resource: String,
+    },
+    /// Two resources, or two passes, share one name.
+    #[error("{what} name `{name}` is declared twice")]
+    DuplicateName {
+        /// `"resource"` or `"pass"`.
+        what: &'static str,
+        /// The repeated name.
+        name: String,
+    },
+    /// A pass reads a resource whose contents nobody has written (and that has no clear value).
+    #[error("pass `{pass}` reads `{resource}` ({access}) before anything writes it{hint}")]
+    ReadBeforeWrite {
+        /// The reading pass.
+        pass: String,
+        /// The resource read.
+        resource: String,
+        /// How the pass reads it (`sample`, `read_write`, ...).
+        access: &'static str,
+        /// Extra advice, possibly empty.
+        hint: &'static str,
+    },
+    /// A texture is written as an attachment (or otherwise) and read in another way in the same pass.
+    #[error(
+        "pass `{pass}` both writes `{resource}` and reads it as {other}: a pass cannot read what it is writing"
+    )]
+    Feedback {
+        /// The pass.
+        pass: String,
+        /// The resource used both ways.
+        resource: String,
+        /// The second use (`sample`, `input`, ...).
+        other: &'static str,
+    },
+    /// A pass's attachments do not all have one size.
+    #[error(
+        "pass `{pass}`: attachment `{resource}` is {found} but `{first}` is {expected}; all attachments of a pass share one size"
+    )]
+    SizeMismatch {
+        /// The pass.
+        pass: String,
+        /// The attachment that differs.
+        resource: String,
+        /// The first attachment of the pass.
+        first: String,
+        /// Size of `first`, as `WxHxL`.
+        expected: String,
+        /// Size of `resource`.
+        found: String,
+    },
+    /// A pass's attachments do not all have one sample count.
+    #[error(
+        "pass `{pass}`: attachment `{resource}` has {found} samples but `{first}` has {expected}"
+    )]
+    SampleCountMismatch {
+        /// The pass.
+        pass: String,
+        /// The attachment that differs.
+        resource: String,
+        /// The first attachment of the pass.
+        first: String,
+        /// Sample count of `first`.
+        expected: u32,
+        /// Sample count of `resource`.
+        found: u32,
+    },
+    /// A format that does not fit its use: depth as colour or the reverse, a non-renderable format,
+    /// a buffer used as a texture or the reverse.
+    #[error("{}`{resource}`: {message}", pass_prefix(pass))]
+    FormatMismatch {
+        /// The pass, when the mismatch is in a pass.
+        pass: Option<String>,
+        /// The resource.
+        resource: String,
+        /// What does not fit.
+        message: String,
+    },
+    /// A resolve target that cannot receive the resolve.
+    #[error("pass `{pass}` resolves `{resource}` into `{target}`: {message}")]
+    ResolveMismatch {
+        /// The pass.
+        pass: String,
+        /// The multisampled attachment.
+        resource: String,
+        /// The resolve target.
+        target: String,
+        /// What differs.
+        message: String,
+    },
+    /// An access that does not fit its slot or its pass type.
+    #[error("pass `{pass}`{}: {message}", resource_suffix(resource))]
+    InvalidAccess {
+        /// The pass.
+        pass: String,
+        /// The resource, when one is involved.
+        resource: Option<String>,
+        /// What is not allowed.
+        message: String,
+    },
+}
+
+fn pass_prefix(pass: &Option<String>) -> String {
+    match pass {
+        Some(p) => format!("pass `{p}` uses "),
+        None => String::new(),
+    }
+}
+
+fn resource_suffix(resource: &Option<String>) -> String {
+    match resource {
+        Some(r) => format!(", resource `{r}`"),
+        None => String::new(),
+    }
+}
+
+/// The kind of a [`GraphError`], as the tool prints it (`error: <kind>: <message>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// See [`GraphError::InvalidDescription`].
+    InvalidDescription,
+    /// See [`GraphError::UnknownResource`].
+    UnknownResource,
+    /// See [`GraphError::DuplicateName`].
+    DuplicateName,
+    /// See [`GraphError::ReadBeforeWrite`].
+    ReadBeforeWrite,
+    /// See [`GraphError::Feedback`].
+    Feedback,
+    /// See [`GraphError::SizeMismatch`].
+    SizeMismatch,
+    /// See [`GraphError::SampleCountMismatch`].
+    SampleCountMismatch,
+    /// See [`GraphError::FormatMismatch`].
+    FormatMismatch,
+    /// See [`GraphError::ResolveMismatch`].
+    ResolveMismatch,
+    /// See [`GraphError::InvalidAccess`].
+    InvalidAccess,
+}
+
+impl ErrorKind {
+    /// The snake_case name of the kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidDescription => "invalid_description",
+            ErrorKind::UnknownResource => "unknown_resource",
+            ErrorKind::DuplicateName => "duplicate_name",
+            ErrorKind::ReadBeforeWrite => "read_before_write",
+            ErrorKind::Feedback => "feedback",
+            ErrorKind::SizeMismatch => "size_mismatch",
+            ErrorKind::SampleCountMismatch => "sample_count_mismatch",
+            ErrorKind::FormatMismatch => "format_mismatch",
+            ErrorKind::ResolveMismatch => "resolve_mismatch",
+            ErrorKind::InvalidAccess => "invalid_access",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl GraphError {
+    /// The kind of this error.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            GraphError::InvalidDescription { .. } => ErrorKind::InvalidDescription,
+            GraphError::UnknownResource { .. } => ErrorKind::UnknownResource,
+            GraphError::DuplicateName { .. } => ErrorKind::DuplicateName,
+            GraphError::ReadBeforeWrite { .. } => ErrorKind::ReadBeforeWrite,
+            GraphError::Feedback { .. } => ErrorKind::Feedback,
+            GraphError::SizeMismatch { .. } => ErrorKind::SizeMismatch,
+            GraphError::SampleCountMismatch { .. } => ErrorKind::SampleCountMismatch,
+            GraphError::FormatMismatch { .. } => ErrorKind::FormatMismatch,
+            GraphError::ResolveMismatch { .. } => ErrorKind::ResolveMismatch,
+            GraphError::InvalidAccess { .. } => ErrorKind::InvalidAccess,
+        }
+    }
+
+    /// The pass the error is about, if any.
+    pub fn pass(&self) -> Option<&str> {
+        match self {
+            GraphError::UnknownResource { pass, .. }
+            | GraphError::ReadBeforeWrite { pass, .. }
+            | GraphError::Feedback { pass, .. }
+            | GraphError::SizeMismatch { pass, .. }
+            | GraphError::SampleCountMismatch { pass, .. }
+            | GraphError::ResolveMismatch { pass, .. }
+            | GraphError::InvalidAccess { pass, .. } => Some(pass),
+            GraphError::FormatMismatch { pass, .. } => pass.as_deref(),
+            GraphError::InvalidDescription { .. } | GraphError::DuplicateName { .. } => None,
+        }
+    }
+
+    /// The resource the error is about, if any.
+    pub fn resource(&self) -> Option<&str> {
+        match self {
+            GraphError::UnknownResource { resource, .. }
+            | GraphError::ReadBeforeWrite { resource, .. }
+            | GraphError::Feedback { resource, .. }
+            | GraphError::SizeMismatch { resource, .. }
+            | GraphError::SampleCountMismatch { resource, .. }
+            | GraphError::FormatMismatch { resource, .. }
+            | GraphError::ResolveMismatch { resource, .. } => Some(resource),
+            GraphError::InvalidAccess { resource, .. } => resource.as_deref(),
+            GraphError::DuplicateName {
+                what: "resource",
+                name,
+            } => Some(name),
+            GraphError::DuplicateName { .. } | GraphError::InvalidDescription { .. } => None,
+        }
+    }
+
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        GraphError::InvalidDescription {
+            message: message.into(),
+        }
+    }
+
+    /// The error as the tool's JSON object: `{"error": {"kind", "pass", "resource", "message"}}`.
+    pub fn to_json(&self) -> String {
+        let value = serde_json::json!({
+            "error": {
+                "kind": self.kind().as_str(),
+                "pass": self.pass(),
+                "resource": self.resource(),
+                "message": self.to_string(),
+            }
+        });
+        value.to_string()
+    }
+}

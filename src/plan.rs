@@ -1,0 +1,316 @@
+//! The compiled plan: what the compiler decided, in a form the executor and the reports read.
+
+use std::sync::Arc;
+
+use crate::declare::{ClearValue, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind};
+
+/// The load op of an attachment at the start of a group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LoadOp {
+    /// Clear to the value.
+    Clear(ClearValue),
+    /// Bring the prior contents onto the tile.
+    Load,
+    /// Contents undefined: every pixel is overwritten (needs the `LoadOpDontCare` opt-in).
+    DontCare,
+}
+
+impl LoadOp {
+    /// The plan's name of the op.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LoadOp::Clear(_) => "clear",
+            LoadOp::Load => "load",
+            LoadOp::DontCare => "dont_care",
+        }
+    }
+}
+
+/// The store op of an attachment at the end of a group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StoreOp {
+    /// Write the contents back to memory: a later pass or the world after the frame needs them.
+    Store,
+    /// Nobody needs the contents after the group.
+    Discard,
+    /// Read-only depth: nothing was written, memory is untouched (wgpu `depth_ops: None`).
+    None,
+}
+
+impl StoreOp {
+    /// The plan's name of the op.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StoreOp::Store => "store",
+            StoreOp::Discard => "discard",
+            StoreOp::None => "none",
+        }
+    }
+}
+
+/// One attachment of a group, with its inferred ops.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AttachmentPlan {
+    /// The attached resource.
+    pub resource: ResourceId,
+    /// Op at the start of the group.
+    pub load: LoadOp,
+    /// Op at the end of the group.
+    pub store: StoreOp,
+    /// Resolve target, resolved at the end of the group.
+    pub resolve: Option<ResourceId>,
+    /// Depth attachment that no pass of the group writes.
+    pub read_only: bool,
+}
+
+/// Why the next live pass did not join a group (DESIGN §2, in the order they are checked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GroupBoundary {
+    /// This or the next pass is a compute or copy pass.
+    NotRender,
+    /// The next pass reads in a shader (sample or storage read) something the group wrote.
+    SamplesGroupOutput,
+    /// The next pass reads the group's output at the same pixel; it would merge on an API with
+    /// framebuffer fetch / input attachments, which wgpu lacks.
+    InputsGroupOutput,
+    /// The next pass's attachments are not the group's (resources per slot, size, samples).
+    AttachmentsDiffer,
+    /// The next pass clears an attachment the group already used.
+    ClearsGroupAttachment,
+    /// The group resolved its MSAA attachments and the next pass would keep drawing.
+    Resolve,
+    /// The next pass writes as storage something the group already accessed outside its
+    /// attachments; one wgpu render pass has no barrier between its draws.
+    StorageHazard,
+    /// Merging is switched off in the compile options.
+    MergingDisabled,
+    /// The group holds the last live pass.
+    EndOfGraph,
+}
+
+impl GroupBoundary {
+    /// The plan's name of the reason.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GroupBoundary::NotRender => "not_render",
+            GroupBoundary::SamplesGroupOutput => "samples_group_output",
+            GroupBoundary::InputsGroupOutput => "inputs_group_output",
+            GroupBoundary::AttachmentsDiffer => "attachments_differ",
+            GroupBoundary::ClearsGroupAttachment => "clears_group_attachment",
+            GroupBoundary::Resolve => "resolve",
+            GroupBoundary::StorageHazard => "storage_hazard",
+            GroupBoundary::MergingDisabled => "merging_disabled",
+            GroupBoundary::EndOfGraph => "end_of_graph",
+        }
+    }
+}
+
+/// A group: consecutive live passes recorded as one wgpu pass.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Group {
+    /// Render, compute or copy. Compute and copy groups hold one pass and no attachments.
+    pub kind: PassKind,
+    /// Its passes, in order.
+    pub passes: Vec<PassId>,
+    /// Colour attachments in slot order.
+    pub color: Vec<AttachmentPlan>,
+    /// Depth/stencil attachment.
+    pub depth: Option<AttachmentPlan>,
+    /// Why the next live pass did not join.
+    pub boundary: GroupBoundary,
+}
+
+/// What the plan decided for one pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PassPlan {
+    /// Nobody uses its results.
+    pub culled: bool,
+    /// Its group; `None` when culled.
+    pub group: Option<u32>,
+}
+
+/// The wgpu usages a resource needs, from how live passes use it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceUsage {
+    /// Texture usages.
+    Texture(wgpu::TextureUsages),
+    /// Buffer usages.
+    Buffer(wgpu::BufferUsages),
+}
+
+/// What the plan decided for one resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ResourcePlan {
+    /// No live pass uses it.
+    pub culled: bool,
+    /// Lives only on tile: `TextureUsages::TRANSIENT_ATTACHMENT`.
+    pub transient: bool,
+    /// First group that uses it.
+    pub first_group: Option<u32>,
+    /// Last group that uses it.
+    pub last_group: Option<u32>,
+    /// Pooled physical resource; `None` for imports and culled resources.
+    pub physical: Option<u32>,
+    /// Usages the live passes need.
+    pub usage: ResourceUsage,
+}
+
+/// A pooled texture or buffer shared by resources whose lifetimes do not overlap.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PhysicalResource {
+    /// Shape (identical for every resource mapped here).
+    pub kind: ResourceKind,
+    /// Usages (identical for every resource mapped here).
+    pub usage: ResourceUsage,
+    /// Resources mapped here, in order of their first use.
+    pub resources: Vec<ResourceId>,
+}
+
+/// Attachment traffic of the plan and of the naive plan (DESIGN §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Traffic {
+    /// Bytes loaded, stored and resolved by the plan per frame.
+    pub bytes_per_frame: u64,
+    /// The same for the naive plan.
+    pub naive_bytes_per_frame: u64,
+    /// Frame rate the per-second figures use.
+    pub fps: u32,
+    /// `bytes_per_frame × fps`.
+    pub bytes_per_second: u64,
+    /// `naive_bytes_per_frame × fps`.
+    pub naive_bytes_per_second: u64,
+    /// Bytes of sampled and input reads per frame (reported apart).
+    pub sampled_bytes_per_frame: u64,
+}
+
+/// What a warning is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// A clear value that tile hardware cannot fast-clear.
+    SlowClearValue,
+    /// A `write` access pays a clear because `LoadOp::DontCare` was not opted in.
+    ClearForWrite,
+    /// A multisampled attachment is stored: samples × the bytes of its resolve.
+    MsaaStored,
+}
+
+impl WarningKind {
+    /// The plan's name of the kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningKind::SlowClearValue => "slow_clear_value",
+            WarningKind::ClearForWrite => "clear_for_write",
+            WarningKind::MsaaStored => "msaa_stored",
+        }
+    }
+}
+
+/// Something that costs bandwidth or time and could be avoided. Never an error.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Warning {
+    /// What it is about.
+    pub kind: WarningKind,
+    /// The pass involved.
+    pub pass: Option<PassId>,
+    /// The resource involved.
+    pub resource: Option<ResourceId>,
+    /// Explanation with the figures.
+    pub message: String,
+}
+
+/// The compiled frame: every decision, ready to execute, serialize or explain.
+#[derive(Debug, Clone)]
+pub struct CompiledGraph {
+    pub(crate) fingerprint: u128,
+    pub(crate) pass_names: Vec<Arc<str>>,
+    pub(crate) pass_kinds: Vec<PassKind>,
+    pub(crate) resource_decls: Vec<ResourceDecl>,
+    pub(crate) passes: Vec<PassPlan>,
+    pub(crate) groups: Vec<Group>,
+    pub(crate) naive_groups: Vec<Group>,
+    pub(crate) resources: Vec<ResourcePlan>,
+    pub(crate) physical: Vec<PhysicalResource>,
+    pub(crate) traffic: Traffic,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+impl CompiledGraph {
+    /// Fingerprint of the graph this plan was compiled from.
+    pub fn fingerprint(&self) -> u128 {
+        self.fingerprint
+    }
+
+    /// Per declared pass: culled or its group.
+    pub fn passes(&self) -> &[PassPlan] {
+        &self.passes
+    }
+
+    /// Groups in execution order.
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// DESIGN §5's naive plan: every live pass its own group, `clear` where declared, `load`
+    /// otherwise, `store` always. The executor's `Naive` mode records these.
+    pub fn naive_groups(&self) -> &[Group] {
+        &self.naive_groups
+    }
+
+    /// Per declared resource: lifetime, transient, physical index, usage.
+    pub fn resources(&self) -> &[ResourcePlan] {
+        &self.resources
+    }
+
+    /// Pooled physical textures and buffers.
+    pub fn physical(&self) -> &[PhysicalResource] {
+        &self.physical
+    }
+
+    /// Attachment traffic, planned and naive.
+    pub fn traffic(&self) -> &Traffic {
+        &self.traffic
+    }
+
+    /// Avoidable costs found in the plan.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Name of a declared pass.
+    pub fn pass_name(&self, pass: PassId) -> &str {
+        &self.pass_names[pass as usize]
+    }
+
+    /// Type of a declared pass.
+    pub fn pass_kind(&self, pass: PassId) -> PassKind {
+        self.pass_kinds[pass as usize]
+    }
+
+    /// Declaration of a resource.
+    pub fn resource_decl(&self, resource: ResourceId) -> &ResourceDecl {
+        &self.resource_decls[resource as usize]
+    }
+
+    /// Name of a declared resource.
+    pub fn resource_name(&self, resource: ResourceId) -> &str {
+        &self.resource_decls[resource as usize].name
+    }
+
+    /// Index of the pass named `name`.
+    pub fn pass_by_name(&self, name: &str) -> Option<PassId> {
+        self.pass_names
+            .iter()
+            .position(|n| &**n == name)
+            .map(|i| i as PassId)
+    }
+
+    /// Index of the resource named `name`.
+    pub fn resource_by_name(&self, name: &str) -> Option<ResourceId> {
+        self.resource_decls
+            .iter()
+            .position(|r| &*r.name == name)
+            .map(|i| i as ResourceId)
+    }
+}
