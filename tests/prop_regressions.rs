@@ -1,0 +1,71 @@
+//! Graphs on which a property of tests/prop_plan.rs once failed, minimised by hand. Each runs every
+//! plan property (tests/support/checks.rs) with and without the `DontCare` opt-in.
+
+mod support;
+
+use support::checks::{Tally, check_graph, check_minimal, options_from};
+
+fn assert_properties(json: &str) {
+    for bits in [0u8, 1] {
+        let options = options_from(bits);
+        let mut tally = Tally::default();
+        let (graph, plan) = check_graph(json, &options, &mut tally)
+            .unwrap_or_else(|e| panic!("{e}\noptions: {options:?}"))
+            .expect("the graph compiles");
+        check_minimal(&graph, &plan, &options, &mut tally)
+            .unwrap_or_else(|e| panic!("{e}\noptions: {options:?}"));
+    }
+}
+
+/// A pass that samples the depth it tests read-only must not share a wgpu render pass with a later
+/// pass that writes that depth: wgpu validates the whole render pass as one usage scope, and a
+/// sampled depth attachment must be read-only in all of it (DESIGN §2, `feedback`).
+#[test]
+fn sampled_read_only_depth_is_not_merged_with_a_depth_write() {
+    let json = r#"{
+          "resources": [
+            {"name": "depth", "texture": {"format": "depth32float", "size": [16, 16]}}
+          ],
+          "passes": [
+            {"name": "prepass", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
+            {"name": "fog", "type": "render", "sample": ["depth"],
+             "depth": {"resource": "depth", "access": "read"}, "side_effects": true},
+            {"name": "decals", "type": "render",
+             "depth": {"resource": "depth", "access": "read_write"}, "side_effects": true}
+          ]
+        }"#;
+    assert_properties(json);
+    let plan = tilegraph::RenderGraph::from_json(json)
+        .unwrap()
+        .compile(&Default::default())
+        .unwrap();
+    let names: Vec<_> = plan.groups().iter().map(|g| g.passes.clone()).collect();
+    assert_eq!(names, [vec![0], vec![1], vec![2]]);
+    assert_eq!(plan.groups()[1].boundary.as_str(), "writes_bound_texture");
+}
+
+/// The same usage scope rule for a resolve target: a pass that samples last frame's resolved image
+/// must not share a render pass with the pass that resolves into it.
+#[test]
+fn sampled_texture_is_not_merged_with_a_resolve_into_it() {
+    let json = r#"{
+      "resources": [
+        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [16, 16], "samples": 4}},
+        {"name": "history", "texture": {"format": "rgba8unorm", "size": [16, 16]},
+         "import": {"contents": "preserved", "after": "keep"}}
+      ],
+      "passes": [
+        {"name": "reproject", "type": "render", "sample": ["history"],
+         "color": [{"resource": "msaa", "access": "clear"}]},
+        {"name": "shade", "type": "render",
+         "color": [{"resource": "msaa", "access": "read_write", "resolve": "history"}]}
+      ]
+    }"#;
+    assert_properties(json);
+    let plan = tilegraph::RenderGraph::from_json(json)
+        .unwrap()
+        .compile(&Default::default())
+        .unwrap();
+    assert_eq!(plan.groups().len(), 2);
+    assert_eq!(plan.groups()[0].boundary.as_str(), "writes_bound_texture");
+}
