@@ -915,6 +915,16 @@ fn merge_boundary(
     if touched(&next.storage_write) || touched(&next.storage_read_write) {
         return Some(GroupBoundary::StorageHazard);
     }
+    // wgpu validates a render pass as one usage scope: a texture the group binds for a shader
+    // read (a read-only depth sampled alongside) cannot become its written depth or a resolve target.
+    let mut attachment_writes = next.color.iter().filter_map(|c| c.resolve).chain(
+        next.depth
+            .filter(|d| d.access != Access::Read)
+            .map(|d| d.resource),
+    );
+    if attachment_writes.any(|r| touched_in[r as usize] == stamp) {
+        return Some(GroupBoundary::WritesBoundTexture);
+    }
     // Merging is the point; only the caller's kill switch stops it here.
     if !options.merge {
         return Some(GroupBoundary::MergingDisabled);

@@ -83,6 +83,10 @@ pub enum GroupBoundary {
     /// The next pass writes as storage something the group already accessed outside its
     /// attachments; one wgpu render pass has no barrier between its draws.
     StorageHazard,
+    /// The next pass writes, as its depth attachment or a resolve target, a texture the group binds
+    /// for a shader read; wgpu validates one render pass as one usage scope, where a sampled depth
+    /// attachment must stay read-only.
+    WritesBoundTexture,
     /// Merging is switched off in the compile options.
     MergingDisabled,
     /// The group holds the last live pass.
@@ -100,6 +104,7 @@ impl GroupBoundary {
             GroupBoundary::ClearsGroupAttachment => "clears_group_attachment",
             GroupBoundary::Resolve => "resolve",
             GroupBoundary::StorageHazard => "storage_hazard",
+            GroupBoundary::WritesBoundTexture => "writes_bound_texture",
             GroupBoundary::MergingDisabled => "merging_disabled",
             GroupBoundary::EndOfGraph => "end_of_graph",
         }
