@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
-use support::checks::{Tally, check_graph, check_minimal, options_from};
+use support::checks::{Tally, check_graph, check_minimal, options_from, strict_minimality};
 use support::random_graph::{Choices, Shape};
 
 fn cases(default: u32) -> u32 {
@@ -47,7 +47,7 @@ fn run_property(name: &str, default_cases: u32, max_passes: usize, minimality: b
         let outcome =
             check_graph(&json, &options, &mut tally).and_then(|compiled| match compiled {
                 Some((graph, plan)) if minimality => {
-                    check_minimal(&graph, &plan, &options, &mut tally)
+                    check_minimal(&graph, &plan, &options, &mut tally, strict_minimality())
                 }
                 _ => Ok(()),
             });

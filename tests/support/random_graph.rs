@@ -94,9 +94,9 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
             1
         };
         let format = if depth {
-            *c.pick(&DEPTH_FORMATS)
+            DEPTH_FORMATS[c.weighted(&[50, 20, 10, 10, 10])]
         } else {
-            *c.pick(&COLOR_FORMATS)
+            COLOR_FORMATS[c.weighted(&[50, 20, 10, 10, 5, 5])]
         };
         let name = format!("t{i}");
         let mut r = json!({
@@ -205,6 +205,7 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
     // Resources with contents so far: reads mostly pick these, so that most graphs are valid.
     let mut written: Vec<String> = preserved;
     let mut passes = Vec::new();
+    let mut previous_framebuffer: Option<usize> = None;
     let pass_count = 1 + c.below(shape.max_passes);
     for p in 0..pass_count {
         let kind = if framebuffers.is_empty() {
@@ -216,15 +217,20 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
         let mut pass = json!({"name": format!("p{p}"), "type": kind_name});
         // What the pass writes; reads avoid these (mostly), since a pass cannot read what it writes.
         let mut writes: Vec<String> = Vec::new();
-        let read = |c: &mut Choices<'_>, pool: &[String], writes: &[String]| -> String {
+        // Something with contents to read, rarely anything at all (a read before write, a
+        // feedback), or nothing when nothing has contents yet.
+        let read = |c: &mut Choices<'_>, pool: &[String], writes: &[String]| -> Option<String> {
             let fresh: Vec<&String> = written
                 .iter()
                 .filter(|w| pool.contains(w) && !writes.contains(w))
                 .collect();
-            if !fresh.is_empty() && c.below(100) < 92 {
-                (*c.pick(&fresh)).clone()
+            let roll = c.below(100);
+            if !fresh.is_empty() && roll < 96 {
+                Some((*c.pick(&fresh)).clone())
+            } else if roll >= 96 || roll < 8 {
+                Some(c.pick(pool).clone())
             } else {
-                c.pick(pool).clone()
+                None
             }
         };
         let add = |pass: &mut Value, list: &str, name: String| {
@@ -240,15 +246,24 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
         };
         match kind {
             0 => {
-                let (color, depth) = c.pick(&framebuffers).clone();
+                // Often a chain: the previous render pass's attachments, drawn on top of, no samples.
+                let chain = previous_framebuffer.is_some() && c.chance(45);
+                let framebuffer = match previous_framebuffer {
+                    Some(f) if chain => f,
+                    _ => c.below(framebuffers.len()),
+                };
+                previous_framebuffer = Some(framebuffer);
+                let (color, depth) = framebuffers[framebuffer].clone();
                 let mut entries = Vec::new();
                 for t in color {
                     let name = &textures[t].name;
                     // A first use mostly starts the contents; later ones mostly build on them.
-                    let weights = if written.contains(name) {
+                    let weights = if chain && written.contains(name) {
+                        [70, 0, 30, 0]
+                    } else if written.contains(name) {
                         [50, 20, 27, 3]
                     } else {
-                        [8, 45, 45, 2]
+                        [3, 47, 47, 3]
                     };
                     let access = ["read_write", "clear", "write", "read"][c.weighted(&weights)];
                     let mut e = json!({"resource": name, "access": access});
@@ -279,7 +294,9 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                 let mut read_only_depth = None;
                 if let Some(t) = depth {
                     let name = &textures[t].name;
-                    let weights = if written.contains(name) {
+                    let weights = if chain && written.contains(name) {
+                        [45, 45, 0, 10]
+                    } else if written.contains(name) {
                         [35, 40, 15, 10]
                     } else {
                         [5, 5, 60, 30]
@@ -296,17 +313,21 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                     }
                     pass["depth"] = e;
                 }
-                for _ in 0..c.weighted(&[60, 30, 10]) {
+                let samples = if chain { 0 } else { c.weighted(&[60, 30, 10]) };
+                for _ in 0..samples {
                     // A read-only depth may be sampled by its own pass.
                     let name = match &read_only_depth {
-                        Some(d) if c.chance(15) => d.clone(),
+                        Some(d) if c.chance(15) => Some(d.clone()),
                         _ => read(c, &texture_names, &writes),
                     };
-                    add(&mut pass, "sample", name);
+                    if let Some(name) = name {
+                        add(&mut pass, "sample", name);
+                    }
                 }
                 if c.chance(10) {
-                    let name = read(c, &texture_names, &writes);
-                    add(&mut pass, "input", name);
+                    if let Some(name) = read(c, &texture_names, &writes) {
+                        add(&mut pass, "input", name);
+                    }
                 }
                 if c.chance(8) {
                     let name = c.pick(&all).clone();
@@ -324,7 +345,9 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                     }
                 }
                 for _ in 0..c.weighted(&[30, 50, 20]) {
-                    let name = read(c, &all, &outputs);
+                    let Some(name) = read(c, &all, &outputs) else {
+                        continue;
+                    };
                     let list = if texture_names.contains(&name) && c.chance(50) {
                         "sample"
                     } else {
@@ -333,20 +356,26 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                     add(&mut pass, list, name);
                 }
                 for name in outputs {
-                    let list = ["storage_write", "storage_read_write"][c.weighted(&[75, 25])];
+                    let has_contents = written.contains(&name);
+                    let list = if has_contents && c.chance(40) {
+                        "storage_read_write"
+                    } else {
+                        "storage_write"
+                    };
                     writes.push(name.clone());
                     add(&mut pass, list, name);
                 }
             }
             _ => {
                 let dst = c.pick(&all).clone();
-                let src = read(c, &all, std::slice::from_ref(&dst));
-                add(&mut pass, "copy_src", src);
+                if let Some(src) = read(c, &all, std::slice::from_ref(&dst)) {
+                    add(&mut pass, "copy_src", src);
+                }
                 writes.push(dst.clone());
                 add(&mut pass, "copy_dst", dst);
             }
         }
-        if c.chance(25) || (p + 1 == pass_count && c.chance(50)) {
+        if c.chance(35) || (p + 1 == pass_count && c.chance(50)) {
             pass["side_effects"] = json!(true);
         }
         for w in writes {
