@@ -66,10 +66,10 @@ fn run_property(name: &str, default_cases: u32, max_passes: usize, minimality: b
 
 #[test]
 fn plans_execute_like_the_declarations_on_random_graphs() {
-    run_property("semantics", 3000, 10, false);
+    run_property("semantics", 40_000, 10, false);
 }
 
 #[test]
 fn compiled_ops_are_minimal_on_small_random_graphs() {
-    run_property("minimality", 1500, 6, true);
+    run_property("minimality", 20_000, 6, true);
 }

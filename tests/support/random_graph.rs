@@ -86,17 +86,24 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
     let sizes: Vec<usize> = (0..1 + c.below(2)).map(|_| c.below(SIZES.len())).collect();
     let texture_count = 2 + c.below(6);
     for i in 0..texture_count {
-        let depth = c.chance(30);
-        let size = *c.pick(&sizes);
-        let samples = if SIZES[size][2] == 1 && c.chance(20) {
-            4
-        } else {
-            1
-        };
-        let format = if depth {
-            DEPTH_FORMATS[c.weighted(&[50, 20, 10, 10, 10])]
-        } else {
-            COLOR_FORMATS[c.weighted(&[50, 20, 10, 10, 5, 5])]
+        let (depth, size, samples, format) = match textures.last() {
+            // A twin of the previous texture: candidates for sharing one physical texture.
+            Some(t) if c.chance(30) => (t.depth, t.size, t.samples, t.format),
+            _ => {
+                let depth = c.chance(30);
+                let size = *c.pick(&sizes);
+                let samples = if SIZES[size][2] == 1 && c.chance(20) {
+                    4
+                } else {
+                    1
+                };
+                let format = if depth {
+                    DEPTH_FORMATS[c.weighted(&[50, 20, 10, 10, 10])]
+                } else {
+                    COLOR_FORMATS[c.weighted(&[50, 20, 10, 10, 5, 5])]
+                };
+                (depth, size, samples, format)
+            }
         };
         let name = format!("t{i}");
         let mut r = json!({
