@@ -27,5 +27,9 @@ fn seed_corpus_replays_cleanly() {
         );
     }
     // The corpus holds both graphs that compile and inputs that must be rejected.
-    assert!(compiled >= 3 && compiled < files.len(), "{compiled} of {} compile", files.len());
+    assert!(
+        compiled >= 3 && compiled < files.len(),
+        "{compiled} of {} compile",
+        files.len()
+    );
 }

@@ -162,6 +162,7 @@ pub fn check_graph(
     check_physical(&graph, &plan)?;
     check_transients(&graph, &plan, options)?;
     check_usage_scopes(&graph, &plan)?;
+    check_boundaries(&graph, &plan, options)?;
     tally.groups += plan.groups().len() as u64;
     tally.merged_groups += plan.groups().iter().filter(|g| g.passes.len() > 1).count() as u64;
     tally.culled_passes += live.iter().filter(|l| !**l).count() as u64;
@@ -669,4 +670,123 @@ fn loads_a_read_fallback(
         p.depth
             .is_some_and(|d| d.resource == resource && d.access == Access::Read)
     })
+}
+
+/// Why `next` may not join a group of `members` (DESIGN §2's merge rule and boundary order, then
+/// the compiler's documented additions), or `None` when it must join.
+fn expected_boundary(
+    graph: &RenderGraph<'_>,
+    members: &[u32],
+    next: u32,
+    options: &CompileOptions,
+) -> Option<&'static str> {
+    let passes = graph.passes();
+    let next = &passes[next as usize];
+    let first = &passes[members[0] as usize];
+    if first.kind != PassKind::Render || next.kind != PassKind::Render {
+        return Some("not_render");
+    }
+    let mut written = Vec::new();
+    let mut bound = Vec::new();
+    for &m in members {
+        let p = &passes[m as usize];
+        written.extend(p.color.iter().map(|c| c.resource));
+        written.extend(p.color.iter().filter_map(|c| c.resolve));
+        written.extend(
+            p.depth
+                .filter(|d| d.access != Access::Read)
+                .map(|d| d.resource),
+        );
+        written.extend(p.storage_write.iter().chain(&p.storage_read_write));
+        bound.extend(
+            p.sample
+                .iter()
+                .chain(&p.input)
+                .chain(&p.storage_read)
+                .chain(&p.storage_write)
+                .chain(&p.storage_read_write),
+        );
+    }
+    let any_written = |list: &[u32]| list.iter().any(|r| written.contains(r));
+    if any_written(&next.sample)
+        || any_written(&next.storage_read)
+        || any_written(&next.storage_read_write)
+    {
+        return Some("samples_group_output");
+    }
+    if any_written(&next.input) {
+        return Some("inputs_group_output");
+    }
+    let slots = |p: &tilegraph::declare::PassDecl| {
+        let mut s: Vec<u32> = p.color.iter().map(|c| c.resource).collect();
+        s.push(p.depth.map_or(u32::MAX, |d| d.resource));
+        s
+    };
+    if slots(first) != slots(next) {
+        return Some("attachments_differ");
+    }
+    let clears = next.color.iter().any(|c| c.access == Access::Clear)
+        || next.depth.is_some_and(|d| d.access == Access::Clear);
+    if clears {
+        return Some("clears_group_attachment");
+    }
+    let resolved = members
+        .iter()
+        .any(|&m| passes[m as usize].color.iter().any(|c| c.resolve.is_some()));
+    if resolved {
+        return Some("resolve");
+    }
+    let touched = |list: &[u32]| {
+        list.iter()
+            .any(|r| bound.contains(r) || written.contains(r))
+    };
+    if touched(&next.storage_write) || touched(&next.storage_read_write) {
+        return Some("storage_hazard");
+    }
+    let writes_bound = next
+        .color
+        .iter()
+        .filter_map(|c| c.resolve)
+        .chain(
+            next.depth
+                .filter(|d| d.access != Access::Read)
+                .map(|d| d.resource),
+        )
+        .any(|r| bound.contains(&r));
+    if writes_bound {
+        return Some("writes_bound_texture");
+    }
+    if !options.merge {
+        return Some("merging_disabled");
+    }
+    None
+}
+
+/// Every group ends for the first reason that applies, and never when none does: the compiler
+/// merges as much as DESIGN §2 allows, and explains each boundary truthfully.
+pub fn check_boundaries(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    options: &CompileOptions,
+) -> Result<(), String> {
+    let groups = plan.groups();
+    for (g, group) in groups.iter().enumerate() {
+        for (k, &p) in group.passes.iter().enumerate().skip(1) {
+            let why = expected_boundary(graph, &group.passes[..k], p, options);
+            ensure!(
+                why.is_none(),
+                "group {g}: pass {p} joined although {why:?} applies"
+            );
+        }
+        let want = match groups.get(g + 1) {
+            None => Some("end_of_graph"),
+            Some(next) => expected_boundary(graph, &group.passes, next.passes[0], options),
+        };
+        ensure!(
+            want == Some(group.boundary.as_str()),
+            "group {g} ends with {:?}, DESIGN §2 gives {want:?}",
+            group.boundary.as_str()
+        );
+    }
+    Ok(())
 }
