@@ -96,11 +96,14 @@ impl Graph {
                     if r.size.2 % 4 == 3 {
                         size.push(u32::from(r.size.2 % 5));
                     }
+                    let format = FORMATS[usize::from(r.format) % FORMATS.len()];
+                    let samples = [1, 1, 4, 2, 8, 3][usize::from(r.samples) % 6];
+                    let mips = 1 + u32::from(r.mips % 8 / 6);
                     v["texture"] = json!({
-                        "format": FORMATS[usize::from(r.format) % FORMATS.len()],
+                        "format": format,
                         "size": size,
-                        "samples": [1, 1, 4, 2, 8, 3][usize::from(r.samples) % 6],
-                        "mips": 1 + u32::from(r.mips % 8 / 6),
+                        "samples": samples,
+                        "mips": mips,
                     });
                 }
                 if let Some(c) = &r.clear {
@@ -121,16 +124,15 @@ impl Graph {
             .take(12)
             .enumerate()
             .map(|(i, p)| {
-                let mut v = json!({"name": format!("p{i}"), "type": KINDS[usize::from(p.kind) % 3]});
+                let kind = KINDS[usize::from(p.kind) % 3];
+                let mut v = json!({"name": format!("p{i}"), "type": kind});
                 let color: Vec<Value> = p
                     .color
                     .iter()
                     .take(9)
                     .map(|(r, a, c, resolve)| {
-                        let mut e = json!({
-                            "resource": resource_name(*r),
-                            "access": ACCESSES[usize::from(*a) % 4],
-                        });
+                        let access = ACCESSES[usize::from(*a) % 4];
+                        let mut e = json!({"resource": resource_name(*r), "access": access});
                         if let Some(c) = c {
                             e["clear"] = clear_json(c);
                         }
@@ -144,10 +146,8 @@ impl Graph {
                     v["color"] = json!(color);
                 }
                 if let Some((r, a, c)) = &p.depth {
-                    let mut e = json!({
-                        "resource": resource_name(*r),
-                        "access": ACCESSES[usize::from(*a) % 4],
-                    });
+                    let access = ACCESSES[usize::from(*a) % 4];
+                    let mut e = json!({"resource": resource_name(*r), "access": access});
                     if let Some(c) = c {
                         e["clear"] = clear_json(c);
                     }

@@ -23,7 +23,10 @@ pub fn check_description(json: &str) {
     let graph = match RenderGraph::from_json(json) {
         Ok(graph) => graph,
         Err(e) => {
-            assert!(KINDS.contains(&e.kind().as_str()), "undocumented kind {e:?}");
+            assert!(
+                KINDS.contains(&e.kind().as_str()),
+                "undocumented kind {e:?}"
+            );
             assert!(serde_json::from_str::<serde_json::Value>(&e.to_json()).is_ok());
             return;
         }
@@ -43,14 +46,17 @@ pub fn check_description(json: &str) {
                 );
                 let _ = plan.to_table();
                 let _ = plan.to_dot();
-                let again = RenderGraph::from_json(&graph.to_json())
-                    .expect("an emitted description loads");
+                let again =
+                    RenderGraph::from_json(&graph.to_json()).expect("an emitted description loads");
                 assert_eq!(again.fingerprint(), graph.fingerprint());
                 let replan = again.compile(&options).expect("a round trip compiles");
                 assert_eq!(replan.to_json(), json, "plan changed across a round trip");
             }
             Err(e) => {
-                assert!(KINDS.contains(&e.kind().as_str()), "undocumented kind {e:?}");
+                assert!(
+                    KINDS.contains(&e.kind().as_str()),
+                    "undocumented kind {e:?}"
+                );
                 assert!(serde_json::from_str::<serde_json::Value>(&e.to_json()).is_ok());
             }
         }
