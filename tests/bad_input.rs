@@ -149,7 +149,7 @@ fn every_truncation_of_an_example_is_an_error() {
     for end in [1, trimmed.len() / 3, trimmed.len() - 1] {
         assert_rejected(
             &format!("truncated_{end}"),
-            trimmed[..end].as_bytes(),
+            &trimmed.as_bytes()[..end],
             "invalid_description",
         );
     }

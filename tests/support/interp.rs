@@ -119,7 +119,8 @@ pub fn attachments(pass: &PassDecl) -> Vec<(u32, u32, Access, Option<ClearValue>
 /// Non-attachment reads of a pass, in a fixed order.
 pub fn memory_reads(pass: &PassDecl) -> Vec<(ReadKind, u32)> {
     let mut out = Vec::new();
-    let lists: [(&[u32], fn(u32) -> ReadKind); 5] = [
+    type List<'p> = (&'p [u32], fn(u32) -> ReadKind);
+    let lists: [List<'_>; 5] = [
         (&pass.sample, ReadKind::Sample),
         (&pass.input, ReadKind::Input),
         (&pass.storage_read, ReadKind::StorageRead),
@@ -253,13 +254,13 @@ pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, St
         }
     }
     for (r, decl) in res.iter().enumerate() {
-        if decl.import.is_some_and(|i| i.after == ImportAfter::Keep) {
-            if let Some((content, fallback)) = cur[r] {
-                let obs = Observation::FrameEnd(r as u32);
-                out.expected.insert(obs, content);
-                if fallback {
-                    out.from_fallback.insert(obs);
-                }
+        if decl.import.is_some_and(|i| i.after == ImportAfter::Keep)
+            && let Some((content, fallback)) = cur[r]
+        {
+            let obs = Observation::FrameEnd(r as u32);
+            out.expected.insert(obs, content);
+            if fallback {
+                out.from_fallback.insert(obs);
             }
         }
     }

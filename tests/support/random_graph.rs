@@ -234,7 +234,7 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
             let roll = c.below(100);
             if !fresh.is_empty() && roll < 96 {
                 Some((*c.pick(&fresh)).clone())
-            } else if roll >= 96 || roll < 8 {
+            } else if !(8..96).contains(&roll) {
                 Some(c.pick(pool).clone())
             } else {
                 None
@@ -331,10 +331,10 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                         add(&mut pass, "sample", name);
                     }
                 }
-                if c.chance(10) {
-                    if let Some(name) = read(c, &texture_names, &writes) {
-                        add(&mut pass, "input", name);
-                    }
+                if c.chance(10)
+                    && let Some(name) = read(c, &texture_names, &writes)
+                {
+                    add(&mut pass, "input", name);
                 }
                 if c.chance(8) {
                     let name = c.pick(&all).clone();
