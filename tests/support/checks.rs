@@ -162,7 +162,7 @@ pub fn check_graph(
     check_physical(&graph, &plan)?;
     check_transients(&graph, &plan, options)?;
     check_usage_scopes(&graph, &plan)?;
-    check_boundaries(&graph, &plan, options)?;
+    check_boundaries(&graph, &reference, &plan, options)?;
     tally.groups += plan.groups().len() as u64;
     tally.merged_groups += plan.groups().iter().filter(|g| g.passes.len() > 1).count() as u64;
     tally.culled_passes += live.iter().filter(|l| !**l).count() as u64;
@@ -676,6 +676,7 @@ fn loads_a_read_fallback(
 /// the compiler's documented additions), or `None` when it must join.
 fn expected_boundary(
     graph: &RenderGraph<'_>,
+    reference: &super::interp::Reference,
     members: &[u32],
     next: u32,
     options: &CompileOptions,
@@ -692,9 +693,13 @@ fn expected_boundary(
         let p = &passes[m as usize];
         written.extend(p.color.iter().map(|c| c.resource));
         written.extend(p.color.iter().filter_map(|c| c.resolve));
+        // A `read` of a depth with no contents clears it: the clear is written contents.
+        let depth_slot = p.color.len() as u32;
         written.extend(
             p.depth
-                .filter(|d| d.access != Access::Read)
+                .filter(|d| {
+                    d.access != Access::Read || reference.fallback_clears.contains(&(m, depth_slot))
+                })
                 .map(|d| d.resource),
         );
         written.extend(p.storage_write.iter().chain(&p.storage_read_write));
@@ -766,13 +771,14 @@ fn expected_boundary(
 /// merges as much as DESIGN §2 allows, and explains each boundary truthfully.
 pub fn check_boundaries(
     graph: &RenderGraph<'_>,
+    reference: &super::interp::Reference,
     plan: &CompiledGraph,
     options: &CompileOptions,
 ) -> Result<(), String> {
     let groups = plan.groups();
     for (g, group) in groups.iter().enumerate() {
         for (k, &p) in group.passes.iter().enumerate().skip(1) {
-            let why = expected_boundary(graph, &group.passes[..k], p, options);
+            let why = expected_boundary(graph, reference, &group.passes[..k], p, options);
             ensure!(
                 why.is_none(),
                 "group {g}: pass {p} joined although {why:?} applies"
@@ -780,7 +786,9 @@ pub fn check_boundaries(
         }
         let want = match groups.get(g + 1) {
             None => Some("end_of_graph"),
-            Some(next) => expected_boundary(graph, &group.passes, next.passes[0], options),
+            Some(next) => {
+                expected_boundary(graph, reference, &group.passes, next.passes[0], options)
+            }
         };
         ensure!(
             want == Some(group.boundary.as_str()),

@@ -158,6 +158,9 @@ pub struct Reference {
     /// Reads of contents that exist only because an attachment with no prior contents starts from
     /// its clear value (DESIGN §2); the naive plan loads undefined memory there instead.
     pub from_fallback: BTreeSet<Observation>,
+    /// Attachment accesses (pass, slot) of `read_write`/`read` that found no contents and start
+    /// from the clear value: a `read` of that kind writes the cleared contents.
+    pub fallback_clears: BTreeSet<(u32, u32)>,
 }
 
 /// Executes the declared graph in declaration order. `live[p]` says whose reads to record (every
@@ -202,6 +205,7 @@ pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, St
                         let value = own.or(decl.clear).ok_or_else(|| {
                             format!("pass {p} reads resource {r} before anything writes it")
                         })?;
+                        out.fallback_clears.insert((pid, slot));
                         record(obs, Content::Cleared(r, clear_key(value)), true);
                     }
                 },
