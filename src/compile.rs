@@ -82,7 +82,7 @@ pub(crate) fn compile(
     let bytes = validate(graph)?;
     let versions = trace_versions(res, passes)?;
     let live = find_live_passes(passes, &versions, options);
-    let groups = form_groups(res.len(), passes, &live, options);
+    let groups = form_groups(res.len(), passes, &versions, &live, options);
     let group_of = group_of_pass(passes.len(), &groups);
     let needed_after = version_reader_groups(passes, &versions, &live, &group_of);
     let mut planned = infer_attachment_ops(res, passes, &groups, &versions, &needed_after, options);
@@ -782,6 +782,7 @@ fn find_live_passes(passes: &[PassDecl], v: &Versions, options: &CompileOptions)
 fn form_groups(
     resource_count: usize,
     passes: &[PassDecl],
+    v: &Versions,
     live: &[bool],
     options: &CompileOptions,
 ) -> Vec<Group> {
@@ -828,16 +829,17 @@ fn form_groups(
             resolved = false;
         }
         let stamp = groups.len() as u32;
-        let writes = pass
+        // An attachment writes when it makes a version: every access but a `read` of existing
+        // contents (a `read` of none clears the tile, and that clear is the contents).
+        let attached = pass
             .color
             .iter()
-            .filter(|c| c.access != Access::Read)
             .map(|c| c.resource)
-            .chain(
-                pass.depth
-                    .filter(|d| d.access != Access::Read)
-                    .map(|d| d.resource),
-            )
+            .chain(pass.depth.map(|d| d.resource));
+        let writes = attached
+            .enumerate()
+            .filter(|&(slot, _)| v.slot_written[v.slot(p as PassId, slot)].is_some())
+            .map(|(_, r)| r)
             .chain(pass.color.iter().filter_map(|c| c.resolve))
             .chain(pass.storage_write.iter().copied())
             .chain(pass.storage_read_write.iter().copied())
