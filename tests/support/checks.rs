@@ -112,7 +112,23 @@ pub fn check_graph(
     tally.graphs += 1;
     let graph =
         RenderGraph::from_json(json).map_err(|e| format!("generated description rejected: {e}"))?;
-    let plan = match graph.compile(options) {
+    // Validation covers the whole declared graph (DESIGN §2): the outcome cannot depend on what
+    // the options switch off, culling included.
+    let bare = CompileOptions {
+        cull: false,
+        merge: false,
+        transient: false,
+        alias: false,
+        ..CompileOptions::default()
+    };
+    let outcome = graph.compile(options);
+    let bare_kind = graph.compile(&bare).err().map(|e| e.kind().as_str());
+    ensure!(
+        outcome.as_ref().err().map(|e| e.kind().as_str()) == bare_kind,
+        "compiling with {options:?} gives {:?}, with every optimisation off {bare_kind:?}",
+        outcome.as_ref().err()
+    );
+    let plan = match outcome {
         Ok(plan) => plan,
         Err(e) => {
             let kind = e.kind().as_str();
