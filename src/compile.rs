@@ -5,6 +5,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use wgpu::{BufferUsages, TextureUsages};
 
@@ -85,7 +86,7 @@ pub(crate) fn compile(
     let groups = form_groups(res.len(), passes, &live, options);
     let group_of = group_of_pass(passes.len(), &groups);
     let needed_after = version_reader_groups(passes, &versions, &live, &group_of);
-    let mut planned = infer_attachment_ops(res, passes, &groups, &versions, &needed_after, options);
+    let mut planned = infer_attachment_ops(res, passes, groups, &versions, &needed_after, options);
     let naive = naive_groups(res, passes, &live);
     let mut plans = resource_lifetimes_and_usage(res, passes, &live, &group_of);
     mark_transients(res, &mut plans, &mut planned, options);
@@ -113,6 +114,53 @@ pub(crate) fn compile(
         warnings,
     })
 }
+
+/// A multiply-rotate hasher for the compiler's own short-lived maps: names and descriptor keys
+/// are not attacker-chosen in a way that matters here, and SipHash dominated compile time.
+#[derive(Default, Clone, Copy)]
+struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().expect("8-byte chunk")));
+        }
+        let mut tail = [0u8; 8];
+        tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.add(u64::from_le_bytes(tail) ^ (bytes.len() as u64) << 56);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FastHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
 
 // ---------------------------------------------------------------------------------------------
 // Step 1: validate the whole declared graph (culled passes included).
@@ -175,8 +223,16 @@ fn validate(graph: &RenderGraph<'_>) -> Result<Vec<u64>, GraphError> {
     if graph.passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
     }
-    check_unique_names(graph.resources.iter().map(|r| &*r.name), "resource")?;
-    check_unique_names(graph.passes.iter().map(|p| &*p.name), "pass")?;
+    check_unique_names(
+        graph.resources.iter().map(|r| &*r.name),
+        graph.resources.len(),
+        "resource",
+    )?;
+    check_unique_names(
+        graph.passes.iter().map(|p| &*p.name),
+        graph.passes.len(),
+        "pass",
+    )?;
     let bytes = graph
         .resources
         .iter()
@@ -191,9 +247,10 @@ fn validate(graph: &RenderGraph<'_>) -> Result<Vec<u64>, GraphError> {
 
 fn check_unique_names<'n>(
     names: impl Iterator<Item = &'n str>,
+    count: usize,
     what: &'static str,
 ) -> Result<(), GraphError> {
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::with_capacity_and_hasher(count, Default::default());
     for name in names {
         if name.is_empty() {
             return Err(GraphError::invalid(format!("a {what} has an empty name")));
@@ -337,13 +394,29 @@ fn validate_pass(
             message,
         };
     // Every id must name a declared resource.
-    for &id in all_accesses(pass).iter().flat_map(|list| list.iter()) {
-        if id as usize >= res.len() {
-            return Err(GraphError::UnknownResource {
-                pass: pname.to_owned(),
-                resource: format!("#{id}"),
-            });
-        }
+    let attached = pass
+        .color
+        .iter()
+        .flat_map(|c| [Some(c.resource), c.resolve])
+        .flatten()
+        .chain(pass.depth.map(|d| d.resource));
+    let listed = [
+        &pass.sample,
+        &pass.input,
+        &pass.storage_read,
+        &pass.storage_write,
+        &pass.storage_read_write,
+        &pass.copy_src,
+        &pass.copy_dst,
+    ]
+    .into_iter()
+    .flatten()
+    .copied();
+    if let Some(id) = attached.chain(listed).find(|&id| id as usize >= res.len()) {
+        return Err(GraphError::UnknownResource {
+            pass: pname.to_owned(),
+            resource: format!("#{id}"),
+        });
     }
     let name = |id: ResourceId| res[id as usize].name.to_string();
     let texture = |id: ResourceId, what: &str| match res[id as usize].kind {
@@ -574,26 +647,6 @@ fn validate_pass(
         }
     }
     Ok(())
-}
-
-/// Every resource list of a pass (attachments included), for the id checks.
-fn all_accesses(pass: &PassDecl) -> [Vec<ResourceId>; 2] {
-    let mut attached: Vec<ResourceId> = pass.color.iter().map(|c| c.resource).collect();
-    attached.extend(pass.color.iter().filter_map(|c| c.resolve));
-    attached.extend(pass.depth.map(|d| d.resource));
-    let mut other = Vec::new();
-    for list in [
-        &pass.sample,
-        &pass.input,
-        &pass.storage_read,
-        &pass.storage_write,
-        &pass.storage_read_write,
-        &pass.copy_src,
-        &pass.copy_dst,
-    ] {
-        other.extend_from_slice(list);
-    }
-    [attached, other]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -955,12 +1008,11 @@ fn version_reader_groups(
 fn infer_attachment_ops(
     res: &[ResourceDecl],
     passes: &[PassDecl],
-    groups: &[Group],
+    mut planned: Vec<Group>,
     v: &Versions,
     reader_groups: &[u32],
     options: &CompileOptions,
 ) -> Vec<Group> {
-    let mut planned = groups.to_vec();
     for (g, group) in planned.iter_mut().enumerate() {
         if group.kind != PassKind::Render {
             continue;
@@ -1201,7 +1253,7 @@ fn plan_physical_resources(
     order.sort_by_key(|&r| (plans[r as usize].first_group, r));
 
     let mut physical: Vec<PhysicalResource> = Vec::new();
-    let mut key_of: HashMap<(ResourceKind, ResourceUsage), u32> = HashMap::new();
+    let mut key_of: FastMap<(ResourceKind, ResourceUsage), u32> = FastMap::default();
     let mut free: Vec<BinaryHeap<Reverse<u32>>> = Vec::new(); // per key: free physical indices
     let mut busy: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new(); // (last group, physical, key)
     for r in order {
