@@ -16,8 +16,8 @@ use crate::declare::{
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
 use crate::plan::{
-    AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, PassPlan, PhysicalResource,
-    ResourcePlan, ResourceUsage, StoreOp, Traffic, Warning, WarningKind,
+    AttachmentPlan, CompiledGraph, Dependency, Group, GroupBoundary, LoadOp, PassPlan,
+    PhysicalResource, ResourcePlan, ResourceUsage, StoreOp, Traffic, Warning, WarningKind,
 };
 
 /// What the compiler may do. Every optimisation has a switch, so a suspected miscompile can be
@@ -93,6 +93,7 @@ pub(crate) fn compile(
     let physical = plan_physical_resources(res, &mut plans, options);
     let traffic = measure_traffic(passes, &planned, &naive, &live, &bytes, options.fps)?;
     let warnings = collect_warnings(res, passes, &planned, options);
+    let dependencies = list_dependencies(passes.len(), &versions);
     Ok(CompiledGraph {
         fingerprint: graph.fingerprint(),
         pass_names: passes.iter().map(|p| p.name.clone()).collect(),
@@ -112,6 +113,7 @@ pub(crate) fn compile(
         physical,
         traffic,
         warnings,
+        dependencies,
     })
 }
 
@@ -662,6 +664,8 @@ pub(crate) struct Versions {
     /// Versions each pass reads: `reads[read_start[p]..read_start[p + 1]]`.
     read_start: Vec<u32>,
     reads: Vec<VersionId>,
+    /// Per read: the resource and how the pass reads it (for the plan's dependency list).
+    read_how: Vec<(ResourceId, &'static str)>,
     /// Per attachment slot (colour slots, then depth) of each pass: the version loaded (if the
     /// access reads and content exists) and the version written.
     slot_start: Vec<u32>,
@@ -686,6 +690,7 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
         writer: Vec::new(),
         read_start: Vec::with_capacity(passes.len() + 1),
         reads: Vec::new(),
+        read_how: Vec::new(),
         slot_start: Vec::with_capacity(passes.len() + 1),
         slot_read: Vec::new(),
         slot_written: Vec::new(),
@@ -737,6 +742,7 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
             }
             if let Some(version) = loaded {
                 v.reads.push(version);
+                v.read_how.push((r, access.as_str()));
             }
             v.slot_read.push(loaded);
         }
@@ -750,7 +756,10 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
         for (list, access) in reading_lists {
             for &r in list {
                 match current[r as usize] {
-                    Some(version) => v.reads.push(version),
+                    Some(version) => {
+                        v.reads.push(version);
+                        v.read_how.push((r, access));
+                    }
                     None => {
                         return Err(GraphError::ReadBeforeWrite {
                             pass: pass.name.to_string(),
@@ -826,6 +835,24 @@ fn find_live_passes(passes: &[PassDecl], v: &Versions, options: &CompileOptions)
         }
     }
     needed
+}
+
+/// Every read of every declared pass with the pass that wrote the version it sees.
+fn list_dependencies(pass_count: usize, v: &Versions) -> Vec<Dependency> {
+    let mut deps = Vec::with_capacity(v.reads.len());
+    for p in 0..pass_count {
+        let range = v.read_start[p] as usize..v.read_start[p + 1] as usize;
+        for (&version, &(resource, access)) in v.reads[range.clone()].iter().zip(&v.read_how[range])
+        {
+            deps.push(Dependency {
+                from: v.writer[version as usize],
+                to: p as PassId,
+                resource,
+                access,
+            });
+        }
+    }
+    deps
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -220,6 +220,20 @@ pub struct Warning {
     pub message: String,
 }
 
+/// A read and the write it depends on: `to` reads the version of `resource` that `from` wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dependency {
+    /// The writing pass; `None` for an import's preserved contents.
+    pub from: Option<PassId>,
+    /// The reading pass (possibly culled).
+    pub to: PassId,
+    /// The resource read.
+    pub resource: ResourceId,
+    /// How `to` reads it: `read_write`, `read`, `sample`, `input`, `storage_read`,
+    /// `storage_read_write` or `copy_src`.
+    pub access: &'static str,
+}
+
 /// The compiled frame: every decision, ready to execute, serialize or explain.
 #[derive(Debug, Clone)]
 pub struct CompiledGraph {
@@ -234,6 +248,7 @@ pub struct CompiledGraph {
     pub(crate) physical: Vec<PhysicalResource>,
     pub(crate) traffic: Traffic,
     pub(crate) warnings: Vec<Warning>,
+    pub(crate) dependencies: Vec<Dependency>,
 }
 
 impl CompiledGraph {
@@ -276,6 +291,11 @@ impl CompiledGraph {
     /// Avoidable costs found in the plan.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    /// Every read of every declared pass (culled ones included) with the write it sees.
+    pub fn dependencies(&self) -> &[Dependency] {
+        &self.dependencies
     }
 
     /// Name of a declared pass.

@@ -349,48 +349,68 @@ impl CompiledGraph {
                 );
             }
         }
-        // Edges: from the group that last touched an attachment to the next group using it.
-        let mut last_group: Vec<Option<usize>> = vec![None; self.resources.len()];
-        for (g, group) in self.groups.iter().enumerate() {
-            let label_of = |a: &AttachmentPlan| {
-                format!("{}: {}", self.resource_name(a.resource), a.load.as_str())
+        // Edges: every read, from the pass that wrote the version it sees, labelled with the
+        // resource, the access and what the plan does with the contents on the way.
+        for d in &self.dependencies {
+            let Some(from) = d.from else { continue };
+            let (to_plan, from_plan) = (self.passes[d.to as usize], self.passes[from as usize]);
+            let mut label = format!("{} ({})", self.resource_name(d.resource), d.access);
+            let style = if to_plan.culled || from_plan.culled {
+                ", style=dashed, color=\"#aaaaaa\", fontcolor=\"#888888\""
+            } else {
+                ""
             };
-            for a in group.color.iter().chain(group.depth.iter()) {
-                if let Some(prev) = last_group[a.resource as usize] {
-                    let store = self.store_of(&self.groups[prev], a.resource);
-                    let _ = writeln!(
-                        out,
-                        "  p{} -> p{} [label=\"{} / {}\"];",
-                        self.groups[prev].passes.last().copied().unwrap_or_default(),
-                        group.passes[0],
-                        escape(&label_of(a)),
-                        store
-                    );
+            if let (Some(fg), Some(tg)) = (from_plan.group, to_plan.group) {
+                if fg == tg {
+                    label.push_str("\\non tile");
+                } else {
+                    let store = self.store_of(&self.groups[fg as usize], d.resource);
+                    let load = self.groups[tg as usize]
+                        .color
+                        .iter()
+                        .chain(self.groups[tg as usize].depth.iter())
+                        .find(|a| a.resource == d.resource)
+                        .map(|a| a.load.as_str());
+                    match load {
+                        Some(load) => {
+                            let _ = write!(label, "\\n{store} / {load}");
+                        }
+                        None => {
+                            let _ = write!(label, "\\n{store}");
+                        }
+                    }
                 }
             }
-            for a in group.color.iter().chain(group.depth.iter()) {
-                last_group[a.resource as usize] = Some(g);
-                if let Some(t) = a.resolve {
-                    last_group[t as usize] = Some(g);
-                }
-            }
+            let _ = writeln!(
+                out,
+                "  p{from} -> p{} [label=\"{}\"{style}];",
+                d.to,
+                escape_label(&label)
+            );
         }
         out.push_str("}\n");
         out
     }
 
     fn store_of(&self, group: &Group, resource: u32) -> &'static str {
+        let resolved = group.color.iter().any(|a| a.resolve == Some(resource));
+        let written_otherwise = if resolved { "resolved" } else { "written" };
         group
             .color
             .iter()
             .chain(group.depth.iter())
             .find(|a| a.resource == resource)
-            .map_or("resolved", |a| match a.store {
+            .map_or(written_otherwise, |a| match a.store {
                 StoreOp::Store => "stored",
                 StoreOp::Discard => "discarded",
                 StoreOp::None => "untouched",
             })
     }
+}
+
+/// Escapes quotes but keeps the `\\n` line breaks the labels use.
+fn escape_label(s: &str) -> String {
+    s.replace('"', "\\\"")
 }
 
 fn escape(s: &str) -> String {
