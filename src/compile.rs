@@ -23,6 +23,7 @@ use crate::plan::{
 /// What the compiler may do. Every optimisation has a switch, so a suspected miscompile can be
 /// bisected and a plan compared against the one without it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct CompileOptions {
     /// The caller's promise that `write` accesses really overwrite every pixel: they then load
     /// `DontCare` instead of clearing. `None` (the default) clears.
