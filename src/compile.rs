@@ -1391,50 +1391,33 @@ fn collect_warnings(
     let mut warnings = Vec::new();
     for group in groups.iter().filter(|g| g.kind == PassKind::Render) {
         let pass = group.passes[0];
-        for a in group.color.iter().chain(group.depth.iter()) {
-            let name = &res[a.resource as usize].name;
+        let first = &passes[pass as usize];
+        let accesses = first
+            .color
+            .iter()
+            .map(|c| c.access)
+            .chain(first.depth.map(|d| d.access));
+        for (a, access) in group.color.iter().chain(group.depth.iter()).zip(accesses) {
+            let warn = |kind, clear| Warning {
+                kind,
+                pass: Some(pass),
+                resource: Some(a.resource),
+                clear,
+            };
             if let LoadOp::Clear(value) = a.load {
                 if !value.is_fast() {
-                    warnings.push(Warning {
-                        kind: WarningKind::SlowClearValue,
-                        pass: Some(pass),
-                        resource: Some(a.resource),
-                        message: format!("`{name}` clears to {value:?}, which is not a fast-clear value (colour 0/1 per channel pattern, depth 0 or 1, stencil 0): the clear writes every pixel"),
-                    });
+                    warnings.push(warn(WarningKind::SlowClearValue, Some(value)));
+                }
+                if access == Access::Write && options.dont_care.is_none() {
+                    warnings.push(warn(WarningKind::ClearForWrite, None));
                 }
             }
-            if let ResourceKind::Texture(t) = res[a.resource as usize].kind {
-                if t.samples > 1 && a.store == StoreOp::Store {
-                    warnings.push(Warning {
-                        kind: WarningKind::MsaaStored,
-                        pass: Some(pass),
-                        resource: Some(a.resource),
-                        message: format!("multisampled `{name}` is stored ({} samples per pixel) because a later pass reads it; reading the resolved texture instead would keep it on tile", t.samples),
-                    });
-                }
-            }
-        }
-    }
-    if options.dont_care.is_none() {
-        for group in groups.iter().filter(|g| g.kind == PassKind::Render) {
-            let first = &passes[group.passes[0] as usize];
-            let accesses = first
-                .color
-                .iter()
-                .map(|c| c.access)
-                .chain(first.depth.map(|d| d.access));
-            for (a, access) in group.color.iter().chain(group.depth.iter()).zip(accesses) {
-                if access == Access::Write {
-                    warnings.push(Warning {
-                        kind: WarningKind::ClearForWrite,
-                        pass: Some(group.passes[0]),
-                        resource: Some(a.resource),
-                        message: format!(
-                            "pass `{}` overwrites every pixel of `{}` but it is cleared first; opting in to LoadOp::DontCare (--dont-care) skips the clear",
-                            first.name, res[a.resource as usize].name
-                        ),
-                    });
-                }
+            let samples = match res[a.resource as usize].kind {
+                ResourceKind::Texture(t) => t.samples,
+                ResourceKind::Buffer(_) => 1,
+            };
+            if samples > 1 && a.store == StoreOp::Store {
+                warnings.push(warn(WarningKind::MsaaStored, None));
             }
         }
     }

@@ -216,8 +216,8 @@ pub struct Warning {
     pub pass: Option<PassId>,
     /// The resource involved.
     pub resource: Option<ResourceId>,
-    /// Explanation with the figures.
-    pub message: String,
+    /// The clear value involved (for `SlowClearValue`).
+    pub clear: Option<ClearValue>,
 }
 
 /// A read and the write it depends on: `to` reads the version of `resource` that `from` wrote.

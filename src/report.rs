@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::declare::{PassKind, ResourceKind};
 use crate::format::format_name;
-use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, StoreOp};
+use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, StoreOp, Warning, WarningKind};
 
 #[derive(Serialize)]
 struct PlanJson<'p> {
@@ -79,7 +79,7 @@ struct WarningJson<'p> {
     kind: &'static str,
     pass: Option<&'p str>,
     resource: Option<&'p str>,
-    message: &'p str,
+    message: String,
 }
 
 impl CompiledGraph {
@@ -158,7 +158,7 @@ impl CompiledGraph {
                     kind: w.kind.as_str(),
                     pass: w.pass.map(|p| self.pass_name(p)),
                     resource: w.resource.map(rname),
-                    message: &w.message,
+                    message: self.warning_message(w),
                 })
                 .collect(),
         };
@@ -285,10 +285,34 @@ impl CompiledGraph {
         if !self.warnings.is_empty() {
             let _ = writeln!(out, "\nWARNINGS");
             for w in &self.warnings {
-                let _ = writeln!(out, "  {}: {}", w.kind.as_str(), w.message);
+                let _ = writeln!(out, "  {}: {}", w.kind.as_str(), self.warning_message(w));
             }
         }
         out
+    }
+
+    /// A warning explained in a sentence, with the names and figures involved.
+    pub fn warning_message(&self, w: &Warning) -> String {
+        let resource = w.resource.map_or("?", |r| self.resource_name(r));
+        let pass = w.pass.map_or("?", |p| self.pass_name(p));
+        match w.kind {
+            WarningKind::SlowClearValue => format!(
+                "pass `{pass}` clears `{resource}` to {}, which is not a fast-clear value (colour (0,0,0,0), (0,0,0,1), (1,1,1,0) or (1,1,1,1); depth 0 or 1; stencil 0): the clear writes every pixel",
+                w.clear.map(|c| c.to_string()).unwrap_or_default()
+            ),
+            WarningKind::ClearForWrite => format!(
+                "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; handing over wgpu::LoadOpDontCare (--dont-care) skips the clear"
+            ),
+            WarningKind::MsaaStored => {
+                let samples = match self.resource_decl(w.resource.unwrap_or_default()).kind {
+                    ResourceKind::Texture(t) => t.samples,
+                    ResourceKind::Buffer(_) => 1,
+                };
+                format!(
+                    "multisampled `{resource}` is stored ({samples} samples a pixel) because a later pass reads it; reading its resolve target instead would keep it on tile"
+                )
+            }
+        }
     }
 
     fn describe_attachment(&self, a: &AttachmentPlan) -> String {
