@@ -214,6 +214,7 @@ impl GraphError {
             | GraphError::ResolveMismatch { pass, .. }
             | GraphError::InvalidAccess { pass, .. } => Some(pass),
             GraphError::FormatMismatch { pass, .. } => pass.as_deref(),
+            GraphError::DuplicateName { what: "pass", name } => Some(name),
             GraphError::InvalidDescription { .. } | GraphError::DuplicateName { .. } => None,
         }
     }
