@@ -60,6 +60,30 @@ impl CompileOptions {
         self
     }
 
+    /// Switches culling of unused passes on or off.
+    pub fn with_cull(mut self, on: bool) -> Self {
+        self.cull = on;
+        self
+    }
+
+    /// Switches merging of render passes on or off.
+    pub fn with_merge(mut self, on: bool) -> Self {
+        self.merge = on;
+        self
+    }
+
+    /// Switches transient (memoryless) textures on or off.
+    pub fn with_transient(mut self, on: bool) -> Self {
+        self.transient = on;
+        self
+    }
+
+    /// Switches sharing of physical textures on or off.
+    pub fn with_alias(mut self, on: bool) -> Self {
+        self.alias = on;
+        self
+    }
+
     /// Sets the frame rate of the per-second figures.
     pub fn with_fps(mut self, fps: u32) -> Self {
         self.fps = fps;
@@ -639,14 +663,14 @@ fn validate_pass(
                 "the texture fills two attachment or resolve slots of one pass".into(),
             ));
         }
-        if let Some(&(_, w)) = run.iter().find(|(_, u)| u.writes()) {
-            if let Some(&(_, other)) = run.iter().find(|(_, u)| *u != w) {
-                return Err(GraphError::Feedback {
-                    pass: pname.to_owned(),
-                    resource: name(id),
-                    other: other.name(),
-                });
-            }
+        if let Some(&(_, w)) = run.iter().find(|(_, u)| u.writes())
+            && let Some(&(_, other)) = run.iter().find(|(_, u)| *u != w)
+        {
+            return Err(GraphError::Feedback {
+                pass: pname.to_owned(),
+                resource: name(id),
+                other: other.name(),
+            });
         }
     }
     Ok(())
@@ -804,10 +828,9 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
         if decl
             .import
             .is_some_and(|i| i.after == crate::declare::ImportAfter::Keep)
+            && let Some(version) = current[r]
         {
-            if let Some(version) = current[r] {
-                v.kept_at_end[version as usize] = true;
-            }
+            v.kept_at_end[version as usize] = true;
         }
     }
     Ok(v)
@@ -1278,7 +1301,10 @@ fn plan_physical_resources(
     let mut order: Vec<ResourceId> = (0..res.len() as ResourceId)
         .filter(|&r| !plans[r as usize].culled && res[r as usize].import.is_none())
         .collect();
-    order.sort_by_key(|&r| (plans[r as usize].first_group, r));
+    // Textures first, so that their indices do not depend on where buffers are used; the two
+    // kinds never share an entry, so one index space stays unambiguous.
+    let is_buffer = |r: ResourceId| matches!(res[r as usize].kind, ResourceKind::Buffer(_));
+    order.sort_by_key(|&r| (is_buffer(r), plans[r as usize].first_group, r));
 
     let mut physical: Vec<PhysicalResource> = Vec::new();
     let mut key_of: FastMap<(ResourceKind, ResourceUsage), u32> = FastMap::default();

@@ -208,8 +208,8 @@ impl CompiledGraph {
         let _ = writeln!(out, "\nRESOURCES");
         let _ = writeln!(
             out,
-            "  {:<24} {:<28} {:<9} {:<8} {}",
-            "name", "shape", "groups", "physical", "notes"
+            "  {:<24} {:<28} {:<9} {:<8} notes",
+            "name", "shape", "groups", "physical"
         );
         for (r, plan) in self.resources.iter().enumerate() {
             let decl = self.resource_decl(r as u32);

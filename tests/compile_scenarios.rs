@@ -1045,13 +1045,7 @@ fn physical_textures_reuse_the_lowest_free_index() {
 
 #[test]
 fn kill_switch_alias_gives_every_texture_its_own_index() {
-    let p = plan_with(
-        CHAIN,
-        &CompileOptions {
-            alias: false,
-            ..CompileOptions::default()
-        },
-    );
+    let p = plan_with(CHAIN, &CompileOptions::default().with_alias(false));
     let physical: Vec<_> = p["resources"]
         .as_array()
         .unwrap()
@@ -1069,13 +1063,7 @@ fn kill_switch_alias_gives_every_texture_its_own_index() {
 
 #[test]
 fn kill_switch_cull_keeps_the_debug_pass() {
-    let p = plan_with(
-        DEFERRED,
-        &CompileOptions {
-            cull: false,
-            ..CompileOptions::default()
-        },
-    );
+    let p = plan_with(DEFERRED, &CompileOptions::default().with_cull(false));
     assert_plan(
         &p,
         "g0 render [shadows] attachments_differ
@@ -1104,13 +1092,7 @@ fn kill_switch_cull_keeps_the_debug_pass() {
 
 #[test]
 fn kill_switch_merge_gives_every_pass_its_own_group() {
-    let p = plan_with(
-        DEFERRED,
-        &CompileOptions {
-            merge: false,
-            ..CompileOptions::default()
-        },
-    );
+    let p = plan_with(DEFERRED, &CompileOptions::default().with_merge(false));
     // Reasons that apply anyway are still named; merging_disabled where the passes would merge.
     assert_plan(
         &p,
@@ -1149,13 +1131,7 @@ fn kill_switch_merge_gives_every_pass_its_own_group() {
 #[test]
 fn kill_switch_transient_marks_nothing_transient() {
     let json = include_str!("../examples/graphs/forward_msaa.json");
-    let p = plan_with(
-        json,
-        &CompileOptions {
-            transient: false,
-            ..CompileOptions::default()
-        },
-    );
+    let p = plan_with(json, &CompileOptions::default().with_transient(false));
     assert!(
         p["resources"]
             .as_array()
