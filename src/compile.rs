@@ -119,6 +119,14 @@ pub(crate) fn compile(
     let traffic = measure_traffic(passes, &planned, &naive, &live, &bytes, options.fps)?;
     let warnings = collect_warnings(res, passes, &planned, options);
     let dependencies = list_dependencies(passes.len(), &versions);
+    log::debug!(
+        "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}",
+        passes.len(),
+        live.iter().filter(|&&l| !l).count(),
+        planned.len(),
+        traffic.bytes_per_frame,
+        traffic.naive_bytes_per_frame
+    );
     Ok(CompiledGraph {
         fingerprint: graph.fingerprint(),
         pass_names: passes.iter().map(|p| p.name.clone()).collect(),
