@@ -55,7 +55,10 @@ pub use declare::{
     TextureHandle,
 };
 pub use error::{ErrorKind, GraphError};
-pub use execute::{PassContext, PassError};
+pub use execute::{
+    ExecuteError, ExecuteMode, Executor, ExecutorOptions, GroupTiming, Imports, PassContext,
+    PassError, PoolStats,
+};
 pub use plan::{
     AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, StoreOp, Traffic, Warning,
     WarningKind,
