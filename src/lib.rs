@@ -42,8 +42,10 @@ pub mod description;
 pub mod error;
 pub mod execute;
 pub mod format;
+pub mod headless;
 pub mod plan;
 pub mod report;
+pub mod synthetic;
 
 pub use wgpu;
 
