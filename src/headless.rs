@@ -129,7 +129,9 @@ pub fn validation_from_env() -> bool {
 pub fn open(backend: Backend, validation: bool) -> Result<Gpu, GpuError> {
     let mut flags = wgpu::InstanceFlags::empty();
     if validation {
-        flags |= wgpu::InstanceFlags::VALIDATION | wgpu::InstanceFlags::DEBUG;
+        // Not `DEBUG`: its shader debug info names WGSL as the source language, which older
+        // SPIR-V validators (Debian's layer) reject.
+        flags |= wgpu::InstanceFlags::VALIDATION;
     }
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends: backend.backends(),
