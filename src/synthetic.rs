@@ -36,7 +36,7 @@ use crate::{BufferHandle, CompileOptions, PassContext, TextureHandle};
 pub enum RunError {
     /// The description or graph is invalid.
     #[error("{kind}: {0}", kind = .0.kind())]
-    Graph(#[from] GraphError),
+    Graph(Box<GraphError>),
     /// The graph uses something the synthetic shaders cannot express.
     #[error("unsupported: pass `{pass}`: {message}")]
     Unsupported {
@@ -51,6 +51,12 @@ pub enum RunError {
     /// The device failed or an output could not be read.
     #[error("gpu: {0}")]
     Gpu(#[from] GpuError),
+}
+
+impl From<GraphError> for RunError {
+    fn from(e: GraphError) -> Self {
+        RunError::Graph(Box::new(e))
+    }
 }
 
 /// How [`run`] runs a description.

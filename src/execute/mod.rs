@@ -345,6 +345,20 @@ impl Default for ExecutorOptions {
     }
 }
 
+impl ExecutorOptions {
+    /// Releases pooled resources no frame used for `frames` frames.
+    pub fn with_keep_frames(mut self, frames: u64) -> Self {
+        self.keep_frames = frames;
+        self
+    }
+
+    /// Writes GPU timestamps around every render and compute group (when the device can).
+    pub fn with_timestamps(mut self, on: bool) -> Self {
+        self.timestamps = on;
+        self
+    }
+}
+
 /// A colour attachment as recorded in a given mode.
 #[derive(Debug, Clone, Copy)]
 struct ColorOps {
