@@ -129,6 +129,7 @@ pub(crate) fn compile(
     );
     Ok(CompiledGraph {
         fingerprint: graph.fingerprint(),
+        options: *options,
         pass_names: passes.iter().map(|p| p.name.clone()).collect(),
         pass_kinds: passes.iter().map(|p| p.kind).collect(),
         resource_decls: res.clone(),

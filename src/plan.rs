@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::compile::CompileOptions;
 use crate::declare::{ClearValue, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind};
 
 /// The load op of an attachment at the start of a group.
@@ -238,6 +239,7 @@ pub struct Dependency {
 #[derive(Debug, Clone)]
 pub struct CompiledGraph {
     pub(crate) fingerprint: u128,
+    pub(crate) options: CompileOptions,
     pub(crate) pass_names: Vec<Arc<str>>,
     pub(crate) pass_kinds: Vec<PassKind>,
     pub(crate) resource_decls: Vec<ResourceDecl>,
@@ -255,6 +257,12 @@ impl CompiledGraph {
     /// Fingerprint of the graph this plan was compiled from.
     pub fn fingerprint(&self) -> u128 {
         self.fingerprint
+    }
+
+    /// The options the plan was compiled with. The plan holds `LoadOp::DontCare` only when
+    /// `options().dont_care` carries the caller's token, which the executor hands on to wgpu.
+    pub fn options(&self) -> &CompileOptions {
+        &self.options
     }
 
     /// Per declared pass: culled or its group.
