@@ -4,7 +4,7 @@
 //! decides, and data flows one way through them.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use wgpu::{BufferUsages, TextureUsages};
@@ -184,7 +184,8 @@ impl Hasher for FastHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // The multiply leaves the low bits weak; tables index with them.
+        self.0.rotate_left(26)
     }
 }
 
@@ -196,7 +197,6 @@ impl FastHasher {
 }
 
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
-type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
 
 // ---------------------------------------------------------------------------------------------
 // Step 1: validate the whole declared graph (culled passes included).
@@ -274,28 +274,65 @@ fn validate(graph: &RenderGraph<'_>) -> Result<Vec<u64>, GraphError> {
         .iter()
         .map(validate_resource)
         .collect::<Result<Vec<_>, _>>()?;
+    // What each texture can be attached as, worked out once per resource, not once per use.
+    let attachable: Vec<Attachable> = graph
+        .resources
+        .iter()
+        .map(|r| match r.kind {
+            ResourceKind::Texture(t) if is_depth_stencil(t.format) => Attachable::Depth,
+            ResourceKind::Texture(t) if is_renderable(t.format) => Attachable::Color,
+            _ => Attachable::Neither,
+        })
+        .collect();
     let mut uses = Vec::new();
-    for pass in &graph.passes {
-        validate_pass(&graph.resources, pass, &mut uses)?;
+    let mut seen_in_pass = vec![0u32; graph.resources.len()];
+    for (p, pass) in graph.passes.iter().enumerate() {
+        let stamp = p as u32 + 1;
+        validate_pass(
+            &graph.resources,
+            &attachable,
+            pass,
+            stamp,
+            &mut seen_in_pass,
+            &mut uses,
+        )?;
     }
     Ok(bytes)
 }
 
+/// Names go into an open-addressing table of (hash, index) sized to a power of two: no string is
+/// copied and equal hashes are confirmed by comparing the names. The first repeat in declaration
+/// order is reported.
 fn check_unique_names<'n>(
-    names: impl Iterator<Item = &'n str>,
+    names: impl Iterator<Item = &'n str> + Clone,
     count: usize,
     what: &'static str,
 ) -> Result<(), GraphError> {
-    let mut seen = FastSet::with_capacity_and_hasher(count, Default::default());
-    for name in names {
+    let capacity = (count * 2).next_power_of_two().max(16);
+    let mask = capacity - 1;
+    let mut table: Vec<(u64, u32)> = vec![(0, u32::MAX); capacity];
+    let all: Vec<&str> = names.collect();
+    for (i, &name) in all.iter().enumerate() {
         if name.is_empty() {
             return Err(GraphError::invalid(format!("a {what} has an empty name")));
         }
-        if !seen.insert(name) {
-            return Err(GraphError::DuplicateName {
-                what,
-                name: name.to_owned(),
-            });
+        let mut h = FastHasher::default();
+        h.write(name.as_bytes());
+        let hash = h.finish();
+        let mut slot = (hash as usize) & mask;
+        loop {
+            let (stored, index) = table[slot];
+            if index == u32::MAX {
+                table[slot] = (hash, i as u32);
+                break;
+            }
+            if stored == hash && all[index as usize] == name {
+                return Err(GraphError::DuplicateName {
+                    what,
+                    name: name.to_owned(),
+                });
+            }
+            slot = (slot + 1) & mask;
         }
     }
     Ok(())
@@ -417,9 +454,20 @@ fn check_clear_fits(
     }
 }
 
+/// What a resource can be attached as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Attachable {
+    Color,
+    Depth,
+    Neither,
+}
+
 fn validate_pass(
     res: &[ResourceDecl],
+    attachable: &[Attachable],
     pass: &PassDecl,
+    stamp: u32,
+    seen_in_pass: &mut [u32],
     uses: &mut Vec<(ResourceId, Use)>,
 ) -> Result<(), GraphError> {
     let pname = &*pass.name;
@@ -448,11 +496,17 @@ fn validate_pass(
     .into_iter()
     .flatten()
     .copied();
-    if let Some(id) = attached.chain(listed).find(|&id| id as usize >= res.len()) {
-        return Err(GraphError::UnknownResource {
-            pass: pname.to_owned(),
-            resource: format!("#{id}"),
-        });
+    // Meanwhile note whether any resource appears twice: only then do the role checks below run.
+    let mut repeated = false;
+    for id in attached.chain(listed) {
+        let Some(seen) = seen_in_pass.get_mut(id as usize) else {
+            return Err(GraphError::UnknownResource {
+                pass: pname.to_owned(),
+                resource: format!("#{id}"),
+            });
+        };
+        repeated |= *seen == stamp;
+        *seen = stamp;
     }
     let name = |id: ResourceId| res[id as usize].name.to_string();
     let texture = |id: ResourceId, what: &str| match res[id as usize].kind {
@@ -554,13 +608,13 @@ fn validate_pass(
             resource: name(c.resource),
             message,
         };
-        if is_depth_stencil(t.format) {
+        if attachable[c.resource as usize] == Attachable::Depth {
             return Err(mismatch(format!(
                 "depth format {:?} used as a colour attachment",
                 t.format
             )));
         }
-        if !is_renderable(t.format) {
+        if attachable[c.resource as usize] != Attachable::Color {
             return Err(mismatch(format!(
                 "format {:?} cannot be rendered to",
                 t.format
@@ -609,7 +663,7 @@ fn validate_pass(
     }
     if let Some(d) = &pass.depth {
         let t = texture(d.resource, "a depth attachment")?;
-        if !is_depth_stencil(t.format) {
+        if attachable[d.resource as usize] != Attachable::Depth {
             return Err(GraphError::FormatMismatch {
                 pass: Some(pname.to_owned()),
                 resource: name(d.resource),
@@ -629,6 +683,9 @@ fn validate_pass(
     }
 
     // One resource, one role: a pass may not read what it writes.
+    if !repeated {
+        return Ok(());
+    }
     uses.clear();
     for c in &pass.color {
         uses.push((c.resource, Use::Attachment { writes: true }));
@@ -720,14 +777,32 @@ impl Versions {
 }
 
 fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions, GraphError> {
+    // Sized up front: every access reads or writes at most one version.
+    let slots: usize = passes
+        .iter()
+        .map(|p| p.color.len() + usize::from(p.depth.is_some()))
+        .sum();
+    let listed: usize = passes
+        .iter()
+        .map(|p| {
+            p.color.len()
+                + p.sample.len()
+                + p.input.len()
+                + p.storage_read.len()
+                + p.storage_write.len()
+                + p.storage_read_write.len()
+                + p.copy_src.len()
+                + p.copy_dst.len()
+        })
+        .sum();
     let mut v = Versions {
-        writer: Vec::new(),
+        writer: Vec::with_capacity(res.len() + slots + listed),
         read_start: Vec::with_capacity(passes.len() + 1),
-        reads: Vec::new(),
-        read_how: Vec::new(),
+        reads: Vec::with_capacity(slots + listed),
+        read_how: Vec::with_capacity(slots + listed),
         slot_start: Vec::with_capacity(passes.len() + 1),
-        slot_read: Vec::new(),
-        slot_written: Vec::new(),
+        slot_read: Vec::with_capacity(slots),
+        slot_written: Vec::with_capacity(slots),
         kept_at_end: Vec::new(),
     };
     let mut current: Vec<Option<VersionId>> = res
@@ -898,7 +973,7 @@ fn form_groups(
     live: &[bool],
     options: &CompileOptions,
 ) -> Vec<Group> {
-    let mut groups: Vec<Group> = Vec::new();
+    let mut groups: Vec<Group> = Vec::with_capacity(live.iter().filter(|&&l| l).count());
     // Per resource: 1 + index of the last group that wrote it / touched it outside attachments.
     let mut written_in = vec![0u32; resource_count];
     let mut touched_in = vec![0u32; resource_count];
