@@ -4,7 +4,8 @@
 //! decides, and data flows one way through them.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use wgpu::{BufferUsages, TextureUsages};
 
@@ -15,13 +16,14 @@ use crate::declare::{
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
 use crate::plan::{
-    AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, PassPlan, PhysicalResource,
-    ResourcePlan, ResourceUsage, StoreOp, Traffic, Warning, WarningKind,
+    AttachmentPlan, CompiledGraph, Dependency, Group, GroupBoundary, LoadOp, PassPlan,
+    PhysicalResource, ResourcePlan, ResourceUsage, StoreOp, Traffic, Warning, WarningKind,
 };
 
 /// What the compiler may do. Every optimisation has a switch, so a suspected miscompile can be
 /// bisected and a plan compared against the one without it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct CompileOptions {
     /// The caller's promise that `write` accesses really overwrite every pixel: they then load
     /// `DontCare` instead of clearing. `None` (the default) clears.
@@ -58,6 +60,30 @@ impl CompileOptions {
         self
     }
 
+    /// Switches culling of unused passes on or off.
+    pub fn with_cull(mut self, on: bool) -> Self {
+        self.cull = on;
+        self
+    }
+
+    /// Switches merging of render passes on or off.
+    pub fn with_merge(mut self, on: bool) -> Self {
+        self.merge = on;
+        self
+    }
+
+    /// Switches transient (memoryless) textures on or off.
+    pub fn with_transient(mut self, on: bool) -> Self {
+        self.transient = on;
+        self
+    }
+
+    /// Switches sharing of physical textures on or off.
+    pub fn with_alias(mut self, on: bool) -> Self {
+        self.alias = on;
+        self
+    }
+
     /// Sets the frame rate of the per-second figures.
     pub fn with_fps(mut self, fps: u32) -> Self {
         self.fps = fps;
@@ -85,15 +111,25 @@ pub(crate) fn compile(
     let groups = form_groups(res.len(), passes, &versions, &live, options);
     let group_of = group_of_pass(passes.len(), &groups);
     let needed_after = version_reader_groups(passes, &versions, &live, &group_of);
-    let mut planned = infer_attachment_ops(res, passes, &groups, &versions, &needed_after, options);
+    let mut planned = infer_attachment_ops(res, passes, groups, &versions, &needed_after, options);
     let naive = naive_groups(res, passes, &live);
     let mut plans = resource_lifetimes_and_usage(res, passes, &live, &group_of);
     mark_transients(res, &mut plans, &mut planned, options);
     let physical = plan_physical_resources(res, &mut plans, options);
     let traffic = measure_traffic(passes, &planned, &naive, &live, &bytes, options.fps)?;
     let warnings = collect_warnings(res, passes, &planned, options);
+    let dependencies = list_dependencies(passes.len(), &versions);
+    log::debug!(
+        "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}",
+        passes.len(),
+        live.iter().filter(|&&l| !l).count(),
+        planned.len(),
+        traffic.bytes_per_frame,
+        traffic.naive_bytes_per_frame
+    );
     Ok(CompiledGraph {
         fingerprint: graph.fingerprint(),
+        options: *options,
         pass_names: passes.iter().map(|p| p.name.clone()).collect(),
         pass_kinds: passes.iter().map(|p| p.kind).collect(),
         resource_decls: res.clone(),
@@ -111,8 +147,56 @@ pub(crate) fn compile(
         physical,
         traffic,
         warnings,
+        dependencies,
     })
 }
+
+/// A multiply-rotate hasher for the compiler's own short-lived maps: names and descriptor keys
+/// are not attacker-chosen in a way that matters here, and SipHash dominated compile time.
+#[derive(Default, Clone, Copy)]
+struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().expect("8-byte chunk")));
+        }
+        let mut tail = [0u8; 8];
+        tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.add(u64::from_le_bytes(tail) ^ (bytes.len() as u64) << 56);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The multiply leaves the low bits weak; tables index with them.
+        self.0.rotate_left(26)
+    }
+}
+
+impl FastHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 // ---------------------------------------------------------------------------------------------
 // Step 1: validate the whole declared graph (culled passes included).
@@ -175,34 +259,80 @@ fn validate(graph: &RenderGraph<'_>) -> Result<Vec<u64>, GraphError> {
     if graph.passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
     }
-    check_unique_names(graph.resources.iter().map(|r| &*r.name), "resource")?;
-    check_unique_names(graph.passes.iter().map(|p| &*p.name), "pass")?;
+    check_unique_names(
+        graph.resources.iter().map(|r| &*r.name),
+        graph.resources.len(),
+        "resource",
+    )?;
+    check_unique_names(
+        graph.passes.iter().map(|p| &*p.name),
+        graph.passes.len(),
+        "pass",
+    )?;
     let bytes = graph
         .resources
         .iter()
         .map(validate_resource)
         .collect::<Result<Vec<_>, _>>()?;
+    // What each texture can be attached as, worked out once per resource, not once per use.
+    let attachable: Vec<Attachable> = graph
+        .resources
+        .iter()
+        .map(|r| match r.kind {
+            ResourceKind::Texture(t) if is_depth_stencil(t.format) => Attachable::Depth,
+            ResourceKind::Texture(t) if is_renderable(t.format) => Attachable::Color,
+            _ => Attachable::Neither,
+        })
+        .collect();
     let mut uses = Vec::new();
-    for pass in &graph.passes {
-        validate_pass(&graph.resources, pass, &mut uses)?;
+    let mut seen_in_pass = vec![0u32; graph.resources.len()];
+    for (p, pass) in graph.passes.iter().enumerate() {
+        let stamp = p as u32 + 1;
+        validate_pass(
+            &graph.resources,
+            &attachable,
+            pass,
+            stamp,
+            &mut seen_in_pass,
+            &mut uses,
+        )?;
     }
     Ok(bytes)
 }
 
+/// Names go into an open-addressing table of (hash, index) sized to a power of two: no string is
+/// copied and equal hashes are confirmed by comparing the names. The first repeat in declaration
+/// order is reported.
 fn check_unique_names<'n>(
-    names: impl Iterator<Item = &'n str>,
+    names: impl Iterator<Item = &'n str> + Clone,
+    count: usize,
     what: &'static str,
 ) -> Result<(), GraphError> {
-    let mut seen = HashSet::new();
-    for name in names {
+    let capacity = (count * 2).next_power_of_two().max(16);
+    let mask = capacity - 1;
+    let mut table: Vec<(u64, u32)> = vec![(0, u32::MAX); capacity];
+    let all: Vec<&str> = names.collect();
+    for (i, &name) in all.iter().enumerate() {
         if name.is_empty() {
             return Err(GraphError::invalid(format!("a {what} has an empty name")));
         }
-        if !seen.insert(name) {
-            return Err(GraphError::DuplicateName {
-                what,
-                name: name.to_owned(),
-            });
+        let mut h = FastHasher::default();
+        h.write(name.as_bytes());
+        let hash = h.finish();
+        let mut slot = (hash as usize) & mask;
+        loop {
+            let (stored, index) = table[slot];
+            if index == u32::MAX {
+                table[slot] = (hash, i as u32);
+                break;
+            }
+            if stored == hash && all[index as usize] == name {
+                return Err(GraphError::DuplicateName {
+                    what,
+                    name: name.to_owned(),
+                });
+            }
+            slot = (slot + 1) & mask;
         }
     }
     Ok(())
@@ -324,9 +454,20 @@ fn check_clear_fits(
     }
 }
 
+/// What a resource can be attached as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Attachable {
+    Color,
+    Depth,
+    Neither,
+}
+
 fn validate_pass(
     res: &[ResourceDecl],
+    attachable: &[Attachable],
     pass: &PassDecl,
+    stamp: u32,
+    seen_in_pass: &mut [u32],
     uses: &mut Vec<(ResourceId, Use)>,
 ) -> Result<(), GraphError> {
     let pname = &*pass.name;
@@ -337,13 +478,35 @@ fn validate_pass(
             message,
         };
     // Every id must name a declared resource.
-    for &id in all_accesses(pass).iter().flat_map(|list| list.iter()) {
-        if id as usize >= res.len() {
+    let attached = pass
+        .color
+        .iter()
+        .flat_map(|c| [Some(c.resource), c.resolve])
+        .flatten()
+        .chain(pass.depth.map(|d| d.resource));
+    let listed = [
+        &pass.sample,
+        &pass.input,
+        &pass.storage_read,
+        &pass.storage_write,
+        &pass.storage_read_write,
+        &pass.copy_src,
+        &pass.copy_dst,
+    ]
+    .into_iter()
+    .flatten()
+    .copied();
+    // Meanwhile note whether any resource appears twice: only then do the role checks below run.
+    let mut repeated = false;
+    for id in attached.chain(listed) {
+        let Some(seen) = seen_in_pass.get_mut(id as usize) else {
             return Err(GraphError::UnknownResource {
                 pass: pname.to_owned(),
                 resource: format!("#{id}"),
             });
-        }
+        };
+        repeated |= *seen == stamp;
+        *seen = stamp;
     }
     let name = |id: ResourceId| res[id as usize].name.to_string();
     let texture = |id: ResourceId, what: &str| match res[id as usize].kind {
@@ -445,13 +608,13 @@ fn validate_pass(
             resource: name(c.resource),
             message,
         };
-        if is_depth_stencil(t.format) {
+        if attachable[c.resource as usize] == Attachable::Depth {
             return Err(mismatch(format!(
                 "depth format {:?} used as a colour attachment",
                 t.format
             )));
         }
-        if !is_renderable(t.format) {
+        if attachable[c.resource as usize] != Attachable::Color {
             return Err(mismatch(format!(
                 "format {:?} cannot be rendered to",
                 t.format
@@ -500,7 +663,7 @@ fn validate_pass(
     }
     if let Some(d) = &pass.depth {
         let t = texture(d.resource, "a depth attachment")?;
-        if !is_depth_stencil(t.format) {
+        if attachable[d.resource as usize] != Attachable::Depth {
             return Err(GraphError::FormatMismatch {
                 pass: Some(pname.to_owned()),
                 resource: name(d.resource),
@@ -520,6 +683,9 @@ fn validate_pass(
     }
 
     // One resource, one role: a pass may not read what it writes.
+    if !repeated {
+        return Ok(());
+    }
     uses.clear();
     for c in &pass.color {
         uses.push((c.resource, Use::Attachment { writes: true }));
@@ -563,37 +729,17 @@ fn validate_pass(
                 "the texture fills two attachment or resolve slots of one pass".into(),
             ));
         }
-        if let Some(&(_, w)) = run.iter().find(|(_, u)| u.writes()) {
-            if let Some(&(_, other)) = run.iter().find(|(_, u)| *u != w) {
-                return Err(GraphError::Feedback {
-                    pass: pname.to_owned(),
-                    resource: name(id),
-                    other: other.name(),
-                });
-            }
+        if let Some(&(_, w)) = run.iter().find(|(_, u)| u.writes())
+            && let Some(&(_, other)) = run.iter().find(|(_, u)| *u != w)
+        {
+            return Err(GraphError::Feedback {
+                pass: pname.to_owned(),
+                resource: name(id),
+                other: other.name(),
+            });
         }
     }
     Ok(())
-}
-
-/// Every resource list of a pass (attachments included), for the id checks.
-fn all_accesses(pass: &PassDecl) -> [Vec<ResourceId>; 2] {
-    let mut attached: Vec<ResourceId> = pass.color.iter().map(|c| c.resource).collect();
-    attached.extend(pass.color.iter().filter_map(|c| c.resolve));
-    attached.extend(pass.depth.map(|d| d.resource));
-    let mut other = Vec::new();
-    for list in [
-        &pass.sample,
-        &pass.input,
-        &pass.storage_read,
-        &pass.storage_write,
-        &pass.storage_read_write,
-        &pass.copy_src,
-        &pass.copy_dst,
-    ] {
-        other.extend_from_slice(list);
-    }
-    [attached, other]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -609,6 +755,8 @@ pub(crate) struct Versions {
     /// Versions each pass reads: `reads[read_start[p]..read_start[p + 1]]`.
     read_start: Vec<u32>,
     reads: Vec<VersionId>,
+    /// Per read: the resource and how the pass reads it (for the plan's dependency list).
+    read_how: Vec<(ResourceId, &'static str)>,
     /// Per attachment slot (colour slots, then depth) of each pass: the version loaded (if the
     /// access reads and content exists) and the version written.
     slot_start: Vec<u32>,
@@ -629,13 +777,32 @@ impl Versions {
 }
 
 fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions, GraphError> {
+    // Sized up front: every access reads or writes at most one version.
+    let slots: usize = passes
+        .iter()
+        .map(|p| p.color.len() + usize::from(p.depth.is_some()))
+        .sum();
+    let listed: usize = passes
+        .iter()
+        .map(|p| {
+            p.color.len()
+                + p.sample.len()
+                + p.input.len()
+                + p.storage_read.len()
+                + p.storage_write.len()
+                + p.storage_read_write.len()
+                + p.copy_src.len()
+                + p.copy_dst.len()
+        })
+        .sum();
     let mut v = Versions {
-        writer: Vec::new(),
+        writer: Vec::with_capacity(res.len() + slots + listed),
         read_start: Vec::with_capacity(passes.len() + 1),
-        reads: Vec::new(),
+        reads: Vec::with_capacity(slots + listed),
+        read_how: Vec::with_capacity(slots + listed),
         slot_start: Vec::with_capacity(passes.len() + 1),
-        slot_read: Vec::new(),
-        slot_written: Vec::new(),
+        slot_read: Vec::with_capacity(slots),
+        slot_written: Vec::with_capacity(slots),
         kept_at_end: Vec::new(),
     };
     let mut current: Vec<Option<VersionId>> = res
@@ -684,6 +851,7 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
             }
             if let Some(version) = loaded {
                 v.reads.push(version);
+                v.read_how.push((r, access.as_str()));
             }
             v.slot_read.push(loaded);
         }
@@ -697,7 +865,10 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
         for (list, access) in reading_lists {
             for &r in list {
                 match current[r as usize] {
-                    Some(version) => v.reads.push(version),
+                    Some(version) => {
+                        v.reads.push(version);
+                        v.read_how.push((r, access));
+                    }
                     None => {
                         return Err(GraphError::ReadBeforeWrite {
                             pass: pass.name.to_string(),
@@ -741,10 +912,9 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
         if decl
             .import
             .is_some_and(|i| i.after == crate::declare::ImportAfter::Keep)
+            && let Some(version) = current[r]
         {
-            if let Some(version) = current[r] {
-                v.kept_at_end[version as usize] = true;
-            }
+            v.kept_at_end[version as usize] = true;
         }
     }
     Ok(v)
@@ -775,6 +945,24 @@ fn find_live_passes(passes: &[PassDecl], v: &Versions, options: &CompileOptions)
     needed
 }
 
+/// Every read of every declared pass with the pass that wrote the version it sees.
+fn list_dependencies(pass_count: usize, v: &Versions) -> Vec<Dependency> {
+    let mut deps = Vec::with_capacity(v.reads.len());
+    for p in 0..pass_count {
+        let range = v.read_start[p] as usize..v.read_start[p + 1] as usize;
+        for (&version, &(resource, access)) in v.reads[range.clone()].iter().zip(&v.read_how[range])
+        {
+            deps.push(Dependency {
+                from: v.writer[version as usize],
+                to: p as PassId,
+                resource,
+                access,
+            });
+        }
+    }
+    deps
+}
+
 // ---------------------------------------------------------------------------------------------
 // Step 4: groups. The next live render pass joins the current group when nothing forces a
 // boundary; the first reason that applies is recorded.
@@ -786,7 +974,7 @@ fn form_groups(
     live: &[bool],
     options: &CompileOptions,
 ) -> Vec<Group> {
-    let mut groups: Vec<Group> = Vec::new();
+    let mut groups: Vec<Group> = Vec::with_capacity(live.iter().filter(|&&l| l).count());
     // Per resource: 1 + index of the last group that wrote it / touched it outside attachments.
     let mut written_in = vec![0u32; resource_count];
     let mut touched_in = vec![0u32; resource_count];
@@ -967,12 +1155,11 @@ fn version_reader_groups(
 fn infer_attachment_ops(
     res: &[ResourceDecl],
     passes: &[PassDecl],
-    groups: &[Group],
+    mut planned: Vec<Group>,
     v: &Versions,
     reader_groups: &[u32],
     options: &CompileOptions,
 ) -> Vec<Group> {
-    let mut planned = groups.to_vec();
     for (g, group) in planned.iter_mut().enumerate() {
         if group.kind != PassKind::Render {
             continue;
@@ -1210,10 +1397,13 @@ fn plan_physical_resources(
     let mut order: Vec<ResourceId> = (0..res.len() as ResourceId)
         .filter(|&r| !plans[r as usize].culled && res[r as usize].import.is_none())
         .collect();
-    order.sort_by_key(|&r| (plans[r as usize].first_group, r));
+    // Textures first, so that their indices do not depend on where buffers are used; the two
+    // kinds never share an entry, so one index space stays unambiguous.
+    let is_buffer = |r: ResourceId| matches!(res[r as usize].kind, ResourceKind::Buffer(_));
+    order.sort_by_key(|&r| (is_buffer(r), plans[r as usize].first_group, r));
 
     let mut physical: Vec<PhysicalResource> = Vec::new();
-    let mut key_of: HashMap<(ResourceKind, ResourceUsage), u32> = HashMap::new();
+    let mut key_of: FastMap<(ResourceKind, ResourceUsage), u32> = FastMap::default();
     let mut free: Vec<BinaryHeap<Reverse<u32>>> = Vec::new(); // per key: free physical indices
     let mut busy: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new(); // (last group, physical, key)
     for r in order {
@@ -1323,50 +1513,33 @@ fn collect_warnings(
     let mut warnings = Vec::new();
     for group in groups.iter().filter(|g| g.kind == PassKind::Render) {
         let pass = group.passes[0];
-        for a in group.color.iter().chain(group.depth.iter()) {
-            let name = &res[a.resource as usize].name;
+        let first = &passes[pass as usize];
+        let accesses = first
+            .color
+            .iter()
+            .map(|c| c.access)
+            .chain(first.depth.map(|d| d.access));
+        for (a, access) in group.color.iter().chain(group.depth.iter()).zip(accesses) {
+            let warn = |kind, clear| Warning {
+                kind,
+                pass: Some(pass),
+                resource: Some(a.resource),
+                clear,
+            };
             if let LoadOp::Clear(value) = a.load {
                 if !value.is_fast() {
-                    warnings.push(Warning {
-                        kind: WarningKind::SlowClearValue,
-                        pass: Some(pass),
-                        resource: Some(a.resource),
-                        message: format!("`{name}` clears to {value:?}, which is not a fast-clear value (colour 0/1 per channel pattern, depth 0 or 1, stencil 0): the clear writes every pixel"),
-                    });
+                    warnings.push(warn(WarningKind::SlowClearValue, Some(value)));
+                }
+                if access == Access::Write && options.dont_care.is_none() {
+                    warnings.push(warn(WarningKind::ClearForWrite, None));
                 }
             }
-            if let ResourceKind::Texture(t) = res[a.resource as usize].kind {
-                if t.samples > 1 && a.store == StoreOp::Store {
-                    warnings.push(Warning {
-                        kind: WarningKind::MsaaStored,
-                        pass: Some(pass),
-                        resource: Some(a.resource),
-                        message: format!("multisampled `{name}` is stored ({} samples per pixel) because a later pass reads it; reading the resolved texture instead would keep it on tile", t.samples),
-                    });
-                }
-            }
-        }
-    }
-    if options.dont_care.is_none() {
-        for group in groups.iter().filter(|g| g.kind == PassKind::Render) {
-            let first = &passes[group.passes[0] as usize];
-            let accesses = first
-                .color
-                .iter()
-                .map(|c| c.access)
-                .chain(first.depth.map(|d| d.access));
-            for (a, access) in group.color.iter().chain(group.depth.iter()).zip(accesses) {
-                if access == Access::Write {
-                    warnings.push(Warning {
-                        kind: WarningKind::ClearForWrite,
-                        pass: Some(group.passes[0]),
-                        resource: Some(a.resource),
-                        message: format!(
-                            "pass `{}` overwrites every pixel of `{}` but it is cleared first; opting in to LoadOp::DontCare (--dont-care) skips the clear",
-                            first.name, res[a.resource as usize].name
-                        ),
-                    });
-                }
+            let samples = match res[a.resource as usize].kind {
+                ResourceKind::Texture(t) => t.samples,
+                ResourceKind::Buffer(_) => 1,
+            };
+            if samples > 1 && a.store == StoreOp::Store {
+                warnings.push(warn(WarningKind::MsaaStored, None));
             }
         }
     }

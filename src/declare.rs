@@ -144,6 +144,18 @@ impl Hash for ClearValue {
     }
 }
 
+impl std::fmt::Display for ClearValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ClearValue::Color([r, g, b, a]) => write!(f, "({r}, {g}, {b}, {a})"),
+            ClearValue::Depth(d) => write!(f, "depth {d}"),
+            ClearValue::DepthStencil { depth, stencil } => {
+                write!(f, "depth {depth} stencil {stencil}")
+            }
+        }
+    }
+}
+
 impl ClearValue {
     /// Transparent black for colour, depth 1.0 / stencil 0 for depth formats.
     pub fn fast_default(format: TextureFormat) -> Self {

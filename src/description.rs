@@ -372,7 +372,11 @@ impl RenderGraph<'_> {
     /// Emits the graph's description (DESIGN §3), without the closures. `from_json` of the result
     /// gives a graph with the same structure and fingerprint.
     pub fn to_json(&self) -> String {
-        let name = |id: &ResourceId| self.resources[*id as usize].name.to_string();
+        let name = |id: &ResourceId| {
+            self.resources
+                .get(*id as usize)
+                .map_or_else(|| format!("#{id}"), |r| r.name.to_string())
+        };
         let names = |ids: &[ResourceId]| ids.iter().map(name).collect::<Vec<_>>();
         let resources = self
             .resources

@@ -214,6 +214,7 @@ impl GraphError {
             | GraphError::ResolveMismatch { pass, .. }
             | GraphError::InvalidAccess { pass, .. } => Some(pass),
             GraphError::FormatMismatch { pass, .. } => pass.as_deref(),
+            GraphError::DuplicateName { what: "pass", name } => Some(name),
             GraphError::InvalidDescription { .. } | GraphError::DuplicateName { .. } => None,
         }
     }
@@ -245,14 +246,23 @@ impl GraphError {
 
     /// The error as the tool's JSON object: `{"error": {"kind", "pass", "resource", "message"}}`.
     pub fn to_json(&self) -> String {
-        let value = serde_json::json!({
-            "error": {
-                "kind": self.kind().as_str(),
-                "pass": self.pass(),
-                "resource": self.resource(),
-                "message": self.to_string(),
-            }
-        });
-        value.to_string()
+        #[derive(serde::Serialize)]
+        struct Body<'e> {
+            kind: &'static str,
+            pass: Option<&'e str>,
+            resource: Option<&'e str>,
+            message: String,
+        }
+        #[derive(serde::Serialize)]
+        struct Wrapper<'e> {
+            error: Body<'e>,
+        }
+        let error = Body {
+            kind: self.kind().as_str(),
+            pass: self.pass(),
+            resource: self.resource(),
+            message: self.to_string(),
+        };
+        serde_json::to_string(&Wrapper { error }).expect("errors always serialize")
     }
 }

@@ -42,8 +42,10 @@ pub mod description;
 pub mod error;
 pub mod execute;
 pub mod format;
+pub mod headless;
 pub mod plan;
 pub mod report;
+pub mod synthetic;
 
 pub use wgpu;
 
@@ -55,7 +57,10 @@ pub use declare::{
     TextureHandle,
 };
 pub use error::{ErrorKind, GraphError};
-pub use execute::{PassContext, PassError};
+pub use execute::{
+    ExecuteError, ExecuteMode, Executor, ExecutorOptions, GroupTiming, Imports, PassContext,
+    PassError, PoolStats,
+};
 pub use plan::{
     AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, StoreOp, Traffic, Warning,
     WarningKind,

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::compile::CompileOptions;
 use crate::declare::{ClearValue, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind};
 
 /// The load op of an attachment at the start of a group.
@@ -221,14 +222,29 @@ pub struct Warning {
     pub pass: Option<PassId>,
     /// The resource involved.
     pub resource: Option<ResourceId>,
-    /// Explanation with the figures.
-    pub message: String,
+    /// The clear value involved (for `SlowClearValue`).
+    pub clear: Option<ClearValue>,
+}
+
+/// A read and the write it depends on: `to` reads the version of `resource` that `from` wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dependency {
+    /// The writing pass; `None` for an import's preserved contents.
+    pub from: Option<PassId>,
+    /// The reading pass (possibly culled).
+    pub to: PassId,
+    /// The resource read.
+    pub resource: ResourceId,
+    /// How `to` reads it: `read_write`, `read`, `sample`, `input`, `storage_read`,
+    /// `storage_read_write` or `copy_src`.
+    pub access: &'static str,
 }
 
 /// The compiled frame: every decision, ready to execute, serialize or explain.
 #[derive(Debug, Clone)]
 pub struct CompiledGraph {
     pub(crate) fingerprint: u128,
+    pub(crate) options: CompileOptions,
     pub(crate) pass_names: Vec<Arc<str>>,
     pub(crate) pass_kinds: Vec<PassKind>,
     pub(crate) resource_decls: Vec<ResourceDecl>,
@@ -239,12 +255,19 @@ pub struct CompiledGraph {
     pub(crate) physical: Vec<PhysicalResource>,
     pub(crate) traffic: Traffic,
     pub(crate) warnings: Vec<Warning>,
+    pub(crate) dependencies: Vec<Dependency>,
 }
 
 impl CompiledGraph {
     /// Fingerprint of the graph this plan was compiled from.
     pub fn fingerprint(&self) -> u128 {
         self.fingerprint
+    }
+
+    /// The options the plan was compiled with. The plan holds `LoadOp::DontCare` only when
+    /// `options().dont_care` carries the caller's token, which the executor hands on to wgpu.
+    pub fn options(&self) -> &CompileOptions {
+        &self.options
     }
 
     /// Per declared pass: culled or its group.
@@ -281,6 +304,11 @@ impl CompiledGraph {
     /// Avoidable costs found in the plan.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    /// Every read of every declared pass (culled ones included) with the write it sees.
+    pub fn dependencies(&self) -> &[Dependency] {
+        &self.dependencies
     }
 
     /// Name of a declared pass.

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::declare::{PassKind, ResourceKind};
 use crate::format::format_name;
-use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, StoreOp};
+use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, StoreOp, Warning, WarningKind};
 
 #[derive(Serialize)]
 struct PlanJson<'p> {
@@ -79,7 +79,7 @@ struct WarningJson<'p> {
     kind: &'static str,
     pass: Option<&'p str>,
     resource: Option<&'p str>,
-    message: &'p str,
+    message: String,
 }
 
 impl CompiledGraph {
@@ -158,7 +158,7 @@ impl CompiledGraph {
                     kind: w.kind.as_str(),
                     pass: w.pass.map(|p| self.pass_name(p)),
                     resource: w.resource.map(rname),
-                    message: &w.message,
+                    message: self.warning_message(w),
                 })
                 .collect(),
         };
@@ -208,8 +208,8 @@ impl CompiledGraph {
         let _ = writeln!(out, "\nRESOURCES");
         let _ = writeln!(
             out,
-            "  {:<24} {:<28} {:<9} {:<8} {}",
-            "name", "shape", "groups", "physical", "notes"
+            "  {:<24} {:<28} {:<9} {:<8} notes",
+            "name", "shape", "groups", "physical"
         );
         for (r, plan) in self.resources.iter().enumerate() {
             let decl = self.resource_decl(r as u32);
@@ -285,10 +285,34 @@ impl CompiledGraph {
         if !self.warnings.is_empty() {
             let _ = writeln!(out, "\nWARNINGS");
             for w in &self.warnings {
-                let _ = writeln!(out, "  {}: {}", w.kind.as_str(), w.message);
+                let _ = writeln!(out, "  {}: {}", w.kind.as_str(), self.warning_message(w));
             }
         }
         out
+    }
+
+    /// A warning explained in a sentence, with the names and figures involved.
+    pub fn warning_message(&self, w: &Warning) -> String {
+        let resource = w.resource.map_or("?", |r| self.resource_name(r));
+        let pass = w.pass.map_or("?", |p| self.pass_name(p));
+        match w.kind {
+            WarningKind::SlowClearValue => format!(
+                "pass `{pass}` clears `{resource}` to {}, which is not a fast-clear value (colour (0,0,0,0), (0,0,0,1), (1,1,1,0) or (1,1,1,1); depth 0 or 1; stencil 0): the clear writes every pixel",
+                w.clear.map(|c| c.to_string()).unwrap_or_default()
+            ),
+            WarningKind::ClearForWrite => format!(
+                "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; handing over wgpu::LoadOpDontCare (--dont-care) skips the clear"
+            ),
+            WarningKind::MsaaStored => {
+                let samples = match self.resource_decl(w.resource.unwrap_or_default()).kind {
+                    ResourceKind::Texture(t) => t.samples,
+                    ResourceKind::Buffer(_) => 1,
+                };
+                format!(
+                    "multisampled `{resource}` is stored ({samples} samples a pixel) because a later pass reads it; reading its resolve target instead would keep it on tile"
+                )
+            }
+        }
     }
 
     fn describe_attachment(&self, a: &AttachmentPlan) -> String {
@@ -349,48 +373,68 @@ impl CompiledGraph {
                 );
             }
         }
-        // Edges: from the group that last touched an attachment to the next group using it.
-        let mut last_group: Vec<Option<usize>> = vec![None; self.resources.len()];
-        for (g, group) in self.groups.iter().enumerate() {
-            let label_of = |a: &AttachmentPlan| {
-                format!("{}: {}", self.resource_name(a.resource), a.load.as_str())
+        // Edges: every read, from the pass that wrote the version it sees, labelled with the
+        // resource, the access and what the plan does with the contents on the way.
+        for d in &self.dependencies {
+            let Some(from) = d.from else { continue };
+            let (to_plan, from_plan) = (self.passes[d.to as usize], self.passes[from as usize]);
+            let mut label = format!("{} ({})", self.resource_name(d.resource), d.access);
+            let style = if to_plan.culled || from_plan.culled {
+                ", style=dashed, color=\"#aaaaaa\", fontcolor=\"#888888\""
+            } else {
+                ""
             };
-            for a in group.color.iter().chain(group.depth.iter()) {
-                if let Some(prev) = last_group[a.resource as usize] {
-                    let store = self.store_of(&self.groups[prev], a.resource);
-                    let _ = writeln!(
-                        out,
-                        "  p{} -> p{} [label=\"{} / {}\"];",
-                        self.groups[prev].passes.last().copied().unwrap_or_default(),
-                        group.passes[0],
-                        escape(&label_of(a)),
-                        store
-                    );
+            if let (Some(fg), Some(tg)) = (from_plan.group, to_plan.group) {
+                if fg == tg {
+                    label.push_str("\\non tile");
+                } else {
+                    let store = self.store_of(&self.groups[fg as usize], d.resource);
+                    let load = self.groups[tg as usize]
+                        .color
+                        .iter()
+                        .chain(self.groups[tg as usize].depth.iter())
+                        .find(|a| a.resource == d.resource)
+                        .map(|a| a.load.as_str());
+                    match load {
+                        Some(load) => {
+                            let _ = write!(label, "\\n{store} / {load}");
+                        }
+                        None => {
+                            let _ = write!(label, "\\n{store}");
+                        }
+                    }
                 }
             }
-            for a in group.color.iter().chain(group.depth.iter()) {
-                last_group[a.resource as usize] = Some(g);
-                if let Some(t) = a.resolve {
-                    last_group[t as usize] = Some(g);
-                }
-            }
+            let _ = writeln!(
+                out,
+                "  p{from} -> p{} [label=\"{}\"{style}];",
+                d.to,
+                escape_label(&label)
+            );
         }
         out.push_str("}\n");
         out
     }
 
     fn store_of(&self, group: &Group, resource: u32) -> &'static str {
+        let resolved = group.color.iter().any(|a| a.resolve == Some(resource));
+        let written_otherwise = if resolved { "resolved" } else { "written" };
         group
             .color
             .iter()
             .chain(group.depth.iter())
             .find(|a| a.resource == resource)
-            .map_or("resolved", |a| match a.store {
+            .map_or(written_otherwise, |a| match a.store {
                 StoreOp::Store => "stored",
                 StoreOp::Discard => "discarded",
                 StoreOp::None => "untouched",
             })
     }
+}
+
+/// Escapes quotes but keeps the `\\n` line breaks the labels use.
+fn escape_label(s: &str) -> String {
+    s.replace('"', "\\\"")
 }
 
 fn escape(s: &str) -> String {

@@ -6,7 +6,9 @@ use tilegraph::{CompileOptions, GraphError, RenderGraph};
 
 const USAGE: &str = "usage:
   tilegraph plan FILE [--format json|text] [--fps N] [--dont-care]
-  tilegraph dot FILE [--dont-care]";
+  tilegraph dot FILE [--dont-care]
+  tilegraph run FILE [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--hash]
+                     [--out DIR] [--size WxH] [--frames N] [--dont-care]";
 
 /// A failure of the tool: a usage mistake, an unreadable file, or a graph error.
 enum Failure {
@@ -115,6 +117,9 @@ fn run(args: &Args) -> Result<String, GraphError> {
 }
 
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("run") {
+        return run_command::main(std::env::args().skip(2));
+    }
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(args) => args,
         Err(Failure::Usage(message)) => {
@@ -138,5 +143,153 @@ fn main() -> ExitCode {
             }
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `tilegraph run`: executes a description on a GPU with synthetic shaders.
+mod run_command {
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    use tilegraph::ExecuteMode;
+    use tilegraph::headless::{self, Backend, fnv1a64};
+    use tilegraph::synthetic::{self, OutputContents, RunError, RunOptions};
+
+    struct RunArgs {
+        file: String,
+        options: RunOptions,
+        backend: Backend,
+        hash: bool,
+        out: Option<PathBuf>,
+    }
+
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<RunArgs, String> {
+        let mut file = None;
+        let mut parsed = RunArgs {
+            file: String::new(),
+            options: RunOptions::default(),
+            backend: Backend::Auto,
+            hash: false,
+            out: None,
+        };
+        while let Some(arg) = args.next() {
+            let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
+            match arg.as_str() {
+                "--mode" => {
+                    let v = value("--mode")?;
+                    parsed.options.mode = ExecuteMode::from_name(&v).ok_or_else(|| {
+                        format!("--mode takes planned, naive or poison, not `{v}`")
+                    })?;
+                }
+                "--backend" => {
+                    let v = value("--backend")?;
+                    parsed.backend = Backend::from_name(&v)
+                        .ok_or_else(|| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
+                }
+                "--size" => {
+                    let v = value("--size")?;
+                    let size = v
+                        .split_once('x')
+                        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+                        .filter(|&(w, h)| w > 0 && h > 0)
+                        .ok_or_else(|| format!("--size takes WxH, e.g. 257x131, not `{v}`"))?;
+                    parsed.options.size = Some(size);
+                }
+                "--frames" => {
+                    let v = value("--frames")?;
+                    parsed.options.frames =
+                        v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                            format!("--frames takes a positive whole number, not `{v}`")
+                        })?;
+                }
+                "--out" => parsed.out = Some(PathBuf::from(value("--out")?)),
+                "--hash" => parsed.hash = true,
+                "--dont-care" => parsed.options.dont_care = true,
+                flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
+                path if file.is_none() => file = Some(path.to_owned()),
+                extra => return Err(format!("unexpected argument `{extra}`")),
+            }
+        }
+        parsed.file = file.ok_or("missing FILE")?;
+        Ok(parsed)
+    }
+
+    fn kind(e: &RunError) -> &'static str {
+        match e {
+            RunError::Graph(g) => g.kind().as_str(),
+            RunError::Unsupported { .. } => "unsupported",
+            RunError::Execute(_) => "execute",
+            RunError::Gpu(headless::GpuError::NoAdapter { .. }) => "no_adapter",
+            RunError::Gpu(_) => "gpu",
+            _ => "error",
+        }
+    }
+
+    pub fn main(args: impl Iterator<Item = String>) -> ExitCode {
+        let args = match parse(args) {
+            Ok(a) => a,
+            Err(message) => {
+                eprintln!("error: {message}\n{}", super::USAGE);
+                return ExitCode::from(2);
+            }
+        };
+        match run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {}: {e}", kind(&e));
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn run(args: &RunArgs) -> Result<(), RunError> {
+        let description = super::read_description(&args.file)?;
+        let gpu = headless::open(args.backend, headless::validation_from_env())?;
+        eprintln!("adapter: {}", gpu.describe());
+        let output = synthetic::run(&gpu, &description, &args.options);
+        let uncaptured = gpu.take_uncaptured_errors();
+        if output.is_err() {
+            for e in &uncaptured {
+                eprintln!("wgpu: {e}");
+            }
+        }
+        let output = output?;
+        if let Some(first) = uncaptured.first() {
+            return Err(RunError::Unsupported {
+                pass: "(device)".into(),
+                message: format!(
+                    "wgpu reported {} error(s); first: {first}",
+                    uncaptured.len()
+                ),
+            });
+        }
+        if let Some(dir) = &args.out {
+            std::fs::create_dir_all(dir).map_err(|e| headless::GpuError::Map(e.to_string()))?;
+        }
+        for o in &output.outputs {
+            if args.hash {
+                match &o.contents {
+                    OutputContents::Unreadable(why) => println!("{} unreadable({why})", o.name),
+                    c => println!("{} {:016x}", o.name, fnv1a64(c.bytes())),
+                }
+            }
+            if let (Some(dir), OutputContents::Texture(r)) = (&args.out, &o.contents) {
+                match r.to_rgba8() {
+                    Some(rgba) => {
+                        let path = dir.join(format!("{}.png", o.name));
+                        headless::write_png(&path, r.width, r.height, &rgba)
+                            .map_err(|e| headless::GpuError::Map(e.to_string()))?;
+                        eprintln!("wrote {}", path.display());
+                    }
+                    None => eprintln!("{}: no PNG for format {:?}", o.name, r.format),
+                }
+            }
+        }
+        if !args.hash && args.out.is_none() {
+            for o in &output.outputs {
+                println!("{} {} bytes", o.name, o.contents.bytes().len());
+            }
+        }
+        Ok(())
     }
 }

@@ -114,13 +114,8 @@ pub fn check_graph(
         RenderGraph::from_json(json).map_err(|e| format!("generated description rejected: {e}"))?;
     // Validation covers the whole declared graph (DESIGN §2): the outcome cannot depend on what
     // the options switch off, culling included.
-    let bare = CompileOptions {
-        cull: false,
-        merge: false,
-        transient: false,
-        alias: false,
-        ..CompileOptions::default()
-    };
+    let mut bare = CompileOptions::default();
+    (bare.cull, bare.merge, bare.transient, bare.alias) = (false, false, false, false);
     let outcome = graph.compile(options);
     let bare_kind = graph.compile(&bare).err().map(|e| e.kind().as_str());
     ensure!(

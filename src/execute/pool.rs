@@ -1,0 +1,187 @@
+//! Physical textures and buffers, pooled across frames.
+//!
+//! A plan's physical resources are matched to pool entries with the same descriptor and usage.
+//! Once a frame shape is warm no texture is created, and an entry keeps its texture and views for
+//! as long as it is used, so bind groups built from them stay valid. Entries unused for
+//! `keep_frames` frames are released.
+
+use crate::declare::TextureDesc;
+
+/// One pooled texture and the views the executor hands out.
+pub(crate) struct PooledTexture {
+    pub(crate) desc: TextureDesc,
+    pub(crate) usage: wgpu::TextureUsages,
+    pub(crate) texture: wgpu::Texture,
+    /// The default view: every layer and mip.
+    pub(crate) view: wgpu::TextureView,
+    /// Mip 0 of layer 0, what render passes attach; the default view when that is all there is.
+    pub(crate) attachment_view: wgpu::TextureView,
+    last_used: u64,
+}
+
+/// One pooled buffer.
+pub(crate) struct PooledBuffer {
+    pub(crate) size: u64,
+    pub(crate) usage: wgpu::BufferUsages,
+    pub(crate) buffer: wgpu::Buffer,
+    last_used: u64,
+}
+
+/// Counters that show whether the pool is warm.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PoolStats {
+    /// Textures held now.
+    pub textures: usize,
+    /// Buffers held now.
+    pub buffers: usize,
+    /// Textures created since the executor was made.
+    pub textures_created: u64,
+    /// Buffers created since the executor was made.
+    pub buffers_created: u64,
+    /// Entries released because no frame used them for a while.
+    pub evicted: u64,
+}
+
+#[derive(Default)]
+pub(crate) struct Pool {
+    pub(crate) textures: Vec<PooledTexture>,
+    pub(crate) buffers: Vec<PooledBuffer>,
+    /// Bumped whenever entries move, so cached bindings of a plan know to look again.
+    pub(crate) generation: u64,
+    pub(crate) stats: PoolStats,
+}
+
+/// The views of one texture: the default view and the one render passes attach.
+pub(crate) fn texture_views(
+    texture: &wgpu::Texture,
+    layers: u32,
+    mips: u32,
+) -> (wgpu::TextureView, wgpu::TextureView) {
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    let attachment_view = if layers > 1 || mips > 1 {
+        texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(wgpu::TextureViewDimension::D2),
+            base_mip_level: 0,
+            mip_level_count: Some(1),
+            base_array_layer: 0,
+            array_layer_count: Some(1),
+            ..Default::default()
+        })
+    } else {
+        view.clone()
+    };
+    (view, attachment_view)
+}
+
+impl Pool {
+    /// A texture of this shape and usage that no other resource of the frame holds yet, created
+    /// if there is none. `taken` marks entries already handed out this frame.
+    pub(crate) fn acquire_texture(
+        &mut self,
+        device: &wgpu::Device,
+        desc: TextureDesc,
+        usage: wgpu::TextureUsages,
+        taken: &mut Vec<bool>,
+    ) -> u32 {
+        taken.resize(self.textures.len(), false);
+        if let Some(i) = self
+            .textures
+            .iter()
+            .enumerate()
+            .position(|(i, t)| !taken[i] && t.desc == desc && t.usage == usage)
+        {
+            taken[i] = true;
+            return i as u32;
+        }
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("tilegraph pooled texture"),
+            size: wgpu::Extent3d {
+                width: desc.width,
+                height: desc.height,
+                depth_or_array_layers: desc.layers,
+            },
+            mip_level_count: desc.mips,
+            sample_count: desc.samples,
+            dimension: wgpu::TextureDimension::D2,
+            format: desc.format,
+            usage,
+            view_formats: &[],
+        });
+        let (view, attachment_view) = texture_views(&texture, desc.layers, desc.mips);
+        self.textures.push(PooledTexture {
+            desc,
+            usage,
+            texture,
+            view,
+            attachment_view,
+            last_used: 0,
+        });
+        self.stats.textures_created += 1;
+        taken.push(true);
+        (self.textures.len() - 1) as u32
+    }
+
+    /// A buffer of this size and usage that no other resource of the frame holds yet.
+    pub(crate) fn acquire_buffer(
+        &mut self,
+        device: &wgpu::Device,
+        size: u64,
+        usage: wgpu::BufferUsages,
+        taken: &mut Vec<bool>,
+    ) -> u32 {
+        taken.resize(self.buffers.len(), false);
+        if let Some(i) = self
+            .buffers
+            .iter()
+            .enumerate()
+            .position(|(i, b)| !taken[i] && b.size == size && b.usage == usage)
+        {
+            taken[i] = true;
+            return i as u32;
+        }
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("tilegraph pooled buffer"),
+            size,
+            usage,
+            mapped_at_creation: false,
+        });
+        self.buffers.push(PooledBuffer {
+            size,
+            usage,
+            buffer,
+            last_used: 0,
+        });
+        self.stats.buffers_created += 1;
+        taken.push(true);
+        (self.buffers.len() - 1) as u32
+    }
+
+    pub(crate) fn touch_texture(&mut self, index: u32, frame: u64) {
+        self.textures[index as usize].last_used = frame;
+    }
+
+    pub(crate) fn touch_buffer(&mut self, index: u32, frame: u64) {
+        self.buffers[index as usize].last_used = frame;
+    }
+
+    /// Releases entries no frame has used in the last `keep_frames` frames.
+    pub(crate) fn evict(&mut self, frame: u64, keep_frames: u64) {
+        let stale = |last_used: u64| frame.saturating_sub(last_used) > keep_frames;
+        let before = self.textures.len() + self.buffers.len();
+        self.textures.retain(|t| !stale(t.last_used));
+        self.buffers.retain(|b| !stale(b.last_used));
+        let removed = before - (self.textures.len() + self.buffers.len());
+        if removed > 0 {
+            self.stats.evicted += removed as u64;
+            self.generation += 1;
+        }
+    }
+
+    pub(crate) fn stats(&self) -> PoolStats {
+        PoolStats {
+            textures: self.textures.len(),
+            buffers: self.buffers.len(),
+            ..self.stats
+        }
+    }
+}

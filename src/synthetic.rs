@@ -1,0 +1,1300 @@
+//! Synthetic shaders: run any graph description on a GPU without writing a shader for it.
+//!
+//! Every pass gets closures whose results depend on exactly what the pass declares, so running a
+//! graph in the executor's three modes and comparing the outputs tests the plan:
+//!
+//! - colour `clear`/`write`: a full-screen draw covers every pixel with a value that depends on the
+//!   pass, the slot and the pixel; `read_write`: a second, partial draw (scissored triangle) blends
+//!   over the prior contents (replaces them, for formats that cannot blend);
+//! - depth `clear`/`write`: the full-screen draw writes varying depth with no test; `read_write`:
+//!   the partial draw tests `LessEqual` and writes; `read`: the partial draw tests without writing;
+//! - `sample`/`input` textures and `storage_read` textures and buffers are read at the pixel (scaled
+//!   to their size) and feed into every output of the pass, so a wrong discard changes the result;
+//! - compute passes write every texel or element of each `storage_write` output and modify a part
+//!   of each `storage_read_write` one, from the same inputs;
+//! - copy passes copy `copy_src[i % n]` into `copy_dst[i]`, repeating the source to cover all of
+//!   mip 0 of the destination.
+//!
+//! [`run`] executes a description this way and reads back every import kept after the frame.
+
+use std::fmt::Write as _;
+
+use crate::declare::{
+    Access, ImportAfter, ImportContents, PassCallback, PassDecl, PassKind, RenderGraph,
+    ResourceDecl, ResourceId, ResourceKind, TextureDesc,
+};
+use crate::error::GraphError;
+use crate::execute::{ExecuteError, ExecuteMode, Executor, Imports, PassError};
+use crate::format::format_name;
+use crate::headless::{Gpu, GpuError, Readback, read_buffer, read_texture};
+use crate::plan::{CompiledGraph, ResourceUsage};
+use crate::{BufferHandle, CompileOptions, PassContext, TextureHandle};
+
+/// Why a description could not be run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The description or graph is invalid.
+    #[error("{kind}: {0}", kind = .0.kind())]
+    Graph(Box<GraphError>),
+    /// The graph uses something the synthetic shaders cannot express.
+    #[error("unsupported: pass `{pass}`: {message}")]
+    Unsupported {
+        /// The pass.
+        pass: String,
+        /// What is not supported.
+        message: String,
+    },
+    /// Recording failed.
+    #[error("execute: {0}")]
+    Execute(#[from] ExecuteError),
+    /// The device failed or an output could not be read.
+    #[error("gpu: {0}")]
+    Gpu(#[from] GpuError),
+}
+
+impl From<GraphError> for RunError {
+    fn from(e: GraphError) -> Self {
+        RunError::Graph(Box::new(e))
+    }
+}
+
+/// How [`run`] runs a description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Executor mode.
+    pub mode: ExecuteMode,
+    /// Frames to render; outputs are read after the last.
+    pub frames: u32,
+    /// Compile with the `LoadOpDontCare` opt-in (the `--dont-care` flag).
+    pub dont_care: bool,
+    /// Resize every texture of the description to this size (layers kept) before compiling.
+    pub size: Option<(u32, u32)>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            mode: ExecuteMode::Planned,
+            frames: 1,
+            dont_care: false,
+            size: None,
+        }
+    }
+}
+
+/// The contents of a kept import after the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutputContents {
+    /// A texture's mip 0, layer 0.
+    Texture(Readback),
+    /// A buffer's bytes.
+    Buffer(Vec<u8>),
+    /// A texture that cannot be copied out (multisampled, depth24plus).
+    Unreadable(String),
+}
+
+impl OutputContents {
+    /// The bytes read back (empty when unreadable).
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            OutputContents::Texture(r) => &r.bytes,
+            OutputContents::Buffer(b) => b,
+            OutputContents::Unreadable(_) => &[],
+        }
+    }
+}
+
+/// One kept import after the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// The resource's name.
+    pub name: String,
+    /// What it holds.
+    pub contents: OutputContents,
+}
+
+/// The result of [`run`]: the plan and every kept import, sorted by name.
+#[derive(Debug)]
+pub struct RunOutput {
+    /// The compiled plan that ran.
+    pub plan: CompiledGraph,
+    /// Kept imports, sorted by name.
+    pub outputs: Vec<Output>,
+}
+
+/// Resizes every texture of a description (layers kept).
+pub fn resize_description(json: &str, width: u32, height: u32) -> Result<String, GraphError> {
+    let mut value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| GraphError::invalid(e.to_string()))?;
+    if let Some(resources) = value
+        .get_mut("resources")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        for r in resources {
+            if let Some(size) = r
+                .get_mut("texture")
+                .and_then(|t| t.get_mut("size"))
+                .and_then(serde_json::Value::as_array_mut)
+                && size.len() >= 2
+            {
+                size[0] = width.into();
+                size[1] = height.into();
+            }
+        }
+    }
+    Ok(value.to_string())
+}
+
+/// Runs a description with synthetic shaders and reads back the imports kept after the frame.
+pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutput, RunError> {
+    let resized;
+    let description = match options.size {
+        Some((w, h)) => {
+            resized = resize_description(description, w, h)?;
+            &resized
+        }
+        None => description,
+    };
+    let mut graph = RenderGraph::from_json(description)?;
+    let mut compile = CompileOptions::default();
+    if options.dont_care {
+        // SAFETY: the caller states that every `write` access of the description overwrites every
+        // pixel; the synthetic shaders make it true (a full-screen draw with no test or blending).
+        compile = compile.with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() });
+    }
+    let plan = graph.compile(&compile)?;
+    let device = &gpu.device;
+    let queue = &gpu.queue;
+    attach(&mut graph, device)?;
+
+    let imports_owned = create_imports(gpu, &graph, &plan);
+    let mut imports = Imports::new();
+    for (r, import) in imports_owned.iter().enumerate() {
+        match import {
+            Some(OwnedImport::Texture(t, v)) => {
+                let handle = graph
+                    .texture_handle(&graph.resources()[r].name)
+                    .expect("imports are named resources");
+                imports.texture(handle, t, v);
+            }
+            Some(OwnedImport::Buffer(b)) => {
+                let handle = graph
+                    .buffer_handle(&graph.resources()[r].name)
+                    .expect("imports are named resources");
+                imports.buffer(handle, b);
+            }
+            None => {}
+        }
+    }
+    initialize_imports(
+        gpu,
+        &graph,
+        &imports_owned,
+        ImportContents::Preserved,
+        options.mode,
+    );
+
+    let mut executor = Executor::new(device, queue);
+    for _ in 0..options.frames.max(1) {
+        initialize_imports(
+            gpu,
+            &graph,
+            &imports_owned,
+            ImportContents::Undefined,
+            options.mode,
+        );
+        let commands = executor.execute(&mut graph, &plan, &imports, options.mode)?;
+        queue.submit([commands]);
+    }
+
+    let mut outputs = Vec::new();
+    for (r, decl) in graph.resources().iter().enumerate() {
+        let kept = decl.import.is_some_and(|i| i.after == ImportAfter::Keep);
+        if !kept {
+            continue;
+        }
+        let contents = match &imports_owned[r] {
+            Some(OwnedImport::Texture(t, _)) => match read_texture(device, queue, t) {
+                Ok(readback) => OutputContents::Texture(readback),
+                Err(GpuError::Unreadable { format, samples }) => OutputContents::Unreadable(
+                    format!("{} with {samples} samples", format_name(format)),
+                ),
+                Err(e) => return Err(e.into()),
+            },
+            Some(OwnedImport::Buffer(b)) => OutputContents::Buffer(read_buffer(device, queue, b)?),
+            None => continue,
+        };
+        outputs.push(Output {
+            name: decl.name.to_string(),
+            contents,
+        });
+    }
+    outputs.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(RunOutput { plan, outputs })
+}
+
+enum OwnedImport {
+    Texture(wgpu::Texture, wgpu::TextureView),
+    Buffer(wgpu::Buffer),
+}
+
+/// Creates the imported resources with the usages the plan needs plus copies (readback,
+/// initialization) and attachment where the format allows (clears).
+fn create_imports(
+    gpu: &Gpu,
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+) -> Vec<Option<OwnedImport>> {
+    let features = gpu.device.features();
+    graph
+        .resources()
+        .iter()
+        .zip(plan.resources())
+        .map(|(decl, rp)| {
+            decl.import?;
+            Some(match (decl.kind, rp.usage) {
+                (ResourceKind::Texture(t), ResourceUsage::Texture(u)) => {
+                    let allowed = t.format.guaranteed_format_features(features).allowed_usages;
+                    let mut usage = (u - wgpu::TextureUsages::TRANSIENT_ATTACHMENT)
+                        | (allowed & wgpu::TextureUsages::RENDER_ATTACHMENT);
+                    if t.samples == 1 {
+                        usage |= wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
+                    }
+                    let texture = gpu
+                        .device
+                        .create_texture(&texture_descriptor(&decl.name, t, usage));
+                    let view = texture.create_view(&Default::default());
+                    OwnedImport::Texture(texture, view)
+                }
+                (ResourceKind::Buffer(b), ResourceUsage::Buffer(u)) => {
+                    OwnedImport::Buffer(gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some(&decl.name),
+                        size: b.size,
+                        usage: u | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    }))
+                }
+                _ => return None,
+            })
+        })
+        .collect()
+}
+
+fn texture_descriptor<'l>(
+    label: &'l str,
+    t: TextureDesc,
+    usage: wgpu::TextureUsages,
+) -> wgpu::TextureDescriptor<'l> {
+    wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: t.width,
+            height: t.height,
+            depth_or_array_layers: t.layers,
+        },
+        mip_level_count: t.mips,
+        sample_count: t.samples,
+        dimension: wgpu::TextureDimension::D2,
+        format: t.format,
+        usage,
+        view_formats: &[],
+    }
+}
+
+/// Gives imports with `contents` their frame-start contents: preserved ones a fixed pattern per
+/// resource; undefined ones a value that differs per mode, so a graph that wrongly depends on
+/// them gives different results in different modes.
+fn initialize_imports(
+    gpu: &Gpu,
+    graph: &RenderGraph<'_>,
+    imports: &[Option<OwnedImport>],
+    contents: ImportContents,
+    mode: ExecuteMode,
+) {
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    for (r, (decl, import)) in graph.resources().iter().zip(imports).enumerate() {
+        if decl.import.map(|i| i.contents) != Some(contents) {
+            continue;
+        }
+        let salt = match (contents, mode) {
+            (ImportContents::Preserved, _) => 0.0,
+            (_, ExecuteMode::Naive) => 0.5,
+            (_, ExecuteMode::Poison) => 0.75,
+            _ => 0.25,
+        };
+        let shade = |k: f64| ((r as f64 * 0.37 + k + salt) * 0.999).fract();
+        match import {
+            Some(OwnedImport::Texture(texture, _)) => {
+                if !texture
+                    .usage()
+                    .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+                {
+                    continue;
+                }
+                let format = texture.format();
+                let view = texture.create_view(&wgpu::TextureViewDescriptor {
+                    dimension: Some(wgpu::TextureViewDimension::D2),
+                    mip_level_count: Some(1),
+                    array_layer_count: Some(1),
+                    ..Default::default()
+                });
+                let color = [Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: shade(0.1),
+                            g: shade(0.4),
+                            b: shade(0.7),
+                            a: 1.0,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })];
+                let is_depth = format.is_depth_stencil_format();
+                let depth = is_depth.then(|| wgpu::RenderPassDepthStencilAttachment {
+                    view: &view,
+                    depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(0.3 + 0.6 * shade(0.2) as f32),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(7),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                });
+                let _ = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("tilegraph import contents"),
+                    color_attachments: if is_depth { &[] } else { &color },
+                    depth_stencil_attachment: depth,
+                    ..Default::default()
+                });
+            }
+            Some(OwnedImport::Buffer(buffer)) => {
+                let words = (buffer.size() / 4) as u32;
+                let seed = (salt * 1000.0) as u32 + r as u32 * 7919;
+                let data: Vec<u8> = (0..words)
+                    .flat_map(|i| hash32(i ^ hash32(seed)).to_le_bytes())
+                    .collect();
+                gpu.queue.write_buffer(buffer, 0, &data);
+            }
+            None => {}
+        }
+    }
+    gpu.queue.submit([encoder.finish()]);
+}
+
+fn hash32(mut x: u32) -> u32 {
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb_352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846c_a68b);
+    x ^ (x >> 16)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closures for every pass.
+
+/// Attaches a synthetic closure to every pass of `graph`.
+pub fn attach(graph: &mut RenderGraph<'_>, device: &wgpu::Device) -> Result<(), RunError> {
+    let resources: Vec<ResourceDecl> = graph.resources().to_vec();
+    let passes: Vec<PassDecl> = graph.passes().to_vec();
+    for (p, pass) in passes.iter().enumerate() {
+        let unsupported = |message: String| RunError::Unsupported {
+            pass: pass.name.to_string(),
+            message,
+        };
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let callback = match pass.kind {
+            PassKind::Render => {
+                render_pass(device, graph, &resources, pass, p as u32).map_err(unsupported)?
+            }
+            PassKind::Compute => {
+                compute_pass(device, graph, &resources, pass, p as u32).map_err(unsupported)?
+            }
+            PassKind::Copy => copy_pass(graph, &resources, pass).map_err(unsupported)?,
+        };
+        if let Some(error) = crate::headless::block_on(scope.pop()) {
+            return Err(unsupported(format!(
+                "the adapter rejects its shaders: {error}"
+            )));
+        }
+        graph.set_callback(p as u32, callback);
+    }
+    Ok(())
+}
+
+fn texture_desc(resources: &[ResourceDecl], r: ResourceId) -> Option<TextureDesc> {
+    match resources[r as usize].kind {
+        ResourceKind::Texture(t) => Some(t),
+        ResourceKind::Buffer(_) => None,
+    }
+}
+
+/// How a shader reads one input.
+#[derive(Clone, Copy)]
+enum Input {
+    Texture(TextureHandle, TextureDesc),
+    StorageTexture(TextureHandle, TextureDesc),
+    Buffer(BufferHandle),
+}
+
+/// Scalar type a format's texels come back as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scalar {
+    Float,
+    Uint,
+    Sint,
+    Depth,
+}
+
+fn scalar(format: wgpu::TextureFormat) -> Scalar {
+    if format.is_depth_stencil_format() {
+        return Scalar::Depth;
+    }
+    match format.sample_type(None, None) {
+        Some(wgpu::TextureSampleType::Uint) => Scalar::Uint,
+        Some(wgpu::TextureSampleType::Sint) => Scalar::Sint,
+        _ => Scalar::Float,
+    }
+}
+
+fn wgsl_scalar(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Uint => "u32",
+        Scalar::Sint => "i32",
+        Scalar::Float | Scalar::Depth => "f32",
+    }
+}
+
+/// Converts a texel of scalar type `s` held in `expr` to a vec4f in [0, 1].
+fn normalized(s: Scalar, expr: &str) -> String {
+    match s {
+        Scalar::Float => format!("clamp({expr}, vec4f(0.0), vec4f(1.0))"),
+        Scalar::Depth => format!("vec4f({expr}.x)"),
+        Scalar::Uint => format!("vec4f({expr} & vec4u(255u)) / 255.0"),
+        Scalar::Sint => format!("vec4f(bitcast<vec4u>({expr}) & vec4u(255u)) / 255.0"),
+    }
+}
+
+/// Gathers the inputs of a pass: sampled, input and storage-read resources.
+fn inputs(
+    graph: &RenderGraph<'_>,
+    resources: &[ResourceDecl],
+    pass: &PassDecl,
+) -> Result<Vec<Input>, String> {
+    let mut out = Vec::new();
+    for &r in pass.sample.iter().chain(&pass.input) {
+        let name = &resources[r as usize].name;
+        let desc =
+            texture_desc(resources, r).ok_or_else(|| format!("`{name}` is not a texture"))?;
+        out.push(Input::Texture(
+            graph.texture_handle(name).expect("named"),
+            desc,
+        ));
+    }
+    for &r in &pass.storage_read {
+        let name = &resources[r as usize].name;
+        out.push(match texture_desc(resources, r) {
+            Some(desc) => Input::StorageTexture(graph.texture_handle(name).expect("named"), desc),
+            None => Input::Buffer(graph.buffer_handle(name).expect("named")),
+        });
+    }
+    Ok(out)
+}
+
+/// WGSL declarations of the inputs, bindings 0.., and `fn inputs(px, dims) -> vec4f`, their sum.
+fn inputs_wgsl(inputs: &[Input], device: &wgpu::Device) -> Result<String, String> {
+    let mut decls = String::new();
+    let mut body = String::new();
+    for (i, input) in inputs.iter().enumerate() {
+        match *input {
+            Input::Texture(_, t) => {
+                let s = scalar(t.format);
+                // Depth is bound as unfilterable float: `textureLoad` of depth textures does not
+                // translate to GLSL.
+                let ty = match (s, t.samples > 1, t.layers > 1) {
+                    (_, true, _) => format!("texture_multisampled_2d<{}>", wgsl_scalar(s)),
+                    (_, false, true) => format!("texture_2d_array<{}>", wgsl_scalar(s)),
+                    (_, false, false) => format!("texture_2d<{}>", wgsl_scalar(s)),
+                };
+                let args = if t.layers > 1 && t.samples == 1 {
+                    "c, 0, 0"
+                } else {
+                    "c, 0"
+                };
+                writeln!(decls, "@group(0) @binding({i}) var in{i}: {ty};").unwrap();
+                writeln!(
+                    body,
+                    "    {{ let c = vec2i(px * textureDimensions(in{i}) / dims); acc += {}; }}",
+                    normalized(s, &format!("textureLoad(in{i}, {args})"))
+                )
+                .unwrap();
+            }
+            Input::StorageTexture(_, t) => {
+                let flags = t.format.guaranteed_format_features(device.features()).flags;
+                if !flags.contains(wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY)
+                    || t.layers > 1
+                {
+                    return Err(format!(
+                        "storage_read of a {} texture with {} layers",
+                        format_name(t.format),
+                        t.layers
+                    ));
+                }
+                let s = scalar(t.format);
+                writeln!(
+                    decls,
+                    "@group(0) @binding({i}) var in{i}: texture_storage_2d<{}, read>;",
+                    format_name(t.format)
+                )
+                .unwrap();
+                writeln!(
+                    body,
+                    "    {{ let c = vec2i(px * textureDimensions(in{i}) / dims); acc += {}; }}",
+                    normalized(s, &format!("textureLoad(in{i}, c)"))
+                )
+                .unwrap();
+            }
+            Input::Buffer(_) => {
+                writeln!(
+                    decls,
+                    "@group(0) @binding({i}) var<storage, read> in{i}: array<u32>;"
+                )
+                .unwrap();
+                writeln!(
+                    body,
+                    "    acc += unpack4x8unorm(in{i}[(px.y * dims.x + px.x) % arrayLength(&in{i})]);"
+                )
+                .unwrap();
+            }
+        }
+    }
+    Ok(format!(
+        "{decls}
+fn value(px: vec2u, seed: f32) -> vec4f {{
+    let p = vec2f(px);
+    return fract(vec4f(p.x * 0.0123 + p.y * 0.0071, p.x * 0.0049 - p.y * 0.0161 + 4.0,
+                       (p.x + p.y) * 0.0087, p.y * 0.0203) + seed * vec4f(0.13, 0.29, 0.41, 0.53));
+}}
+fn ramp(px: vec2u, a: f32, b: f32, seed: f32) -> f32 {{
+    let p = vec2f(px);
+    return 0.1 + 0.8 * fract(p.x * a + p.y * b + seed * 0.173);
+}}
+fn inputs(px: vec2u, dims: vec2u) -> vec4f {{
+    var acc = vec4f(0.0);
+{body}    return acc;
+}}
+"
+    ))
+}
+
+fn input_layout_entries(
+    inputs: &[Input],
+    visibility: wgpu::ShaderStages,
+) -> Vec<wgpu::BindGroupLayoutEntry> {
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| wgpu::BindGroupLayoutEntry {
+            binding: i as u32,
+            visibility,
+            ty: match *input {
+                Input::Texture(_, t) => wgpu::BindingType::Texture {
+                    sample_type: match scalar(t.format) {
+                        Scalar::Float | Scalar::Depth => {
+                            wgpu::TextureSampleType::Float { filterable: false }
+                        }
+                        Scalar::Uint => wgpu::TextureSampleType::Uint,
+                        Scalar::Sint => wgpu::TextureSampleType::Sint,
+                    },
+                    view_dimension: if t.layers > 1 && t.samples == 1 {
+                        wgpu::TextureViewDimension::D2Array
+                    } else {
+                        wgpu::TextureViewDimension::D2
+                    },
+                    multisampled: t.samples > 1,
+                },
+                Input::StorageTexture(_, t) => wgpu::BindingType::StorageTexture {
+                    access: wgpu::StorageTextureAccess::ReadOnly,
+                    format: t.format,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                },
+                Input::Buffer(_) => wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+            },
+            count: None,
+        })
+        .collect()
+}
+
+/// A view of `texture` fit for binding: depth aspect only for depth formats, one mip for storage.
+fn binding_view(texture: &wgpu::Texture, t: TextureDesc, storage: bool) -> wgpu::TextureView {
+    let aspect = if t.format.is_depth_stencil_format() {
+        wgpu::TextureAspect::DepthOnly
+    } else {
+        wgpu::TextureAspect::All
+    };
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        aspect,
+        dimension: Some(if t.layers > 1 && t.samples == 1 && !storage {
+            wgpu::TextureViewDimension::D2Array
+        } else {
+            wgpu::TextureViewDimension::D2
+        }),
+        mip_level_count: storage.then_some(1),
+        array_layer_count: storage.then_some(1),
+        ..Default::default()
+    })
+}
+
+/// Binds the inputs (and then `extra`) for this frame.
+fn bind_inputs(
+    ctx: &PassContext<'_>,
+    layout: &wgpu::BindGroupLayout,
+    inputs: &[Input],
+) -> Result<wgpu::BindGroup, PassError> {
+    let missing = || -> PassError { "a resource of the pass is not bound".into() };
+    let mut views = Vec::new();
+    for input in inputs {
+        match *input {
+            Input::Texture(h, t) => views.push(Some(binding_view(
+                ctx.texture(h).ok_or_else(missing)?,
+                t,
+                false,
+            ))),
+            Input::StorageTexture(h, t) => views.push(Some(binding_view(
+                ctx.texture(h).ok_or_else(missing)?,
+                t,
+                true,
+            ))),
+            Input::Buffer(_) => views.push(None),
+        }
+    }
+    let mut entries = Vec::new();
+    for (i, (input, view)) in inputs.iter().zip(&views).enumerate() {
+        entries.push(wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: match (input, view) {
+                (Input::Buffer(h), _) => ctx.buffer(*h).ok_or_else(missing)?.as_entire_binding(),
+                (_, Some(v)) => wgpu::BindingResource::TextureView(v),
+                _ => unreachable!("textures have views"),
+            },
+        });
+    }
+    Ok(ctx.device().create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(ctx.pass_name()),
+        layout,
+        entries: &entries,
+    }))
+}
+
+/// Bind group of the inputs plus one output at binding `inputs.len()`.
+fn bind_with_output(
+    ctx: &PassContext<'_>,
+    layout: &wgpu::BindGroupLayout,
+    inputs: &[Input],
+    output: &StorageOutput,
+) -> Result<wgpu::BindGroup, PassError> {
+    let missing = || -> PassError { "a resource of the pass is not bound".into() };
+    let mut views = Vec::new();
+    for input in inputs {
+        views.push(match *input {
+            Input::Texture(h, t) => {
+                Some(binding_view(ctx.texture(h).ok_or_else(missing)?, t, false))
+            }
+            Input::StorageTexture(h, t) => {
+                Some(binding_view(ctx.texture(h).ok_or_else(missing)?, t, true))
+            }
+            Input::Buffer(_) => None,
+        });
+    }
+    let out_view = match *output {
+        StorageOutput::Texture(h, t, _) => {
+            Some(binding_view(ctx.texture(h).ok_or_else(missing)?, t, true))
+        }
+        StorageOutput::Buffer(..) => None,
+    };
+    let mut entries = Vec::new();
+    for (i, (input, view)) in inputs.iter().zip(&views).enumerate() {
+        entries.push(wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: match (input, view) {
+                (Input::Buffer(h), _) => ctx.buffer(*h).ok_or_else(missing)?.as_entire_binding(),
+                (_, Some(v)) => wgpu::BindingResource::TextureView(v),
+                _ => unreachable!("textures have views"),
+            },
+        });
+    }
+    entries.push(wgpu::BindGroupEntry {
+        binding: inputs.len() as u32,
+        resource: match (output, &out_view) {
+            (StorageOutput::Buffer(h, _, _), _) => {
+                ctx.buffer(*h).ok_or_else(missing)?.as_entire_binding()
+            }
+            (_, Some(v)) => wgpu::BindingResource::TextureView(v),
+            _ => unreachable!("textures have views"),
+        },
+    });
+    Ok(ctx.device().create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(ctx.pass_name()),
+        layout,
+        entries: &entries,
+    }))
+}
+
+fn seed_of(pass: u32) -> f32 {
+    (hash32(pass + 1) % 1000) as f32 / 1000.0 * 7.0 + 0.5
+}
+
+fn render_pass<'a>(
+    device: &wgpu::Device,
+    graph: &RenderGraph<'_>,
+    resources: &[ResourceDecl],
+    pass: &PassDecl,
+    index: u32,
+) -> Result<PassCallback<'a>, String> {
+    if !pass.storage_write.is_empty() || !pass.storage_read_write.is_empty() {
+        return Err("storage writes in render passes".into());
+    }
+    if !pass.copy_src.is_empty() || !pass.copy_dst.is_empty() {
+        return Err("copies in a render pass".into());
+    }
+    let first = pass
+        .color
+        .first()
+        .map(|c| c.resource)
+        .or(pass.depth.map(|d| d.resource))
+        .ok_or("a render pass without attachments")?;
+    let size = texture_desc(resources, first).ok_or("attachment is not a texture")?;
+    let inputs = inputs(graph, resources, pass)?;
+    let seed = seed_of(index);
+    let features = device.features();
+
+    // Fragment outputs per slot.
+    let mut out_struct = String::new();
+    let mut full_body = String::new();
+    let mut part_body = String::new();
+    for (slot, c) in pass.color.iter().enumerate() {
+        let t = texture_desc(resources, c.resource).ok_or("attachment is not a texture")?;
+        let s = scalar(t.format);
+        let (ty, conv) = match s {
+            Scalar::Uint => ("vec4u", "vec4u(v * 255.0)"),
+            Scalar::Sint => ("vec4i", "vec4i(v * 127.0)"),
+            _ => ("vec4f", "v"),
+        };
+        writeln!(out_struct, "    @location({slot}) c{slot}: {ty},").unwrap();
+        writeln!(
+            full_body,
+            "    {{ let v = fract(value(px, {seed} + {slot}.0) + 0.5 * acc); o.c{slot} = {conv}; }}"
+        )
+        .unwrap();
+        writeln!(
+            part_body,
+            "    {{ let v = vec4f(fract(value(px, {seed} + {slot}.0 + 0.5) + 0.5 * acc).rgb, 0.6); o.c{slot} = {conv}; }}"
+        )
+        .unwrap();
+    }
+    let has_depth = pass.depth.is_some();
+    if has_depth {
+        out_struct.push_str("    @builtin(frag_depth) depth: f32,\n");
+        writeln!(full_body, "    o.depth = ramp(px, 0.0031, 0.0057, {seed});").unwrap();
+        writeln!(
+            part_body,
+            "    o.depth = ramp(px, -0.0043, 0.0029, {seed} + 0.5);"
+        )
+        .unwrap();
+    }
+    // The partial draw: a triangle covering part of the target.
+    let h = hash32(index + 17);
+    let j = |k: u32| ((hash32(h ^ k) % 1000) as f32 / 1000.0) * 0.3;
+    let tri = [
+        (-0.95 + j(1), -0.9 + j(2)),
+        (0.9 - j(3), -0.7 + j(4)),
+        (-0.4 + j(5), 0.95 - j(6)),
+    ];
+    let source = format!(
+        "{inputs}
+const DIMS = vec2u({w}u, {hgt}u);
+struct FOut {{
+{out_struct}}}
+@vertex fn vs_full(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {{
+    var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
+    return vec4f(p[i], 0.5, 1.0);
+}}
+@vertex fn vs_part(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {{
+    var p = array(vec2f({:?}, {:?}), vec2f({:?}, {:?}), vec2f({:?}, {:?}));
+    return vec4f(p[i], 0.5, 1.0);
+}}
+@fragment fn fs_full(@builtin(position) pos: vec4f) -> FOut {{
+    let px = vec2u(pos.xy);
+    let acc = inputs(px, DIMS);
+    var o: FOut;
+{full_body}    return o;
+}}
+@fragment fn fs_part(@builtin(position) pos: vec4f) -> FOut {{
+    let px = vec2u(pos.xy);
+    let acc = inputs(px, DIMS);
+    var o: FOut;
+{part_body}    return o;
+}}
+",
+        tri[0].0,
+        tri[0].1,
+        tri[1].0,
+        tri[1].1,
+        tri[2].0,
+        tri[2].1,
+        inputs = inputs_wgsl(&inputs, device)?,
+        w = size.width,
+        hgt = size.height,
+    );
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(&pass.name),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let visibility = wgpu::ShaderStages::FRAGMENT;
+    let layout_entries = input_layout_entries(&inputs, visibility);
+    let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(&pass.name),
+        entries: &layout_entries,
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(&pass.name),
+        bind_group_layouts: &[Some(&bind_layout)],
+        immediate_size: 0,
+    });
+
+    let overwrites = |a: Access| matches!(a, Access::Clear | Access::Write);
+    let depth_access = pass.depth.map(|d| d.access);
+    let full_targets: Vec<Option<wgpu::ColorTargetState>> = pass
+        .color
+        .iter()
+        .map(|c| {
+            let t = texture_desc(resources, c.resource).expect("checked");
+            Some(wgpu::ColorTargetState {
+                format: t.format,
+                blend: None,
+                write_mask: if overwrites(c.access) {
+                    wgpu::ColorWrites::ALL
+                } else {
+                    wgpu::ColorWrites::empty()
+                },
+            })
+        })
+        .collect();
+    let part_targets: Vec<Option<wgpu::ColorTargetState>> = pass
+        .color
+        .iter()
+        .map(|c| {
+            let t = texture_desc(resources, c.resource).expect("checked");
+            let blendable = t
+                .format
+                .guaranteed_format_features(features)
+                .flags
+                .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE);
+            Some(wgpu::ColorTargetState {
+                format: t.format,
+                blend: blendable.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                write_mask: wgpu::ColorWrites::ALL,
+            })
+        })
+        .collect();
+    let depth_state = |write: bool, compare: wgpu::CompareFunction| {
+        pass.depth.map(|d| wgpu::DepthStencilState {
+            format: texture_desc(resources, d.resource).expect("checked").format,
+            depth_write_enabled: Some(write),
+            depth_compare: Some(compare),
+            stencil: Default::default(),
+            bias: Default::default(),
+        })
+    };
+    let full_draw =
+        pass.color.iter().any(|c| overwrites(c.access)) || depth_access.is_some_and(overwrites);
+    let pipeline =
+        |label: &str, vs: &str, fs: &str, targets: &[Option<wgpu::ColorTargetState>], depth| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some(vs),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: Default::default(),
+                depth_stencil: depth,
+                multisample: wgpu::MultisampleState {
+                    count: size.samples,
+                    ..Default::default()
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+    let full = full_draw.then(|| {
+        pipeline(
+            "full",
+            "vs_full",
+            "fs_full",
+            &full_targets,
+            depth_state(
+                depth_access.is_some_and(overwrites),
+                wgpu::CompareFunction::Always,
+            ),
+        )
+    });
+    let part = pipeline(
+        "part",
+        "vs_part",
+        "fs_part",
+        &part_targets,
+        depth_state(
+            depth_access != Some(Access::Read),
+            wgpu::CompareFunction::LessEqual,
+        ),
+    );
+    let (w, hgt) = (size.width, size.height);
+    let scissor = (
+        w / 10,
+        hgt / 10,
+        (w - w / 10 * 2).max(1),
+        (hgt - hgt / 10 * 2).max(1),
+    );
+    Ok(PassCallback::Render(Box::new(move |rpass, ctx| {
+        let group = bind_inputs(ctx, &bind_layout, &inputs)?;
+        rpass.set_bind_group(0, &group, &[]);
+        if let Some(full) = &full {
+            rpass.set_scissor_rect(0, 0, w, hgt);
+            rpass.set_pipeline(full);
+            rpass.draw(0..3, 0..1);
+        }
+        rpass.set_scissor_rect(scissor.0, scissor.1, scissor.2, scissor.3);
+        rpass.set_pipeline(&part);
+        rpass.draw(0..3, 0..1);
+        // Leave the scissor as a later pass of the group expects it: the whole target.
+        rpass.set_scissor_rect(0, 0, w, hgt);
+        Ok(())
+    })))
+}
+
+/// One output of a compute pass.
+#[derive(Clone, Copy)]
+enum StorageOutput {
+    /// A storage texture; `true` when read_write.
+    Texture(TextureHandle, TextureDesc, bool),
+    /// A storage buffer with its size in words; `true` when read_write.
+    Buffer(BufferHandle, u64, bool),
+}
+
+fn compute_pass<'a>(
+    device: &wgpu::Device,
+    graph: &RenderGraph<'_>,
+    resources: &[ResourceDecl],
+    pass: &PassDecl,
+    index: u32,
+) -> Result<PassCallback<'a>, String> {
+    if !pass.copy_src.is_empty() || !pass.copy_dst.is_empty() {
+        return Err("copies in a compute pass".into());
+    }
+    let inputs = inputs(graph, resources, pass)?;
+    let seed = seed_of(index);
+    let features = device.features();
+    let mut outputs = Vec::new();
+    for (&r, read_write) in pass
+        .storage_write
+        .iter()
+        .map(|r| (r, false))
+        .chain(pass.storage_read_write.iter().map(|r| (r, true)))
+    {
+        let name = &resources[r as usize].name;
+        outputs.push(match resources[r as usize].kind {
+            ResourceKind::Texture(t) => {
+                let flags = t.format.guaranteed_format_features(features).flags;
+                let needed = if read_write {
+                    wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE
+                } else {
+                    wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY
+                };
+                if !flags.contains(needed) || t.layers > 1 || t.samples > 1 {
+                    return Err(format!(
+                        "`{name}`: a {} texture with {} layers and {} samples as a storage {}",
+                        format_name(t.format),
+                        t.layers,
+                        t.samples,
+                        if read_write { "read_write" } else { "write" }
+                    ));
+                }
+                StorageOutput::Texture(graph.texture_handle(name).expect("named"), t, read_write)
+            }
+            ResourceKind::Buffer(b) => {
+                if b.size % 4 != 0 {
+                    return Err(format!(
+                        "`{name}`: buffer size {} is not a multiple of 4",
+                        b.size
+                    ));
+                }
+                StorageOutput::Buffer(
+                    graph.buffer_handle(name).expect("named"),
+                    b.size / 4,
+                    read_write,
+                )
+            }
+        });
+    }
+    let common = inputs_wgsl(&inputs, device)?;
+    let n = inputs.len();
+    let mut kernels = Vec::new();
+    for (slot, output) in outputs.iter().enumerate() {
+        let body = match *output {
+            StorageOutput::Texture(_, t, read_write) => {
+                let s = scalar(t.format);
+                let (ty, conv) = match s {
+                    Scalar::Uint => ("vec4u", "vec4u(v * 255.0)"),
+                    Scalar::Sint => ("vec4i", "vec4i(v * 127.0)"),
+                    _ => ("vec4f", "v"),
+                };
+                let access = if read_write { "read_write" } else { "write" };
+                let update = if read_write {
+                    format!(
+                        "if ((id.x / 8u + id.y / 8u) % 3u != 0u) {{ return; }}\n    let prior = {};\n    let v = mix(prior, fract(value(id.xy, {seed} + {slot}.0) + 0.5 * acc), 0.5);",
+                        normalized(s, "textureLoad(out, vec2i(id.xy))")
+                    )
+                } else {
+                    format!("let v = fract(value(id.xy, {seed} + {slot}.0) + 0.5 * acc);")
+                };
+                format!(
+                    "@group(0) @binding({n}) var out: texture_storage_2d<{fmt}, {access}>;
+@compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) id: vec3u) {{
+    let dims = textureDimensions(out);
+    if (id.x >= dims.x || id.y >= dims.y) {{ return; }}
+    let acc = inputs(id.xy, dims);
+    {update}
+    textureStore(out, vec2i(id.xy), {ty}({conv}));
+}}
+",
+                    fmt = format_name(t.format)
+                )
+            }
+            StorageOutput::Buffer(_, words, read_write) => {
+                let update = if read_write {
+                    format!(
+                        "if (i % 3u != 0u) {{ return; }}\n    let v = mix(unpack4x8unorm(out[i]), fract(value(px, {seed} + {slot}.0) + 0.5 * acc), 0.5);"
+                    )
+                } else {
+                    format!("let v = fract(value(px, {seed} + {slot}.0) + 0.5 * acc);")
+                };
+                format!(
+                    "@group(0) @binding({n}) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {{
+    let i = id.x + id.y * 4194240u;
+    if (i >= {words}u) {{ return; }}
+    let dims = vec2u(256u, {rows}u);
+    let px = vec2u(i % 256u, i / 256u);
+    let acc = inputs(px, dims);
+    {update}
+    out[i] = pack4x8unorm(v);
+}}
+",
+                    rows = words.div_ceil(256).max(1)
+                )
+            }
+        };
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&pass.name),
+            source: wgpu::ShaderSource::Wgsl(format!("{common}\n{body}").into()),
+        });
+        let mut entries = input_layout_entries(&inputs, wgpu::ShaderStages::COMPUTE);
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: n as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: match *output {
+                StorageOutput::Texture(_, t, read_write) => wgpu::BindingType::StorageTexture {
+                    access: if read_write {
+                        wgpu::StorageTextureAccess::ReadWrite
+                    } else {
+                        wgpu::StorageTextureAccess::WriteOnly
+                    },
+                    format: t.format,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                },
+                StorageOutput::Buffer(..) => wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: false },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+            },
+            count: None,
+        });
+        let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(&pass.name),
+            entries: &entries,
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(&pass.name),
+            bind_group_layouts: &[Some(&bind_layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&pass.name),
+            layout: Some(&layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let groups = match *output {
+            StorageOutput::Texture(_, t, _) => (t.width.div_ceil(8), t.height.div_ceil(8)),
+            StorageOutput::Buffer(_, words, _) => {
+                let g = words.div_ceil(64) as u32;
+                (g.min(65535), g.div_ceil(65535))
+            }
+        };
+        kernels.push((*output, bind_layout, pipeline, groups));
+    }
+    Ok(PassCallback::Compute(Box::new(move |cpass, ctx| {
+        for (output, bind_layout, pipeline, groups) in &kernels {
+            let group = bind_with_output(ctx, bind_layout, &inputs, output)?;
+            cpass.set_pipeline(pipeline);
+            cpass.set_bind_group(0, &group, &[]);
+            cpass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        Ok(())
+    })))
+}
+
+fn copy_pass<'a>(
+    graph: &RenderGraph<'_>,
+    resources: &[ResourceDecl],
+    pass: &PassDecl,
+) -> Result<PassCallback<'a>, String> {
+    if pass.copy_src.is_empty() && !pass.copy_dst.is_empty() {
+        return Err("copy_dst without any copy_src".into());
+    }
+    let mut copies = Vec::new();
+    for (i, &dst) in pass.copy_dst.iter().enumerate() {
+        let src = pass.copy_src[i % pass.copy_src.len()];
+        let (s, d) = (&resources[src as usize], &resources[dst as usize]);
+        match (s.kind, d.kind) {
+            (ResourceKind::Texture(st), ResourceKind::Texture(dt)) => {
+                if st.format.remove_srgb_suffix() != dt.format.remove_srgb_suffix()
+                    || st.samples != 1
+                    || dt.samples != 1
+                    || (st.format.is_depth_stencil_format()
+                        && (st.width, st.height) != (dt.width, dt.height))
+                {
+                    return Err(format!(
+                        "copying `{}` ({}, {} samples) into `{}` ({}, {} samples)",
+                        s.name,
+                        format_name(st.format),
+                        st.samples,
+                        d.name,
+                        format_name(dt.format),
+                        dt.samples
+                    ));
+                }
+                copies.push(Copy::Texture(
+                    graph.texture_handle(&s.name).expect("named"),
+                    st,
+                    graph.texture_handle(&d.name).expect("named"),
+                    dt,
+                ));
+            }
+            (ResourceKind::Buffer(sb), ResourceKind::Buffer(db)) => {
+                if sb.size % 4 != 0 || db.size % 4 != 0 {
+                    return Err("buffer copies need sizes that are multiples of 4".into());
+                }
+                copies.push(Copy::Buffer(
+                    graph.buffer_handle(&s.name).expect("named"),
+                    sb.size,
+                    graph.buffer_handle(&d.name).expect("named"),
+                    db.size,
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "copy between a texture and a buffer (`{}` → `{}`)",
+                    s.name, d.name
+                ));
+            }
+        }
+    }
+    Ok(PassCallback::Copy(Box::new(move |encoder, ctx| {
+        let missing = || -> PassError { "a resource of the pass is not bound".into() };
+        for copy in &copies {
+            match *copy {
+                Copy::Texture(s, st, d, dt) => {
+                    let (src, dst) = (
+                        ctx.texture(s).ok_or_else(missing)?,
+                        ctx.texture(d).ok_or_else(missing)?,
+                    );
+                    let layers = dt.layers;
+                    for layer in 0..layers {
+                        let mut y = 0;
+                        while y < dt.height {
+                            let mut x = 0;
+                            let h = st.height.min(dt.height - y);
+                            while x < dt.width {
+                                let w = st.width.min(dt.width - x);
+                                encoder.copy_texture_to_texture(
+                                    wgpu::TexelCopyTextureInfo {
+                                        texture: src,
+                                        mip_level: 0,
+                                        origin: wgpu::Origin3d {
+                                            x: 0,
+                                            y: 0,
+                                            z: layer % st.layers,
+                                        },
+                                        aspect: wgpu::TextureAspect::All,
+                                    },
+                                    wgpu::TexelCopyTextureInfo {
+                                        texture: dst,
+                                        mip_level: 0,
+                                        origin: wgpu::Origin3d { x, y, z: layer },
+                                        aspect: wgpu::TextureAspect::All,
+                                    },
+                                    wgpu::Extent3d {
+                                        width: w,
+                                        height: h,
+                                        depth_or_array_layers: 1,
+                                    },
+                                );
+                                x += w;
+                            }
+                            y += h;
+                        }
+                    }
+                }
+                Copy::Buffer(s, ss, d, ds) => {
+                    let (src, dst) = (
+                        ctx.buffer(s).ok_or_else(missing)?,
+                        ctx.buffer(d).ok_or_else(missing)?,
+                    );
+                    let mut offset = 0;
+                    while offset < ds {
+                        let n = ss.min(ds - offset);
+                        encoder.copy_buffer_to_buffer(src, 0, dst, offset, n);
+                        offset += n;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })))
+}
+
+enum Copy {
+    Texture(TextureHandle, TextureDesc, TextureHandle, TextureDesc),
+    Buffer(BufferHandle, u64, BufferHandle, u64),
+}

@@ -1,0 +1,230 @@
+//! Executor behaviour on a real adapter: the pool is warm after the first frame, views stay
+//! stable, stale entries are evicted, and every failure is a typed error that leaves the
+//! executor usable.
+
+mod support;
+
+use tilegraph::headless::Gpu;
+use tilegraph::prelude::*;
+use tilegraph::wgpu;
+use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports};
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+struct Target {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+}
+
+fn target(gpu: &Gpu, w: u32, h: u32) -> Target {
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("target"),
+        size: wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&Default::default());
+    Target { texture, view }
+}
+
+/// A frame: `scene` clears an intermediate texture, `post` (closure given) writes the output.
+/// `fail` makes `scene` return an error. Returns the outcome and the view `post` saw.
+fn frame(
+    gpu: &Gpu,
+    executor: &mut Executor,
+    out: &Target,
+    size: (u32, u32),
+    fail: bool,
+) -> (Result<(), ExecuteError>, Option<wgpu::TextureView>) {
+    let mut seen = None;
+    let mut graph = RenderGraph::new();
+    let scene = graph.create_texture("scene", TextureDesc::new(FORMAT, size.0, size.1));
+    let output = graph.import_texture(
+        "output",
+        TextureDesc::new(FORMAT, size.0, size.1),
+        Import {
+            contents: ImportContents::Undefined,
+            after: ImportAfter::Keep,
+        },
+    );
+    graph
+        .add_render_pass("scene")
+        .color(scene, Access::Clear)
+        .execute(move |_, _| {
+            if fail {
+                Err("scene failed on purpose".into())
+            } else {
+                Ok(())
+            }
+        });
+    graph
+        .add_render_pass("post")
+        .sample(scene)
+        .color(output, Access::Clear)
+        .execute(|_, ctx| {
+            seen = ctx.view(scene).cloned();
+            Ok(())
+        });
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut imports = Imports::new();
+    imports.texture(output, &out.texture, &out.view);
+    let result = executor
+        .execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)
+        .map(|_| ());
+    drop(graph);
+    support::assert_no_gpu_errors(gpu);
+    (result, seen)
+}
+
+#[test]
+fn warm_frames_create_no_textures_and_keep_views() {
+    let gpu = support::gpu();
+    let out = target(&gpu, 64, 32);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let (first, view0) = frame(&gpu, &mut executor, &out, (64, 32), false);
+    first.expect("frame 1");
+    let created = executor.pool_stats().textures_created;
+    assert_eq!(created, 1, "one pooled texture for `scene`");
+    for _ in 0..5 {
+        let (r, view) = frame(&gpu, &mut executor, &out, (64, 32), false);
+        r.expect("warm frame");
+        assert!(
+            view == view0,
+            "the view of a pooled texture is stable across frames"
+        );
+    }
+    assert_eq!(
+        executor.pool_stats().textures_created,
+        created,
+        "warm frames create nothing"
+    );
+}
+
+#[test]
+fn unused_pool_entries_are_evicted() {
+    let gpu = support::gpu();
+    let small = target(&gpu, 32, 32);
+    let large = target(&gpu, 48, 48);
+    let mut executor = Executor::with_options(
+        &gpu.device,
+        &gpu.queue,
+        ExecutorOptions::default().with_keep_frames(2),
+    );
+    frame(&gpu, &mut executor, &small, (32, 32), false)
+        .0
+        .expect("small");
+    for _ in 0..4 {
+        frame(&gpu, &mut executor, &large, (48, 48), false)
+            .0
+            .expect("large");
+    }
+    let stats = executor.pool_stats();
+    assert_eq!(stats.textures, 1, "the 32x32 texture is gone: {stats:?}");
+    assert_eq!(stats.evicted, 1);
+}
+
+#[test]
+fn closure_error_aborts_the_frame_and_the_pool_stays_usable() {
+    let gpu = support::gpu();
+    let out = target(&gpu, 16, 16);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let (r, _) = frame(&gpu, &mut executor, &out, (16, 16), true);
+    match r {
+        Err(ExecuteError::Pass { pass, .. }) => assert_eq!(pass, "scene"),
+        other => panic!("expected a pass error, got {other:?}"),
+    }
+    frame(&gpu, &mut executor, &out, (16, 16), false)
+        .0
+        .expect("next frame records");
+}
+
+#[test]
+fn a_plan_of_another_graph_is_rejected() {
+    let gpu = support::gpu();
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut a = RenderGraph::new();
+    let t = a.create_texture("t", TextureDesc::new(FORMAT, 8, 8));
+    a.add_render_pass("p")
+        .color(t, Access::Clear)
+        .side_effects()
+        .finish();
+    let mut b = RenderGraph::new();
+    let u = b.create_texture("u", TextureDesc::new(FORMAT, 16, 16));
+    b.add_render_pass("q")
+        .color(u, Access::Clear)
+        .side_effects()
+        .finish();
+    let plan_b = b.compile(&CompileOptions::default()).expect("compiles");
+    let err = executor
+        .execute(&mut a, &plan_b, &Imports::new(), ExecuteMode::Planned)
+        .expect_err("mismatch");
+    assert!(matches!(err, ExecuteError::PlanMismatch { .. }), "{err}");
+}
+
+#[test]
+fn a_missing_import_is_a_typed_error() {
+    let gpu = support::gpu();
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut graph = RenderGraph::new();
+    let out = graph.import_texture(
+        "backbuffer",
+        TextureDesc::new(FORMAT, 8, 8),
+        Import {
+            contents: ImportContents::Undefined,
+            after: ImportAfter::Keep,
+        },
+    );
+    graph
+        .add_render_pass("p")
+        .color(out, Access::Clear)
+        .finish();
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let err = executor
+        .execute(&mut graph, &plan, &Imports::new(), ExecuteMode::Planned)
+        .expect_err("unbound import");
+    assert!(
+        matches!(&err, ExecuteError::MissingImport { resource } if resource == "backbuffer"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_wgpu_validation_error_is_reported_not_raised() {
+    let gpu = support::gpu();
+    let out = target(&gpu, 8, 8);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut graph = RenderGraph::new();
+    let output = graph.import_texture(
+        "output",
+        TextureDesc::new(FORMAT, 8, 8),
+        Import {
+            contents: ImportContents::Undefined,
+            after: ImportAfter::Keep,
+        },
+    );
+    // A draw with no pipeline set is invalid.
+    graph
+        .add_render_pass("broken")
+        .color(output, Access::Clear)
+        .execute(|pass, _| {
+            pass.draw(0..3, 0..1);
+            Ok(())
+        });
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut imports = Imports::new();
+    imports.texture(output, &out.texture, &out.view);
+    let err = executor
+        .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+        .expect_err("invalid draw");
+    assert!(matches!(err, ExecuteError::Validation { .. }), "{err}");
+    eprintln!("{err}");
+    support::assert_no_gpu_errors(&gpu);
+}

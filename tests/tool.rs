@@ -1,0 +1,210 @@
+//! The `tilegraph` tool: plans, flags, DOT, and every bad input as `error: <kind>: ...`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use tilegraph::{CompileOptions, RenderGraph};
+
+const DEFERRED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/graphs/deferred.json");
+
+fn tool(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilegraph"))
+        .args(args)
+        .output()
+        .expect("the tool runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8 stderr")
+}
+
+/// Writes `contents` to a file of its own for this test and returns its path.
+fn file(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tilegraph-tool-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn plan_prints_a_table_of_the_plan() {
+    let o = tool(&["plan", DEFERRED]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let text = stdout(&o);
+    for expected in [
+        "gbuffer",
+        "decals",
+        "samples_group_output",
+        "attachments_differ",
+        "end_of_graph",
+        "debug_view",
+        "74838016",
+        "199254016",
+        "4490280960",  // planned bytes per second at 60 fps
+        "11955240960", // naive bytes per second
+    ] {
+        assert!(text.contains(expected), "`{expected}` missing from\n{text}");
+    }
+}
+
+#[test]
+fn plan_as_json_is_the_library_plan() {
+    let o = tool(&["plan", DEFERRED, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let graph = RenderGraph::from_json(&std::fs::read_to_string(DEFERRED).unwrap()).unwrap();
+    let library: Value =
+        serde_json::from_str(&graph.compile(&CompileOptions::default()).unwrap().to_json())
+            .unwrap();
+    assert_eq!(printed, library);
+    assert_eq!(printed["traffic"]["bytes_per_frame"], 74_838_016);
+    assert_eq!(printed["passes"][5]["culled"], true);
+}
+
+#[test]
+fn fps_flag_sets_the_rate() {
+    let o = tool(&["plan", "--fps", "30", DEFERRED, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(p["traffic"]["fps"], 30);
+    assert_eq!(p["traffic"]["bytes_per_second"], 74_838_016u64 * 30);
+    assert_eq!(p["traffic"]["naive_bytes_per_second"], 199_254_016u64 * 30);
+}
+
+#[test]
+fn dont_care_flag_lets_writes_skip_the_clear() {
+    let plain: Value =
+        serde_json::from_str(&stdout(&tool(&["plan", DEFERRED, "--format", "json"]))).unwrap();
+    let o = tool(&["plan", DEFERRED, "--format", "json", "--dont-care"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // lighting writes hdr, tonemap writes the backbuffer; gbuffer's clears stay clears.
+    assert_eq!(plain["groups"][2]["color"][0]["load"], "clear");
+    assert_eq!(p["groups"][2]["color"][0]["load"], "dont_care");
+    assert_eq!(p["groups"][3]["color"][0]["load"], "dont_care");
+    assert_eq!(p["groups"][1]["color"][0]["load"], "clear");
+}
+
+#[test]
+fn dot_draws_groups_as_clusters_and_culled_passes() {
+    let o = tool(&["dot", DEFERRED]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dot = stdout(&o);
+    assert!(dot.starts_with("digraph"), "{dot}");
+    for expected in ["cluster_0", "cluster_3", "debug_view", "culled"] {
+        assert!(dot.contains(expected), "`{expected}` missing from\n{dot}");
+    }
+    assert!(!dot.contains("cluster_4"), "four groups only");
+    assert!(dot.trim_end().ends_with('}'));
+}
+
+/// Runs the tool on a bad input in text and JSON mode; checks the exit status, the stderr line
+/// and the JSON error object. Returns the JSON error object.
+#[track_caller]
+fn assert_fails(path: &str, kind: &str) -> Value {
+    let o = tool(&["plan", path]);
+    assert!(!o.status.success(), "{path} should fail");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(&format!("error: {kind}: ")),
+        "stderr for {path}: {err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert_eq!(stdout(&o), "", "text mode prints nothing on stdout");
+
+    let o = tool(&["plan", path, "--format", "json"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).starts_with(&format!("error: {kind}: ")));
+    let v: Value = serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("JSON error object for {path}: {e}: {}", stdout(&o)));
+    assert_eq!(v["error"]["kind"], kind);
+    assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    v["error"].clone()
+}
+
+#[test]
+fn bad_inputs_are_invalid_descriptions() {
+    let pass =
+        r#"{"name": "p", "type": "render", "color": [{"resource": "t", "access": "clear"}]}"#;
+    let cases: [(&str, String); 6] = [
+        ("malformed.json", r#"{"resources": [}"#.to_owned()),
+        (
+            "unknown_field.json",
+            format!(
+                r#"{{"resources": [{{"name": "t", "texture": {{"format": "rgba8unorm", "size": [4, 4]}}, "colour": [0, 0, 0, 1]}}], "passes": [{pass}]}}"#
+            ),
+        ),
+        (
+            "wrong_type.json",
+            format!(
+                r#"{{"resources": [{{"name": "t", "texture": {{"format": "rgba8unorm", "size": [4, 4], "samples": "four"}}}}], "passes": [{pass}]}}"#
+            ),
+        ),
+        (
+            "empty.json",
+            r#"{"resources": [], "passes": []}"#.to_owned(),
+        ),
+        (
+            "overflow.json",
+            format!(
+                r#"{{"resources": [{{"name": "t", "texture": {{"format": "rgba32float", "size": [4294967295, 4294967295, 4294967295]}}}}], "passes": [{pass}]}}"#
+            ),
+        ),
+        ("empty_file.json", String::new()),
+    ];
+    for (name, contents) in cases {
+        let path = file(name, contents.as_bytes());
+        let e = assert_fails(path.to_str().unwrap(), "invalid_description");
+        assert!(
+            e["pass"].is_null() && e["resource"].is_null(),
+            "{name}: {e}"
+        );
+    }
+    let not_utf8 = file("latin1.json", b"{\"resources\": [\"caf\xe9\"]}");
+    assert_fails(not_utf8.to_str().unwrap(), "invalid_description");
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let e = assert_fails("/nonexistent/tilegraph/graph.json", "invalid_description");
+    assert!(e["message"].as_str().unwrap().contains("graph.json"));
+}
+
+#[test]
+fn graph_errors_name_their_pass_and_resource() {
+    let path = file(
+        "read_before_write.json",
+        br#"{"resources": [{"name": "hdr", "texture": {"format": "rgba16float", "size": [8, 8]}}],
+             "passes": [{"name": "sky", "type": "render", "side_effects": true,
+                         "color": [{"resource": "hdr", "access": "read_write"}]}]}"#,
+    );
+    let e = assert_fails(path.to_str().unwrap(), "read_before_write");
+    assert_eq!(e["pass"], "sky");
+    assert_eq!(e["resource"], "hdr");
+}
+
+#[test]
+fn usage_mistakes_fail_without_panicking() {
+    for args in [
+        vec![],
+        vec!["plan"],
+        vec!["explain", DEFERRED],
+        vec!["plan", DEFERRED, "--fps", "0"],
+        vec!["plan", DEFERRED, "--fps", "sixty"],
+        vec!["plan", DEFERRED, "--format", "yaml"],
+        vec!["plan", DEFERRED, "--verbose"],
+    ] {
+        let o = tool(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
