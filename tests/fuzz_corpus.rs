@@ -1,4 +1,5 @@
-//! Replays the checked-in fuzz seed corpus (fuzz/corpus/description) through the fuzz target's own
+//! Replays the checked-in fuzz seed corpus (fuzz/corpus/description) and every example graph
+//! (examples/graphs) through the fuzz target's own
 //! pipeline: description → graph → compile with and without `DontCare` → plan JSON, table and DOT,
 //! plus a description round trip. CI covers the fuzz target this way without a nightly toolchain.
 
@@ -7,10 +8,14 @@ mod common;
 
 #[test]
 fn seed_corpus_replays_cleanly() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/corpus/description");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("the seed corpus is checked in")
-        .map(|e| e.unwrap().path())
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut files: Vec<_> = ["fuzz/corpus/description", "examples/graphs"]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(format!("{root}/{dir}"))
+                .expect("the seed corpus and the examples are checked in")
+                .map(|e| e.unwrap().path())
+        })
         .collect();
     files.sort();
     assert!(files.len() >= 5, "seed corpus has {} files", files.len());
