@@ -3,17 +3,8 @@
 //! tests/support/checks.rs, minimality included for graphs of up to 6 passes, must hold.
 #![no_main]
 
-// The plan-property modules of tests/support, without the GPU helpers that share its mod.rs.
-mod support {
-    #[path = "../../../tests/support/checks.rs"]
-    pub mod checks;
-    #[path = "../../../tests/support/interp.rs"]
-    pub mod interp;
-    #[path = "../../../tests/support/minimal.rs"]
-    pub mod minimal;
-    #[path = "../../../tests/support/random_graph.rs"]
-    pub mod random_graph;
-}
+#[path = "common/properties.rs"]
+mod support;
 
 use libfuzzer_sys::fuzz_target;
 use support::checks::{Tally, check_graph, check_minimal, options_from};
