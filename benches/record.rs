@@ -93,7 +93,7 @@ fn main() {
         std::process::exit(1)
     });
     let size = args.size;
-    let mut deferred = DeferredFrame::new(&gpu.device, FORMAT).unwrap_or_else(|e| {
+    let mut deferred = DeferredFrame::new(&gpu.adapter, &gpu.device, FORMAT).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(1)
     });

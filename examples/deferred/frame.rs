@@ -345,7 +345,12 @@ const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array!
 ];
 
 impl Pipelines {
-    fn new(device: &wgpu::Device, scene: &Scene, output_format: wgpu::TextureFormat) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        scene: &Scene,
+        output_format: wgpu::TextureFormat,
+        depth_in_lighting: bool,
+    ) -> Self {
         let module = |pass: &str| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(pass),
@@ -440,7 +445,9 @@ impl Pipelines {
             &[],
             "fs_main",
             &[target(HDR_FORMAT, None)],
-            depth(false, wgpu::CompareFunction::Always),
+            depth_in_lighting
+                .then(|| depth(false, wgpu::CompareFunction::Always))
+                .flatten(),
         );
         let transparent = render(
             "transparent",
@@ -668,6 +675,10 @@ fn missing(what: &str) -> PassError {
 /// The deferred renderer: scene, pipelines and cached bind groups; declares one frame at a time.
 pub struct DeferredFrame {
     device: wgpu::Device,
+    /// Lighting attaches depth read-only (while sampling it), so it merges with the glass.
+    /// Adapters without `DownlevelFlags::READ_ONLY_DEPTH_STENCIL` (GL) cannot sample an
+    /// attached depth texture: there lighting attaches no depth and the two stay apart.
+    depth_in_lighting: bool,
     output_format: wgpu::TextureFormat,
     scene: Scene,
     pipelines: Pipelines,
@@ -686,22 +697,40 @@ pub struct FrameHandles {
 impl DeferredFrame {
     /// Builds the scene and pipelines for a tonemapped output of `output_format`. Shader or
     /// pipeline errors (an adapter too limited for the shaders) come back as text.
-    pub fn new(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Result<Self, String> {
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    pub fn new(
+        adapter: &wgpu::Adapter,
+        device: &wgpu::Device,
+        output_format: wgpu::TextureFormat,
+    ) -> Result<Self, String> {
+        let depth_in_lighting = adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::READ_ONLY_DEPTH_STENCIL);
+        // Backends report shader translation failures as internal errors.
+        let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let scene = Scene::new(device);
-        let pipelines = Pipelines::new(device, &scene, output_format);
-        if let Some(error) = tilegraph::headless::block_on(scope.pop()) {
+        let pipelines = Pipelines::new(device, &scene, output_format, depth_in_lighting);
+        let validation = tilegraph::headless::block_on(validation.pop());
+        let internal = tilegraph::headless::block_on(internal.pop());
+        if let Some(error) = validation.or(internal) {
             return Err(format!(
                 "the deferred pipelines cannot be created on this adapter: {error}"
             ));
         }
         Ok(DeferredFrame {
             device: device.clone(),
+            depth_in_lighting,
             output_format,
             scene,
             pipelines,
             binds: Binds::default(),
         })
+    }
+
+    /// Whether lighting attaches depth (read-only) and so merges with the glass.
+    pub fn merges_lighting_with_glass(&self) -> bool {
+        self.depth_in_lighting
     }
 
     /// The output format the tonemap writes.
@@ -742,6 +771,7 @@ impl DeferredFrame {
         let (tiles_x, tiles_y) = tile_counts(size);
         let DeferredFrame {
             device,
+            depth_in_lighting,
             output_format,
             scene,
             pipelines: p,
@@ -814,7 +844,7 @@ impl DeferredFrame {
             });
         // Lighting and the glass share the attachments (hdr, depth read-only), so the graph
         // merges them into one render pass.
-        graph
+        let mut pass = graph
             .add_render_pass("lighting")
             .sample(albedo)
             .sample(normal)
@@ -822,28 +852,30 @@ impl DeferredFrame {
             .sample(depth)
             .storage_read_buffer(lights)
             .storage_read_buffer(tiles)
-            .color(hdr, Access::Write)
-            .depth(depth, Access::Read)
-            .execute(move |pass, ctx| {
-                let view = |t, name| ctx.view(t).cloned().ok_or_else(|| missing(name));
-                let key = (
-                    [
-                        view(albedo, "albedo")?,
-                        view(normal, "normal")?,
-                        view(material, "material")?,
-                        view(depth, "depth")?,
-                    ],
-                    ctx.buffer(lights).ok_or_else(|| missing("lights"))?.clone(),
-                    ctx.buffer(tiles)
-                        .ok_or_else(|| missing("light_tiles"))?
-                        .clone(),
-                );
-                let group = cached(lighting, key, |(g, l, t)| {
-                    p.lighting_group(device, scene, [&g[0], &g[1], &g[2], &g[3]], l, t)
-                });
-                p.draw_lighting(group, pass);
-                Ok(())
+            .color(hdr, Access::Write);
+        if *depth_in_lighting {
+            pass = pass.depth(depth, Access::Read);
+        }
+        pass.execute(move |pass, ctx| {
+            let view = |t, name| ctx.view(t).cloned().ok_or_else(|| missing(name));
+            let key = (
+                [
+                    view(albedo, "albedo")?,
+                    view(normal, "normal")?,
+                    view(material, "material")?,
+                    view(depth, "depth")?,
+                ],
+                ctx.buffer(lights).ok_or_else(|| missing("lights"))?.clone(),
+                ctx.buffer(tiles)
+                    .ok_or_else(|| missing("light_tiles"))?
+                    .clone(),
+            );
+            let group = cached(lighting, key, |(g, l, t)| {
+                p.lighting_group(device, scene, [&g[0], &g[1], &g[2], &g[3]], l, t)
             });
+            p.draw_lighting(group, pass);
+            Ok(())
+        });
         graph
             .add_render_pass("transparent")
             .storage_read_buffer(lights)
@@ -979,18 +1011,43 @@ impl DeferredFrame {
                 _ => p.dispatch_cull(&t.groups[1], t.size, &mut pass),
             }
         }
-        {
+        let read_only_depth = Some(wgpu::RenderPassDepthStencilAttachment {
+            view: &t.depth,
+            depth_ops: None,
+            stencil_ops: None,
+        });
+        if self.depth_in_lighting {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("lighting+transparent"),
                 color_attachments: &[clear(&t.hdr)],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &t.depth,
-                    depth_ops: None,
-                    stencil_ops: None,
-                }),
+                depth_stencil_attachment: read_only_depth,
                 ..Default::default()
             });
             p.draw_lighting(&t.groups[2], &mut pass);
+            p.draw_transparent(s, &t.groups[3], &mut pass);
+        } else {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("lighting"),
+                color_attachments: &[clear(&t.hdr)],
+                ..Default::default()
+            });
+            p.draw_lighting(&t.groups[2], &mut pass);
+            drop(pass);
+            let load = Some(wgpu::RenderPassColorAttachment {
+                view: &t.hdr,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            });
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("transparent"),
+                color_attachments: &[load],
+                depth_stencil_attachment: read_only_depth,
+                ..Default::default()
+            });
             p.draw_transparent(s, &t.groups[3], &mut pass);
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {

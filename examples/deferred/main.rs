@@ -138,7 +138,7 @@ fn run_headless(o: &Options) -> Result<(), String> {
     let gpu =
         headless::open(o.backend, headless::validation_from_env()).map_err(|e| e.to_string())?;
     eprintln!("adapter: {}", gpu.describe());
-    let mut frame = DeferredFrame::new(&gpu.device, OUTPUT_FORMAT)?;
+    let mut frame = DeferredFrame::new(&gpu.adapter, &gpu.device, OUTPUT_FORMAT)?;
     let (w, h) = o.size;
     let output = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("deferred output"),

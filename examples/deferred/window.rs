@@ -168,7 +168,7 @@ impl State {
             view_formats: vec![],
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
-        let frame = DeferredFrame::new(&gpu.device, format)?;
+        let frame = DeferredFrame::new(&gpu.adapter, &gpu.device, format)?;
         let executor = gpu.executor(ExecutorOptions::default());
         let state = State {
             window,

@@ -3,7 +3,8 @@
 // touch it. A mask (not a list) keeps the result independent of thread scheduling.
 
 @group(0) @binding(0) var<uniform> camera: Camera;
-@group(0) @binding(1) var depth_texture: texture_depth_2d;
+// Depth as unfilterable float: GLSL cannot load texels of depth textures.
+@group(0) @binding(1) var depth_texture: texture_2d<f32>;
 @group(0) @binding(2) var<storage, read> lights: array<Light>;
 @group(0) @binding(3) var<storage, read_write> tiles: array<u32>;
 
@@ -33,7 +34,7 @@ fn main(@builtin(workgroup_id) tile: vec3<u32>,
     let size = vec2<u32>(camera.frame.xy);
     let pixel = tile.xy * TILE_SIZE + local.xy;
     if pixel.x < size.x && pixel.y < size.y {
-        let depth = bitcast<u32>(textureLoad(depth_texture, pixel, 0));
+        let depth = bitcast<u32>(textureLoad(depth_texture, pixel, 0).r);
         atomicMin(&depth_min, depth);
         atomicMax(&depth_max, depth);
     }

@@ -5,7 +5,8 @@
 @group(0) @binding(1) var albedo_texture: texture_2d<f32>;
 @group(0) @binding(2) var normal_texture: texture_2d<f32>;
 @group(0) @binding(3) var material_texture: texture_2d<f32>;
-@group(0) @binding(4) var depth_texture: texture_depth_2d;
+// Depth as unfilterable float: GLSL cannot load texels of depth textures.
+@group(0) @binding(4) var depth_texture: texture_2d<f32>;
 @group(0) @binding(5) var<storage, read> lights: array<Light>;
 @group(0) @binding(6) var<storage, read> tiles: array<u32>;
 
@@ -22,7 +23,7 @@ fn sky(y: f32) -> vec3<f32> {
 @fragment
 fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
     let pixel = vec2<u32>(position.xy);
-    let depth = textureLoad(depth_texture, pixel, 0);
+    let depth = textureLoad(depth_texture, pixel, 0).r;
     if depth >= 1.0 {
         return vec4<f32>(sky(position.y), 1.0);
     }
