@@ -1,6 +1,8 @@
 //! Declare: the frame's resources and passes, what each pass reads and writes, and its closure.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
+
+use crate::hash::WideHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -398,26 +400,19 @@ pub enum PassCallback<'a> {
 
 /// Incrementally maintained 128-bit fingerprint of the graph's structure (what the compiler reads).
 #[derive(Clone)]
-pub(crate) struct Fingerprint {
-    lo: DefaultHasher,
-    hi: DefaultHasher,
-}
+pub(crate) struct Fingerprint(WideHasher);
 
 impl Fingerprint {
     fn new() -> Self {
-        let lo = DefaultHasher::new();
-        let mut hi = DefaultHasher::new();
-        hi.write_u64(0x9e37_79b9_7f4a_7c15);
-        Fingerprint { lo, hi }
+        Fingerprint(WideHasher::default())
     }
 
     fn add(&mut self, item: &impl Hash) {
-        item.hash(&mut self.lo);
-        item.hash(&mut self.hi);
+        item.hash(&mut self.0);
     }
 
     fn value(&self) -> u128 {
-        (u128::from(self.hi.finish()) << 64) | u128::from(self.lo.finish())
+        self.0.finish128()
     }
 }
 
