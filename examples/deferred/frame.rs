@@ -786,7 +786,7 @@ impl DeferredFrame {
             tonemap,
         } = binds;
 
-        let mut graph = RenderGraph::new();
+        let mut graph = RenderGraph::with_capacity(8, 6);
         let albedo = graph.create_texture("albedo", TextureDesc::new(ALBEDO_FORMAT, w, h));
         let normal = graph.create_texture("normal", TextureDesc::new(NORMAL_FORMAT, w, h));
         let material = graph.create_texture("material", TextureDesc::new(MATERIAL_FORMAT, w, h));
