@@ -7,6 +7,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::hash::FastHasher;
+
 use wgpu::{BufferUsages, TextureUsages};
 
 use crate::declare::{
@@ -149,51 +151,6 @@ pub(crate) fn compile(
         warnings,
         dependencies,
     })
-}
-
-/// A multiply-rotate hasher for the compiler's own short-lived maps: names and descriptor keys
-/// are not attacker-chosen in a way that matters here, and SipHash dominated compile time.
-#[derive(Default, Clone, Copy)]
-struct FastHasher(u64);
-
-impl Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            self.add(u64::from_le_bytes(chunk.try_into().expect("8-byte chunk")));
-        }
-        let mut tail = [0u8; 8];
-        tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        self.add(u64::from_le_bytes(tail) ^ (bytes.len() as u64) << 56);
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // The multiply leaves the low bits weak; tables index with them.
-        self.0.rotate_left(26)
-    }
-}
-
-impl FastHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
 }
 
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;

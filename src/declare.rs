@@ -1,6 +1,8 @@
 //! Declare: the frame's resources and passes, what each pass reads and writes, and its closure.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
+
+use crate::hash::WideHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -398,26 +400,19 @@ pub enum PassCallback<'a> {
 
 /// Incrementally maintained 128-bit fingerprint of the graph's structure (what the compiler reads).
 #[derive(Clone)]
-pub(crate) struct Fingerprint {
-    lo: DefaultHasher,
-    hi: DefaultHasher,
-}
+pub(crate) struct Fingerprint(WideHasher);
 
 impl Fingerprint {
     fn new() -> Self {
-        let lo = DefaultHasher::new();
-        let mut hi = DefaultHasher::new();
-        hi.write_u64(0x9e37_79b9_7f4a_7c15);
-        Fingerprint { lo, hi }
+        Fingerprint(WideHasher::default())
     }
 
     fn add(&mut self, item: &impl Hash) {
-        item.hash(&mut self.lo);
-        item.hash(&mut self.hi);
+        item.hash(&mut self.0);
     }
 
     fn value(&self) -> u128 {
-        (u128::from(self.hi.finish()) << 64) | u128::from(self.lo.finish())
+        self.0.finish128()
     }
 }
 
@@ -465,6 +460,16 @@ impl<'a> RenderGraph<'a> {
         }
     }
 
+    /// An empty graph with room for `resources` resources and `passes` passes, so that declaring
+    /// a frame of known shape does not grow its tables.
+    pub fn with_capacity(resources: usize, passes: usize) -> Self {
+        let mut graph = Self::new();
+        graph.resources.reserve(resources);
+        graph.passes.reserve(passes);
+        graph.callbacks.reserve(passes);
+        graph
+    }
+
     /// Declared resources, in declaration order.
     pub fn resources(&self) -> &[ResourceDecl] {
         &self.resources
@@ -486,6 +491,14 @@ impl<'a> RenderGraph<'a> {
         let id = self.resources.len() as ResourceId;
         self.resources.push(decl);
         id
+    }
+
+    /// Completes a pass that a builder declared in place.
+    fn commit_pass(&mut self, index: usize, callback: Option<PassCallback<'a>>) -> PassId {
+        self.fingerprint.add(&(1u8, &self.passes[index]));
+        self.callbacks.push(callback);
+        debug_assert_eq!(self.callbacks.len(), self.passes.len());
+        index as PassId
     }
 
     pub(crate) fn push_pass(
@@ -642,21 +655,21 @@ impl<'a> RenderGraph<'a> {
 /// Shared state of the three pass builders: the pass under construction, committed on drop.
 struct PassBuilder<'g, 'a> {
     graph: &'g mut RenderGraph<'a>,
-    decl: Option<PassDecl>,
-    callback: Option<PassCallback<'a>>,
+    /// Index of the pass, already in `graph.passes` (the builder stays small to move around);
+    /// `None` once committed.
+    index: Option<usize>,
 }
 
 impl<'g, 'a> PassBuilder<'g, 'a> {
     fn new(graph: &'g mut RenderGraph<'a>, name: &str, kind: PassKind) -> Self {
-        PassBuilder {
-            graph,
-            decl: Some(PassDecl::new(name.into(), kind)),
-            callback: None,
-        }
+        graph.passes.push(PassDecl::new(name.into(), kind));
+        let index = Some(graph.passes.len() - 1);
+        PassBuilder { graph, index }
     }
 
     fn decl(&mut self) -> &mut PassDecl {
-        self.decl.as_mut().expect("pass builder used after commit")
+        let index = self.index.expect("pass builder used after commit");
+        &mut self.graph.passes[index]
     }
 
     /// Resolves a handle, remembering the first handle that belongs to another graph.
@@ -676,16 +689,16 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
         self.id(h.graph, h.index)
     }
 
-    fn commit(&mut self) -> PassId {
-        let decl = self.decl.take().expect("pass committed twice");
-        self.graph.push_pass(decl, self.callback.take())
+    fn commit(&mut self, callback: Option<PassCallback<'a>>) -> PassId {
+        let index = self.index.take().expect("pass committed twice");
+        self.graph.commit_pass(index, callback)
     }
 }
 
 impl Drop for PassBuilder<'_, '_> {
     fn drop(&mut self) {
-        if self.decl.is_some() {
-            self.commit();
+        if self.index.is_some() {
+            self.commit(None);
         }
     }
 }
@@ -840,13 +853,12 @@ impl<'a> RenderPassBuilder<'_, 'a> {
         mut self,
         f: impl FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a,
     ) -> PassId {
-        self.inner.callback = Some(PassCallback::Render(Box::new(f)));
-        self.inner.commit()
+        self.inner.commit(Some(PassCallback::Render(Box::new(f))))
     }
 
     /// Declares the pass without a closure (plan-only use, or [`RenderGraph::set_callback`] later).
     pub fn finish(mut self) -> PassId {
-        self.inner.commit()
+        self.inner.commit(None)
     }
 }
 
@@ -864,13 +876,12 @@ impl<'a> ComputePassBuilder<'_, 'a> {
         mut self,
         f: impl FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a,
     ) -> PassId {
-        self.inner.callback = Some(PassCallback::Compute(Box::new(f)));
-        self.inner.commit()
+        self.inner.commit(Some(PassCallback::Compute(Box::new(f))))
     }
 
     /// Declares the pass without a closure.
     pub fn finish(mut self) -> PassId {
-        self.inner.commit()
+        self.inner.commit(None)
     }
 }
 
@@ -915,12 +926,11 @@ impl<'a> CopyPassBuilder<'_, 'a> {
         mut self,
         f: impl FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + 'a,
     ) -> PassId {
-        self.inner.callback = Some(PassCallback::Copy(Box::new(f)));
-        self.inner.commit()
+        self.inner.commit(Some(PassCallback::Copy(Box::new(f))))
     }
 
     /// Declares the pass without a closure.
     pub fn finish(mut self) -> PassId {
-        self.inner.commit()
+        self.inner.commit(None)
     }
 }

@@ -127,17 +127,32 @@ pub fn validation_from_env() -> bool {
 /// Opens a device: a hardware adapter if there is one on `backend`, else a software one.
 /// `validation` turns on `InstanceFlags::VALIDATION` (the Khronos layer on Vulkan).
 pub fn open(backend: Backend, validation: bool) -> Result<Gpu, GpuError> {
+    let instance = wgpu::Instance::new(instance_descriptor(backend, validation));
+    open_with(instance, backend, None)
+}
+
+/// The instance options [`open`] uses. To present to a window, add its display handle
+/// (`with_display_handle`) and call [`open_with`] with the window's surface.
+pub fn instance_descriptor(backend: Backend, validation: bool) -> wgpu::InstanceDescriptor {
     let mut flags = wgpu::InstanceFlags::empty();
     if validation {
         // Not `DEBUG`: its shader debug info names WGSL as the source language, which older
         // SPIR-V validators (Debian's layer) reject.
         flags |= wgpu::InstanceFlags::VALIDATION;
     }
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+    wgpu::InstanceDescriptor {
         backends: backend.backends(),
         flags,
         ..wgpu::InstanceDescriptor::new_without_display_handle()
-    });
+    }
+}
+
+/// [`open`] on a given instance; with `surface`, only adapters that can present to it count.
+pub fn open_with(
+    instance: wgpu::Instance,
+    backend: Backend,
+    surface: Option<&wgpu::Surface<'_>>,
+) -> Result<Gpu, GpuError> {
     let adapters = block_on(instance.enumerate_adapters(backend.backends()));
     let rank = |a: &wgpu::Adapter| {
         let info = a.get_info();
@@ -156,6 +171,7 @@ pub fn open(backend: Backend, validation: bool) -> Result<Gpu, GpuError> {
     };
     let adapter = adapters
         .into_iter()
+        .filter(|a| surface.is_none_or(|s| a.is_surface_supported(s)))
         .min_by_key(rank)
         .ok_or(GpuError::NoAdapter {
             backend: match backend {

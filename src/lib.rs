@@ -42,6 +42,7 @@ pub mod description;
 pub mod error;
 pub mod execute;
 pub mod format;
+mod hash;
 pub mod headless;
 pub mod plan;
 pub mod report;

@@ -334,6 +334,8 @@ pub struct ExecutorOptions {
     /// Write a GPU timestamp at the start and end of every render and compute group, when the
     /// device has `Features::TIMESTAMP_QUERY`; read them with [`Executor::read_timings`].
     pub timestamps: bool,
+    /// Wrap every pass in a debug group named after it (for captures and GPU debuggers).
+    pub debug_groups: bool,
 }
 
 impl Default for ExecutorOptions {
@@ -341,6 +343,7 @@ impl Default for ExecutorOptions {
         ExecutorOptions {
             keep_frames: 3,
             timestamps: false,
+            debug_groups: true,
         }
     }
 }
@@ -355,6 +358,12 @@ impl ExecutorOptions {
     /// Writes GPU timestamps around every render and compute group (when the device can).
     pub fn with_timestamps(mut self, on: bool) -> Self {
         self.timestamps = on;
+        self
+    }
+
+    /// Switches the per-pass debug groups on or off.
+    pub fn with_debug_groups(mut self, on: bool) -> Self {
+        self.debug_groups = on;
         self
     }
 }
@@ -571,6 +580,7 @@ impl Executor {
             prepared: all_prepared,
             slots,
             timestamps,
+            options,
             ..
         } = self;
         let prepared = &all_prepared[prepared];
@@ -588,6 +598,7 @@ impl Executor {
             encoder,
             graph_passes: &graph.passes,
             timestamps: timestamps.as_mut(),
+            debug_groups: options.debug_groups,
         };
         for group in &prepared.groups {
             recorder.poison(&group.poison_before);
@@ -1002,6 +1013,7 @@ struct Recorder<'r, 'e> {
     encoder: &'e mut wgpu::CommandEncoder,
     graph_passes: &'r [PassDecl],
     timestamps: Option<&'r mut timing::Timestamps>,
+    debug_groups: bool,
 }
 
 impl<'r> Recorder<'r, '_> {
@@ -1108,12 +1120,16 @@ impl<'r> Recorder<'r, '_> {
             };
             match &mut callbacks[p as usize] {
                 Some(PassCallback::Render(f)) => {
-                    rpass.push_debug_group(name);
+                    if self.debug_groups {
+                        rpass.push_debug_group(name);
+                    }
                     f(&mut rpass, &ctx).map_err(|source| ExecuteError::Pass {
                         pass: name.to_owned(),
                         source,
                     })?;
-                    rpass.pop_debug_group();
+                    if self.debug_groups {
+                        rpass.pop_debug_group();
+                    }
                 }
                 Some(other) => return Err(mismatch(name, "render", other)),
                 None => {}
@@ -1145,12 +1161,16 @@ impl<'r> Recorder<'r, '_> {
             };
             match &mut callbacks[p as usize] {
                 Some(PassCallback::Compute(f)) => {
-                    cpass.push_debug_group(name);
+                    if self.debug_groups {
+                        cpass.push_debug_group(name);
+                    }
                     f(&mut cpass, &ctx).map_err(|source| ExecuteError::Pass {
                         pass: name.to_owned(),
                         source,
                     })?;
-                    cpass.pop_debug_group();
+                    if self.debug_groups {
+                        cpass.pop_debug_group();
+                    }
                 }
                 Some(other) => return Err(mismatch(name, "compute", other)),
                 None => {}
@@ -1172,12 +1192,16 @@ impl<'r> Recorder<'r, '_> {
             };
             match &mut callbacks[p as usize] {
                 Some(PassCallback::Copy(f)) => {
-                    self.encoder.push_debug_group(name);
+                    if self.debug_groups {
+                        self.encoder.push_debug_group(name);
+                    }
                     f(self.encoder, &ctx).map_err(|source| ExecuteError::Pass {
                         pass: name.to_owned(),
                         source,
                     })?;
-                    self.encoder.pop_debug_group();
+                    if self.debug_groups {
+                        self.encoder.pop_debug_group();
+                    }
                 }
                 Some(other) => return Err(mismatch(name, "copy", other)),
                 None => {}

@@ -1,0 +1,253 @@
+//! CPU cost of recording the deferred example's frame through the graph against the same frame
+//! written by hand against wgpu (same passes, load/store ops, pipelines, bind groups and draws).
+//!
+//! ```text
+//! cargo bench --bench record [-- --size WxH --iterations N --rounds R]
+//! ```
+//!
+//! Graph: declare the frame (closures included), look the plan up in a `PlanCache`, record it
+//! with the executor (error scopes included) and finish the encoder. Hand: create the encoder,
+//! record, finish. Nothing is submitted while measuring, so the GPU (a software rasterizer on
+//! CPU-only machines) does not compete for the CPU; both paths are warmed up and submitted
+//! first, so the executor's pool and bind-group caches are warm. The two paths alternate
+//! iteration by iteration so drifts in machine load hit both alike.
+
+#[path = "../examples/deferred/frame.rs"]
+mod frame;
+
+use std::time::{Duration, Instant};
+
+use frame::DeferredFrame;
+use tilegraph::headless::{self, Backend};
+use tilegraph::prelude::*;
+use tilegraph::wgpu;
+use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+struct Args {
+    size: (u32, u32),
+    iterations: usize,
+    rounds: usize,
+}
+
+fn args() -> Result<Args, String> {
+    let mut a = Args {
+        size: (1280, 720),
+        iterations: 2000,
+        rounds: 5,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--size" => {
+                let v = value()?;
+                a.size = v
+                    .split_once('x')
+                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+                    .filter(|&(w, h)| w > 0 && h > 0)
+                    .ok_or(format!("--size takes WxH, not `{v}`"))?;
+            }
+            "--iterations" => {
+                a.iterations = value()?.parse().map_err(|e| format!("--iterations: {e}"))?
+            }
+            "--rounds" => a.rounds = value()?.parse().map_err(|e| format!("--rounds: {e}"))?,
+            // cargo bench passes `--bench`; libtest-style filters are ignored.
+            _ => {}
+        }
+    }
+    if a.iterations == 0 || a.rounds == 0 {
+        return Err("--iterations and --rounds must be positive".into());
+    }
+    Ok(a)
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn main() {
+    let args = match args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let backend = Backend::from_env().unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(2)
+    });
+    let gpu = headless::open(backend, false).unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(1)
+    });
+    let size = args.size;
+    let mut deferred = DeferredFrame::new(&gpu.adapter, &gpu.device, FORMAT).unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(1)
+    });
+    let output = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("output"),
+        size: wgpu::Extent3d {
+            width: size.0,
+            height: size.1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let view = output.create_view(&Default::default());
+    let targets = deferred.hand_targets(size);
+    let debug_groups = std::env::var_os("TILEGRAPH_NO_DEBUG_GROUPS").is_none();
+    let mut executor = gpu.executor(ExecutorOptions::default().with_debug_groups(debug_groups));
+    let mut cache = PlanCache::default();
+    let mut imports = Imports::new();
+    deferred.update(&gpu.queue, size, 0.0);
+
+    let mut graph_frame = |deferred: &mut DeferredFrame| -> (wgpu::CommandBuffer, [Instant; 4]) {
+        let t0 = Instant::now();
+        let (mut graph, handles) = deferred.declare(size);
+        let t1 = Instant::now();
+        let plan = cache
+            .get_or_compile(&graph, &CompileOptions::default())
+            .expect("the deferred frame compiles");
+        let t2 = Instant::now();
+        imports.clear();
+        imports.texture(handles.output, &output, &view);
+        let commands = executor
+            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+            .unwrap_or_else(|e| panic!("{}", headless::describe_failure(&e)));
+        let t3 = Instant::now();
+        (commands, [t0, t1, t2, t3])
+    };
+    let hand_frame = |deferred: &DeferredFrame| -> (wgpu::CommandBuffer, Duration) {
+        let t0 = Instant::now();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        deferred.record_by_hand(&mut encoder, &targets, &view);
+        let commands = encoder.finish();
+        (commands, t0.elapsed())
+    };
+
+    // Warm up: pool textures, bind groups and pipelines in use, submitted for real once.
+    for _ in 0..3 {
+        let (a, _) = graph_frame(&mut deferred);
+        let (b, _) = hand_frame(&deferred);
+        gpu.queue.submit([a, b]);
+    }
+    gpu.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("device poll");
+    for _ in 0..200 {
+        drop(graph_frame(&mut deferred));
+        drop(hand_frame(&deferred));
+    }
+    if let Some(e) = gpu.take_uncaptured_errors().first() {
+        eprintln!("error: wgpu reported: {e}");
+        std::process::exit(1);
+    }
+
+    println!(
+        "deferred frame {}x{}, {} lights; adapter {}",
+        size.0,
+        size.1,
+        frame::LIGHT_COUNT,
+        gpu.describe()
+    );
+    println!(
+        "{} rounds of {} iterations, graph and hand alternating; CPU time per frame in µs",
+        args.rounds, args.iterations
+    );
+    println!(
+        "{:>5} {:>12} {:>12} {:>9} {:>10} {:>10} {:>10} {:>10}",
+        "round", "graph med", "hand med", "overhead", "declare", "plan", "execute", "recording"
+    );
+    let mut measure_graph = |deferred: &mut DeferredFrame,
+                             graph: &mut Vec<Duration>,
+                             parts: &mut [Vec<Duration>; 3]| {
+        let (commands, t) = graph_frame(deferred);
+        graph.push(t[3] - t[0]);
+        for (k, part) in parts.iter_mut().enumerate() {
+            part.push(t[k + 1] - t[k]);
+        }
+        drop(commands);
+    };
+    let mut overheads = Vec::new();
+    let mut recording_overheads = Vec::new();
+    let (mut all_graph, mut all_hand) = (Vec::new(), Vec::new());
+    for round in 0..args.rounds {
+        let mut graph = Vec::with_capacity(args.iterations);
+        let mut hand = Vec::with_capacity(args.iterations);
+        let mut parts = [Vec::new(), Vec::new(), Vec::new()];
+        for i in 0..args.iterations {
+            // Alternate which goes first, so neither always runs on a warmer cache.
+            if i % 2 == 0 {
+                measure_graph(&mut deferred, &mut graph, &mut parts);
+                hand.push(hand_frame(&deferred).1);
+            } else {
+                hand.push(hand_frame(&deferred).1);
+                measure_graph(&mut deferred, &mut graph, &mut parts);
+            }
+        }
+        all_graph.extend_from_slice(&graph);
+        all_hand.extend_from_slice(&hand);
+        let (g, h) = (median(&mut graph), median(&mut hand));
+        let overhead = g.as_secs_f64() / h.as_secs_f64() - 1.0;
+        overheads.push(overhead);
+        let [d, p, e] = parts.map(|mut v| median(&mut v));
+        // Recording alone: what a caller that keeps its declared graph across frames pays.
+        let recording = (p + e).as_secs_f64() / h.as_secs_f64() - 1.0;
+        recording_overheads.push(recording);
+        println!(
+            "{:>5} {:>12.1} {:>12.1} {:>8.1}% {:>10.1} {:>10.1} {:>10.1} {:>9.1}%",
+            round,
+            micros(g),
+            micros(h),
+            overhead * 100.0,
+            micros(d),
+            micros(p),
+            micros(e),
+            recording * 100.0
+        );
+    }
+    all_graph.sort_unstable();
+    all_hand.sort_unstable();
+    println!(
+        "all: graph median {:.1} µs (p10 {:.1}, p90 {:.1}), hand median {:.1} µs (p10 {:.1}, p90 {:.1})",
+        micros(percentile(&all_graph, 0.5)),
+        micros(percentile(&all_graph, 0.1)),
+        micros(percentile(&all_graph, 0.9)),
+        micros(percentile(&all_hand, 0.5)),
+        micros(percentile(&all_hand, 0.1)),
+        micros(percentile(&all_hand, 0.9)),
+    );
+    let mut sorted = overheads.clone();
+    sorted.sort_by(f64::total_cmp);
+    println!(
+        "overhead of declaring + recording through the graph over hand-written recording: median of rounds {:.1}% (range {:.1}% .. {:.1}%)",
+        sorted[sorted.len() / 2] * 100.0,
+        sorted[0] * 100.0,
+        sorted[sorted.len() - 1] * 100.0
+    );
+    recording_overheads.sort_by(f64::total_cmp);
+    println!(
+        "overhead of recording a declared graph (plan lookup + executor) over hand-written recording: median of rounds {:.1}% (range {:.1}% .. {:.1}%); budget 5%",
+        recording_overheads[recording_overheads.len() / 2] * 100.0,
+        recording_overheads[0] * 100.0,
+        recording_overheads[recording_overheads.len() - 1] * 100.0
+    );
+}

@@ -1,0 +1,70 @@
+//! `tilegraph run --hash` on every example graph gives the same hashes in all three modes. Runs
+//! the built binary on the backend named by `TILEGRAPH_BACKEND` (default `auto`), so a failure
+//! to find an adapter fails the test with the tool's message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn example_graphs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/graphs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn run_hash(graph: &Path, mode: &str, backend: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tilegraph"))
+        .arg("run")
+        .arg(graph)
+        .args(["--mode", mode, "--backend", backend, "--hash"])
+        .args(["--size", "160x96", "--frames", "2"])
+        .output()
+        .expect("start tilegraph");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "tilegraph run {} --mode {mode} --backend {backend} failed ({}): {}",
+        graph.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn tilegraph_run_agrees_across_modes_on_example_graphs() {
+    let backend = std::env::var("TILEGRAPH_BACKEND").unwrap_or_else(|_| "auto".to_owned());
+    let graphs = example_graphs();
+    assert!(!graphs.is_empty(), "no examples/graphs/*.json found");
+    for graph in graphs {
+        let planned = run_hash(&graph, "planned", &backend);
+        let lines: Vec<&str> = planned.lines().collect();
+        assert!(
+            !lines.is_empty(),
+            "{}: --hash printed nothing (no kept imports?)",
+            graph.display()
+        );
+        for line in &lines {
+            let mut fields = line.split_whitespace();
+            let (name, hash) = (fields.next(), fields.next());
+            assert!(
+                name.is_some() && hash.is_some_and(|h| h.chars().all(|c| c.is_ascii_hexdigit())),
+                "{}: unexpected --hash line `{line}`",
+                graph.display()
+            );
+        }
+        for mode in ["naive", "poison"] {
+            let other = run_hash(&graph, mode, &backend);
+            assert_eq!(
+                other,
+                planned,
+                "{}: `--mode {mode}` hashes differ from `--mode planned`",
+                graph.display()
+            );
+        }
+    }
+}
