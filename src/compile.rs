@@ -434,6 +434,21 @@ fn validate_pass(
             resource: resource.map(|r| res[r as usize].name.to_string()),
             message,
         };
+    // An access's own clear value is used only by a `clear` (DESIGN §2): other accesses start from
+    // the resource's, so a value given there would silently do nothing.
+    let check_own_clear = |r: ResourceId, access: Access| {
+        if access == Access::Clear {
+            Ok(())
+        } else {
+            Err(invalid_access(
+                Some(r),
+                format!(
+                    "a `{}` access has its own clear value; only `clear` accesses use one (declare it on the resource)",
+                    access.as_str()
+                ),
+            ))
+        }
+    };
     // Every id must name a declared resource.
     let attached = pass
         .color
@@ -581,6 +596,7 @@ fn validate_pass(
             return Err(invalid_access(Some(c.resource), "`read` is for depth/stencil attachments; a colour attachment that is only read should be sampled".into()));
         }
         if let Some(clear) = c.clear {
+            check_own_clear(c.resource, c.access)?;
             check_clear_fits(Some(pname), &name(c.resource), t.format, clear)?;
         }
         check_shape(c.resource, t)?;
@@ -628,6 +644,7 @@ fn validate_pass(
             });
         }
         if let Some(clear) = d.clear {
+            check_own_clear(d.resource, d.access)?;
             check_clear_fits(Some(pname), &name(d.resource), t.format, clear)?;
         }
         check_shape(d.resource, t)?;
@@ -837,14 +854,12 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
                 }
             }
         }
-        // Writes: every attachment access but a `read` of existing contents makes a version.
-        for (slot, (r, access, _)) in attachments.enumerate() {
-            let i = v.slot_start[p] as usize + slot;
-            let written = if access == Access::Read && v.slot_read[i].is_some() {
-                None
-            } else {
-                Some(new_version(&mut v, &mut current, r, pid))
-            };
+        // Writes: every attachment access but `read` makes a version. A `read` never writes,
+        // not even when its group clears a never-written depth: the clear is a load op, not
+        // content, so a later reader clears again for free instead of keeping it in memory.
+        for (r, access, _) in attachments {
+            let written =
+                (access != Access::Read).then(|| new_version(&mut v, &mut current, r, pid));
             v.slot_written.push(written);
         }
         for c in &pass.color {
@@ -1175,10 +1190,15 @@ fn infer_attachment_ops(
             .collect();
         group.depth = first.depth.map(|d| {
             let slot = first.color.len();
-            let store = store_for(slot);
+            let load = load_for(slot, d.resource, d.access, d.clear);
+            // Nothing written: read-only when loaded; a clear nobody writes over is discarded.
+            let store = match (store_for(slot), load) {
+                (StoreOp::None, LoadOp::Clear(_)) => StoreOp::Discard,
+                (store, _) => store,
+            };
             AttachmentPlan {
                 resource: d.resource,
-                load: load_for(slot, d.resource, d.access, d.clear),
+                load,
                 store,
                 resolve: None,
                 read_only: store == StoreOp::None,

@@ -5,20 +5,15 @@ mod support;
 
 use support::checks::{Tally, check_graph, check_minimal, options_from};
 
-/// Every property; minimality tolerates only the open issue of
-/// `reader_of_a_read_fallback_clear_reclears` (which checks it strictly).
+/// Every property, minimality included.
 fn assert_properties(json: &str) {
-    assert_properties_with(json, false);
-}
-
-fn assert_properties_with(json: &str, strict: bool) {
     for bits in [0u8, 1] {
         let options = options_from(bits);
         let mut tally = Tally::default();
         let (graph, plan) = check_graph(json, &options, &mut tally)
             .unwrap_or_else(|e| panic!("{e}\noptions: {options:?}"))
             .expect("the graph compiles");
-        check_minimal(&graph, &plan, &options, &mut tally, strict)
+        check_minimal(&graph, &plan, &options, &mut tally)
             .unwrap_or_else(|e| panic!("{e}\noptions: {options:?}"));
     }
 }
@@ -76,17 +71,12 @@ fn sampled_texture_is_not_merged_with_a_resolve_into_it() {
     assert_eq!(plan.groups()[0].boundary.as_str(), "writes_bound_texture");
 }
 
-/// Open issue, found by the minimality property: `shadow_test` reads a depth that nothing wrote, so
-/// its group clears it (DESIGN §2). The compiler counts that clear as a version written by the pass
-/// and makes `shadow_draw` load it, and `shadow_test` store it: 2 × 256 bytes, where clearing again
-/// in `shadow_draw` gives the same contents and moves nothing. DESIGN §2 defines content as the
-/// latest version *written* by a live pass and says a `read` is never written, which supports the
-/// cheaper plan; the compiler's comment in `trace_versions` chooses otherwise. Left to the owner of
-/// the version model; `TILEGRAPH_STRICT_MINIMALITY=1` makes the random property fail on it too.
+/// Found by the minimality property: `shadow_test` reads a depth that nothing wrote, so its group
+/// clears it (DESIGN §2). A `read` never writes, so that clear is not content: `shadow_draw` clears
+/// again rather than `shadow_test` storing and `shadow_draw` loading it (2 × 256 bytes).
 #[test]
-#[ignore = "open issue: a later reader loads a depth `read` fallback clear instead of clearing it"]
 fn reader_of_a_read_fallback_clear_reclears() {
-    assert_properties_with(
+    assert_properties(
         r#"{
           "resources": [
             {"name": "shadow", "texture": {"format": "depth32float", "size": [8, 8]}, "clear": 1.0},
@@ -101,16 +91,14 @@ fn reader_of_a_read_fallback_clear_reclears() {
              "depth": {"resource": "shadow", "access": "read_write"}, "side_effects": true}
           ]
         }"#,
-        true,
     );
 }
 
-/// A depth `read` with no prior contents clears its group (DESIGN §2), and the compiler makes that
-/// clear the depth's contents. A later pass that samples the depth must then see it in memory: it
-/// may not join the group (samples_group_output), or the group discards the clear and the sample
-/// reads garbage.
+/// A depth `read` with no prior contents makes its group clear it (DESIGN §2), but a `read` never
+/// writes: the clear is not content. A later pass sampling that depth reads a resource nobody wrote,
+/// which is `read_before_write` (clear values apply to attachments only), not a merge question.
 #[test]
-fn sampling_a_depth_cleared_by_a_read_ends_the_group() {
+fn sampling_a_depth_only_ever_read_is_a_read_before_write() {
     let json = r#"{
       "resources": [
         {"name": "depth", "texture": {"format": "depth24plus", "size": [64, 32]}, "clear": 1.0}
@@ -121,11 +109,11 @@ fn sampling_a_depth_cleared_by_a_read_ends_the_group() {
          "depth": {"resource": "depth", "access": "read"}, "side_effects": true}
       ]
     }"#;
-    assert_properties(json);
-    let plan = tilegraph::RenderGraph::from_json(json)
+    let error = tilegraph::RenderGraph::from_json(json)
         .unwrap()
         .compile(&Default::default())
-        .unwrap();
-    assert_eq!(plan.groups().len(), 2);
-    assert_eq!(plan.groups()[0].boundary.as_str(), "samples_group_output");
+        .unwrap_err();
+    assert_eq!(error.kind().as_str(), "read_before_write");
+    assert_eq!(error.pass(), Some("fog"));
+    assert_eq!(error.resource(), Some("depth"));
 }

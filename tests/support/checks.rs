@@ -39,8 +39,6 @@ pub struct Tally {
     pub shared_physical: u64,
     pub minimality_resources: u64,
     pub minimality_leaves: u64,
-    /// Cheaper assignments explained by the open issue that `loads_a_read_fallback` describes.
-    pub known_fallback_reloads: u64,
 }
 
 /// DESIGN §5's texel bytes for the formats the generator uses (kept apart from the crate's table).
@@ -613,7 +611,6 @@ pub fn check_minimal(
     plan: &CompiledGraph,
     options: &CompileOptions,
     tally: &mut Tally,
-    strict: bool,
 ) -> Result<(), String> {
     let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
     let reference = reference(graph, &live)?;
@@ -634,10 +631,6 @@ pub fn check_minimal(
         tally.minimality_resources += 1;
         tally.minimality_leaves += found.leaves;
         if let Some((bytes, choices)) = found.cheaper {
-            if !strict && loads_a_read_fallback(graph, plan, &reference, r) {
-                tally.known_fallback_reloads += 1;
-                continue;
-            }
             return Err(format!(
                 "resource {r}: the compiler's ops move {} bytes, but {choices:?} moves {bytes} and every read still sees the right version",
                 found.compiled
@@ -645,42 +638,6 @@ pub fn check_minimal(
         }
     }
     Ok(())
-}
-
-/// `TILEGRAPH_STRICT_MINIMALITY=1` fails on the known issue below too.
-pub fn strict_minimality() -> bool {
-    std::env::var("TILEGRAPH_STRICT_MINIMALITY").is_ok_and(|v| v == "1")
-}
-
-/// Open issue (tests/prop_regressions.rs, `reader_of_a_read_fallback_clear_reclears`): a depth
-/// `read` with no prior contents clears the tile (DESIGN §2), and the compiler counts that clear as
-/// a version written by the pass, so a later `read_write`/`read` of the depth in another group loads
-/// it (and the first group stores it) where clearing again gives the very same contents for free.
-/// True when the compiler's plan loads such a fallback clear of `resource` into an attachment.
-fn loads_a_read_fallback(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    reference: &super::interp::Reference,
-    resource: u32,
-) -> bool {
-    use super::interp::{Observation, ReadKind};
-    reference.from_fallback.iter().any(|obs| match *obs {
-        Observation::Read {
-            pass,
-            kind: ReadKind::Attachment(_),
-            resource: r,
-        } if r == resource => plan.groups().iter().any(|g| {
-            g.passes.first() == Some(&pass)
-                && g.color
-                    .iter()
-                    .chain(g.depth.iter())
-                    .any(|a| a.resource == r && a.load == LoadOp::Load)
-        }),
-        _ => false,
-    }) && graph.passes().iter().any(|p| {
-        p.depth
-            .is_some_and(|d| d.resource == resource && d.access == Access::Read)
-    })
 }
 
 /// Why `next` may not join a group of `members` (DESIGN §2's merge rule and boundary order, then

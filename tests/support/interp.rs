@@ -221,7 +221,7 @@ pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, St
                 .ok_or_else(|| format!("pass {p} reads resource {r} before anything writes it"))?;
             record(obs, content, fallback);
         }
-        for &(_, r, access, own) in &atts {
+        for &(_, r, access, _) in &atts {
             if access != Access::Read {
                 cur[r as usize] = Some((
                     Content::Written {
@@ -230,9 +230,6 @@ pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, St
                     },
                     false,
                 ));
-            } else if cur[r as usize].is_none() {
-                let value = own.or(res[r as usize].clear).expect("checked above");
-                cur[r as usize] = Some((Content::Cleared(r, clear_key(value)), true));
             }
         }
         for c in &pass.color {
