@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or_else(|e| panic!("{e}\noptions: {options:?}\ngraph: {json}"));
     if let Some((graph, plan)) = compiled {
         if graph.passes().len() <= 6 {
-            check_minimal(&graph, &plan, &options, &mut tally, false)
+            check_minimal(&graph, &plan, &options, &mut tally)
                 .unwrap_or_else(|e| panic!("{e}\noptions: {options:?}\ngraph: {json}"));
         }
     }
