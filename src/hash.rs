@@ -120,7 +120,7 @@ impl Hasher for WideHasher {
 
 #[cfg(test)]
 mod tests {
-    use std::hash::{Hash, Hasher};
+    use std::hash::Hash;
 
     use super::*;
 
