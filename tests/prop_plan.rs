@@ -14,8 +14,6 @@
 //! a tenth of that in debug builds. `TILEGRAPH_PROPTEST_CASES=N cargo test --release --test
 //! prop_plan -- --nocapture` runs N graphs per property and prints how many were checked, with a
 //! tally of error kinds, merged groups, transients, shared physical textures and searches.
-//! `TILEGRAPH_STRICT_MINIMALITY=1` also fails on the open issue that tests/prop_regressions.rs's
-//! ignored test records.
 
 mod support;
 
