@@ -45,7 +45,7 @@ pub enum GraphError {
     },
     /// A texture is written as an attachment (or otherwise) and read in another way in the same pass.
     #[error(
-        "pass `{pass}` both writes `{resource}` and reads it as {other}: a pass cannot read what it is writing"
+        "pass `{pass}` writes `{resource}` and also uses it as {other}: a pass cannot read, or write another way, what it is writing"
     )]
     Feedback {
         /// The pass.
