@@ -210,9 +210,16 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
             after: ImportAfter::Keep,
         },
     );
+    // A valid group first, so the error has to be traced to the right one.
+    let scratch = graph.create_texture("scratch", TextureDesc::new(FORMAT, 8, 8));
+    graph
+        .add_render_pass("fine")
+        .color(scratch, Access::Clear)
+        .execute(|_, _| Ok(()));
     // A draw with no pipeline set is invalid.
     graph
         .add_render_pass("broken")
+        .sample(scratch)
         .color(output, Access::Clear)
         .execute(|pass, _| {
             pass.draw(0..3, 0..1);
@@ -226,5 +233,13 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
         .expect_err("invalid draw");
     assert!(matches!(err, ExecuteError::Validation { .. }), "{err}");
     eprintln!("{err}");
+    let ExecuteError::Validation { pass, .. } = &err else {
+        unreachable!()
+    };
+    assert_eq!(
+        pass.as_deref(),
+        Some("broken"),
+        "the failing pass is named: {err}"
+    );
     support::assert_no_gpu_errors(&gpu);
 }

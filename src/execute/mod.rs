@@ -510,10 +510,10 @@ impl Executor {
         recorded?;
         if let Some(error) = validation {
             let message = error.to_string();
-            return Err(ExecuteError::Validation {
-                pass: self.pass_named_in(&message, plan),
-                message,
-            });
+            let pass = self
+                .pass_named_in(&message, plan)
+                .or_else(|| self.locate_validation_error(graph, plan, imports, mode));
+            return Err(ExecuteError::Validation { pass, message });
         }
         if let Some(error) = oom {
             return Err(ExecuteError::OutOfMemory {
@@ -550,6 +550,58 @@ impl Executor {
                     || message.contains(&format!("`{}`", g.label))
             })
             .map(|g| g.label.clone())
+    }
+
+    /// Finds the group whose commands wgpu rejected. wgpu reports a frame's validation errors when
+    /// its encoder finishes, naming the encoder, not the pass; so after a failed frame — never on
+    /// the success path — the frame is recorded again one group per encoder, each under its own
+    /// error scope, and the first group that fails is named. The closures of the groups up to that
+    /// one run a second time; the commands are dropped.
+    fn locate_validation_error(
+        &mut self,
+        graph: &mut RenderGraph<'_>,
+        plan: &CompiledGraph,
+        imports: &Imports,
+        mode: ExecuteMode,
+    ) -> Option<String> {
+        let index = self.prepared.iter().position(|p| {
+            p.fingerprint == plan.fingerprint() && p.options == *plan.options() && p.mode == mode
+        })?;
+        let Executor {
+            device,
+            queue,
+            pool,
+            prepared,
+            slots,
+            options,
+            ..
+        } = self;
+        for group in &prepared[index].groups {
+            let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some(&group.label),
+            });
+            let mut recorder = Recorder {
+                tables: Tables {
+                    device,
+                    queue,
+                    slots,
+                    pool,
+                    imports,
+                },
+                encoder: &mut encoder,
+                graph_passes: &graph.passes,
+                timestamps: None,
+                debug_groups: options.debug_groups,
+            };
+            let recorded = recorder.group(group, &mut graph.callbacks);
+            drop(encoder.finish());
+            let failed = block_on_ready(scope.pop()).is_some();
+            if recorded.is_err() || failed {
+                return Some(group.label.clone());
+            }
+        }
+        None
     }
 
     /// Records `plan` of `graph` into `encoder` (the caller owns error scopes and submission).
