@@ -243,3 +243,62 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
     );
     support::assert_no_gpu_errors(&gpu);
 }
+
+#[test]
+fn timestamps_time_every_render_and_compute_group() {
+    let gpu = support::gpu();
+    if !gpu
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY)
+    {
+        // The adapter exists but cannot time; the recording path is then unchanged.
+        eprintln!(
+            "adapter {} has no TIMESTAMP_QUERY: nothing to time",
+            gpu.describe()
+        );
+        let executor = gpu.executor(ExecutorOptions::default().with_timestamps(true));
+        assert!(!executor.timestamps_enabled());
+        return;
+    }
+    let out = target(&gpu, 16, 16);
+    let mut executor = gpu.executor(ExecutorOptions::default().with_timestamps(true));
+    assert!(executor.timestamps_enabled());
+    let mut graph = RenderGraph::new();
+    let scratch = graph.create_texture("scratch", TextureDesc::new(FORMAT, 16, 16));
+    let output = graph.import_texture(
+        "output",
+        TextureDesc::new(FORMAT, 16, 16),
+        Import {
+            contents: ImportContents::Undefined,
+            after: ImportAfter::Keep,
+        },
+    );
+    graph
+        .add_render_pass("first")
+        .color(scratch, Access::Clear)
+        .execute(|_, _| Ok(()));
+    graph
+        .add_render_pass("second")
+        .sample(scratch)
+        .color(output, Access::Clear)
+        .execute(|_, _| Ok(()));
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut imports = Imports::new();
+    imports.texture(output, &out.texture, &out.view);
+    executor
+        .execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)
+        .expect("records");
+    let timings = executor.read_timings();
+    let labels: Vec<&str> = timings.iter().map(|t| t.label.as_str()).collect();
+    assert_eq!(labels, ["first", "second"]);
+    for t in &timings {
+        assert!(
+            t.nanoseconds.is_finite() && t.nanoseconds >= 0.0,
+            "{}: {} ns",
+            t.label,
+            t.nanoseconds
+        );
+    }
+    support::assert_no_gpu_errors(&gpu);
+}
