@@ -820,7 +820,7 @@ fn trace_versions(res: &[ResourceDecl], passes: &[PassDecl]) -> Result<Versions,
                     pass: pass.name.to_string(),
                     resource: res[r as usize].name.to_string(),
                     access: access.as_str(),
-                    hint: "; declare a clear value on the resource or the access to start from it",
+                    hint: "; declare a clear value on the resource to start from it",
                 });
             }
             if let Some(version) = loaded {
