@@ -1,6 +1,6 @@
 //! Compile: from the declared graph to the plan. Pure CPU, no device.
 //!
-//! [`compile`] is the whole compiler on one screen: each step is a function named after what it
+//! `compile` (private) is the whole compiler on one screen: each step is a function named after what it
 //! decides, and data flows one way through them.
 
 use std::cmp::Reverse;

@@ -6,8 +6,29 @@
 //! (memoryless) textures, pools physical textures — and explains every decision it made.
 //!
 //! The crate flows one way: **declare** ([`RenderGraph`]) → **compile** ([`RenderGraph::compile`],
-//! pure CPU) → **execute** (records into wgpu), with **report** ([`CompiledGraph::to_json`],
-//! [`CompiledGraph::to_table`], [`CompiledGraph::to_dot`]) reading the plan.
+//! pure CPU, no device) → **execute** ([`Executor`], records into wgpu), with **report**
+//! ([`CompiledGraph::to_json`], [`CompiledGraph::to_table`], [`CompiledGraph::to_dot`]) reading
+//! the plan.
+//!
+//! ## Declaring a frame
+//!
+//! Resources are graph-owned ([`RenderGraph::create_texture`], [`RenderGraph::create_buffer`]:
+//! undefined when the frame starts, discarded when it ends) or imported
+//! ([`RenderGraph::import_texture`]: a surface texture, a history buffer; [`Import`] says whether
+//! their contents are there at the start and wanted at the end). Each render pass names its
+//! attachments with one [`Access`] each:
+//!
+//! | access | meaning | prior contents |
+//! |---|---|---|
+//! | `Clear` | the pass clears the attachment first | not needed |
+//! | `Write` | the pass overwrites *every* pixel (full coverage, no blending, full write mask, no depth rejection) | not needed |
+//! | `ReadWrite` | blending, partial coverage, depth test against existing depth | needed |
+//! | `Read` | depth only: a read-only depth test | needed |
+//!
+//! A draw that looks full-screen does not prove every pixel was written: say `Write` only when it
+//! is true. Passes also `sample` textures, `input` them (same-pixel reads), use storage textures
+//! and buffers, and copy. Builder methods never fail; [`RenderGraph::compile`] validates the whole
+//! declared graph and returns a typed [`GraphError`] naming the pass and resource.
 //!
 //! ```
 //! use tilegraph::prelude::*;
@@ -23,15 +44,82 @@
 //!     Import { contents: ImportContents::Undefined, after: ImportAfter::Keep },
 //! );
 //! graph.add_render_pass("gbuffer").color(albedo, Access::Clear).depth(depth, Access::Clear).finish();
+//! graph.add_render_pass("debug").sample(depth).color(albedo, Access::ReadWrite).finish();
 //! graph.add_render_pass("lighting").sample(albedo).color(output, Access::Write).finish();
 //!
 //! let plan = graph.compile(&CompileOptions::default())?;
+//! assert!(!plan.passes()[1].culled); // lighting reads what debug wrote
 //! let gbuffer = &plan.groups()[0];
-//! assert_eq!(gbuffer.color[0].store, StoreOp::Store); // sampled by lighting
-//! assert_eq!(gbuffer.depth.as_ref().unwrap().store, StoreOp::Discard); // nobody reads depth later
-//! assert!(plan.resources()[1].transient); // so depth never leaves the tile
+//! assert_eq!(gbuffer.color[0].store, StoreOp::Store); // read later
+//! assert_eq!(gbuffer.depth.as_ref().unwrap().store, StoreOp::Store); // debug samples it
+//! assert_eq!(plan.groups()[0].boundary, GroupBoundary::SamplesGroupOutput);
 //! println!("{}", plan.to_table());
 //! # Ok::<(), tilegraph::GraphError>(())
+//! ```
+//!
+//! ## What the compiler decides, and why
+//!
+//! - **Culling**: a pass is live if it has side effects, writes a version a live pass reads, or
+//!   writes the frame-end contents of an import kept after the frame; everything else is culled.
+//! - **Groups**: the next live render pass joins the current wgpu render pass when it has the
+//!   same attachments and nothing forces a boundary; every group records the
+//!   [`GroupBoundary`] that ended it (it samples the group's output, it clears, it resolves, ...).
+//! - **Load ops**: `Clear` for clears, `Load` where prior contents are needed and exist, `Clear`
+//!   with the resource's clear value where they are needed but nothing wrote them, and for
+//!   `Write`: `DontCare` only when the caller handed over wgpu's unsafe
+//!   [`wgpu::LoadOpDontCare`] token ([`CompileOptions::with_dont_care`]), else a clear.
+//! - **Store ops**: `Store` only when a later live pass reads the contents or a kept import needs
+//!   them; `Discard` otherwise; `None` for a depth that the group only read (read-only depth).
+//! - **Transient textures**, **lifetimes** and **physical textures** shared by resources whose
+//!   lifetimes do not overlap; **traffic** of the plan against a naive renderer's
+//!   ([`CompiledGraph::traffic`]) and **warnings** about avoidable costs.
+//!
+//! Each optimisation has a switch ([`CompileOptions::with_cull`], `with_merge`,
+//! `with_transient`, `with_alias`) so a suspected miscompile can be bisected. Plans are
+//! deterministic; [`PlanCache`] reuses them across frames, keyed by the graph's structure.
+//!
+//! ## Executing
+//!
+//! The [`Executor`] records a plan into wgpu: one wgpu pass per group with the inferred ops,
+//! the user's closure called with the open pass and a [`PassContext`] that resolves handles to
+//! views and buffers. Physical textures are pooled across frames (stable views, so bind groups
+//! can be cached); imports are bound per frame through [`Imports`]. [`ExecuteMode::Naive`]
+//! records the naive plan and [`ExecuteMode::Poison`] overwrites everything the plan declares
+//! dead with a loud colour, so a wrong declaration shows on screen.
+//!
+//! ```no_run
+//! use tilegraph::prelude::*;
+//! use tilegraph::wgpu;
+//! use tilegraph::{ExecuteMode, Executor, Imports};
+//!
+//! fn frame(
+//!     device: &wgpu::Device,
+//!     queue: &wgpu::Queue,
+//!     executor: &mut Executor,
+//!     cache: &mut PlanCache,
+//!     surface: &wgpu::SurfaceTexture,
+//! ) -> Result<(), Box<dyn std::error::Error>> {
+//!     let texture = &surface.texture;
+//!     let (w, h) = (texture.width(), texture.height());
+//!     let mut graph = RenderGraph::new();
+//!     let output = graph.import_texture(
+//!         "surface",
+//!         TextureDesc::new(texture.format(), w, h),
+//!         Import { contents: ImportContents::Undefined, after: ImportAfter::Keep },
+//!     );
+//!     graph.add_render_pass("sky").color(output, Access::Write).execute(|pass, _ctx| {
+//!         // set the pipeline and bind groups, then draw
+//!         pass.draw(0..3, 0..1);
+//!         Ok(())
+//!     });
+//!     let plan = cache.get_or_compile(&graph, &CompileOptions::default())?;
+//!     let view = texture.create_view(&Default::default());
+//!     let mut imports = Imports::new();
+//!     imports.texture(output, texture, &view);
+//!     let commands = executor.execute(&mut graph, &plan, &imports, ExecuteMode::Planned)?;
+//!     queue.submit([commands]);
+//!     Ok(())
+//! }
 //! ```
 #![warn(missing_docs)]
 
@@ -70,8 +158,8 @@ pub use plan::{
 /// The names most frame setups need.
 pub mod prelude {
     pub use crate::{
-        Access, ClearValue, CompileOptions, CompiledGraph, GraphError, Import, ImportAfter,
-        ImportContents, LoadOp, PassContext, PlanCache, RenderGraph, StoreOp, TextureDesc,
-        TextureHandle,
+        Access, ClearValue, CompileOptions, CompiledGraph, GraphError, GroupBoundary, Import,
+        ImportAfter, ImportContents, LoadOp, PassContext, PlanCache, RenderGraph, StoreOp,
+        TextureDesc, TextureHandle,
     };
 }
