@@ -20,43 +20,8 @@ fn words(bytes: &[u8], mut add: impl FnMut(u64)) {
     add(u64::from_le_bytes(tail) ^ ((bytes.len() as u64) << 56));
 }
 
-/// A multiply-rotate hasher (64 bits) for short-lived tables.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FastHasher(u64);
-
-impl FastHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K1);
-    }
-}
-
-impl Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        words(bytes, |w| self.add(w));
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // The multiply leaves the low bits weak; tables index with them.
-        self.0.rotate_left(26)
-    }
-}
+/// The compiler's tables hash with the fingerprint's hasher; `finish` gives 64 well-mixed bits.
+pub(crate) type FastHasher = WideHasher;
 
 /// Two independent multiply-rotate streams over the same input: a 128-bit fingerprint.
 #[derive(Clone, Copy)]
