@@ -44,7 +44,11 @@ pub fn run(options: &Options) -> Result<(), String> {
         .map_err(|e| format!("event loop failed: {e}"))?;
     match app.error {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => {
+            let frames = app.state.as_ref().map_or(0, |s| s.frames);
+            println!("presented {frames} frames to a window");
+            Ok(())
+        }
     }
 }
 
