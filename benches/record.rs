@@ -97,21 +97,12 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(1)
     });
-    let output = gpu.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("output"),
-        size: wgpu::Extent3d {
-            width: size.0,
-            height: size.1,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-        view_formats: &[],
-    });
-    let view = output.create_view(&Default::default());
+    let (output, view) = gpu.target(
+        "output",
+        size,
+        FORMAT,
+        wgpu::TextureUsages::RENDER_ATTACHMENT,
+    );
     let targets = deferred.hand_targets(size);
     let debug_groups = std::env::var_os("TILEGRAPH_NO_DEBUG_GROUPS").is_none();
     let mut executor = gpu.executor(ExecutorOptions::default().with_debug_groups(debug_groups));

@@ -113,6 +113,33 @@ impl Gpu {
         Executor::with_options(&self.device, &self.queue, options)
     }
 
+    /// A single-sampled 2D texture of one mip and one layer, and a view of all of it: what a
+    /// frame renders into when there is no surface.
+    pub fn target(
+        &self,
+        label: &str,
+        (width, height): (u32, u32),
+        format: wgpu::TextureFormat,
+        usage: wgpu::TextureUsages,
+    ) -> (wgpu::Texture, wgpu::TextureView) {
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        (texture, view)
+    }
+
     /// Errors wgpu raised outside any error scope since the last call.
     pub fn take_uncaptured_errors(&self) -> Vec<String> {
         std::mem::take(&mut *self.uncaptured.lock().unwrap_or_else(|e| e.into_inner()))

@@ -19,22 +19,8 @@ const FRAMES: u32 = 2;
 const SIZES: [(u32, u32); 2] = [(192, 108), (257, 131)];
 
 fn output(gpu: &Gpu, size: (u32, u32)) -> (wgpu::Texture, wgpu::TextureView) {
-    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("output"),
-        size: wgpu::Extent3d {
-            width: size.0,
-            height: size.1,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&Default::default());
-    (texture, view)
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+    gpu.target("output", size, FORMAT, usage)
 }
 
 fn time(frame: u32) -> f32 {

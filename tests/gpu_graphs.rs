@@ -171,23 +171,10 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
     };
     let background = pipeline("full", "shade");
     let overlay = pipeline("small", "green");
-    let target = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("target"),
-        size: wgpu::Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    let view = target.create_view(&Default::default());
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+        | wgpu::TextureUsages::COPY_SRC
+        | wgpu::TextureUsages::COPY_DST;
+    let (target, view) = gpu.target("target", (w, h), format, usage);
 
     let mut graph = RenderGraph::new();
     let image = graph.create_texture("image", TextureDesc::new(format, w, h));

@@ -140,21 +140,8 @@ fn run_headless(o: &Options) -> Result<(), String> {
     eprintln!("adapter: {}", gpu.describe());
     let mut frame = DeferredFrame::new(&gpu.adapter, &gpu.device, OUTPUT_FORMAT)?;
     let (w, h) = o.size;
-    let output = gpu.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("deferred output"),
-        size: wgpu::Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: OUTPUT_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let output_view = output.create_view(&Default::default());
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+    let (output, output_view) = gpu.target("deferred output", (w, h), OUTPUT_FORMAT, usage);
     let mut executor = gpu.executor(ExecutorOptions::default());
     let mut cache = PlanCache::default();
     let mut imports = Imports::new();
