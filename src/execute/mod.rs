@@ -1060,6 +1060,37 @@ fn textures_to_poison_before(
 // ---------------------------------------------------------------------------------------------
 // Recording.
 
+/// Calls the closures of a group's passes on the open `$target`, each inside a debug group named
+/// after the pass. Render, compute and copy groups differ only in the target and the variant.
+macro_rules! call_passes {
+    ($self:ident, $group:ident, $callbacks:ident, $target:expr, $variant:ident, $kind:literal) => {
+        for &p in &$group.passes {
+            let name = &*$self.graph_passes[p as usize].name;
+            let ctx = PassContext {
+                tables: $self.tables,
+                pass: name,
+            };
+            match &mut $callbacks[p as usize] {
+                Some(PassCallback::$variant(f)) => {
+                    let target = $target;
+                    if $self.debug_groups {
+                        target.push_debug_group(name);
+                    }
+                    f(target, &ctx).map_err(|source| ExecuteError::Pass {
+                        pass: name.to_owned(),
+                        source,
+                    })?;
+                    if $self.debug_groups {
+                        target.pop_debug_group();
+                    }
+                }
+                Some(other) => return Err(mismatch(name, $kind, other)),
+                None => {}
+            }
+        }
+    };
+}
+
 struct Recorder<'r, 'e> {
     tables: Tables<'r>,
     encoder: &'e mut wgpu::CommandEncoder,
@@ -1164,29 +1195,7 @@ impl<'r> Recorder<'r, '_> {
             timestamp_writes,
             ..Default::default()
         });
-        for &p in &group.passes {
-            let name = &*self.graph_passes[p as usize].name;
-            let ctx = PassContext {
-                tables: self.tables,
-                pass: name,
-            };
-            match &mut callbacks[p as usize] {
-                Some(PassCallback::Render(f)) => {
-                    if self.debug_groups {
-                        rpass.push_debug_group(name);
-                    }
-                    f(&mut rpass, &ctx).map_err(|source| ExecuteError::Pass {
-                        pass: name.to_owned(),
-                        source,
-                    })?;
-                    if self.debug_groups {
-                        rpass.pop_debug_group();
-                    }
-                }
-                Some(other) => return Err(mismatch(name, "render", other)),
-                None => {}
-            }
-        }
+        call_passes!(self, group, callbacks, &mut rpass, Render, "render");
         Ok(())
     }
 
@@ -1205,29 +1214,7 @@ impl<'r> Recorder<'r, '_> {
                 label: Some(&group.label),
                 timestamp_writes,
             });
-        for &p in &group.passes {
-            let name = &*self.graph_passes[p as usize].name;
-            let ctx = PassContext {
-                tables: self.tables,
-                pass: name,
-            };
-            match &mut callbacks[p as usize] {
-                Some(PassCallback::Compute(f)) => {
-                    if self.debug_groups {
-                        cpass.push_debug_group(name);
-                    }
-                    f(&mut cpass, &ctx).map_err(|source| ExecuteError::Pass {
-                        pass: name.to_owned(),
-                        source,
-                    })?;
-                    if self.debug_groups {
-                        cpass.pop_debug_group();
-                    }
-                }
-                Some(other) => return Err(mismatch(name, "compute", other)),
-                None => {}
-            }
-        }
+        call_passes!(self, group, callbacks, &mut cpass, Compute, "compute");
         Ok(())
     }
 
@@ -1236,29 +1223,7 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut [Option<PassCallback<'_>>],
     ) -> Result<(), ExecuteError> {
-        for &p in &group.passes {
-            let name = &*self.graph_passes[p as usize].name;
-            let ctx = PassContext {
-                tables: self.tables,
-                pass: name,
-            };
-            match &mut callbacks[p as usize] {
-                Some(PassCallback::Copy(f)) => {
-                    if self.debug_groups {
-                        self.encoder.push_debug_group(name);
-                    }
-                    f(self.encoder, &ctx).map_err(|source| ExecuteError::Pass {
-                        pass: name.to_owned(),
-                        source,
-                    })?;
-                    if self.debug_groups {
-                        self.encoder.pop_debug_group();
-                    }
-                }
-                Some(other) => return Err(mismatch(name, "copy", other)),
-                None => {}
-            }
-        }
+        call_passes!(self, group, callbacks, &mut *self.encoder, Copy, "copy");
         Ok(())
     }
 }
