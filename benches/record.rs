@@ -18,10 +18,10 @@ mod frame;
 use std::time::{Duration, Instant};
 
 use frame::DeferredFrame;
-use tilegraph::headless::{self, Backend};
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph_tool::headless::{self, Backend};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 

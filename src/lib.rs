@@ -131,10 +131,8 @@ pub mod error;
 pub mod execute;
 pub mod format;
 mod hash;
-pub mod headless;
 pub mod plan;
 pub mod report;
-pub mod synthetic;
 
 pub use wgpu;
 

@@ -8,10 +8,10 @@ mod support;
 mod frame;
 
 use frame::DeferredFrame;
-use tilegraph::headless::{self, Gpu};
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph_tool::headless::{self, Gpu};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 const FRAMES: u32 = 2;

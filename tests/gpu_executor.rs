@@ -4,10 +4,10 @@
 
 mod support;
 
-use tilegraph::headless::Gpu;
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports};
+use tilegraph_tool::headless::Gpu;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 

@@ -5,11 +5,11 @@ mod support;
 
 use std::path::Path;
 
-use tilegraph::headless::Gpu;
 use tilegraph::prelude::*;
-use tilegraph::synthetic::{self, OutputContents, RunOptions};
 use tilegraph::wgpu;
 use tilegraph::{ExecuteMode, Executor, Imports};
+use tilegraph_tool::headless::Gpu;
+use tilegraph_tool::synthetic::{self, OutputContents, RunOptions};
 
 const MODES: [ExecuteMode; 3] = [
     ExecuteMode::Planned,
@@ -225,7 +225,7 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
         .execute_and_submit(&mut graph, &plan, &imports, mode)
         .expect("executes");
     let readback =
-        tilegraph::headless::read_texture(device, &gpu.queue, &target).expect("readback");
+        tilegraph_tool::headless::read_texture(device, &gpu.queue, &target).expect("readback");
     support::assert_no_gpu_errors(gpu);
     readback.bytes
 }

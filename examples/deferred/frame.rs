@@ -711,8 +711,8 @@ impl DeferredFrame {
         let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let scene = Scene::new(device);
         let pipelines = Pipelines::new(device, &scene, output_format, depth_in_lighting);
-        let validation = tilegraph::headless::block_on(validation.pop());
-        let internal = tilegraph::headless::block_on(internal.pop());
+        let validation = pollster::block_on(validation.pop());
+        let internal = pollster::block_on(internal.pop());
         if let Some(error) = validation.or(internal) {
             return Err(format!(
                 "the deferred pipelines cannot be created on this adapter: {error}"

@@ -17,10 +17,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use frame::DeferredFrame;
-use tilegraph::headless::{self, Backend};
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph_tool::headless::{self, Backend};
 
 const USAGE: &str =
     "usage: deferred [--headless | --window] [--output PATH] [--size WxH] [--frames N]

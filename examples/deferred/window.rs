@@ -4,10 +4,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use tilegraph::headless::{self, Gpu};
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{Executor, ExecutorOptions, Imports};
+use tilegraph_tool::headless::{self, Gpu};
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop, OwnedDisplayHandle};

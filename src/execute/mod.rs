@@ -10,10 +10,6 @@
 
 mod pool;
 
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
-
 use crate::compile::CompileOptions;
 use crate::declare::{
     Access, BufferHandle, ClearValue, PassCallback, PassDecl, PassKind, RenderGraph, ResourceId,
@@ -505,8 +501,8 @@ impl Executor {
             });
         let recorded = self.record(graph, plan, imports, mode, &mut encoder);
         let commands = encoder.finish();
-        let validation = block_on_ready(validation.pop());
-        let oom = block_on_ready(oom.pop());
+        let validation = pollster::block_on(validation.pop());
+        let oom = pollster::block_on(oom.pop());
         recorded?;
         if let Some(error) = validation {
             let message = error.to_string();
@@ -596,7 +592,7 @@ impl Executor {
             };
             let recorded = recorder.group(group, &mut graph.callbacks);
             drop(encoder.finish());
-            let failed = block_on_ready(scope.pop()).is_some();
+            let failed = pollster::block_on(scope.pop()).is_some();
             if recorded.is_err() || failed {
                 return Some(group.label.clone());
             }
@@ -824,18 +820,6 @@ fn check_imported_texture(
         }
     }
     Ok(())
-}
-
-/// Polls a future that wgpu resolves immediately on native backends.
-fn block_on_ready<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
-        }
-        std::thread::yield_now();
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

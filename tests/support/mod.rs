@@ -12,7 +12,7 @@ pub mod random_graph;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
 
-use tilegraph::headless::{self, Backend, Gpu};
+use tilegraph_tool::headless::{self, Backend, Gpu};
 
 /// Validation-layer messages at error level (wgpu-hal logs them through `log`).
 static LAYER_ERRORS: Mutex<Vec<String>> = Mutex::new(Vec::new());

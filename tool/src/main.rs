@@ -152,8 +152,8 @@ mod run_command {
     use std::process::ExitCode;
 
     use tilegraph::ExecuteMode;
-    use tilegraph::headless::{self, Backend, fnv1a64};
-    use tilegraph::synthetic::{self, OutputContents, RunError, RunOptions};
+    use tilegraph_tool::headless::{self, Backend, fnv1a64};
+    use tilegraph_tool::synthetic::{self, OutputContents, RunError, RunOptions};
 
     struct RunArgs {
         file: String,

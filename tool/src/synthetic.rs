@@ -19,16 +19,16 @@
 
 use std::fmt::Write as _;
 
-use crate::declare::{
+use crate::headless::{Gpu, GpuError, Readback, read_buffer, read_texture};
+use tilegraph::GraphError;
+use tilegraph::declare::{
     Access, ImportAfter, ImportContents, PassCallback, PassDecl, PassKind, RenderGraph,
     ResourceDecl, ResourceId, ResourceKind, TextureDesc,
 };
-use crate::error::GraphError;
-use crate::execute::{ExecuteError, ExecuteMode, Executor, Imports, PassError};
-use crate::format::format_name;
-use crate::headless::{Gpu, GpuError, Readback, read_buffer, read_texture};
-use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::{BufferHandle, CompileOptions, PassContext, TextureHandle};
+use tilegraph::execute::{ExecuteError, ExecuteMode, Executor, Imports, PassError};
+use tilegraph::format::format_name;
+use tilegraph::plan::{CompiledGraph, ResourceUsage};
+use tilegraph::{BufferHandle, CompileOptions, PassContext, TextureHandle};
 
 /// Why a description could not be run.
 #[derive(Debug, thiserror::Error)]
@@ -126,7 +126,9 @@ pub struct RunOutput {
 /// Resizes every texture of a description (layers kept).
 pub fn resize_description(json: &str, width: u32, height: u32) -> Result<String, GraphError> {
     let mut value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| GraphError::invalid(e.to_string()))?;
+        serde_json::from_str(json).map_err(|e| GraphError::InvalidDescription {
+            message: e.to_string(),
+        })?;
     if let Some(resources) = value
         .get_mut("resources")
         .and_then(serde_json::Value::as_array_mut)
@@ -416,7 +418,7 @@ pub fn attach(graph: &mut RenderGraph<'_>, device: &wgpu::Device) -> Result<(), 
             }
             PassKind::Copy => copy_pass(graph, &resources, pass).map_err(unsupported)?,
         };
-        if let Some(error) = crate::headless::block_on(scope.pop()) {
+        if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(unsupported(format!(
                 "the adapter rejects its shaders: {error}"
             )));

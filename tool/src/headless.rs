@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::execute::{ExecuteError, Executor, ExecutorOptions};
+use tilegraph::execute::{ExecuteError, Executor, ExecutorOptions};
 
 /// Which wgpu backend to look for adapters on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -180,7 +180,7 @@ pub fn open_with(
     backend: Backend,
     surface: Option<&wgpu::Surface<'_>>,
 ) -> Result<Gpu, GpuError> {
-    let adapters = block_on(instance.enumerate_adapters(backend.backends()));
+    let adapters = pollster::block_on(instance.enumerate_adapters(backend.backends()));
     let rank = |a: &wgpu::Adapter| {
         let info = a.get_info();
         let hardware = match info.device_type {
@@ -208,7 +208,7 @@ pub fn open_with(
             },
         })?;
     let wanted = wgpu::Features::TIMESTAMP_QUERY;
-    let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("tilegraph"),
         required_features: adapter.features() & wanted,
         required_limits: adapter.limits(),
@@ -232,19 +232,6 @@ pub fn open_with(
         queue,
         uncaptured,
     })
-}
-
-/// Runs a future to completion on this thread (wgpu's native futures are ready or become ready
-/// as the device is polled).
-pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    loop {
-        if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
-        }
-        std::thread::yield_now();
-    }
 }
 
 /// Texels of one texture read back: mip 0 of layer 0, rows tightly packed.

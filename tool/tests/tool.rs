@@ -6,7 +6,10 @@ use std::process::{Command, Output};
 use serde_json::Value;
 use tilegraph::{CompileOptions, RenderGraph};
 
-const DEFERRED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/graphs/deferred.json");
+const DEFERRED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../examples/graphs/deferred.json"
+);
 
 fn tool(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tilegraph"))

@@ -1,0 +1,13 @@
+//! The `tilegraph` tool's library: what running a graph needs beyond the `tilegraph` crate.
+//!
+//! - [`headless`]: picks an adapter (any GPU, else a software one), reads textures and buffers
+//!   back, writes PNGs. The examples, benches and GPU tests use it too.
+//! - [`synthetic`]: synthetic shaders whose results depend on exactly what each pass declares, so
+//!   `tilegraph run` can execute any description in every execute mode and compare them.
+//!
+//! Kept out of the `tilegraph` crate so that its users compile neither `png` nor the synthetic
+//! shaders.
+#![warn(missing_docs)]
+
+pub mod headless;
+pub mod synthetic;
