@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::compile::CompileOptions;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
+use crate::options::CompileOptions;
 use crate::plan::CompiledGraph;
 
 /// A small cache of compiled plans keyed by [`RenderGraph::fingerprint`] and the options.
@@ -46,11 +46,26 @@ impl PlanCache {
         options: &CompileOptions,
     ) -> Result<Arc<CompiledGraph>, GraphError> {
         let key = graph.fingerprint();
-        if let Some(i) = self
+        let hit = self
             .entries
             .iter()
-            .position(|(k, o, _)| *k == key && o == options)
-        {
+            .position(|(k, o, _)| *k == key && o == options);
+        // A 128-bit fingerprint collision is unlikely, not impossible: debug builds compare the
+        // structure itself and compile afresh when it differs.
+        let hit = hit.filter(|&i| {
+            !cfg!(debug_assertions) || {
+                let plan = &self.entries[i].2;
+                let same = plan.pass_decls() == graph.passes()
+                    && plan.resource_decls() == graph.resources();
+                if !same {
+                    log::warn!(
+                        "plan cache: fingerprint {key:032x} matched another graph's structure"
+                    );
+                }
+                same
+            }
+        });
+        if let Some(i) = hit {
             self.hits += 1;
             // Most recently used first.
             let entry = self.entries.remove(i);
@@ -60,6 +75,8 @@ impl PlanCache {
         }
         self.misses += 1;
         let plan = Arc::new(graph.compile(options)?);
+        self.entries
+            .retain(|(k, o, _)| !(*k == key && o == options));
         self.entries.insert(0, (key, *options, plan.clone()));
         self.entries.truncate(self.capacity);
         Ok(plan)

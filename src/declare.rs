@@ -1,382 +1,17 @@
-//! Declare: the frame's resources and passes, what each pass reads and writes, and its closure.
+//! Declare: the frame's graph — its resources and passes, what each pass reads and writes, and
+//! the closure that records it.
 
-use std::hash::{Hash, Hasher};
-
-use crate::hash::WideHasher;
+use std::hash::Hash;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use wgpu::TextureFormat;
-
-use crate::execute::{PassContext, PassError};
-
-/// Index of a resource in declaration order.
-pub type ResourceId = u32;
-/// Index of a pass in declaration order.
-pub type PassId = u32;
-
-/// A texture declared in a [`RenderGraph`]. Only valid for the graph that made it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TextureHandle {
-    pub(crate) graph: u32,
-    pub(crate) index: ResourceId,
-}
-
-/// A buffer declared in a [`RenderGraph`]. Only valid for the graph that made it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct BufferHandle {
-    pub(crate) graph: u32,
-    pub(crate) index: ResourceId,
-}
-
-impl TextureHandle {
-    /// The resource's index in declaration order.
-    pub fn index(self) -> ResourceId {
-        self.index
-    }
-}
-
-impl BufferHandle {
-    /// The resource's index in declaration order.
-    pub fn index(self) -> ResourceId {
-        self.index
-    }
-}
-
-/// Shape of a texture: format, size, layers, samples, mips.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TextureDesc {
-    /// Texel format.
-    pub format: TextureFormat,
-    /// Width in texels.
-    pub width: u32,
-    /// Height in texels.
-    pub height: u32,
-    /// Array layers (1 for a plain 2D texture).
-    pub layers: u32,
-    /// MSAA sample count.
-    pub samples: u32,
-    /// Mip levels; attachments render to mip 0.
-    pub mips: u32,
-}
-
-impl TextureDesc {
-    /// A single-sampled 2D texture of one layer and one mip.
-    pub fn new(format: TextureFormat, width: u32, height: u32) -> Self {
-        TextureDesc {
-            format,
-            width,
-            height,
-            layers: 1,
-            samples: 1,
-            mips: 1,
-        }
-    }
-
-    /// The same texture with `samples` MSAA samples.
-    pub fn samples(mut self, samples: u32) -> Self {
-        self.samples = samples;
-        self
-    }
-
-    /// The same texture with `layers` array layers.
-    pub fn layers(mut self, layers: u32) -> Self {
-        self.layers = layers;
-        self
-    }
-
-    /// The same texture with `mips` mip levels.
-    pub fn mips(mut self, mips: u32) -> Self {
-        self.mips = mips;
-        self
-    }
-}
-
-/// Shape of a buffer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct BufferDesc {
-    /// Size in bytes.
-    pub size: u64,
-}
-
-/// What a resource is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ResourceKind {
-    /// A texture.
-    Texture(TextureDesc),
-    /// A buffer.
-    Buffer(BufferDesc),
-}
-
-/// A clear value: colour, depth, or depth and stencil.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ClearValue {
-    /// RGBA colour.
-    Color([f64; 4]),
-    /// Depth only (stencil, if the format has one, clears to 0).
-    Depth(f32),
-    /// Depth and stencil.
-    DepthStencil {
-        /// Depth value.
-        depth: f32,
-        /// Stencil value.
-        stencil: u32,
-    },
-}
-
-impl Eq for ClearValue {}
-
-impl Hash for ClearValue {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        match *self {
-            ClearValue::Color(c) => {
-                0u8.hash(state);
-                c.map(f64::to_bits).hash(state);
-            }
-            ClearValue::Depth(d) => {
-                1u8.hash(state);
-                d.to_bits().hash(state);
-            }
-            ClearValue::DepthStencil { depth, stencil } => {
-                2u8.hash(state);
-                depth.to_bits().hash(state);
-                stencil.hash(state);
-            }
-        }
-    }
-}
-
-impl std::fmt::Display for ClearValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            ClearValue::Color([r, g, b, a]) => write!(f, "({r}, {g}, {b}, {a})"),
-            ClearValue::Depth(d) => write!(f, "depth {d}"),
-            ClearValue::DepthStencil { depth, stencil } => {
-                write!(f, "depth {depth} stencil {stencil}")
-            }
-        }
-    }
-}
-
-impl ClearValue {
-    /// Transparent black for colour, depth 1.0 / stencil 0 for depth formats.
-    pub fn fast_default(format: TextureFormat) -> Self {
-        if format.is_depth_stencil_format() {
-            ClearValue::DepthStencil {
-                depth: 1.0,
-                stencil: 0,
-            }
-        } else {
-            ClearValue::Color([0.0; 4])
-        }
-    }
-
-    /// Whether tile hardware can clear to this value without a full write (DESIGN §4 lists them).
-    pub fn is_fast(&self) -> bool {
-        const FAST: [[f64; 4]; 4] = [
-            [0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 1.0],
-            [1.0, 1.0, 1.0, 0.0],
-            [1.0, 1.0, 1.0, 1.0],
-        ];
-        match *self {
-            ClearValue::Color(c) => FAST.contains(&c),
-            ClearValue::Depth(d) => d == 0.0 || d == 1.0,
-            ClearValue::DepthStencil { depth, stencil } => {
-                (depth == 0.0 || depth == 1.0) && stencil == 0
-            }
-        }
-    }
-
-    /// Depth part of a depth clear value.
-    pub fn depth(&self) -> f32 {
-        match *self {
-            ClearValue::Depth(d) | ClearValue::DepthStencil { depth: d, .. } => d,
-            ClearValue::Color(_) => 1.0,
-        }
-    }
-
-    /// Stencil part of a depth clear value.
-    pub fn stencil(&self) -> u32 {
-        match *self {
-            ClearValue::DepthStencil { stencil, .. } => stencil,
-            _ => 0,
-        }
-    }
-
-    /// Colour part as a wgpu colour.
-    pub fn color(&self) -> wgpu::Color {
-        match *self {
-            ClearValue::Color([r, g, b, a]) => wgpu::Color { r, g, b, a },
-            _ => wgpu::Color::TRANSPARENT,
-        }
-    }
-}
-
-/// What an imported resource holds when the frame starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ImportContents {
-    /// Nothing the frame may read (a freshly acquired surface texture).
-    Undefined,
-    /// Contents from before the frame that passes may read (history buffers).
-    Preserved,
-}
-
-/// What happens to an imported resource's contents after the frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ImportAfter {
-    /// The frame-end contents are used after the frame (presented, read next frame).
-    Keep,
-    /// Nobody looks at the contents after the frame.
-    Discard,
-}
-
-/// How a resource owned outside the graph enters and leaves the frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Import {
-    /// Contents at frame start.
-    pub contents: ImportContents,
-    /// Fate of the frame-end contents.
-    pub after: ImportAfter,
-}
-
-/// How a render pass uses one attachment (DESIGN §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Access {
-    /// The pass clears the attachment first.
-    Clear,
-    /// The pass overwrites every pixel of the render area: prior contents not needed.
-    Write,
-    /// The pass needs the prior contents (blending, partial coverage, depth test against them).
-    ReadWrite,
-    /// Depth/stencil only: read-only depth test.
-    Read,
-}
-
-impl Access {
-    /// The description's name of the access.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Access::Clear => "clear",
-            Access::Write => "write",
-            Access::ReadWrite => "read_write",
-            Access::Read => "read",
-        }
-    }
-
-    /// Whether the access needs the attachment's prior contents.
-    pub fn reads_prior(self) -> bool {
-        matches!(self, Access::ReadWrite | Access::Read)
-    }
-}
-
-/// Type of a pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PassKind {
-    /// Draws into attachments.
-    Render,
-    /// Dispatches compute work.
-    Compute,
-    /// Copies between resources.
-    Copy,
-}
-
-impl PassKind {
-    /// The description's name of the pass type.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PassKind::Render => "render",
-            PassKind::Compute => "compute",
-            PassKind::Copy => "copy",
-        }
-    }
-}
-
-/// A colour attachment of a render pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ColorAttachment {
-    /// The attached texture.
-    pub resource: ResourceId,
-    /// How the pass uses it.
-    pub access: Access,
-    /// The access's own clear value, if any.
-    pub clear: Option<ClearValue>,
-    /// Single-sampled texture the attachment resolves into.
-    pub resolve: Option<ResourceId>,
-}
-
-/// The depth/stencil attachment of a render pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct DepthAttachment {
-    /// The attached texture.
-    pub resource: ResourceId,
-    /// How the pass uses it.
-    pub access: Access,
-    /// The access's own clear value, if any.
-    pub clear: Option<ClearValue>,
-}
-
-/// A declared resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ResourceDecl {
-    /// Unique name.
-    pub name: Arc<str>,
-    /// Texture or buffer shape.
-    pub kind: ResourceKind,
-    /// Clear value used when an attachment access clears it.
-    pub clear: Option<ClearValue>,
-    /// Set for resources owned outside the graph.
-    pub import: Option<Import>,
-}
-
-/// A declared pass: its type and every access.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct PassDecl {
-    /// Unique name.
-    pub name: Arc<str>,
-    /// Render, compute or copy.
-    pub kind: PassKind,
-    /// Colour attachments in slot order.
-    pub color: Vec<ColorAttachment>,
-    /// Depth/stencil attachment.
-    pub depth: Option<DepthAttachment>,
-    /// Textures read by a shader.
-    pub sample: Vec<ResourceId>,
-    /// Textures read at the same pixel an earlier pass wrote (framebuffer fetch).
-    pub input: Vec<ResourceId>,
-    /// Storage resources read.
-    pub storage_read: Vec<ResourceId>,
-    /// Storage resources overwritten entirely.
-    pub storage_write: Vec<ResourceId>,
-    /// Storage resources read and written.
-    pub storage_read_write: Vec<ResourceId>,
-    /// Copy sources.
-    pub copy_src: Vec<ResourceId>,
-    /// Copy destinations, overwritten entirely.
-    pub copy_dst: Vec<ResourceId>,
-    /// Keeps the pass alive even if nobody reads its outputs.
-    pub side_effects: bool,
-}
-
-impl PassDecl {
-    pub(crate) fn new(name: Arc<str>, kind: PassKind) -> Self {
-        PassDecl {
-            name,
-            kind,
-            color: Vec::new(),
-            depth: None,
-            sample: Vec::new(),
-            input: Vec::new(),
-            storage_read: Vec::new(),
-            storage_write: Vec::new(),
-            storage_read_write: Vec::new(),
-            copy_src: Vec::new(),
-            copy_dst: Vec::new(),
-            side_effects: false,
-        }
-    }
-}
+use crate::context::{PassContext, PassError};
+use crate::hash::WideHasher;
+use crate::resource::{
+    Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry, Import,
+    ImportAfter, ImportContents, ListAccess, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
+    ResourceKind, SubresourceHandle, TextureDesc, TextureHandle, TextureRef,
+};
 
 /// Closure recording a render pass.
 pub type RenderCallback<'a> =
@@ -429,6 +64,8 @@ pub struct RenderGraph<'a> {
     pub(crate) callbacks: Vec<Option<PassCallback<'a>>>,
     /// A handle that did not belong to this graph, found while declaring: (pass, description).
     pub(crate) foreign_handle: Option<(Arc<str>, String)>,
+    /// History pairs: (previous, current).
+    pub(crate) histories: Vec<(ResourceId, ResourceId)>,
     fingerprint: Fingerprint,
 }
 
@@ -456,6 +93,7 @@ impl<'a> RenderGraph<'a> {
             passes: Vec::new(),
             callbacks: Vec::new(),
             foreign_handle: None,
+            histories: Vec::new(),
             fingerprint: Fingerprint::new(),
         }
     }
@@ -488,7 +126,7 @@ impl<'a> RenderGraph<'a> {
 
     pub(crate) fn push_resource(&mut self, decl: ResourceDecl) -> ResourceId {
         self.fingerprint.add(&(0u8, &decl));
-        let id = self.resources.len() as ResourceId;
+        let id = ResourceId::new(self.resources.len());
         self.resources.push(decl);
         id
     }
@@ -498,7 +136,7 @@ impl<'a> RenderGraph<'a> {
         self.fingerprint.add(&(1u8, &self.passes[index]));
         self.callbacks.push(callback);
         debug_assert_eq!(self.callbacks.len(), self.passes.len());
-        index as PassId
+        PassId::new(index)
     }
 
     pub(crate) fn push_pass(
@@ -507,7 +145,7 @@ impl<'a> RenderGraph<'a> {
         callback: Option<PassCallback<'a>>,
     ) -> PassId {
         self.fingerprint.add(&(1u8, &decl));
-        let id = self.passes.len() as PassId;
+        let id = PassId::new(self.passes.len());
         self.passes.push(decl);
         self.callbacks.push(callback);
         id
@@ -559,6 +197,42 @@ impl<'a> RenderGraph<'a> {
         }
     }
 
+    /// Declares a history texture: graph-owned contents that live from one frame to the next
+    /// (TAA, reprojection). Returns two handles: [`History::previous`], last frame's contents
+    /// (read it, e.g. `sample`; never write it), and [`History::current`], this frame's (write it;
+    /// it is kept after the frame and becomes next frame's `previous`).
+    ///
+    /// The executor owns both textures and swaps them every frame; when the descriptor changes
+    /// (a resize) it reallocates them. [`PassContext::history_valid`] tells a pass whether
+    /// `previous` holds real contents (not on the first frame, nor after a reallocation, when it
+    /// holds zeros). In the graph the pair is two imports, `NAME.previous` (preserved, discarded
+    /// after the frame) and `NAME.current` (undefined, kept), and that is how JSON describes it.
+    pub fn history_texture(&mut self, name: &str, desc: TextureDesc) -> History {
+        let previous = self.import_texture(
+            &format!("{name}.previous"),
+            desc,
+            Import {
+                contents: ImportContents::Preserved,
+                after: ImportAfter::Discard,
+            },
+        );
+        let current = self.import_texture(
+            &format!("{name}.current"),
+            desc,
+            Import {
+                contents: ImportContents::Undefined,
+                after: ImportAfter::Keep,
+            },
+        );
+        self.histories.push((previous.index, current.index));
+        History { previous, current }
+    }
+
+    /// History pairs declared with [`history_texture`](Self::history_texture): `(previous, current)`.
+    pub fn histories(&self) -> &[(ResourceId, ResourceId)] {
+        &self.histories
+    }
+
     /// Declares a buffer owned by the graph.
     pub fn create_buffer(&mut self, name: &str, size: u64) -> BufferHandle {
         self.buffer(name, size, None)
@@ -582,8 +256,10 @@ impl<'a> RenderGraph<'a> {
         }
     }
 
-    /// Starts a render pass. Declare its accesses on the builder, then give it a closure with
-    /// [`RenderPassBuilder::execute`] (a builder dropped without one declares the pass without a closure).
+    /// Starts a render pass. Declare its accesses on the builder, then end it with
+    /// [`RenderPassBuilder::execute`] (its closure) or [`RenderPassBuilder::finish`] (none yet).
+    /// A builder dropped without either still declares the pass, and executing a plan in which
+    /// it is live is an error ([`ExecuteError::MissingCallback`](crate::ExecuteError::MissingCallback)).
     pub fn add_render_pass(&mut self, name: &str) -> RenderPassBuilder<'_, 'a> {
         RenderPassBuilder {
             inner: PassBuilder::new(self, name, PassKind::Render),
@@ -609,26 +285,24 @@ impl<'a> RenderGraph<'a> {
         self.resources
             .iter()
             .position(|r| &*r.name == name)
-            .map(|i| i as ResourceId)
+            .map(ResourceId::new)
     }
 
     /// The handle of a texture declared under `name`.
     pub fn texture_handle(&self, name: &str) -> Option<TextureHandle> {
         let index = self.resource_id(name)?;
-        matches!(
-            self.resources[index as usize].kind,
-            ResourceKind::Texture(_)
+        matches!(self.resources[index.index()].kind, ResourceKind::Texture(_)).then_some(
+            TextureHandle {
+                graph: self.id,
+                index,
+            },
         )
-        .then_some(TextureHandle {
-            graph: self.id,
-            index,
-        })
     }
 
     /// The handle of a buffer declared under `name`.
     pub fn buffer_handle(&self, name: &str) -> Option<BufferHandle> {
         let index = self.resource_id(name)?;
-        matches!(self.resources[index as usize].kind, ResourceKind::Buffer(_)).then_some(
+        matches!(self.resources[index.index()].kind, ResourceKind::Buffer(_)).then_some(
             BufferHandle {
                 graph: self.id,
                 index,
@@ -638,7 +312,7 @@ impl<'a> RenderGraph<'a> {
 
     /// Attaches (or replaces) the closure of a pass declared without one, e.g. loaded from JSON.
     pub fn set_callback(&mut self, pass: PassId, callback: PassCallback<'a>) {
-        if let Some(slot) = self.callbacks.get_mut(pass as usize) {
+        if let Some(slot) = self.callbacks.get_mut(pass.index()) {
             *slot = Some(callback);
         }
     }
@@ -648,8 +322,17 @@ impl<'a> RenderGraph<'a> {
         self.passes
             .iter()
             .position(|p| &*p.name == name)
-            .map(|i| i as PassId)
+            .map(PassId::new)
     }
+}
+
+/// The two handles of a history texture ([`RenderGraph::history_texture`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct History {
+    /// Last frame's contents: read them this frame, never write them.
+    pub previous: TextureHandle,
+    /// This frame's contents: write them; they are kept for the next frame.
+    pub current: TextureHandle,
 }
 
 /// Shared state of the three pass builders: the pass under construction, committed on drop.
@@ -681,12 +364,17 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
         index
     }
 
-    fn texture(&mut self, h: TextureHandle) -> ResourceId {
-        self.id(h.graph, h.index)
+    fn list(&mut self, access: ListAccess, texture: TextureRef) {
+        let resource = self.id(texture.texture.graph, texture.texture.index);
+        self.decl().list_mut(access).push(Entry {
+            resource,
+            sub: texture.sub,
+        });
     }
 
-    fn buffer(&mut self, h: BufferHandle) -> ResourceId {
-        self.id(h.graph, h.index)
+    fn buffer(&mut self, access: ListAccess, h: BufferHandle) {
+        let resource = self.id(h.graph, h.index);
+        self.decl().list_mut(access).push(Entry::whole(resource));
     }
 
     fn commit(&mut self, callback: Option<PassCallback<'a>>) -> PassId {
@@ -715,58 +403,54 @@ macro_rules! common_pass_methods {
 
 macro_rules! shader_pass_methods {
     () => {
-        /// The pass samples (or otherwise reads in a shader) `texture`.
-        pub fn sample(mut self, texture: TextureHandle) -> Self {
-            let id = self.inner.texture(texture);
-            self.inner.decl().sample.push(id);
+        /// The pass samples (or otherwise reads in a shader) a texture: the whole texture, or one
+        /// subresource (`texture.mip(1)`).
+        pub fn sample(mut self, texture: impl Into<TextureRef>) -> Self {
+            self.inner.list(ListAccess::Sample, texture.into());
             self
         }
 
-        /// The pass reads storage texture `texture`.
-        pub fn storage_read(mut self, texture: TextureHandle) -> Self {
-            let id = self.inner.texture(texture);
-            self.inner.decl().storage_read.push(id);
+        /// The pass reads a storage texture (whole or one subresource).
+        pub fn storage_read(mut self, texture: impl Into<TextureRef>) -> Self {
+            self.inner.list(ListAccess::StorageRead, texture.into());
             self
         }
 
-        /// The pass overwrites all of storage texture `texture`.
-        pub fn storage_write(mut self, texture: TextureHandle) -> Self {
-            let id = self.inner.texture(texture);
-            self.inner.decl().storage_write.push(id);
+        /// The pass overwrites all of a storage texture (whole or one subresource).
+        pub fn storage_write(mut self, texture: impl Into<TextureRef>) -> Self {
+            self.inner.list(ListAccess::StorageWrite, texture.into());
             self
         }
 
-        /// The pass reads and writes storage texture `texture`.
-        pub fn storage_read_write(mut self, texture: TextureHandle) -> Self {
-            let id = self.inner.texture(texture);
-            self.inner.decl().storage_read_write.push(id);
+        /// The pass reads and writes a storage texture (whole or one subresource).
+        pub fn storage_read_write(mut self, texture: impl Into<TextureRef>) -> Self {
+            self.inner
+                .list(ListAccess::StorageReadWrite, texture.into());
             self
         }
 
         /// The pass reads `buffer` as a storage buffer.
         pub fn storage_read_buffer(mut self, buffer: BufferHandle) -> Self {
-            let id = self.inner.buffer(buffer);
-            self.inner.decl().storage_read.push(id);
+            self.inner.buffer(ListAccess::StorageRead, buffer);
             self
         }
 
         /// The pass overwrites all of `buffer` as a storage buffer.
         pub fn storage_write_buffer(mut self, buffer: BufferHandle) -> Self {
-            let id = self.inner.buffer(buffer);
-            self.inner.decl().storage_write.push(id);
+            self.inner.buffer(ListAccess::StorageWrite, buffer);
             self
         }
 
         /// The pass reads and writes `buffer` as a storage buffer.
         pub fn storage_read_write_buffer(mut self, buffer: BufferHandle) -> Self {
-            let id = self.inner.buffer(buffer);
-            self.inner.decl().storage_read_write.push(id);
+            self.inner.buffer(ListAccess::StorageReadWrite, buffer);
             self
         }
     };
 }
 
 /// Declares a render pass; see [`RenderGraph::add_render_pass`].
+#[must_use = "end the pass with `.execute(closure)` or `.finish()`"]
 pub struct RenderPassBuilder<'g, 'a> {
     inner: PassBuilder<'g, 'a>,
 }
@@ -775,54 +459,58 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     common_pass_methods!();
     shader_pass_methods!();
 
-    /// Adds the next colour attachment.
-    pub fn color(mut self, texture: TextureHandle, access: Access) -> Self {
-        let resource = self.inner.texture(texture);
+    fn push_color(
+        &mut self,
+        target: SubresourceHandle,
+        access: Access,
+        clear: Option<ClearValue>,
+        resolve: Option<TextureHandle>,
+    ) {
+        let resource = self.inner.id(target.texture.graph, target.texture.index);
+        let resolve = resolve.map(|t| self.inner.id(t.graph, t.index));
         self.inner.decl().color.push(ColorAttachment {
             resource,
+            sub: target.sub,
             access,
-            clear: None,
-            resolve: None,
+            clear,
+            resolve,
         });
+    }
+
+    /// Adds the next colour attachment: a texture (its mip 0 of layer 0) or one subresource
+    /// (`bloom.mip(2)`, `faces.layer(3)`), rendered at that mip's size.
+    pub fn color(mut self, target: impl Into<SubresourceHandle>, access: Access) -> Self {
+        self.push_color(target.into(), access, None, None);
         self
     }
 
     /// Adds the next colour attachment, cleared to `color`.
-    pub fn color_cleared(mut self, texture: TextureHandle, color: [f64; 4]) -> Self {
-        let resource = self.inner.texture(texture);
+    pub fn color_cleared(mut self, target: impl Into<SubresourceHandle>, color: [f64; 4]) -> Self {
         let clear = Some(ClearValue::Color(color));
-        self.inner.decl().color.push(ColorAttachment {
-            resource,
-            access: Access::Clear,
-            clear,
-            resolve: None,
-        });
+        self.push_color(target.into(), Access::Clear, clear, None);
         self
     }
 
-    /// Adds the next colour attachment, a multisampled texture resolved into `target` when the pass ends.
+    /// Adds the next colour attachment, a multisampled texture resolved into `target` (its mip 0
+    /// of layer 0) when the pass ends.
     pub fn color_resolved(
         mut self,
-        texture: TextureHandle,
+        texture: impl Into<SubresourceHandle>,
         access: Access,
         target: TextureHandle,
     ) -> Self {
-        let resource = self.inner.texture(texture);
-        let resolve = Some(self.inner.texture(target));
-        self.inner.decl().color.push(ColorAttachment {
-            resource,
-            access,
-            clear: None,
-            resolve,
-        });
+        self.push_color(texture.into(), access, None, Some(target));
         self
     }
 
-    /// Sets the depth/stencil attachment.
-    pub fn depth(mut self, texture: TextureHandle, access: Access) -> Self {
-        let resource = self.inner.texture(texture);
+    /// Sets the depth/stencil attachment: a texture (mip 0 of layer 0) or one subresource
+    /// (`shadow.layer(1)`).
+    pub fn depth(mut self, target: impl Into<SubresourceHandle>, access: Access) -> Self {
+        let target = target.into();
+        let resource = self.inner.id(target.texture.graph, target.texture.index);
         self.inner.decl().depth = Some(DepthAttachment {
             resource,
+            sub: target.sub,
             access,
             clear: None,
         });
@@ -830,21 +518,26 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     }
 
     /// Sets the depth/stencil attachment, cleared to `clear`.
-    pub fn depth_cleared(mut self, texture: TextureHandle, clear: ClearValue) -> Self {
-        let resource = self.inner.texture(texture);
+    pub fn depth_cleared(
+        mut self,
+        target: impl Into<SubresourceHandle>,
+        clear: ClearValue,
+    ) -> Self {
+        let target = target.into();
+        let resource = self.inner.id(target.texture.graph, target.texture.index);
         self.inner.decl().depth = Some(DepthAttachment {
             resource,
+            sub: target.sub,
             access: Access::Clear,
             clear: Some(clear),
         });
         self
     }
 
-    /// Reads `texture` at the pixel being shaded, as written by an earlier pass (framebuffer fetch;
-    /// executed as a sampled read on wgpu).
-    pub fn input(mut self, texture: TextureHandle) -> Self {
-        let id = self.inner.texture(texture);
-        self.inner.decl().input.push(id);
+    /// Reads a texture at the pixel being shaded, as written by an earlier pass (framebuffer
+    /// fetch; executed as a sampled read on wgpu).
+    pub fn input(mut self, texture: impl Into<TextureRef>) -> Self {
+        self.inner.list(ListAccess::Input, texture.into());
         self
     }
 
@@ -863,6 +556,7 @@ impl<'a> RenderPassBuilder<'_, 'a> {
 }
 
 /// Declares a compute pass; see [`RenderGraph::add_compute_pass`].
+#[must_use = "end the pass with `.execute(closure)` or `.finish()`"]
 pub struct ComputePassBuilder<'g, 'a> {
     inner: PassBuilder<'g, 'a>,
 }
@@ -886,6 +580,7 @@ impl<'a> ComputePassBuilder<'_, 'a> {
 }
 
 /// Declares a copy pass; see [`RenderGraph::add_copy_pass`].
+#[must_use = "end the pass with `.execute(closure)` or `.finish()`"]
 pub struct CopyPassBuilder<'g, 'a> {
     inner: PassBuilder<'g, 'a>,
 }
@@ -893,31 +588,27 @@ pub struct CopyPassBuilder<'g, 'a> {
 impl<'a> CopyPassBuilder<'_, 'a> {
     common_pass_methods!();
 
-    /// The pass copies from `texture`.
-    pub fn copy_src(mut self, texture: TextureHandle) -> Self {
-        let id = self.inner.texture(texture);
-        self.inner.decl().copy_src.push(id);
+    /// The pass copies from a texture (whole or one subresource).
+    pub fn copy_src(mut self, texture: impl Into<TextureRef>) -> Self {
+        self.inner.list(ListAccess::CopySrc, texture.into());
         self
     }
 
-    /// The pass overwrites all of `texture` by a copy.
-    pub fn copy_dst(mut self, texture: TextureHandle) -> Self {
-        let id = self.inner.texture(texture);
-        self.inner.decl().copy_dst.push(id);
+    /// The pass overwrites all of a texture (or one subresource) by a copy.
+    pub fn copy_dst(mut self, texture: impl Into<TextureRef>) -> Self {
+        self.inner.list(ListAccess::CopyDst, texture.into());
         self
     }
 
     /// The pass copies from `buffer`.
     pub fn copy_src_buffer(mut self, buffer: BufferHandle) -> Self {
-        let id = self.inner.buffer(buffer);
-        self.inner.decl().copy_src.push(id);
+        self.inner.buffer(ListAccess::CopySrc, buffer);
         self
     }
 
     /// The pass overwrites all of `buffer` by a copy.
     pub fn copy_dst_buffer(mut self, buffer: BufferHandle) -> Self {
-        let id = self.inner.buffer(buffer);
-        self.inner.decl().copy_dst.push(id);
+        self.inner.buffer(ListAccess::CopyDst, buffer);
         self
     }
 

@@ -1,17 +1,19 @@
-//! The JSON graph description (DESIGN §3): loaded into a [`RenderGraph`] and emitted from one.
+//! The JSON graph description ([guide](crate::guide#graph-description-json)): loaded into a
+//! [`RenderGraph`] and emitted from one.
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::declare::{
-    Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Import, ImportAfter,
-    ImportContents, PassDecl, PassKind, RenderGraph, ResourceDecl, ResourceId, ResourceKind,
-    TextureDesc,
-};
+use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::format::{format_name, parse_format};
+use crate::resource::{
+    Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, Import, ImportAfter,
+    ImportContents, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceId, ResourceKind,
+    Subresource, TextureDesc,
+};
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -40,6 +42,10 @@ fn one() -> u32 {
 
 fn is_one(v: &u32) -> bool {
     *v == 1
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 #[derive(Serialize, Deserialize)]
@@ -106,6 +112,10 @@ struct ColorJson {
     clear: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     resolve: Option<String>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    mip: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    layer: u32,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -115,6 +125,28 @@ struct DepthJson {
     access: AccessJson,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    mip: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    layer: u32,
+}
+
+/// A list entry: a resource name (the whole resource) or one subresource of a texture.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum EntryJson {
+    Whole(String),
+    Sub(SubEntryJson),
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SubEntryJson {
+    resource: String,
+    #[serde(default)]
+    mip: u32,
+    #[serde(default)]
+    layer: u32,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -128,19 +160,19 @@ struct PassJson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     depth: Option<DepthJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    sample: Vec<String>,
+    sample: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    input: Vec<String>,
+    input: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    storage_read: Vec<String>,
+    storage_read: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    storage_write: Vec<String>,
+    storage_write: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    storage_read_write: Vec<String>,
+    storage_read_write: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    copy_src: Vec<String>,
+    copy_src: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    copy_dst: Vec<String>,
+    copy_dst: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     side_effects: bool,
 }
@@ -284,7 +316,21 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
                 resource: name.to_owned(),
             })
     };
-    let list = |names: &[String]| names.iter().map(|n| id(n)).collect::<Result<Vec<_>, _>>();
+    let list = |entries: &[EntryJson]| {
+        entries
+            .iter()
+            .map(|e| match e {
+                EntryJson::Whole(name) => id(name).map(Entry::whole),
+                EntryJson::Sub(s) => id(&s.resource).map(|resource| Entry {
+                    resource,
+                    sub: Some(Subresource {
+                        mip: s.mip,
+                        layer: s.layer,
+                    }),
+                }),
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
     let owner = format!("pass `{}`", p.name);
     let kind = match p.kind {
         KindJson::Render => PassKind::Render,
@@ -295,6 +341,10 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
     for c in &p.color {
         decl.color.push(ColorAttachment {
             resource: id(&c.resource)?,
+            sub: Subresource {
+                mip: c.mip,
+                layer: c.layer,
+            },
             access: c.access.into(),
             clear: c
                 .clear
@@ -307,6 +357,10 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
     if let Some(d) = &p.depth {
         decl.depth = Some(DepthAttachment {
             resource: id(&d.resource)?,
+            sub: Subresource {
+                mip: d.mip,
+                layer: d.layer,
+            },
             access: d.access.into(),
             clear: d
                 .clear
@@ -315,19 +369,24 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
                 .transpose()?,
         });
     }
-    decl.sample = list(&p.sample)?;
-    decl.input = list(&p.input)?;
-    decl.storage_read = list(&p.storage_read)?;
-    decl.storage_write = list(&p.storage_write)?;
-    decl.storage_read_write = list(&p.storage_read_write)?;
-    decl.copy_src = list(&p.copy_src)?;
-    decl.copy_dst = list(&p.copy_dst)?;
+    let lists = [
+        (ListAccess::Sample, &p.sample),
+        (ListAccess::Input, &p.input),
+        (ListAccess::StorageRead, &p.storage_read),
+        (ListAccess::StorageWrite, &p.storage_write),
+        (ListAccess::StorageReadWrite, &p.storage_read_write),
+        (ListAccess::CopySrc, &p.copy_src),
+        (ListAccess::CopyDst, &p.copy_dst),
+    ];
+    for (access, entries) in lists {
+        *decl.list_mut(access) = list(entries)?;
+    }
     decl.side_effects = p.side_effects;
     Ok(decl)
 }
 
 impl RenderGraph<'static> {
-    /// Loads a graph description (DESIGN §3). Passes have no closures; attach them with
+    /// Loads a graph description ([guide](crate::guide#graph-description-json)). Passes have no closures; attach them with
     /// [`RenderGraph::set_callback`] or execute the graph with synthetic shaders.
     pub fn from_json(json: &str) -> Result<RenderGraph<'static>, GraphError> {
         let desc: Description =
@@ -342,7 +401,7 @@ impl RenderGraph<'static> {
         } = desc;
         let mut ids: HashMap<&str, ResourceId> = HashMap::with_capacity(rjson.len());
         for (i, r) in rjson.iter().enumerate() {
-            if ids.insert(&r.name, i as ResourceId).is_some() {
+            if ids.insert(&r.name, ResourceId::new(i)).is_some() {
                 return Err(GraphError::DuplicateName {
                     what: "resource",
                     name: r.name.clone(),
@@ -364,20 +423,64 @@ impl RenderGraph<'static> {
         for p in passes {
             graph.push_pass(p, None);
         }
+        graph.histories = history_pairs(&graph.resources);
         Ok(graph)
     }
 }
 
+/// Pairs of resources that describe a history texture: `NAME.previous` imported preserved and
+/// discarded, `NAME.current` imported undefined and kept, one descriptor.
+fn history_pairs(resources: &[ResourceDecl]) -> Vec<(ResourceId, ResourceId)> {
+    let previous = Import {
+        contents: ImportContents::Preserved,
+        after: ImportAfter::Discard,
+    };
+    let current = Import {
+        contents: ImportContents::Undefined,
+        after: ImportAfter::Keep,
+    };
+    let mut pairs = Vec::new();
+    for (i, r) in resources.iter().enumerate() {
+        let Some(base) = r.name.strip_suffix(".previous") else {
+            continue;
+        };
+        if r.import != Some(previous) || !matches!(r.kind, ResourceKind::Texture(_)) {
+            continue;
+        }
+        let want = format!("{base}.current");
+        if let Some(j) = resources
+            .iter()
+            .position(|c| *c.name == *want && c.import == Some(current) && c.kind == r.kind)
+        {
+            pairs.push((ResourceId::new(i), ResourceId::new(j)));
+        }
+    }
+    pairs
+}
+
 impl RenderGraph<'_> {
-    /// Emits the graph's description (DESIGN §3), without the closures. `from_json` of the result
+    /// Emits the graph's description ([guide](crate::guide#graph-description-json)), without the
+    /// closures. `from_json` of the result
     /// gives a graph with the same structure and fingerprint.
     pub fn to_json(&self) -> String {
         let name = |id: &ResourceId| {
             self.resources
-                .get(*id as usize)
+                .get(id.index())
                 .map_or_else(|| format!("#{id}"), |r| r.name.to_string())
         };
-        let names = |ids: &[ResourceId]| ids.iter().map(name).collect::<Vec<_>>();
+        let names = |entries: &[Entry]| {
+            entries
+                .iter()
+                .map(|e| match e.sub {
+                    None => EntryJson::Whole(name(&e.resource)),
+                    Some(sub) => EntryJson::Sub(SubEntryJson {
+                        resource: name(&e.resource),
+                        mip: sub.mip,
+                        layer: sub.layer,
+                    }),
+                })
+                .collect::<Vec<_>>()
+        };
         let resources = self
             .resources
             .iter()
@@ -437,12 +540,16 @@ impl RenderGraph<'_> {
                         access: c.access.into(),
                         clear: c.clear.map(emit_clear),
                         resolve: c.resolve.as_ref().map(name),
+                        mip: c.sub.mip,
+                        layer: c.sub.layer,
                     })
                     .collect(),
                 depth: p.depth.map(|d| DepthJson {
                     resource: name(&d.resource),
                     access: d.access.into(),
                     clear: d.clear.map(emit_clear),
+                    mip: d.sub.mip,
+                    layer: d.sub.layer,
                 }),
                 sample: names(&p.sample),
                 input: names(&p.input),

@@ -41,7 +41,7 @@ pub enum GraphError {
         /// How the pass reads it (`sample`, `read_write`, ...).
         access: &'static str,
         /// Extra advice, possibly empty.
-        hint: &'static str,
+        hint: String,
     },
     /// A texture is written as an attachment (or otherwise) and read in another way in the same pass.
     #[error(
@@ -110,6 +110,16 @@ pub enum GraphError {
         /// What differs.
         message: String,
     },
+    /// A mip or layer outside the texture, or a subresource named on a buffer.
+    #[error("pass `{pass}` uses `{resource}`: {message}")]
+    InvalidSubresource {
+        /// The pass.
+        pass: String,
+        /// The resource.
+        resource: String,
+        /// What is out of range.
+        message: String,
+    },
     /// An access that does not fit its slot or its pass type.
     #[error("pass `{pass}`{}: {message}", resource_suffix(resource))]
     InvalidAccess {
@@ -160,6 +170,8 @@ pub enum ErrorKind {
     ResolveMismatch,
     /// See [`GraphError::InvalidAccess`].
     InvalidAccess,
+    /// See [`GraphError::InvalidSubresource`].
+    InvalidSubresource,
 }
 
 impl ErrorKind {
@@ -176,8 +188,25 @@ impl ErrorKind {
             ErrorKind::FormatMismatch => "format_mismatch",
             ErrorKind::ResolveMismatch => "resolve_mismatch",
             ErrorKind::InvalidAccess => "invalid_access",
+            ErrorKind::InvalidSubresource => "invalid_subresource",
         }
     }
+
+    /// Every kind, in the order the guide lists them: the one list the crate, its tests and
+    /// fuzz targets share.
+    pub const ALL: [ErrorKind; 11] = [
+        ErrorKind::InvalidDescription,
+        ErrorKind::UnknownResource,
+        ErrorKind::DuplicateName,
+        ErrorKind::ReadBeforeWrite,
+        ErrorKind::Feedback,
+        ErrorKind::SizeMismatch,
+        ErrorKind::SampleCountMismatch,
+        ErrorKind::FormatMismatch,
+        ErrorKind::ResolveMismatch,
+        ErrorKind::InvalidAccess,
+        ErrorKind::InvalidSubresource,
+    ];
 }
 
 impl fmt::Display for ErrorKind {
@@ -200,6 +229,7 @@ impl GraphError {
             GraphError::FormatMismatch { .. } => ErrorKind::FormatMismatch,
             GraphError::ResolveMismatch { .. } => ErrorKind::ResolveMismatch,
             GraphError::InvalidAccess { .. } => ErrorKind::InvalidAccess,
+            GraphError::InvalidSubresource { .. } => ErrorKind::InvalidSubresource,
         }
     }
 
@@ -212,6 +242,7 @@ impl GraphError {
             | GraphError::SizeMismatch { pass, .. }
             | GraphError::SampleCountMismatch { pass, .. }
             | GraphError::ResolveMismatch { pass, .. }
+            | GraphError::InvalidSubresource { pass, .. }
             | GraphError::InvalidAccess { pass, .. } => Some(pass),
             GraphError::FormatMismatch { pass, .. } => pass.as_deref(),
             GraphError::DuplicateName { what: "pass", name } => Some(name),
@@ -228,7 +259,8 @@ impl GraphError {
             | GraphError::SizeMismatch { resource, .. }
             | GraphError::SampleCountMismatch { resource, .. }
             | GraphError::FormatMismatch { resource, .. }
-            | GraphError::ResolveMismatch { resource, .. } => Some(resource),
+            | GraphError::ResolveMismatch { resource, .. }
+            | GraphError::InvalidSubresource { resource, .. } => Some(resource),
             GraphError::InvalidAccess { resource, .. } => resource.as_deref(),
             GraphError::DuplicateName {
                 what: "resource",

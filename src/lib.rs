@@ -123,41 +123,61 @@
 //! ```
 #![warn(missing_docs)]
 
+// Layers, bottom to top; a module imports only from its own layer or below (checked by the
+// `layering` test, which reads every `use crate::` line):
+//   0  ids, hash, format, error        plain values and helpers
+//   1  resource                        declared data: handles, shapes, accesses, pass declarations
+//   2  context                         what a pass closure sees (filled in by the executor)
+//   3  declare                         the builder: a graph of resources, passes and closures
+//   4  description, options           JSON in and out; what the compiler may do
+//   5  plan                            the compiled plan's types
+//   6  compile                         the compiler: declared graph → plan
+//   7  cache, report, html             plan reuse; JSON, table, DOT and HTML of a plan
+//   8  execute                         recording a plan into wgpu
+
 pub mod cache;
 pub mod compile;
+pub mod context;
 pub mod declare;
 pub mod description;
 pub mod error;
 pub mod execute;
 pub mod format;
+#[doc = include_str!("../docs/guide.md")]
+pub mod guide {}
 mod hash;
+pub mod ids;
+pub mod options;
 pub mod plan;
 pub mod report;
+pub mod resource;
 
 pub use wgpu;
 
 pub use cache::PlanCache;
-pub use compile::CompileOptions;
-pub use declare::{
-    Access, BufferDesc, BufferHandle, ClearValue, Import, ImportAfter, ImportContents,
-    PassCallback, PassId, PassKind, RenderGraph, ResourceId, ResourceKind, TextureDesc,
-    TextureHandle,
-};
+pub use context::{ContextError, PassContext, PassError};
+pub use declare::{History, PassCallback, RenderGraph};
 pub use error::{ErrorKind, GraphError};
 pub use execute::{
-    ExecuteError, ExecuteMode, Executor, ExecutorOptions, GroupTiming, Imports, PassContext,
-    PassError, PoolStats,
+    ExecuteError, ExecuteMode, Executor, ExecutorOptions, GroupTiming, Imports, PoolStats,
 };
+pub use ids::{GroupId, PassId, PhysicalId, ResourceId};
+pub use options::CompileOptions;
 pub use plan::{
-    AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, StoreOp, Traffic, Warning,
-    WarningKind,
+    AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, LoadReason, StoreOp, StoreReason,
+    Traffic, Warning, WarningKind,
+};
+pub use resource::{
+    Access, BufferDesc, BufferHandle, ClearValue, Entry, Import, ImportAfter, ImportContents,
+    ListAccess, PassDecl, PassKind, ResourceDecl, ResourceKind, Subresource, SubresourceHandle,
+    TextureDesc, TextureHandle, TextureRef,
 };
 
 /// The names most frame setups need.
 pub mod prelude {
     pub use crate::{
-        Access, ClearValue, CompileOptions, CompiledGraph, GraphError, GroupBoundary, Import,
-        ImportAfter, ImportContents, LoadOp, PassContext, PlanCache, RenderGraph, StoreOp,
-        TextureDesc, TextureHandle,
+        Access, ClearValue, CompileOptions, CompiledGraph, GraphError, GroupBoundary, History,
+        Import, ImportAfter, ImportContents, LoadOp, PassContext, PlanCache, RenderGraph, StoreOp,
+        Subresource, TextureDesc, TextureHandle,
     };
 }

@@ -2,8 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::compile::CompileOptions;
-use crate::declare::{ClearValue, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind};
+use crate::ids::{GroupId, PhysicalId};
+use crate::options::CompileOptions;
+use crate::resource::{
+    ClearValue, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
+};
 
 /// The load op of an attachment at the start of a group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -49,22 +52,107 @@ impl StoreOp {
     }
 }
 
-/// One attachment of a group, with its inferred ops.
+/// Why an attachment got its load op ([guide](crate::guide#load-ops)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LoadReason {
+    /// The group's first access is `clear`.
+    Cleared,
+    /// The group's first access is `write`: every pixel is overwritten, prior contents are not
+    /// needed (`DontCare` with the caller's token, else a clear).
+    Overwritten,
+    /// The first access needs the prior contents, written by `writer` (`None`: an import's
+    /// preserved contents).
+    ContentsNeeded {
+        /// The pass that wrote them.
+        writer: Option<PassId>,
+    },
+    /// The first access reads prior contents that nothing wrote: it starts from the clear value.
+    NoContents,
+}
+
+impl LoadReason {
+    /// The reason as a sentence about `resource`, naming passes through `pass_name`.
+    pub fn describe(self, pass_name: impl Fn(PassId) -> String) -> String {
+        match self {
+            LoadReason::Cleared => "the pass clears it".into(),
+            LoadReason::Overwritten => {
+                "the pass overwrites every pixel (`write`): prior contents are not needed".into()
+            }
+            LoadReason::ContentsNeeded { writer: Some(p) } => format!(
+                "the pass needs the prior contents, written by `{}`",
+                pass_name(p)
+            ),
+            LoadReason::ContentsNeeded { writer: None } => {
+                "the pass needs the prior contents, preserved from before the frame".into()
+            }
+            LoadReason::NoContents => {
+                "the pass reads prior contents that nothing wrote: it starts from the clear value"
+                    .into()
+            }
+        }
+    }
+}
+
+/// Why an attachment got its store op ([guide](crate::guide#store-ops)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StoreReason {
+    /// A later live pass reads the contents (`reader` is the last one).
+    ReadLater {
+        /// The last pass that reads them.
+        reader: PassId,
+    },
+    /// The contents are an import's frame-end contents, kept after the frame.
+    KeptImport,
+    /// Nobody reads the contents after the group.
+    NotNeeded,
+    /// No pass of the group writes it: read-only depth, memory untouched.
+    NothingWritten,
+    /// The naive plan stores everything.
+    Naive,
+}
+
+impl StoreReason {
+    /// The reason as a sentence, naming passes through `pass_name`.
+    pub fn describe(self, pass_name: impl Fn(PassId) -> String) -> String {
+        match self {
+            StoreReason::ReadLater { reader } => {
+                format!("`{}` reads the contents later", pass_name(reader))
+            }
+            StoreReason::KeptImport => "the import's contents are kept after the frame".into(),
+            StoreReason::NotNeeded => "nothing reads the contents after the group".into(),
+            StoreReason::NothingWritten => {
+                "no pass of the group writes it (read-only depth)".into()
+            }
+            StoreReason::Naive => "the naive plan stores every attachment".into(),
+        }
+    }
+}
+
+/// One attachment of a group, with its inferred ops and why.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AttachmentPlan {
     /// The attached resource.
     pub resource: ResourceId,
+    /// The attached mip and layer.
+    pub sub: Subresource,
     /// Op at the start of the group.
     pub load: LoadOp,
     /// Op at the end of the group.
     pub store: StoreOp,
-    /// Resolve target, resolved at the end of the group.
+    /// Resolve target (its mip 0 of layer 0), resolved at the end of the group.
     pub resolve: Option<ResourceId>,
-    /// Depth attachment that no pass of the group writes.
+    /// Depth attachment that no pass of the group writes: attached read-only.
     pub read_only: bool,
+    /// Why `load`.
+    pub load_reason: LoadReason,
+    /// Why `store`.
+    pub store_reason: StoreReason,
 }
 
-/// Why the next live pass did not join a group (DESIGN §2, in the order they are checked).
+/// Why the next live pass did not join a group, in the order they are checked
+/// ([guide](crate::guide#merge-rule-and-break-reasons)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GroupBoundary {
@@ -133,7 +221,7 @@ pub struct PassPlan {
     /// Nobody uses its results.
     pub culled: bool,
     /// Its group; `None` when culled.
-    pub group: Option<u32>,
+    pub group: Option<GroupId>,
 }
 
 /// The wgpu usages a resource needs, from how live passes use it.
@@ -153,11 +241,11 @@ pub struct ResourcePlan {
     /// Lives only on tile: `TextureUsages::TRANSIENT_ATTACHMENT`.
     pub transient: bool,
     /// First group that uses it.
-    pub first_group: Option<u32>,
+    pub first_group: Option<GroupId>,
     /// Last group that uses it.
-    pub last_group: Option<u32>,
+    pub last_group: Option<GroupId>,
     /// Pooled physical resource; `None` for imports and culled resources.
-    pub physical: Option<u32>,
+    pub physical: Option<PhysicalId>,
     /// Usages the live passes need.
     pub usage: ResourceUsage,
 }
@@ -173,7 +261,7 @@ pub struct PhysicalResource {
     pub resources: Vec<ResourceId>,
 }
 
-/// Attachment traffic of the plan and of the naive plan (DESIGN §5).
+/// Attachment traffic of the plan and of the naive plan ([guide](crate::guide#traffic-model)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Traffic {
     /// Bytes loaded, stored and resolved by the plan per frame.
@@ -226,7 +314,8 @@ pub struct Warning {
     pub clear: Option<ClearValue>,
 }
 
-/// A read and the write it depends on: `to` reads the version of `resource` that `from` wrote.
+/// A read and the write it depends on: `to` reads the version of `resource`'s subresource `sub`
+/// that `from` wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dependency {
     /// The writing pass; `None` for an import's preserved contents.
@@ -235,6 +324,8 @@ pub struct Dependency {
     pub to: PassId,
     /// The resource read.
     pub resource: ResourceId,
+    /// The subresource read (mip 0 of layer 0 for buffers).
+    pub sub: Subresource,
     /// How `to` reads it: `read_write`, `read`, `sample`, `input`, `storage_read`,
     /// `storage_read_write` or `copy_src`.
     pub access: &'static str,
@@ -245,9 +336,8 @@ pub struct Dependency {
 pub struct CompiledGraph {
     pub(crate) fingerprint: u128,
     pub(crate) options: CompileOptions,
-    pub(crate) pass_names: Vec<Arc<str>>,
-    pub(crate) pass_kinds: Vec<PassKind>,
-    pub(crate) resource_decls: Vec<ResourceDecl>,
+    pub(crate) pass_decls: Arc<[PassDecl]>,
+    pub(crate) resource_decls: Arc<[ResourceDecl]>,
     pub(crate) passes: Vec<PassPlan>,
     pub(crate) groups: Vec<Group>,
     pub(crate) naive_groups: Vec<Group>,
@@ -280,8 +370,9 @@ impl CompiledGraph {
         &self.groups
     }
 
-    /// DESIGN §5's naive plan: every live pass its own group, `clear` where declared, `load`
-    /// otherwise, `store` always. The executor's `Naive` mode records these.
+    /// The naive plan ([guide](crate::guide#traffic-model)): every live pass its own group,
+    /// `clear` where declared, `load` otherwise, `store` always. The executor's `Naive` mode
+    /// records exactly these groups.
     pub fn naive_groups(&self) -> &[Group] {
         &self.naive_groups
     }
@@ -313,37 +404,57 @@ impl CompiledGraph {
 
     /// Name of a declared pass.
     pub fn pass_name(&self, pass: PassId) -> &str {
-        &self.pass_names[pass as usize]
+        &self.pass_decls[pass.index()].name
     }
 
     /// Type of a declared pass.
     pub fn pass_kind(&self, pass: PassId) -> PassKind {
-        self.pass_kinds[pass as usize]
+        self.pass_decls[pass.index()].kind
+    }
+
+    /// Declaration of a pass: every access it made.
+    pub fn pass_decl(&self, pass: PassId) -> &PassDecl {
+        &self.pass_decls[pass.index()]
+    }
+
+    /// Declarations of every pass, in declaration order.
+    pub fn pass_decls(&self) -> &[PassDecl] {
+        &self.pass_decls
     }
 
     /// Declaration of a resource.
     pub fn resource_decl(&self, resource: ResourceId) -> &ResourceDecl {
-        &self.resource_decls[resource as usize]
+        &self.resource_decls[resource.index()]
+    }
+
+    /// Declarations of every resource, in declaration order.
+    pub fn resource_decls(&self) -> &[ResourceDecl] {
+        &self.resource_decls
     }
 
     /// Name of a declared resource.
     pub fn resource_name(&self, resource: ResourceId) -> &str {
-        &self.resource_decls[resource as usize].name
+        &self.resource_decls[resource.index()].name
     }
 
-    /// Index of the pass named `name`.
+    /// The id of the pass named `name`.
     pub fn pass_by_name(&self, name: &str) -> Option<PassId> {
-        self.pass_names
+        self.pass_decls
             .iter()
-            .position(|n| &**n == name)
-            .map(|i| i as PassId)
+            .position(|p| &*p.name == name)
+            .map(PassId::new)
     }
 
-    /// Index of the resource named `name`.
+    /// The id of the resource named `name`.
     pub fn resource_by_name(&self, name: &str) -> Option<ResourceId> {
         self.resource_decls
             .iter()
             .position(|r| &*r.name == name)
-            .map(|i| i as ResourceId)
+            .map(ResourceId::new)
+    }
+
+    /// A plan's group.
+    pub fn group(&self, group: GroupId) -> &Group {
+        &self.groups[group.index()]
     }
 }

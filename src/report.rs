@@ -1,12 +1,14 @@
-//! Report: the compiled plan as JSON (DESIGN §4), as a table for people, and as Graphviz DOT.
+//! Report: the compiled plan as JSON ([guide](crate::guide#plan-json)), as a table for people,
+//! and as Graphviz DOT.
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::declare::{PassKind, ResourceKind};
 use crate::format::format_name;
+use crate::ids::{GroupId, PhysicalId};
 use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, StoreOp, Warning, WarningKind};
+use crate::resource::{PassId, PassKind, ResourceId, ResourceKind, Subresource};
 
 #[derive(Serialize)]
 struct PlanJson<'p> {
@@ -21,7 +23,7 @@ struct PlanJson<'p> {
 struct PassJson<'p> {
     name: &'p str,
     culled: bool,
-    group: Option<u32>,
+    group: Option<GroupId>,
 }
 
 #[derive(Serialize)]
@@ -41,6 +43,8 @@ struct GroupJson<'p> {
 #[derive(Serialize)]
 struct ColorJson<'p> {
     resource: &'p str,
+    mip: u32,
+    layer: u32,
     load: &'static str,
     store: &'static str,
     resolve: Option<&'p str>,
@@ -49,6 +53,8 @@ struct ColorJson<'p> {
 #[derive(Serialize)]
 struct DepthJson<'p> {
     resource: &'p str,
+    mip: u32,
+    layer: u32,
     load: &'static str,
     store: &'static str,
     read_only: bool,
@@ -59,9 +65,9 @@ struct ResourceJson<'p> {
     name: &'p str,
     culled: bool,
     transient: bool,
-    first_group: Option<u32>,
-    last_group: Option<u32>,
-    physical: Option<u32>,
+    first_group: Option<GroupId>,
+    last_group: Option<GroupId>,
+    physical: Option<PhysicalId>,
 }
 
 #[derive(Serialize)]
@@ -83,16 +89,16 @@ struct WarningJson<'p> {
 }
 
 impl CompiledGraph {
-    /// The plan as JSON (DESIGN §4). Byte-identical for identical inputs.
+    /// The plan as JSON ([guide](crate::guide#plan-json)). Byte-identical for identical inputs.
     pub fn to_json(&self) -> String {
-        let rname = |r: u32| self.resource_name(r);
+        let rname = |r: ResourceId| self.resource_name(r);
         let plan = PlanJson {
             passes: self
                 .passes
                 .iter()
                 .enumerate()
                 .map(|(p, plan)| PassJson {
-                    name: self.pass_name(p as u32),
+                    name: self.pass_name(PassId::new(p)),
                     culled: plan.culled,
                     group: plan.group,
                 })
@@ -112,6 +118,8 @@ impl CompiledGraph {
                                 .iter()
                                 .map(|a| ColorJson {
                                     resource: rname(a.resource),
+                                    mip: a.sub.mip,
+                                    layer: a.sub.layer,
                                     load: a.load.as_str(),
                                     store: a.store.as_str(),
                                     resolve: a.resolve.map(rname),
@@ -121,6 +129,8 @@ impl CompiledGraph {
                         depth: render.then(|| {
                             g.depth.as_ref().map(|a| DepthJson {
                                 resource: rname(a.resource),
+                                mip: a.sub.mip,
+                                layer: a.sub.layer,
                                 load: a.load.as_str(),
                                 store: a.store.as_str(),
                                 read_only: a.read_only,
@@ -135,7 +145,7 @@ impl CompiledGraph {
                 .iter()
                 .enumerate()
                 .map(|(r, plan)| ResourceJson {
-                    name: rname(r as u32),
+                    name: rname(ResourceId::new(r)),
                     culled: plan.culled,
                     transient: plan.transient,
                     first_group: plan.first_group,
@@ -200,7 +210,7 @@ impl CompiledGraph {
             .iter()
             .enumerate()
             .filter(|(_, p)| p.culled)
-            .map(|(i, _)| self.pass_name(i as u32))
+            .map(|(i, _)| self.pass_name(PassId::new(i)))
             .collect();
         if !culled.is_empty() {
             let _ = writeln!(out, "\nCULLED (results unused)\n  {}", culled.join(", "));
@@ -212,12 +222,15 @@ impl CompiledGraph {
             "name", "shape", "groups", "physical"
         );
         for (r, plan) in self.resources.iter().enumerate() {
-            let decl = self.resource_decl(r as u32);
+            let decl = self.resource_decl(ResourceId::new(r));
             let shape = match decl.kind {
                 ResourceKind::Texture(t) => {
                     let mut s = format!("{} {}x{}", format_name(t.format), t.width, t.height);
                     if t.layers > 1 {
                         let _ = write!(s, "x{}", t.layers);
+                    }
+                    if t.mips > 1 {
+                        let _ = write!(s, " {} mips", t.mips);
                     }
                     if t.samples > 1 {
                         let _ = write!(s, " {}x", t.samples);
@@ -304,9 +317,9 @@ impl CompiledGraph {
                 "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; handing over wgpu::LoadOpDontCare (--dont-care) skips the clear"
             ),
             WarningKind::MsaaStored => {
-                let samples = match self.resource_decl(w.resource.unwrap_or_default()).kind {
-                    ResourceKind::Texture(t) => t.samples,
-                    ResourceKind::Buffer(_) => 1,
+                let samples = match w.resource.map(|r| self.resource_decl(r).kind) {
+                    Some(ResourceKind::Texture(t)) => t.samples,
+                    _ => 1,
                 };
                 format!(
                     "multisampled `{resource}` is stored ({samples} samples a pixel) because a later pass reads it; reading its resolve target instead would keep it on tile"
@@ -322,7 +335,7 @@ impl CompiledGraph {
         };
         let mut s = format!(
             "{:<24} {:<11} -> {}",
-            self.resource_name(a.resource),
+            self.subresource_name(a.resource, Some(a.sub)),
             load,
             a.store.as_str()
         );
@@ -335,7 +348,7 @@ impl CompiledGraph {
         let _ = write!(
             s,
             "{}",
-            if self.resources[a.resource as usize].transient {
+            if self.resources[a.resource.index()].transient {
                 ", transient"
             } else {
                 ""
@@ -344,8 +357,26 @@ impl CompiledGraph {
         s
     }
 
+    /// A resource's name with the subresource it names, where the texture has more than one:
+    /// `bloom@2` (mip 2), `shadow#1` (layer 1), `probe@1#4`.
+    pub fn subresource_name(&self, resource: ResourceId, sub: Option<Subresource>) -> String {
+        let name = self.resource_name(resource);
+        let (Some(sub), ResourceKind::Texture(t)) = (sub, self.resource_decl(resource).kind) else {
+            return name.to_owned();
+        };
+        let mut s = name.to_owned();
+        if t.mips > 1 {
+            let _ = write!(s, "@{}", sub.mip);
+        }
+        if t.layers > 1 {
+            let _ = write!(s, "#{}", sub.layer);
+        }
+        s
+    }
+
     /// The plan as Graphviz DOT: groups as clusters, culled passes grey, edges from each pass to the
     /// next user of what it wrote, labelled with the resource and the ops at the group boundary.
+    /// Every name is escaped, so any name gives valid DOT.
     pub fn to_dot(&self) -> String {
         let mut out = String::from(
             "digraph tilegraph {\n  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n",
@@ -369,16 +400,32 @@ impl CompiledGraph {
                 let _ = writeln!(
                     out,
                     "  p{p} [label=\"{} (culled)\", style=\"rounded,dashed,filled\", fillcolor=\"#dddddd\", fontcolor=\"#888888\", color=\"#aaaaaa\"];",
-                    escape(self.pass_name(p as u32))
+                    escape(self.pass_name(PassId::new(p)))
                 );
             }
         }
         // Edges: every read, from the pass that wrote the version it sees, labelled with the
-        // resource, the access and what the plan does with the contents on the way.
-        for d in &self.dependencies {
+        // resource, the access and what the plan does with the contents on the way. A whole read
+        // of several subresources written by one pass is one edge.
+        let key = |d: &crate::plan::Dependency| (d.from, d.to, d.resource, d.access);
+        for (i, d) in self.dependencies.iter().enumerate() {
             let Some(from) = d.from else { continue };
-            let (to_plan, from_plan) = (self.passes[d.to as usize], self.passes[from as usize]);
-            let mut label = format!("{} ({})", self.resource_name(d.resource), d.access);
+            // Reads of one whole texture are consecutive: draw the first, label it whole.
+            if i > 0 && key(&self.dependencies[i - 1]) == key(d) {
+                continue;
+            }
+            let multi = self
+                .dependencies
+                .get(i + 1)
+                .is_some_and(|next| key(next) == key(d));
+            let (to_plan, from_plan) = (self.passes[d.to.index()], self.passes[from.index()]);
+            let shown = if multi {
+                escape(self.resource_name(d.resource))
+            } else {
+                escape(&self.subresource_name(d.resource, Some(d.sub)))
+            };
+            // Parts are escaped one by one; `\n` between them is DOT's line break.
+            let mut label = format!("{shown} ({})", d.access);
             let style = if to_plan.culled || from_plan.culled {
                 ", style=dashed, color=\"#aaaaaa\", fontcolor=\"#888888\""
             } else {
@@ -388,12 +435,13 @@ impl CompiledGraph {
                 if fg == tg {
                     label.push_str("\\non tile");
                 } else {
-                    let store = self.store_of(&self.groups[fg as usize], d.resource);
-                    let load = self.groups[tg as usize]
+                    let store = self.store_of(self.group(fg), d.resource, d.sub);
+                    let target = self.group(tg);
+                    let load = target
                         .color
                         .iter()
-                        .chain(self.groups[tg as usize].depth.iter())
-                        .find(|a| a.resource == d.resource)
+                        .chain(target.depth.iter())
+                        .find(|a| a.resource == d.resource && a.sub == d.sub)
                         .map(|a| a.load.as_str());
                     match load {
                         Some(load) => {
@@ -405,25 +453,20 @@ impl CompiledGraph {
                     }
                 }
             }
-            let _ = writeln!(
-                out,
-                "  p{from} -> p{} [label=\"{}\"{style}];",
-                d.to,
-                escape_label(&label)
-            );
+            let _ = writeln!(out, "  p{from} -> p{} [label=\"{label}\"{style}];", d.to);
         }
         out.push_str("}\n");
         out
     }
 
-    fn store_of(&self, group: &Group, resource: u32) -> &'static str {
+    fn store_of(&self, group: &Group, resource: ResourceId, sub: Subresource) -> &'static str {
         let resolved = group.color.iter().any(|a| a.resolve == Some(resource));
         let written_otherwise = if resolved { "resolved" } else { "written" };
         group
             .color
             .iter()
             .chain(group.depth.iter())
-            .find(|a| a.resource == resource)
+            .find(|a| a.resource == resource && a.sub == sub)
             .map_or(written_otherwise, |a| match a.store {
                 StoreOp::Store => "stored",
                 StoreOp::Discard => "discarded",
@@ -432,11 +475,18 @@ impl CompiledGraph {
     }
 }
 
-/// Escapes quotes but keeps the `\\n` line breaks the labels use.
-fn escape_label(s: &str) -> String {
-    s.replace('"', "\\\"")
-}
-
+/// A string as the inside of a DOT quoted string: backslashes and quotes escaped, line breaks
+/// kept as text, so a name can neither end the string nor turn into DOT's escapes.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\\\n"),
+            '\r' => out.push_str("\\\\r"),
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -10,9 +10,9 @@ use std::ops::Range;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Quat, Vec3};
+use tilegraph::BufferHandle;
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{BufferHandle, PassError};
 
 /// Point lights, animated on the GPU every frame.
 pub const LIGHT_COUNT: u32 = 256;
@@ -668,10 +668,6 @@ struct Binds {
     tonemap: Cached<wgpu::TextureView>,
 }
 
-fn missing(what: &str) -> PassError {
-    format!("`{what}` is not bound this frame").into()
-}
-
 /// The deferred renderer: scene, pipelines and cached bind groups; declares one frame at a time.
 pub struct DeferredFrame {
     device: wgpu::Device,
@@ -818,7 +814,7 @@ impl DeferredFrame {
             .add_compute_pass("animate_lights")
             .storage_write_buffer(lights)
             .execute(move |pass, ctx| {
-                let buffer = ctx.buffer(lights).ok_or_else(|| missing("lights"))?;
+                let buffer = ctx.buffer(lights)?;
                 let group = cached(animate, buffer.clone(), |b| {
                     p.animate_group(device, scene, b)
                 });
@@ -832,11 +828,9 @@ impl DeferredFrame {
             .storage_write_buffer(tiles)
             .execute(move |pass, ctx| {
                 let key = (
-                    ctx.view(depth).ok_or_else(|| missing("depth"))?.clone(),
-                    ctx.buffer(lights).ok_or_else(|| missing("lights"))?.clone(),
-                    ctx.buffer(tiles)
-                        .ok_or_else(|| missing("light_tiles"))?
-                        .clone(),
+                    ctx.view(depth)?.clone(),
+                    ctx.buffer(lights)?.clone(),
+                    ctx.buffer(tiles)?.clone(),
                 );
                 let group = cached(cull, key, |(d, l, t)| p.cull_group(device, scene, d, l, t));
                 p.dispatch_cull(group, size, pass);
@@ -857,18 +851,11 @@ impl DeferredFrame {
             pass = pass.depth(depth, Access::Read);
         }
         pass.execute(move |pass, ctx| {
-            let view = |t, name| ctx.view(t).cloned().ok_or_else(|| missing(name));
+            let view = |t: TextureHandle| ctx.view(t).cloned();
             let key = (
-                [
-                    view(albedo, "albedo")?,
-                    view(normal, "normal")?,
-                    view(material, "material")?,
-                    view(depth, "depth")?,
-                ],
-                ctx.buffer(lights).ok_or_else(|| missing("lights"))?.clone(),
-                ctx.buffer(tiles)
-                    .ok_or_else(|| missing("light_tiles"))?
-                    .clone(),
+                [view(albedo)?, view(normal)?, view(material)?, view(depth)?],
+                ctx.buffer(lights)?.clone(),
+                ctx.buffer(tiles)?.clone(),
             );
             let group = cached(lighting, key, |(g, l, t)| {
                 p.lighting_group(device, scene, [&g[0], &g[1], &g[2], &g[3]], l, t)
@@ -882,7 +869,7 @@ impl DeferredFrame {
             .color(hdr, Access::ReadWrite)
             .depth(depth, Access::Read)
             .execute(move |pass, ctx| {
-                let buffer = ctx.buffer(lights).ok_or_else(|| missing("lights"))?;
+                let buffer = ctx.buffer(lights)?;
                 let group = cached(transparent, buffer.clone(), |b| {
                     p.transparent_group(device, scene, b)
                 });
@@ -894,7 +881,7 @@ impl DeferredFrame {
             .sample(hdr)
             .color(output, Access::Write)
             .execute(move |pass, ctx| {
-                let view = ctx.view(hdr).ok_or_else(|| missing("hdr"))?;
+                let view = ctx.view(hdr)?;
                 let group = cached(tonemap, view.clone(), |v| p.tonemap_group(device, scene, v));
                 p.draw_tonemap(group, pass);
                 Ok(())

@@ -1,39 +1,47 @@
 //! Execute: records a compiled graph into wgpu command encoders on a real adapter.
 //!
 //! [`Executor::execute`] walks the plan's groups and opens one wgpu pass per group with the
-//! inferred load/store ops, calling each pass's closure with the open pass and a [`PassContext`]
-//! that resolves the graph's handles to this frame's wgpu objects. Graph-owned textures come from
-//! a pool that lives across frames; imported ones are bound per frame through [`Imports`].
+//! inferred load/store ops, calling each pass's closure with the open pass and a
+//! [`PassContext`](crate::PassContext) that resolves the handles the pass declared to this
+//! frame's wgpu objects. Graph-owned textures come from a pool that lives across frames; imported
+//! ones are bound per frame through [`Imports`]; history textures are the executor's own.
 //!
 //! Three [`ExecuteMode`]s record the same frame three ways, so the plan's decisions can be checked
 //! on real hardware: for a correctly declared graph they produce bit-identical results.
+//!
+//! | file | role |
+//! |---|---|
+//! | `lower.rs` | plan + mode + backend → the ops to record (once per plan) |
+//! | `frame.rs` | the frame's resource tables and the recording loop |
+//! | `pool.rs` | pooled textures, buffers and their views |
+//! | `imports.rs` | what the caller binds each frame |
+//! | `history.rs` | history textures, swapped every frame |
+//! | `timing.rs` | optional GPU timestamps |
 
+mod frame;
+mod history;
+mod imports;
+mod lower;
 mod pool;
+mod timing;
 
-use crate::compile::CompileOptions;
-use crate::declare::{
-    Access, BufferHandle, ClearValue, PassCallback, PassDecl, PassKind, RenderGraph, ResourceId,
-    ResourceKind, TextureHandle,
-};
-use crate::plan::{CompiledGraph, Group, LoadOp, ResourceUsage, StoreOp};
+use crate::declare::RenderGraph;
+use crate::options::CompileOptions;
+use crate::plan::{CompiledGraph, ResourceUsage};
+use crate::resource::{ResourceId, ResourceKind};
 
+use frame::{Recorder, Slot, Tables};
+use history::HistoryPair;
+pub use imports::Imports;
+use imports::check_imported_texture;
+use lower::{DontCareSupport, ExecGroup, lower};
+pub use lower::{POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use pool::Pool;
 pub use pool::PoolStats;
+pub use timing::GroupTiming;
 
 /// Error a pass closure returns; aborts the frame.
-pub type PassError = Box<dyn std::error::Error + Send + Sync + 'static>;
-
-/// The colour every poisoned colour texel gets in [`ExecuteMode::Poison`]: opaque magenta.
-pub const POISON_COLOR: wgpu::Color = wgpu::Color {
-    r: 1.0,
-    g: 0.0,
-    b: 1.0,
-    a: 1.0,
-};
-/// The depth poisoned depth texels get: nearest, so `LessEqual` tests against it fail.
-pub const POISON_DEPTH: f32 = 0.0;
-/// The stencil value poisoned stencil texels get.
-pub const POISON_STENCIL: u32 = 0xa5;
+pub use crate::context::PassError;
 
 /// How the executor records a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -42,22 +50,17 @@ pub enum ExecuteMode {
     /// The compiled plan: merged groups, inferred ops, transient textures.
     #[default]
     Planned,
-    /// DESIGN §5's naive plan, the baseline: every live pass its own render pass, `Clear` only
-    /// where a pass declares `clear`, `Load` otherwise, `Store` always, nothing transient.
-    ///
-    /// Two departures, both invisible in the results: where the naive plan would `Load` an
-    /// attachment that nothing has written this frame and the pass reads it (`read_write` or
-    /// `read` of a resource with a clear value), it clears to the resource's clear value, which
-    /// is what the declaration means (loading would read whatever the pooled texture last held);
-    /// and a depth attachment a pass only `read`s is attached read-only, since wgpu cannot sample
-    /// a depth texture that the pass may write.
+    /// The plan's naive groups ([`CompiledGraph::naive_groups`]), the baseline: every live pass
+    /// its own render pass, `Clear` only where a pass declares `clear` (or reads contents nothing
+    /// wrote), `Load` otherwise, `Store` always, nothing transient.
     Naive,
     /// The plan, made to fail loudly where it depends on contents it declared dead: every
     /// attachment whose first access in a group is `write` (so its plan load is `DontCare`, or a
     /// clear standing in for it) is cleared to poison, every `Discard`ed attachment is
-    /// overwritten with poison after its group, and every graph-owned texture (and every imported
-    /// one with undefined contents that can be attached) is poisoned before its first use.
-    /// Nothing is transient, since poisoned textures are stored to.
+    /// overwritten with poison after its group, and every subresource of every graph-owned
+    /// texture (and of every imported one with undefined contents) that is attached somewhere is
+    /// poisoned before the first group that attaches it. Textures used only as storage or copies
+    /// are not poisoned. Nothing is transient, since poisoned textures are stored to.
     Poison,
 }
 
@@ -121,6 +124,15 @@ pub enum ExecuteError {
         /// The closure's type.
         found: &'static str,
     },
+    /// A live pass has no closure (its builder was dropped, or ended with `finish()`, and no
+    /// closure was set with [`RenderGraph::set_callback`]).
+    #[error(
+        "pass `{pass}` is live but has no closure; give it one with `.execute(...)` or `RenderGraph::set_callback`"
+    )]
+    MissingCallback {
+        /// The pass.
+        pass: String,
+    },
     /// A live imported resource has nothing bound in [`Imports`].
     #[error("imported resource `{resource}` is used but not bound in the frame's imports")]
     MissingImport {
@@ -150,175 +162,6 @@ pub enum ExecuteError {
         /// wgpu's message.
         message: String,
     },
-}
-
-/// An imported texture bound for a frame.
-#[derive(Debug, Clone)]
-struct ImportedTexture {
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-}
-
-/// The wgpu objects behind a graph's imported resources for one frame (the surface texture, a
-/// history buffer). Keep one and rebind it every frame: it reuses its storage.
-#[derive(Debug, Default)]
-pub struct Imports {
-    textures: Vec<Option<ImportedTexture>>,
-    buffers: Vec<Option<wgpu::Buffer>>,
-}
-
-impl Imports {
-    /// Nothing bound.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Binds `texture` (seen through `view`, which render passes attach) to an imported texture.
-    pub fn texture(
-        &mut self,
-        handle: TextureHandle,
-        texture: &wgpu::Texture,
-        view: &wgpu::TextureView,
-    ) -> &mut Self {
-        let i = handle.index as usize;
-        if self.textures.len() <= i {
-            self.textures.resize(i + 1, None);
-        }
-        self.textures[i] = Some(ImportedTexture {
-            texture: texture.clone(),
-            view: view.clone(),
-        });
-        self
-    }
-
-    /// Binds `buffer` to an imported buffer.
-    pub fn buffer(&mut self, handle: BufferHandle, buffer: &wgpu::Buffer) -> &mut Self {
-        let i = handle.index as usize;
-        if self.buffers.len() <= i {
-            self.buffers.resize(i + 1, None);
-        }
-        self.buffers[i] = Some(buffer.clone());
-        self
-    }
-
-    /// Unbinds everything, keeping the storage.
-    pub fn clear(&mut self) {
-        self.textures.iter_mut().for_each(|t| *t = None);
-        self.buffers.iter_mut().for_each(|b| *b = None);
-    }
-
-    fn texture_at(&self, r: ResourceId) -> Option<&ImportedTexture> {
-        self.textures.get(r as usize)?.as_ref()
-    }
-
-    fn buffer_at(&self, r: ResourceId) -> Option<&wgpu::Buffer> {
-        self.buffers.get(r as usize)?.as_ref()
-    }
-}
-
-/// Where this frame finds a resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    /// Culled: nothing behind it.
-    Unbound,
-    PoolTexture(u32),
-    PoolBuffer(u32),
-    ImportTexture,
-    ImportBuffer,
-}
-
-/// The frame's lookup tables: where each resource's wgpu object is.
-#[derive(Clone, Copy)]
-struct Tables<'f> {
-    device: &'f wgpu::Device,
-    queue: &'f wgpu::Queue,
-    slots: &'f [Slot],
-    pool: &'f Pool,
-    imports: &'f Imports,
-}
-
-impl<'f> Tables<'f> {
-    fn imported(&self, r: ResourceId) -> Option<&'f ImportedTexture> {
-        self.imports.texture_at(r)
-    }
-
-    fn view(&self, r: ResourceId) -> Option<&'f wgpu::TextureView> {
-        match *self.slots.get(r as usize)? {
-            Slot::PoolTexture(i) => Some(&self.pool.textures[i as usize].view),
-            Slot::ImportTexture => Some(&self.imported(r)?.view),
-            _ => None,
-        }
-    }
-
-    fn attachment_view(&self, r: ResourceId) -> Option<&'f wgpu::TextureView> {
-        match *self.slots.get(r as usize)? {
-            Slot::PoolTexture(i) => Some(&self.pool.textures[i as usize].attachment_view),
-            Slot::ImportTexture => Some(&self.imported(r)?.view),
-            _ => None,
-        }
-    }
-
-    fn texture(&self, r: ResourceId) -> Option<&'f wgpu::Texture> {
-        match *self.slots.get(r as usize)? {
-            Slot::PoolTexture(i) => Some(&self.pool.textures[i as usize].texture),
-            Slot::ImportTexture => Some(&self.imported(r)?.texture),
-            _ => None,
-        }
-    }
-
-    fn buffer(&self, r: ResourceId) -> Option<&'f wgpu::Buffer> {
-        match *self.slots.get(r as usize)? {
-            Slot::PoolBuffer(i) => Some(&self.pool.buffers[i as usize].buffer),
-            Slot::ImportBuffer => self.imports.buffer_at(r),
-            _ => None,
-        }
-    }
-}
-
-/// What a pass closure sees besides its open pass: the device, the queue, and the wgpu objects
-/// behind the graph's handles for this frame.
-pub struct PassContext<'f> {
-    tables: Tables<'f>,
-    pass: &'f str,
-}
-
-impl<'f> PassContext<'f> {
-    /// The device.
-    pub fn device(&self) -> &'f wgpu::Device {
-        self.tables.device
-    }
-
-    /// The queue.
-    pub fn queue(&self) -> &'f wgpu::Queue {
-        self.tables.queue
-    }
-
-    /// The name of the pass being recorded.
-    pub fn pass_name(&self) -> &'f str {
-        self.pass
-    }
-
-    /// The default view (all layers and mips) of a texture of the graph for this frame. Views of
-    /// graph-owned textures stay the same from frame to frame while the plan does, so bind groups
-    /// built from them can be cached.
-    pub fn view(&self, texture: TextureHandle) -> Option<&'f wgpu::TextureView> {
-        self.tables.view(texture.index)
-    }
-
-    /// The view render passes attach: mip 0 of layer 0.
-    pub fn attachment_view(&self, texture: TextureHandle) -> Option<&'f wgpu::TextureView> {
-        self.tables.attachment_view(texture.index)
-    }
-
-    /// The texture behind a handle for this frame (for copies).
-    pub fn texture(&self, texture: TextureHandle) -> Option<&'f wgpu::Texture> {
-        self.tables.texture(texture.index)
-    }
-
-    /// The buffer behind a handle for this frame.
-    pub fn buffer(&self, buffer: BufferHandle) -> Option<&'f wgpu::Buffer> {
-        self.tables.buffer(buffer.index)
-    }
 }
 
 /// Settings of an [`Executor`].
@@ -364,36 +207,6 @@ impl ExecutorOptions {
     }
 }
 
-/// A colour attachment as recorded in a given mode.
-#[derive(Debug, Clone, Copy)]
-struct ColorOps {
-    resource: ResourceId,
-    resolve: Option<ResourceId>,
-    ops: wgpu::Operations<wgpu::Color>,
-}
-
-/// A depth/stencil attachment as recorded in a given mode.
-#[derive(Debug, Clone, Copy)]
-struct DepthOps {
-    resource: ResourceId,
-    depth: Option<wgpu::Operations<f32>>,
-    stencil: Option<wgpu::Operations<u32>>,
-}
-
-/// A group lowered for one mode: everything the recording loop needs, computed once per plan.
-#[derive(Debug)]
-struct ExecGroup {
-    kind: PassKind,
-    passes: Vec<u32>,
-    label: String,
-    color: Vec<ColorOps>,
-    depth: Option<DepthOps>,
-    /// Textures to poison before the group (Poison mode).
-    poison_before: Vec<ResourceId>,
-    /// Attachments to poison after the group (Poison mode).
-    poison_after: Vec<ResourceId>,
-}
-
 /// A plan lowered for one mode, with the pool entries its physical resources are bound to.
 struct Prepared {
     fingerprint: u128,
@@ -414,16 +227,15 @@ pub struct Executor {
     device: wgpu::Device,
     queue: wgpu::Queue,
     options: ExecutorOptions,
+    dont_care: DontCareSupport,
     pool: Pool,
     prepared: Vec<Prepared>,
     slots: Vec<Slot>,
     taken: Vec<bool>,
+    histories: Vec<HistoryPair>,
     frame: u64,
     timestamps: Option<timing::Timestamps>,
 }
-
-mod timing;
-pub use timing::GroupTiming;
 
 impl Executor {
     /// An executor for `device` with default options.
@@ -444,10 +256,12 @@ impl Executor {
             device: device.clone(),
             queue: queue.clone(),
             options,
+            dont_care: DontCareSupport::of(device.adapter_info().backend),
             pool: Pool::default(),
             prepared: Vec::new(),
             slots: Vec::new(),
             taken: Vec::new(),
+            histories: Vec::new(),
             frame: 0,
             timestamps,
         }
@@ -570,6 +384,7 @@ impl Executor {
             prepared,
             slots,
             options,
+            histories,
             ..
         } = self;
         for group in &prepared[index].groups {
@@ -584,6 +399,9 @@ impl Executor {
                     slots,
                     pool,
                     imports,
+                    histories,
+                    graph: graph.id,
+                    resources: &graph.resources,
                 },
                 encoder: &mut encoder,
                 graph_passes: &graph.passes,
@@ -618,8 +436,8 @@ impl Executor {
         }
         self.frame += 1;
         self.pool.evict(self.frame, self.options.keep_frames);
-        let prepared = self.prepare(graph, plan, mode);
-        self.bind(plan, prepared, imports, mode)?;
+        let prepared = self.prepare(plan, mode);
+        self.bind(graph, plan, prepared, imports, mode)?;
 
         let Executor {
             device,
@@ -629,6 +447,7 @@ impl Executor {
             slots,
             timestamps,
             options,
+            histories,
             ..
         } = self;
         let prepared = &all_prepared[prepared];
@@ -642,6 +461,9 @@ impl Executor {
                 slots,
                 pool,
                 imports,
+                histories,
+                graph: graph.id,
+                resources: &graph.resources,
             },
             encoder,
             graph_passes: &graph.passes,
@@ -649,23 +471,25 @@ impl Executor {
             debug_groups: options.debug_groups,
         };
         for group in &prepared.groups {
-            recorder.poison(&group.poison_before);
+            recorder.poison_textures(&group.poison_before);
             recorder.group(group, &mut graph.callbacks)?;
-            recorder.poison(&group.poison_after);
+            recorder.poison_subresources(&group.poison_after);
         }
         if let Some(t) = recorder.timestamps.take() {
             t.end_frame(recorder.encoder);
+        }
+        // This frame's history textures become the next frame's previous ones.
+        for &(_, current) in &graph.histories {
+            if let Slot::History(h, _) = self.slots[current.index()] {
+                let wrote = !plan.resources()[current.index()].culled;
+                self.histories[h as usize].swap(wrote);
+            }
         }
         Ok(())
     }
 
     /// Lowers the plan for the mode, or finds it lowered; returns its index in `self.prepared`.
-    fn prepare(
-        &mut self,
-        graph: &RenderGraph<'_>,
-        plan: &CompiledGraph,
-        mode: ExecuteMode,
-    ) -> usize {
+    fn prepare(&mut self, plan: &CompiledGraph, mode: ExecuteMode) -> usize {
         let frame = self.frame;
         if let Some(i) = self.prepared.iter().position(|p| {
             p.fingerprint == plan.fingerprint() && p.options == *plan.options() && p.mode == mode
@@ -673,7 +497,7 @@ impl Executor {
             self.prepared[i].last_used = frame;
             return i;
         }
-        let groups = lower(graph, plan, mode);
+        let groups = lower(plan, mode, self.dont_care);
         let prepared = Prepared {
             fingerprint: plan.fingerprint(),
             options: *plan.options(),
@@ -699,6 +523,7 @@ impl Executor {
     /// frame with this plan unless the pool changed), imports to what `imports` holds.
     fn bind(
         &mut self,
+        graph: &RenderGraph<'_>,
         plan: &CompiledGraph,
         index: usize,
         imports: &Imports,
@@ -737,30 +562,40 @@ impl Executor {
             }
         }
 
+        let histories = self.bind_histories(graph, plan);
         self.slots.clear();
         for (r, resource) in plan.resources().iter().enumerate() {
-            let decl = plan.resource_decl(r as ResourceId);
+            let id = ResourceId::new(r);
+            let decl = plan.resource_decl(id);
             let slot = match (resource.physical, decl.kind) {
                 _ if resource.culled => Slot::Unbound,
-                (Some(p), ResourceKind::Texture(_)) => {
-                    Slot::PoolTexture(prepared.bound[p as usize])
+                _ if histories.iter().any(|h| h.0 == id) => {
+                    let &(_, pair, current) = histories.iter().find(|h| h.0 == id).expect("found");
+                    Slot::History(pair, current)
                 }
-                (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(prepared.bound[p as usize]),
+                (Some(p), ResourceKind::Texture(_)) => {
+                    Slot::PoolTexture(prepared_bound(&self.prepared[index], p.index()))
+                }
+                (Some(p), ResourceKind::Buffer(_)) => {
+                    Slot::PoolBuffer(prepared_bound(&self.prepared[index], p.index()))
+                }
                 (None, ResourceKind::Texture(desc)) => {
-                    let bound = imports.texture_at(r as ResourceId).ok_or_else(|| {
-                        ExecuteError::MissingImport {
-                            resource: decl.name.to_string(),
-                        }
-                    })?;
-                    check_imported_texture(&decl.name, desc, resource.usage, &bound.texture)?;
+                    let (texture, _) =
+                        imports
+                            .texture_at(id)
+                            .ok_or_else(|| ExecuteError::MissingImport {
+                                resource: decl.name.to_string(),
+                            })?;
+                    check_imported_texture(&decl.name, desc, resource.usage, texture)?;
                     Slot::ImportTexture
                 }
                 (None, ResourceKind::Buffer(desc)) => {
-                    let bound = imports.buffer_at(r as ResourceId).ok_or_else(|| {
-                        ExecuteError::MissingImport {
-                            resource: decl.name.to_string(),
-                        }
-                    })?;
+                    let bound =
+                        imports
+                            .buffer_at(id)
+                            .ok_or_else(|| ExecuteError::MissingImport {
+                                resource: decl.name.to_string(),
+                            })?;
                     if bound.size() < desc.size {
                         return Err(ExecuteError::ImportMismatch {
                             resource: decl.name.to_string(),
@@ -778,448 +613,76 @@ impl Executor {
         }
         Ok(())
     }
-}
 
-fn check_imported_texture(
-    name: &str,
-    desc: crate::declare::TextureDesc,
-    usage: ResourceUsage,
-    texture: &wgpu::Texture,
-) -> Result<(), ExecuteError> {
-    let mismatch = |message: String| ExecuteError::ImportMismatch {
-        resource: name.to_owned(),
-        message,
-    };
-    if texture.format() != desc.format {
-        return Err(mismatch(format!(
-            "format {:?}, declared {:?}",
-            texture.format(),
-            desc.format
-        )));
-    }
-    if (texture.width(), texture.height()) != (desc.width, desc.height)
-        || texture.depth_or_array_layers() < desc.layers
-        || texture.sample_count() != desc.samples
-    {
-        return Err(mismatch(format!(
-            "{}x{}x{} with {} samples, declared {}x{}x{} with {}",
-            texture.width(),
-            texture.height(),
-            texture.depth_or_array_layers(),
-            texture.sample_count(),
-            desc.width,
-            desc.height,
-            desc.layers,
-            desc.samples
-        )));
-    }
-    if let ResourceUsage::Texture(needed) = usage {
-        let missing = needed - texture.usage() - wgpu::TextureUsages::TRANSIENT_ATTACHMENT;
-        if !missing.is_empty() {
-            return Err(mismatch(format!("usage lacks {missing:?}")));
+    /// Finds or makes the two textures of every history the graph declares; returns
+    /// (resource, history index, is `current`) for both halves of each.
+    fn bind_histories(
+        &mut self,
+        graph: &RenderGraph<'_>,
+        plan: &CompiledGraph,
+    ) -> Vec<(ResourceId, u32, bool)> {
+        let mut out = Vec::with_capacity(graph.histories.len() * 2);
+        for &(previous, current) in &graph.histories {
+            let decl = plan.resource_decl(previous);
+            let ResourceKind::Texture(desc) = decl.kind else {
+                continue;
+            };
+            let usage = [previous, current]
+                .iter()
+                .filter_map(|r| match plan.resources()[r.index()].usage {
+                    ResourceUsage::Texture(u) => Some(u),
+                    ResourceUsage::Buffer(_) => None,
+                })
+                .fold(wgpu::TextureUsages::empty(), |a, b| a | b);
+            let found = self.histories.iter().position(|h| h.key == decl.name);
+            let index = match found {
+                Some(i) if self.histories[i].fits(desc, usage) => i,
+                // A resize or a new use: new textures, and no valid history yet.
+                Some(i) => {
+                    self.histories[i] =
+                        HistoryPair::new(&self.device, decl.name.clone(), desc, usage);
+                    i
+                }
+                None => {
+                    self.histories.push(HistoryPair::new(
+                        &self.device,
+                        decl.name.clone(),
+                        desc,
+                        usage,
+                    ));
+                    self.histories.len() - 1
+                }
+            };
+            self.histories[index].last_frame = self.frame;
+            out.push((previous, index as u32, false));
+            out.push((current, index as u32, true));
         }
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------------
-// Lowering: plan + mode → what to record. Runs once per plan and mode; frames reuse the result.
-
-fn lower(graph: &RenderGraph<'_>, plan: &CompiledGraph, mode: ExecuteMode) -> Vec<ExecGroup> {
-    let groups = match mode {
-        ExecuteMode::Naive => plan.naive_groups(),
-        ExecuteMode::Planned | ExecuteMode::Poison => plan.groups(),
-    };
-    let passes = graph.passes();
-    let dont_care = plan.options().dont_care;
-    // Which resources hold content before each group (Naive mode's clears of unwritten reads).
-    let mut has_content: Vec<bool> = plan
-        .resources()
-        .iter()
-        .enumerate()
-        .map(|(r, _)| {
-            plan.resource_decl(r as ResourceId)
-                .import
-                .is_some_and(|i| i.contents == crate::declare::ImportContents::Preserved)
-        })
-        .collect();
-    let mut poisoned = vec![false; plan.resources().len()];
-
-    let mut lowered = Vec::with_capacity(groups.len());
-    for group in groups {
-        let first = &passes[group.passes[0] as usize];
-        let label = group
-            .passes
+        // Histories no frame declared for a while are released.
+        let (frame, keep) = (self.frame, self.options.keep_frames);
+        if self
+            .histories
             .iter()
-            .map(|&p| plan.pass_name(p))
-            .collect::<Vec<_>>()
-            .join("+");
-        let mut exec = ExecGroup {
-            kind: group.kind,
-            passes: group.passes.clone(),
-            label,
-            color: Vec::new(),
-            depth: None,
-            poison_before: Vec::new(),
-            poison_after: Vec::new(),
-        };
-        if mode == ExecuteMode::Poison {
-            exec.poison_before = textures_to_poison_before(plan, group, &mut poisoned);
-        }
-        for (slot, a) in group.color.iter().enumerate() {
-            let access = first.color.get(slot).map(|c| c.access);
-            let load = match (mode, a.load) {
-                (ExecuteMode::Poison, _) if access == Some(Access::Write) => {
-                    wgpu::LoadOp::Clear(POISON_COLOR)
-                }
-                (ExecuteMode::Poison, LoadOp::DontCare) => wgpu::LoadOp::Clear(POISON_COLOR),
-                (ExecuteMode::Naive, LoadOp::Load)
-                    if !has_content[a.resource as usize]
-                        && access.is_some_and(Access::reads_prior) =>
-                {
-                    wgpu::LoadOp::Clear(resource_clear(plan, a.resource).color())
-                }
-                (_, LoadOp::Clear(v)) => wgpu::LoadOp::Clear(v.color()),
-                (_, LoadOp::Load) => wgpu::LoadOp::Load,
-                (_, LoadOp::DontCare) => match dont_care {
-                    Some(token) => wgpu::LoadOp::DontCare(token),
-                    None => wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                },
-            };
-            let store = match a.store {
-                StoreOp::Discard => wgpu::StoreOp::Discard,
-                StoreOp::Store | StoreOp::None => wgpu::StoreOp::Store,
-            };
-            if mode == ExecuteMode::Poison && a.store == StoreOp::Discard {
-                exec.poison_after.push(a.resource);
-            }
-            exec.color.push(ColorOps {
-                resource: a.resource,
-                resolve: a.resolve,
-                ops: wgpu::Operations { load, store },
-            });
-        }
-        if let Some(a) = &group.depth {
-            let access = first.depth.map(|d| d.access);
-            let format = match plan.resource_decl(a.resource).kind {
-                ResourceKind::Texture(t) => t.format,
-                ResourceKind::Buffer(_) => unreachable!("attachments are textures"),
-            };
-            let content = has_content[a.resource as usize];
-            let read_only = a.read_only
-                || (mode == ExecuteMode::Naive && access == Some(Access::Read) && content);
-            let load = match (mode, a.load) {
-                (ExecuteMode::Poison, _) if access == Some(Access::Write) => {
-                    wgpu::LoadOp::Clear(ClearValue::DepthStencil {
-                        depth: POISON_DEPTH,
-                        stencil: POISON_STENCIL,
-                    })
-                }
-                (ExecuteMode::Poison, LoadOp::DontCare) => {
-                    wgpu::LoadOp::Clear(ClearValue::DepthStencil {
-                        depth: POISON_DEPTH,
-                        stencil: POISON_STENCIL,
-                    })
-                }
-                (ExecuteMode::Naive, LoadOp::Load)
-                    if !content && access.is_some_and(Access::reads_prior) =>
-                {
-                    wgpu::LoadOp::Clear(resource_clear(plan, a.resource))
-                }
-                (_, LoadOp::Clear(v)) => wgpu::LoadOp::Clear(v),
-                (_, LoadOp::Load) => wgpu::LoadOp::Load,
-                (_, LoadOp::DontCare) => match dont_care {
-                    Some(token) => wgpu::LoadOp::DontCare(token),
-                    None => wgpu::LoadOp::Clear(ClearValue::fast_default(format)),
-                },
-            };
-            let store = match a.store {
-                StoreOp::Discard => wgpu::StoreOp::Discard,
-                StoreOp::Store | StoreOp::None => wgpu::StoreOp::Store,
-            };
-            if mode == ExecuteMode::Poison && a.store == StoreOp::Discard && !read_only {
-                exec.poison_after.push(a.resource);
-            }
-            let split = |f: fn(&ClearValue) -> f32| match load {
-                wgpu::LoadOp::Clear(v) => wgpu::LoadOp::Clear(f(&v)),
-                wgpu::LoadOp::Load => wgpu::LoadOp::Load,
-                wgpu::LoadOp::DontCare(t) => wgpu::LoadOp::DontCare(t),
-            };
-            let depth_load = split(ClearValue::depth);
-            let stencil_load = match load {
-                wgpu::LoadOp::Clear(v) => wgpu::LoadOp::Clear(v.stencil()),
-                wgpu::LoadOp::Load => wgpu::LoadOp::Load,
-                wgpu::LoadOp::DontCare(t) => wgpu::LoadOp::DontCare(t),
-            };
-            exec.depth = Some(if read_only {
-                DepthOps {
-                    resource: a.resource,
-                    depth: None,
-                    stencil: None,
-                }
-            } else {
-                DepthOps {
-                    resource: a.resource,
-                    depth: format.has_depth_aspect().then_some(wgpu::Operations {
-                        load: depth_load,
-                        store,
-                    }),
-                    stencil: format.has_stencil_aspect().then_some(wgpu::Operations {
-                        load: stencil_load,
-                        store,
-                    }),
-                }
-            });
-        }
-        for &p in &group.passes {
-            mark_written(&passes[p as usize], &mut has_content);
-        }
-        lowered.push(exec);
-    }
-    lowered
-}
-
-/// The clear value an attachment access without its own falls back to.
-fn resource_clear(plan: &CompiledGraph, r: ResourceId) -> ClearValue {
-    let decl = plan.resource_decl(r);
-    decl.clear.unwrap_or_else(|| match decl.kind {
-        ResourceKind::Texture(t) => ClearValue::fast_default(t.format),
-        ResourceKind::Buffer(_) => ClearValue::Color([0.0; 4]),
-    })
-}
-
-/// Marks everything `pass` writes as holding content.
-fn mark_written(pass: &PassDecl, has_content: &mut [bool]) {
-    for c in &pass.color {
-        has_content[c.resource as usize] = true;
-        if let Some(t) = c.resolve {
-            has_content[t as usize] = true;
-        }
-    }
-    if let Some(d) = pass.depth
-        && d.access != Access::Read
-    {
-        has_content[d.resource as usize] = true;
-    }
-    for &r in pass
-        .storage_write
-        .iter()
-        .chain(&pass.storage_read_write)
-        .chain(&pass.copy_dst)
-    {
-        has_content[r as usize] = true;
-    }
-}
-
-/// Poison mode: textures whose contents are undefined when `group` first touches them — every
-/// graph-owned texture at the start of its lifetime (a pooled or aliased texture holds whatever
-/// its last user left), and imports with undefined contents.
-fn textures_to_poison_before(
-    plan: &CompiledGraph,
-    group: &Group,
-    poisoned: &mut [bool],
-) -> Vec<ResourceId> {
-    let mut out = Vec::new();
-    let attachments = group
-        .color
-        .iter()
-        .flat_map(|c| std::iter::once(c.resource).chain(c.resolve))
-        .chain(group.depth.as_ref().map(|d| d.resource));
-    for r in attachments {
-        if poisoned[r as usize] {
-            continue;
-        }
-        poisoned[r as usize] = true;
-        let decl = plan.resource_decl(r);
-        let undefined = decl
-            .import
-            .is_none_or(|i| i.contents == crate::declare::ImportContents::Undefined);
-        if undefined {
-            out.push(r);
-        }
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------------------------
-// Recording.
-
-/// Calls the closures of a group's passes on the open `$target`, each inside a debug group named
-/// after the pass. Render, compute and copy groups differ only in the target and the variant.
-macro_rules! call_passes {
-    ($self:ident, $group:ident, $callbacks:ident, $target:expr, $variant:ident, $kind:literal) => {
-        for &p in &$group.passes {
-            let name = &*$self.graph_passes[p as usize].name;
-            let ctx = PassContext {
-                tables: $self.tables,
-                pass: name,
-            };
-            match &mut $callbacks[p as usize] {
-                Some(PassCallback::$variant(f)) => {
-                    let target = $target;
-                    if $self.debug_groups {
-                        target.push_debug_group(name);
-                    }
-                    f(target, &ctx).map_err(|source| ExecuteError::Pass {
-                        pass: name.to_owned(),
-                        source,
-                    })?;
-                    if $self.debug_groups {
-                        target.pop_debug_group();
-                    }
-                }
-                Some(other) => return Err(mismatch(name, $kind, other)),
-                None => {}
+            .any(|h| frame.saturating_sub(h.last_frame) > keep)
+        {
+            let keys: Vec<_> = out
+                .iter()
+                .map(|&(_, i, _)| self.histories[i as usize].key.clone())
+                .collect();
+            self.histories
+                .retain(|h| frame.saturating_sub(h.last_frame) <= keep);
+            // Indices moved: look them up again by key.
+            for (entry, key) in out.iter_mut().zip(keys) {
+                entry.1 = self
+                    .histories
+                    .iter()
+                    .position(|h| h.key == key)
+                    .expect("this frame's histories are kept") as u32;
             }
         }
-    };
-}
-
-struct Recorder<'r, 'e> {
-    tables: Tables<'r>,
-    encoder: &'e mut wgpu::CommandEncoder,
-    graph_passes: &'r [PassDecl],
-    timestamps: Option<&'r mut timing::Timestamps>,
-    debug_groups: bool,
-}
-
-impl<'r> Recorder<'r, '_> {
-    fn attachment_view(&self, r: ResourceId) -> &'r wgpu::TextureView {
-        self.tables
-            .attachment_view(r)
-            .expect("attachments of live groups are bound")
-    }
-
-    /// Format and usage of a bound texture.
-    fn texture_info(&self, r: ResourceId) -> Option<(wgpu::TextureFormat, wgpu::TextureUsages)> {
-        let texture = self.tables.texture(r)?;
-        Some((texture.format(), texture.usage()))
-    }
-
-    /// Overwrites the attachment view of each texture with poison (one clearing pass each).
-    fn poison(&mut self, textures: &[ResourceId]) {
-        for &r in textures {
-            let Some((format, usage)) = self.texture_info(r) else {
-                continue;
-            };
-            if !usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT) {
-                continue;
-            }
-            let view = self.attachment_view(r);
-            let color = [Some(wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(POISON_COLOR),
-                    store: wgpu::StoreOp::Store,
-                },
-            })];
-            let is_depth = format.is_depth_stencil_format();
-            let depth = is_depth.then(|| wgpu::RenderPassDepthStencilAttachment {
-                view,
-                depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(POISON_DEPTH),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(POISON_STENCIL),
-                    store: wgpu::StoreOp::Store,
-                }),
-            });
-            let _ = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("tilegraph poison"),
-                color_attachments: if is_depth { &[] } else { &color },
-                depth_stencil_attachment: depth,
-                ..Default::default()
-            });
-        }
-    }
-
-    fn group(
-        &mut self,
-        group: &ExecGroup,
-        callbacks: &mut [Option<PassCallback<'_>>],
-    ) -> Result<(), ExecuteError> {
-        match group.kind {
-            PassKind::Render => self.render_group(group, callbacks),
-            PassKind::Compute => self.compute_group(group, callbacks),
-            PassKind::Copy => self.copy_group(group, callbacks),
-        }
-    }
-
-    fn render_group(
-        &mut self,
-        group: &ExecGroup,
-        callbacks: &mut [Option<PassCallback<'_>>],
-    ) -> Result<(), ExecuteError> {
-        // wgpu allows at most eight colour attachments; the compiler enforces it.
-        let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
-        for (slot, c) in group.color.iter().enumerate() {
-            color[slot] = Some(wgpu::RenderPassColorAttachment {
-                view: self.attachment_view(c.resource),
-                depth_slice: None,
-                resolve_target: c.resolve.map(|t| self.attachment_view(t)),
-                ops: c.ops,
-            });
-        }
-        let depth = group.depth.map(|d| wgpu::RenderPassDepthStencilAttachment {
-            view: self.attachment_view(d.resource),
-            depth_ops: d.depth,
-            stencil_ops: d.stencil,
-        });
-        let timestamp_writes = self
-            .timestamps
-            .as_deref_mut()
-            .and_then(|t| t.next_render(&group.label));
-        let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(&group.label),
-            color_attachments: &color[..group.color.len()],
-            depth_stencil_attachment: depth,
-            timestamp_writes,
-            ..Default::default()
-        });
-        call_passes!(self, group, callbacks, &mut rpass, Render, "render");
-        Ok(())
-    }
-
-    fn compute_group(
-        &mut self,
-        group: &ExecGroup,
-        callbacks: &mut [Option<PassCallback<'_>>],
-    ) -> Result<(), ExecuteError> {
-        let timestamp_writes = self
-            .timestamps
-            .as_deref_mut()
-            .and_then(|t| t.next_compute(&group.label));
-        let mut cpass = self
-            .encoder
-            .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(&group.label),
-                timestamp_writes,
-            });
-        call_passes!(self, group, callbacks, &mut cpass, Compute, "compute");
-        Ok(())
-    }
-
-    fn copy_group(
-        &mut self,
-        group: &ExecGroup,
-        callbacks: &mut [Option<PassCallback<'_>>],
-    ) -> Result<(), ExecuteError> {
-        call_passes!(self, group, callbacks, &mut *self.encoder, Copy, "copy");
-        Ok(())
+        out
     }
 }
 
-fn mismatch(pass: &str, expected: &'static str, found: &PassCallback<'_>) -> ExecuteError {
-    ExecuteError::CallbackMismatch {
-        pass: pass.to_owned(),
-        expected,
-        found: match found {
-            PassCallback::Render(_) => "render",
-            PassCallback::Compute(_) => "compute",
-            PassCallback::Copy(_) => "copy",
-        },
-    }
+fn prepared_bound(prepared: &Prepared, physical: usize) -> u32 {
+    prepared.bound[physical]
 }

@@ -5,17 +5,75 @@
 //! as long as it is used, so bind groups built from them stay valid. Entries unused for
 //! `keep_frames` frames are released.
 
-use crate::declare::TextureDesc;
+use crate::resource::{Subresource, TextureDesc};
+
+/// The views of one texture, made once: the whole texture and each (mip, layer).
+#[derive(Debug, Clone)]
+pub(crate) struct TextureViews {
+    /// Every mip and layer; an array view when the texture has more than one layer.
+    pub(crate) whole: wgpu::TextureView,
+    /// One mip of one layer each, at `layer * mips + mip`; `[whole]` for a one-subresource texture.
+    subs: Vec<wgpu::TextureView>,
+    mips: u32,
+}
+
+impl TextureViews {
+    /// The views of `texture`. `whole` is the view to use for the whole texture, when the caller
+    /// already has one (an imported texture).
+    pub(crate) fn new(texture: &wgpu::Texture, whole: Option<&wgpu::TextureView>) -> Self {
+        let (mips, layers) = (texture.mip_level_count(), texture.depth_or_array_layers());
+        let whole = whole.cloned().unwrap_or_else(|| {
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(if layers > 1 {
+                    wgpu::TextureViewDimension::D2Array
+                } else {
+                    wgpu::TextureViewDimension::D2
+                }),
+                ..Default::default()
+            })
+        });
+        let subs = if mips * layers == 1 {
+            vec![whole.clone()]
+        } else {
+            (0..layers)
+                .flat_map(|layer| (0..mips).map(move |mip| (mip, layer)))
+                .map(|(mip, layer)| {
+                    texture.create_view(&wgpu::TextureViewDescriptor {
+                        label: Some("tilegraph subresource view"),
+                        dimension: Some(wgpu::TextureViewDimension::D2),
+                        base_mip_level: mip,
+                        mip_level_count: Some(1),
+                        base_array_layer: layer,
+                        array_layer_count: Some(1),
+                        ..Default::default()
+                    })
+                })
+                .collect()
+        };
+        TextureViews { whole, subs, mips }
+    }
+
+    /// The view of one subresource, or of the whole texture.
+    pub(crate) fn get(&self, sub: Option<Subresource>) -> Option<&wgpu::TextureView> {
+        match sub {
+            None => Some(&self.whole),
+            Some(s) if s.mip < self.mips => self.subs.get((s.layer * self.mips + s.mip) as usize),
+            Some(_) => None,
+        }
+    }
+
+    /// Every subresource view (what poisoning overwrites).
+    pub(crate) fn subresources(&self) -> &[wgpu::TextureView] {
+        &self.subs
+    }
+}
 
 /// One pooled texture and the views the executor hands out.
 pub(crate) struct PooledTexture {
     pub(crate) desc: TextureDesc,
     pub(crate) usage: wgpu::TextureUsages,
     pub(crate) texture: wgpu::Texture,
-    /// The default view: every layer and mip.
-    pub(crate) view: wgpu::TextureView,
-    /// Mip 0 of layer 0, what render passes attach; the default view when that is all there is.
-    pub(crate) attachment_view: wgpu::TextureView,
+    pub(crate) views: TextureViews,
     last_used: u64,
 }
 
@@ -49,28 +107,6 @@ pub(crate) struct Pool {
     /// Bumped whenever entries move, so cached bindings of a plan know to look again.
     pub(crate) generation: u64,
     pub(crate) stats: PoolStats,
-}
-
-/// The views of one texture: the default view and the one render passes attach.
-pub(crate) fn texture_views(
-    texture: &wgpu::Texture,
-    layers: u32,
-    mips: u32,
-) -> (wgpu::TextureView, wgpu::TextureView) {
-    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    let attachment_view = if layers > 1 || mips > 1 {
-        texture.create_view(&wgpu::TextureViewDescriptor {
-            dimension: Some(wgpu::TextureViewDimension::D2),
-            base_mip_level: 0,
-            mip_level_count: Some(1),
-            base_array_layer: 0,
-            array_layer_count: Some(1),
-            ..Default::default()
-        })
-    } else {
-        view.clone()
-    };
-    (view, attachment_view)
 }
 
 impl Pool {
@@ -107,13 +143,12 @@ impl Pool {
             usage,
             view_formats: &[],
         });
-        let (view, attachment_view) = texture_views(&texture, desc.layers, desc.mips);
+        let views = TextureViews::new(&texture, None);
         self.textures.push(PooledTexture {
             desc,
             usage,
             texture,
-            view,
-            attachment_view,
+            views,
             last_used: 0,
         });
         self.stats.textures_created += 1;

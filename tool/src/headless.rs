@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tilegraph::execute::{ExecuteError, Executor, ExecutorOptions};
+use tilegraph::{ExecuteError, Executor, ExecutorOptions};
 
 /// Which wgpu backend to look for adapters on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -20,15 +20,16 @@
 use std::fmt::Write as _;
 
 use crate::headless::{Gpu, GpuError, Readback, read_buffer, read_texture};
+use tilegraph::CompiledGraph;
 use tilegraph::GraphError;
-use tilegraph::declare::{
-    Access, ImportAfter, ImportContents, PassCallback, PassDecl, PassKind, RenderGraph,
+use tilegraph::format::format_name;
+use tilegraph::plan::ResourceUsage;
+use tilegraph::{
+    Access, ImportAfter, ImportContents, PassCallback, PassDecl, PassId, PassKind, RenderGraph,
     ResourceDecl, ResourceId, ResourceKind, TextureDesc,
 };
-use tilegraph::execute::{ExecuteError, ExecuteMode, Executor, Imports, PassError};
-use tilegraph::format::format_name;
-use tilegraph::plan::{CompiledGraph, ResourceUsage};
 use tilegraph::{BufferHandle, CompileOptions, PassContext, TextureHandle};
+use tilegraph::{ExecuteError, ExecuteMode, Executor, Imports, PassError};
 
 /// Why a description could not be run.
 #[derive(Debug, thiserror::Error)]
@@ -423,13 +424,13 @@ pub fn attach(graph: &mut RenderGraph<'_>, device: &wgpu::Device) -> Result<(), 
                 "the adapter rejects its shaders: {error}"
             )));
         }
-        graph.set_callback(p as u32, callback);
+        graph.set_callback(PassId::new(p), callback);
     }
     Ok(())
 }
 
 fn texture_desc(resources: &[ResourceDecl], r: ResourceId) -> Option<TextureDesc> {
-    match resources[r as usize].kind {
+    match resources[r.index()].kind {
         ResourceKind::Texture(t) => Some(t),
         ResourceKind::Buffer(_) => None,
     }
@@ -488,8 +489,8 @@ fn inputs(
     pass: &PassDecl,
 ) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
-    for &r in pass.sample.iter().chain(&pass.input) {
-        let name = &resources[r as usize].name;
+    for r in pass.sample.iter().chain(&pass.input).map(|e| e.resource) {
+        let name = &resources[r.index()].name;
         let desc =
             texture_desc(resources, r).ok_or_else(|| format!("`{name}` is not a texture"))?;
         out.push(Input::Texture(
@@ -497,8 +498,8 @@ fn inputs(
             desc,
         ));
     }
-    for &r in &pass.storage_read {
-        let name = &resources[r as usize].name;
+    for r in pass.storage_read.iter().map(|e| e.resource) {
+        let name = &resources[r.index()].name;
         out.push(match texture_desc(resources, r) {
             Some(desc) => Input::StorageTexture(graph.texture_handle(name).expect("named"), desc),
             None => Input::Buffer(graph.buffer_handle(name).expect("named")),
@@ -661,20 +662,11 @@ fn bind_inputs(
     layout: &wgpu::BindGroupLayout,
     inputs: &[Input],
 ) -> Result<wgpu::BindGroup, PassError> {
-    let missing = || -> PassError { "a resource of the pass is not bound".into() };
     let mut views = Vec::new();
     for input in inputs {
         match *input {
-            Input::Texture(h, t) => views.push(Some(binding_view(
-                ctx.texture(h).ok_or_else(missing)?,
-                t,
-                false,
-            ))),
-            Input::StorageTexture(h, t) => views.push(Some(binding_view(
-                ctx.texture(h).ok_or_else(missing)?,
-                t,
-                true,
-            ))),
+            Input::Texture(h, t) => views.push(Some(binding_view(ctx.texture(h)?, t, false))),
+            Input::StorageTexture(h, t) => views.push(Some(binding_view(ctx.texture(h)?, t, true))),
             Input::Buffer(_) => views.push(None),
         }
     }
@@ -683,7 +675,7 @@ fn bind_inputs(
         entries.push(wgpu::BindGroupEntry {
             binding: i as u32,
             resource: match (input, view) {
-                (Input::Buffer(h), _) => ctx.buffer(*h).ok_or_else(missing)?.as_entire_binding(),
+                (Input::Buffer(h), _) => ctx.buffer(*h)?.as_entire_binding(),
                 (_, Some(v)) => wgpu::BindingResource::TextureView(v),
                 _ => unreachable!("textures have views"),
             },
@@ -703,23 +695,16 @@ fn bind_with_output(
     inputs: &[Input],
     output: &StorageOutput,
 ) -> Result<wgpu::BindGroup, PassError> {
-    let missing = || -> PassError { "a resource of the pass is not bound".into() };
     let mut views = Vec::new();
     for input in inputs {
         views.push(match *input {
-            Input::Texture(h, t) => {
-                Some(binding_view(ctx.texture(h).ok_or_else(missing)?, t, false))
-            }
-            Input::StorageTexture(h, t) => {
-                Some(binding_view(ctx.texture(h).ok_or_else(missing)?, t, true))
-            }
+            Input::Texture(h, t) => Some(binding_view(ctx.texture(h)?, t, false)),
+            Input::StorageTexture(h, t) => Some(binding_view(ctx.texture(h)?, t, true)),
             Input::Buffer(_) => None,
         });
     }
     let out_view = match *output {
-        StorageOutput::Texture(h, t, _) => {
-            Some(binding_view(ctx.texture(h).ok_or_else(missing)?, t, true))
-        }
+        StorageOutput::Texture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true)),
         StorageOutput::Buffer(..) => None,
     };
     let mut entries = Vec::new();
@@ -727,7 +712,7 @@ fn bind_with_output(
         entries.push(wgpu::BindGroupEntry {
             binding: i as u32,
             resource: match (input, view) {
-                (Input::Buffer(h), _) => ctx.buffer(*h).ok_or_else(missing)?.as_entire_binding(),
+                (Input::Buffer(h), _) => ctx.buffer(*h)?.as_entire_binding(),
                 (_, Some(v)) => wgpu::BindingResource::TextureView(v),
                 _ => unreachable!("textures have views"),
             },
@@ -736,9 +721,7 @@ fn bind_with_output(
     entries.push(wgpu::BindGroupEntry {
         binding: inputs.len() as u32,
         resource: match (output, &out_view) {
-            (StorageOutput::Buffer(h, _, _), _) => {
-                ctx.buffer(*h).ok_or_else(missing)?.as_entire_binding()
-            }
+            (StorageOutput::Buffer(h, _, _), _) => ctx.buffer(*h)?.as_entire_binding(),
             (_, Some(v)) => wgpu::BindingResource::TextureView(v),
             _ => unreachable!("textures have views"),
         },
@@ -1014,14 +997,14 @@ fn compute_pass<'a>(
     let seed = seed_of(index);
     let features = device.features();
     let mut outputs = Vec::new();
-    for (&r, read_write) in pass
+    for (r, read_write) in pass
         .storage_write
         .iter()
-        .map(|r| (r, false))
-        .chain(pass.storage_read_write.iter().map(|r| (r, true)))
+        .map(|e| (e.resource, false))
+        .chain(pass.storage_read_write.iter().map(|e| (e.resource, true)))
     {
-        let name = &resources[r as usize].name;
-        outputs.push(match resources[r as usize].kind {
+        let name = &resources[r.index()].name;
+        outputs.push(match resources[r.index()].kind {
             ResourceKind::Texture(t) => {
                 let flags = t.format.guaranteed_format_features(features).flags;
                 let needed = if read_write {
@@ -1185,9 +1168,10 @@ fn copy_pass<'a>(
         return Err("copy_dst without any copy_src".into());
     }
     let mut copies = Vec::new();
-    for (i, &dst) in pass.copy_dst.iter().enumerate() {
-        let src = pass.copy_src[i % pass.copy_src.len()];
-        let (s, d) = (&resources[src as usize], &resources[dst as usize]);
+    for (i, dst) in pass.copy_dst.iter().enumerate() {
+        let src = pass.copy_src[i % pass.copy_src.len()].resource;
+        let dst = dst.resource;
+        let (s, d) = (&resources[src.index()], &resources[dst.index()]);
         match (s.kind, d.kind) {
             (ResourceKind::Texture(st), ResourceKind::Texture(dt)) => {
                 if st.format.remove_srgb_suffix() != dt.format.remove_srgb_suffix()
@@ -1233,14 +1217,10 @@ fn copy_pass<'a>(
         }
     }
     Ok(PassCallback::Copy(Box::new(move |encoder, ctx| {
-        let missing = || -> PassError { "a resource of the pass is not bound".into() };
         for copy in &copies {
             match *copy {
                 Copy::Texture(s, st, d, dt) => {
-                    let (src, dst) = (
-                        ctx.texture(s).ok_or_else(missing)?,
-                        ctx.texture(d).ok_or_else(missing)?,
-                    );
+                    let (src, dst) = (ctx.texture(s)?, ctx.texture(d)?);
                     let layers = dt.layers;
                     for layer in 0..layers {
                         let mut y = 0;
@@ -1279,10 +1259,7 @@ fn copy_pass<'a>(
                     }
                 }
                 Copy::Buffer(s, ss, d, ds) => {
-                    let (src, dst) = (
-                        ctx.buffer(s).ok_or_else(missing)?,
-                        ctx.buffer(d).ok_or_else(missing)?,
-                    );
+                    let (src, dst) = (ctx.buffer(s)?, ctx.buffer(d)?);
                     let mut offset = 0;
                     while offset < ds {
                         let n = ss.min(ds - offset);

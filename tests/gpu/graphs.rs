@@ -1,8 +1,6 @@
 //! On a real adapter: graphs run in the executor's three modes give bit-identical results, match
 //! their reference images, and Poison catches a pass that falsely claims full coverage.
 
-mod support;
-
 use std::path::Path;
 
 use tilegraph::prelude::*;
@@ -39,7 +37,7 @@ fn run_all_modes(gpu: &Gpu, json: &str, size: (u32, u32), label: &str) -> Vec<sy
             };
             let out = synthetic::run(gpu, json, &options)
                 .unwrap_or_else(|e| panic!("{label} {mode} (dont_care {dont_care}): {e}"));
-            support::assert_no_gpu_errors(gpu);
+            crate::support::assert_no_gpu_errors(gpu);
             assert!(
                 !out.outputs.is_empty(),
                 "{label}: no kept imports to compare"
@@ -63,7 +61,7 @@ fn run_all_modes(gpu: &Gpu, json: &str, size: (u32, u32), label: &str) -> Vec<sy
 }
 
 fn check_scene(file: &str, scene: &str) {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let json = description(file);
     for size in [EVEN, ODD] {
         let outputs = run_all_modes(&gpu, &json, size, scene);
@@ -75,7 +73,7 @@ fn check_scene(file: &str, scene: &str) {
             panic!("output is a texture");
         };
         let rgba = readback.to_rgba8().expect("rgba8 output");
-        support::compare_with_reference(
+        crate::support::compare_with_reference(
             &format!("{scene}-{}x{}", size.0, size.1),
             size.0,
             size.1,
@@ -106,7 +104,7 @@ fn compute_and_copy_agree_across_modes_and_match_reference() {
 
 #[test]
 fn example_graphs_agree_across_modes() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/graphs");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("examples/graphs")
@@ -207,10 +205,7 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
         .copy_src(image)
         .copy_dst(output)
         .execute(move |encoder, ctx| {
-            let (src, dst) = (
-                ctx.texture(image).ok_or("image")?,
-                ctx.texture(output).ok_or("output")?,
-            );
+            let (src, dst) = (ctx.texture(image)?, ctx.texture(output)?);
             encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
             Ok(())
         });
@@ -226,13 +221,13 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
         .expect("executes");
     let readback =
         tilegraph_tool::headless::read_texture(device, &gpu.queue, &target).expect("readback");
-    support::assert_no_gpu_errors(gpu);
+    crate::support::assert_no_gpu_errors(gpu);
     readback.bytes
 }
 
 #[test]
 fn poison_catches_a_partial_pass_declared_write() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     // Declared truthfully, every mode agrees.
     let honest: Vec<_> = MODES
         .iter()

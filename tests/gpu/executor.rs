@@ -2,8 +2,6 @@
 //! stable, stale entries are evicted, and every failure is a typed error that leaves the
 //! executor usable.
 
-mod support;
-
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports};
@@ -57,7 +55,7 @@ fn frame(
         .sample(scene)
         .color(output, Access::Clear)
         .execute(|_, ctx| {
-            seen = ctx.view(scene).cloned();
+            seen = Some(ctx.view(scene)?.clone());
             Ok(())
         });
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
@@ -67,13 +65,13 @@ fn frame(
         .execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)
         .map(|_| ());
     drop(graph);
-    support::assert_no_gpu_errors(gpu);
+    crate::support::assert_no_gpu_errors(gpu);
     (result, seen)
 }
 
 #[test]
 fn warm_frames_create_no_textures_and_keep_views() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let out = target(&gpu, 64, 32);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let (first, view0) = frame(&gpu, &mut executor, &out, (64, 32), false);
@@ -97,7 +95,7 @@ fn warm_frames_create_no_textures_and_keep_views() {
 
 #[test]
 fn unused_pool_entries_are_evicted() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let small = target(&gpu, 32, 32);
     let large = target(&gpu, 48, 48);
     let mut executor = Executor::with_options(
@@ -120,7 +118,7 @@ fn unused_pool_entries_are_evicted() {
 
 #[test]
 fn closure_error_aborts_the_frame_and_the_pool_stays_usable() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let out = target(&gpu, 16, 16);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let (r, _) = frame(&gpu, &mut executor, &out, (16, 16), true);
@@ -135,7 +133,7 @@ fn closure_error_aborts_the_frame_and_the_pool_stays_usable() {
 
 #[test]
 fn a_plan_of_another_graph_is_rejected() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let mut a = RenderGraph::new();
     let t = a.create_texture("t", TextureDesc::new(FORMAT, 8, 8));
@@ -158,7 +156,7 @@ fn a_plan_of_another_graph_is_rejected() {
 
 #[test]
 fn a_missing_import_is_a_typed_error() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let mut graph = RenderGraph::new();
     let out = graph.import_texture(
@@ -185,7 +183,7 @@ fn a_missing_import_is_a_typed_error() {
 
 #[test]
 fn a_wgpu_validation_error_is_reported_not_raised() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let out = target(&gpu, 8, 8);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let mut graph = RenderGraph::new();
@@ -228,12 +226,12 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
         Some("broken"),
         "the failing pass is named: {err}"
     );
-    support::assert_no_gpu_errors(&gpu);
+    crate::support::assert_no_gpu_errors(&gpu);
 }
 
 #[test]
 fn timestamps_time_every_render_and_compute_group() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     if !gpu
         .device
         .features()
@@ -287,5 +285,5 @@ fn timestamps_time_every_render_and_compute_group() {
             t.nanoseconds
         );
     }
-    support::assert_no_gpu_errors(&gpu);
+    crate::support::assert_no_gpu_errors(&gpu);
 }

@@ -2,12 +2,7 @@
 //! three executor modes render it bit-identically, the hand-written recording used as the
 //! benchmark baseline renders the same image, and the image matches its reference.
 
-mod support;
-
-#[path = "../examples/deferred/frame.rs"]
-mod frame;
-
-use frame::DeferredFrame;
+use crate::frame::DeferredFrame;
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
@@ -48,7 +43,7 @@ fn render(gpu: &Gpu, mode: ExecuteMode, size: (u32, u32)) -> headless::Readback 
     }
     assert_eq!(cache.misses(), 1, "the plan is compiled once and reused");
     let readback = headless::read_texture(&gpu.device, &gpu.queue, &texture).expect("readback");
-    support::assert_no_gpu_errors(gpu);
+    crate::support::assert_no_gpu_errors(gpu);
     readback
 }
 
@@ -64,13 +59,13 @@ fn render_by_hand(gpu: &Gpu, size: (u32, u32)) -> headless::Readback {
         gpu.queue.submit([encoder.finish()]);
     }
     let readback = headless::read_texture(&gpu.device, &gpu.queue, &texture).expect("readback");
-    support::assert_no_gpu_errors(gpu);
+    crate::support::assert_no_gpu_errors(gpu);
     readback
 }
 
 #[test]
 fn plan_merges_lighting_with_glass_and_keeps_depth_read_only() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     let mut deferred = DeferredFrame::new(&gpu.adapter, &gpu.device, FORMAT).expect("pipelines");
     let merges = deferred.merges_lighting_with_glass();
     let (graph, _) = deferred.declare((1280, 720));
@@ -114,7 +109,7 @@ fn plan_merges_lighting_with_glass_and_keeps_depth_read_only() {
 
 #[test]
 fn deferred_frame_agrees_across_modes_and_matches_reference() {
-    let gpu = support::gpu();
+    let gpu = crate::support::gpu();
     for size in SIZES {
         let planned = render(&gpu, ExecuteMode::Planned, size);
         for mode in [ExecuteMode::Naive, ExecuteMode::Poison] {
@@ -141,7 +136,7 @@ fn deferred_frame_agrees_across_modes_and_matches_reference() {
             "only {} distinct colours",
             distinct.len()
         );
-        support::compare_with_reference(
+        crate::support::compare_with_reference(
             &format!("deferred-{}x{}", size.0, size.1),
             size.0,
             size.1,

@@ -1,0 +1,86 @@
+//! Step 3: liveness. A pass is live if it has side effects, writes a version a live pass reads,
+//! or writes the frame-end version of a kept import. Readers follow writers, so one backward
+//! sweep settles it.
+
+use super::subresources::SubTable;
+use super::versions::Versions;
+use crate::ids::GroupId;
+use crate::options::CompileOptions;
+use crate::plan::Dependency;
+use crate::resource::{PassDecl, PassId};
+
+pub(super) fn find_live_passes(
+    passes: &[PassDecl],
+    v: &Versions,
+    options: &CompileOptions,
+) -> Vec<bool> {
+    let mut needed = vec![false; passes.len()];
+    for (version, &kept) in v.kept_at_end.iter().enumerate() {
+        if let (true, Some(p)) = (kept, v.writer[version]) {
+            needed[p.index()] = true;
+        }
+    }
+    for p in (0..passes.len()).rev() {
+        needed[p] |= passes[p].side_effects || !options.cull;
+        if needed[p] {
+            for &version in v.reads_of(p) {
+                if let Some(w) = v.writer[version as usize] {
+                    needed[w.index()] = true;
+                }
+            }
+        }
+    }
+    needed
+}
+
+/// Per version: the last live pass that reads it and its group.
+pub(super) struct Readers {
+    /// 1 + the last group whose live passes read the version (0: never read).
+    pub last_group: Vec<u32>,
+    /// That group's last reading pass.
+    pub last_pass: Vec<Option<PassId>>,
+}
+
+pub(super) fn last_readers(
+    passes: &[PassDecl],
+    v: &Versions,
+    live: &[bool],
+    group_of: &[Option<GroupId>],
+) -> Readers {
+    let mut readers = Readers {
+        last_group: vec![0; v.writer.len()],
+        last_pass: vec![None; v.writer.len()],
+    };
+    for p in (0..passes.len()).filter(|&p| live[p]) {
+        let g = group_of[p].expect("live passes have a group").index() as u32 + 1;
+        for &version in v.reads_of(p) {
+            let version = version as usize;
+            if g >= readers.last_group[version] {
+                readers.last_group[version] = g;
+                readers.last_pass[version] = Some(PassId::new(p));
+            }
+        }
+    }
+    readers
+}
+
+/// Every read of every declared pass with the pass that wrote the version it sees.
+pub(super) fn list_dependencies(
+    passes: &[PassDecl],
+    v: &Versions,
+    subs: &SubTable,
+) -> Vec<Dependency> {
+    let mut deps = Vec::new();
+    for p in 0..passes.len() {
+        for (version, resource, access) in v.reads_with_how(p) {
+            deps.push(Dependency {
+                from: v.writer[version as usize],
+                to: PassId::new(p),
+                resource,
+                sub: subs.sub_at(resource, v.sub_of[version as usize] as usize),
+                access,
+            });
+        }
+    }
+    deps
+}

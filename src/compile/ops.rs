@@ -1,0 +1,127 @@
+//! Step 5: load op, store op, resolve and read-only depth of every attachment of every render
+//! group ([guide](crate::guide#load-ops)).
+
+use super::liveness::Readers;
+use super::versions::{VersionId, Versions};
+use crate::declare::RenderGraph;
+use crate::options::CompileOptions;
+use crate::plan::{AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason};
+use crate::resource::{Access, AttachmentDecl, ClearValue, PassKind, ResourceDecl, ResourceKind};
+
+pub(super) fn infer_attachment_ops(
+    graph: &RenderGraph<'_>,
+    mut groups: Vec<Group>,
+    v: &Versions,
+    readers: &Readers,
+    options: &CompileOptions,
+) -> Vec<Group> {
+    for (g, group) in groups.iter_mut().enumerate() {
+        if group.kind != PassKind::Render {
+            continue;
+        }
+        let first_id = group.passes[0];
+        let first = &graph.passes[first_id.index()];
+        let last = &graph.passes[group.passes.last().expect("groups are never empty").index()];
+        let mut attachments = first.attachments().zip(last.attachments()).enumerate();
+        let mut plan = |(slot, (a, at_end)): (usize, (AttachmentDecl, AttachmentDecl))| {
+            let decl = &graph.resources[a.resource.index()];
+            let loaded = v.slot_read[v.slot(first_id, slot)];
+            let (load, load_reason) = load_op(a, decl, loaded, v, options);
+            // The group's last write of the slot is what a later reader would need.
+            let written = group
+                .passes
+                .iter()
+                .rev()
+                .find_map(|&p| v.slot_written[v.slot(p, slot)]);
+            let (store, store_reason) = store_op(written, g, v, readers);
+            let (store, read_only) = read_only_depth(a.is_depth, load, store);
+            AttachmentPlan {
+                resource: a.resource,
+                sub: a.sub,
+                load,
+                store,
+                resolve: at_end.resolve,
+                read_only,
+                load_reason,
+                store_reason: match (store, store_reason) {
+                    (StoreOp::Discard, StoreReason::NothingWritten) => StoreReason::NotNeeded,
+                    (_, reason) => reason,
+                },
+            }
+        };
+        group.color = attachments
+            .by_ref()
+            .take(first.color.len())
+            .map(&mut plan)
+            .collect();
+        group.depth = attachments.next().map(plan);
+    }
+    groups
+}
+
+/// The clear value an attachment clears to: the access's own, else the resource's, else a
+/// fast-clear value.
+pub(super) fn clear_value(a: AttachmentDecl, decl: &ResourceDecl) -> ClearValue {
+    a.clear.or(decl.clear).unwrap_or_else(|| match decl.kind {
+        ResourceKind::Texture(t) => ClearValue::fast_default(t.format),
+        ResourceKind::Buffer(_) => unreachable!("attachments are validated to be textures"),
+    })
+}
+
+/// `clear` clears; `write` needs nothing (DontCare with the caller's token, else a clear);
+/// `read_write`/`read` load the contents, or start from the clear value when nothing wrote them.
+fn load_op(
+    a: AttachmentDecl,
+    decl: &ResourceDecl,
+    loaded: Option<VersionId>,
+    v: &Versions,
+    options: &CompileOptions,
+) -> (LoadOp, LoadReason) {
+    let value = clear_value(a, decl);
+    match (a.access, loaded) {
+        (Access::Clear, _) => (LoadOp::Clear(value), LoadReason::Cleared),
+        (Access::Write, _) if options.dont_care.is_some() => {
+            (LoadOp::DontCare, LoadReason::Overwritten)
+        }
+        (Access::Write, _) => (LoadOp::Clear(value), LoadReason::Overwritten),
+        (Access::ReadWrite | Access::Read, Some(version)) => (
+            LoadOp::Load,
+            LoadReason::ContentsNeeded {
+                writer: v.writer[version as usize],
+            },
+        ),
+        (Access::ReadWrite | Access::Read, None) => (LoadOp::Clear(value), LoadReason::NoContents),
+    }
+}
+
+/// `Store` when a later group reads the contents or a kept import needs them; `Discard`
+/// otherwise; `None` (for now) when the group wrote nothing.
+fn store_op(
+    written: Option<VersionId>,
+    g: usize,
+    v: &Versions,
+    readers: &Readers,
+) -> (StoreOp, StoreReason) {
+    let Some(version) = written else {
+        return (StoreOp::None, StoreReason::NothingWritten);
+    };
+    let version = version as usize;
+    if readers.last_group[version] > g as u32 + 1 {
+        let reader = readers.last_pass[version].expect("a read version has a reader");
+        return (StoreOp::Store, StoreReason::ReadLater { reader });
+    }
+    if v.kept_at_end[version] {
+        return (StoreOp::Store, StoreReason::KeptImport);
+    }
+    (StoreOp::Discard, StoreReason::NotNeeded)
+}
+
+/// A depth that no pass of the group writes is read-only when loaded; a clear nobody writes over
+/// is discarded.
+fn read_only_depth(is_depth: bool, load: LoadOp, store: StoreOp) -> (StoreOp, bool) {
+    match (store, load) {
+        (StoreOp::None, LoadOp::Clear(_)) => (StoreOp::Discard, false),
+        (StoreOp::None, _) => (StoreOp::None, is_depth),
+        (store, _) => (store, false),
+    }
+}

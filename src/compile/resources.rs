@@ -1,0 +1,173 @@
+//! Step 6: what each resource needs: its lifetime and usages, whether it can live on tile only
+//! (transient), and which pooled physical resource holds it.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use wgpu::{BufferUsages, TextureUsages};
+
+use super::FastMap;
+use crate::declare::RenderGraph;
+use crate::ids::{GroupId, PhysicalId};
+use crate::options::CompileOptions;
+use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
+use crate::resource::{ListAccess, ResourceId, ResourceKind};
+
+/// Usages a list access needs (texture, buffer).
+fn list_usage(access: ListAccess) -> (TextureUsages, BufferUsages) {
+    match access {
+        ListAccess::Sample | ListAccess::Input => {
+            (TextureUsages::TEXTURE_BINDING, BufferUsages::empty())
+        }
+        ListAccess::StorageRead | ListAccess::StorageWrite | ListAccess::StorageReadWrite => {
+            (TextureUsages::STORAGE_BINDING, BufferUsages::STORAGE)
+        }
+        ListAccess::CopySrc => (TextureUsages::COPY_SRC, BufferUsages::COPY_SRC),
+        ListAccess::CopyDst => (TextureUsages::COPY_DST, BufferUsages::COPY_DST),
+    }
+}
+
+/// A resource lives from the first to the last live group that uses any of its subresources.
+pub(super) fn lifetimes_and_usage(
+    graph: &RenderGraph<'_>,
+    live: &[bool],
+    group_of: &[Option<GroupId>],
+) -> Vec<ResourcePlan> {
+    let mut plans: Vec<ResourcePlan> = graph
+        .resources
+        .iter()
+        .map(|r| ResourcePlan {
+            culled: true,
+            transient: false,
+            first_group: None,
+            last_group: None,
+            physical: None,
+            usage: match r.kind {
+                ResourceKind::Texture(_) => ResourceUsage::Texture(TextureUsages::empty()),
+                ResourceKind::Buffer(_) => ResourceUsage::Buffer(BufferUsages::empty()),
+            },
+        })
+        .collect();
+    for (p, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
+        let g = group_of[p].expect("live passes have a group");
+        let mut touch = |r: ResourceId, (tex, buf): (TextureUsages, BufferUsages)| {
+            let plan = &mut plans[r.index()];
+            plan.culled = false;
+            plan.first_group = Some(plan.first_group.map_or(g, |f| f.min(g)));
+            plan.last_group = Some(plan.last_group.map_or(g, |l| l.max(g)));
+            match &mut plan.usage {
+                ResourceUsage::Texture(u) => *u |= tex,
+                ResourceUsage::Buffer(u) => *u |= buf,
+            }
+        };
+        let attach = (TextureUsages::RENDER_ATTACHMENT, BufferUsages::empty());
+        for a in pass.attachments() {
+            touch(a.resource, attach);
+            if let Some(t) = a.resolve {
+                touch(t, attach);
+            }
+        }
+        for (access, e) in pass.entries() {
+            touch(e.resource, list_usage(access));
+        }
+    }
+    plans
+}
+
+/// A texture lives only on tile when it is graph-owned, has one subresource (wgpu allows
+/// TRANSIENT_ATTACHMENT on single-mip textures only), is used only as an attachment (never
+/// sampled, stored to, copied or resolved into), all within one group that clears or ignores it
+/// on entry and discards it on exit.
+pub(super) fn mark_transients(
+    graph: &RenderGraph<'_>,
+    plans: &mut [ResourcePlan],
+    groups: &[Group],
+    options: &CompileOptions,
+) {
+    if !options.transient {
+        return;
+    }
+    for group in groups {
+        for a in group.color.iter().chain(group.depth.iter()) {
+            let decl = &graph.resources[a.resource.index()];
+            let plan = &mut plans[a.resource.index()];
+            let one_subresource =
+                matches!(decl.kind, ResourceKind::Texture(t) if t.subresource_count() == 1);
+            let only_attachment =
+                plan.usage == ResourceUsage::Texture(TextureUsages::RENDER_ATTACHMENT);
+            let one_group = plan.first_group == plan.last_group;
+            let on_tile_only = matches!(a.load, LoadOp::Clear(_) | LoadOp::DontCare)
+                && a.store == StoreOp::Discard;
+            let resolve_target = group.color.iter().any(|c| c.resolve == Some(a.resource));
+            if decl.import.is_none()
+                && one_subresource
+                && only_attachment
+                && one_group
+                && on_tile_only
+                && !resolve_target
+            {
+                plan.transient = true;
+                plan.usage = ResourceUsage::Texture(
+                    TextureUsages::RENDER_ATTACHMENT | TextureUsages::TRANSIENT_ATTACHMENT,
+                );
+            }
+        }
+    }
+}
+
+/// In order of first use, each graph-owned resource takes the lowest free physical index of an
+/// identical descriptor and usage whose previous tenant's lifetime has ended. Textures are
+/// numbered before buffers, so texture indices do not depend on where buffers are used.
+pub(super) fn plan_physical_resources(
+    graph: &RenderGraph<'_>,
+    plans: &mut [ResourcePlan],
+    options: &CompileOptions,
+) -> Vec<PhysicalResource> {
+    let res = &graph.resources;
+    let mut order: Vec<ResourceId> = (0..res.len())
+        .filter(|&r| !plans[r].culled && res[r].import.is_none())
+        .map(ResourceId::new)
+        .collect();
+    let is_buffer = |r: ResourceId| matches!(res[r.index()].kind, ResourceKind::Buffer(_));
+    order.sort_by_key(|&r| (is_buffer(r), plans[r.index()].first_group, r));
+
+    let mut physical: Vec<PhysicalResource> = Vec::new();
+    let mut key_of: FastMap<(ResourceKind, ResourceUsage), u32> = FastMap::default();
+    let mut free: Vec<BinaryHeap<Reverse<u32>>> = Vec::new(); // per key: free physical indices
+    let mut busy: BinaryHeap<Reverse<(GroupId, u32, u32)>> = BinaryHeap::new(); // (last group, physical, key)
+    for r in order {
+        let plan = plans[r.index()];
+        let first = plan.first_group.expect("live resources have a lifetime");
+        while let Some(&Reverse((last, index, key))) = busy.peek() {
+            if last >= first {
+                break;
+            }
+            busy.pop();
+            free[key as usize].push(Reverse(index));
+        }
+        let desc = (res[r.index()].kind, plan.usage);
+        let next_key = key_of.len() as u32;
+        let key = *key_of.entry(desc).or_insert(next_key);
+        if key == next_key {
+            free.push(BinaryHeap::new());
+        }
+        let reuse = if options.alias {
+            free[key as usize].pop().map(|Reverse(i)| i)
+        } else {
+            None
+        };
+        let index = reuse.unwrap_or_else(|| {
+            physical.push(PhysicalResource {
+                kind: desc.0,
+                usage: desc.1,
+                resources: Vec::new(),
+            });
+            (physical.len() - 1) as u32
+        });
+        physical[index as usize].resources.push(r);
+        plans[r.index()].physical = Some(PhysicalId(index));
+        let last = plan.last_group.expect("live resources have a lifetime");
+        busy.push(Reverse((last, index, key)));
+    }
+    physical
+}

@@ -1,0 +1,80 @@
+//! One index space for every subresource of the graph: a texture's (mip, layer) grid, a buffer's
+//! single whole. Versions and per-group marks are kept per subresource.
+
+use std::ops::Range;
+
+use crate::error::GraphError;
+use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource};
+
+/// More subresources than this in one graph is a description error, not an allocation.
+const MAX_SUBRESOURCES: usize = 1 << 24;
+
+/// Where each resource's subresources start in the graph's subresource index space.
+pub(super) struct SubTable {
+    /// Per resource: first index; one more entry at the end holds the total.
+    base: Vec<u32>,
+    /// Per resource: mip count (1 for buffers).
+    mips: Vec<u32>,
+}
+
+impl SubTable {
+    /// The table of validated resources (mips and layers already checked to be small).
+    pub(super) fn new(res: &[ResourceDecl]) -> Result<Self, GraphError> {
+        let mut base = Vec::with_capacity(res.len() + 1);
+        let mut mips = Vec::with_capacity(res.len());
+        let mut total = 0usize;
+        for r in res {
+            base.push(total as u32);
+            let (m, count) = match r.kind {
+                ResourceKind::Texture(t) => (t.mips, t.subresource_count() as usize),
+                ResourceKind::Buffer(_) => (1, 1),
+            };
+            mips.push(m);
+            total += count;
+            if total > MAX_SUBRESOURCES {
+                return Err(GraphError::invalid(format!(
+                    "the graph declares more than {MAX_SUBRESOURCES} subresources (mips × layers over all textures)"
+                )));
+            }
+        }
+        base.push(total as u32);
+        Ok(SubTable { base, mips })
+    }
+
+    /// Subresources of the whole graph.
+    pub(super) fn len(&self) -> usize {
+        *self.base.last().unwrap_or(&0) as usize
+    }
+
+    /// Index of one subresource.
+    pub(super) fn index(&self, r: ResourceId, sub: Subresource) -> usize {
+        let r = r.index();
+        (self.base[r] + sub.layer * self.mips[r] + sub.mip) as usize
+    }
+
+    /// Indices of every subresource of a resource.
+    pub(super) fn all(&self, r: ResourceId) -> Range<usize> {
+        self.base[r.index()] as usize..self.base[r.index() + 1] as usize
+    }
+
+    /// Indices an entry names: one subresource, or all of them.
+    pub(super) fn of(&self, r: ResourceId, sub: Option<Subresource>) -> Range<usize> {
+        match sub {
+            Some(s) => {
+                let i = self.index(r, s);
+                i..i + 1
+            }
+            None => self.all(r),
+        }
+    }
+
+    /// The (mip, layer) of a resource's subresource index.
+    pub(super) fn sub_at(&self, r: ResourceId, index: usize) -> Subresource {
+        let offset = index as u32 - self.base[r.index()];
+        let mips = self.mips[r.index()];
+        Subresource {
+            mip: offset % mips,
+            layer: offset / mips,
+        }
+    }
+}

@@ -1,0 +1,647 @@
+//! Step 1: validate the whole declared graph, culled passes included. Every rule is a function
+//! (or a method of [`PassChecker`]) named after what it checks.
+
+use std::hash::Hasher;
+
+use super::subresources::SubTable;
+use crate::declare::RenderGraph;
+use crate::error::GraphError;
+use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
+use crate::hash::FastHasher;
+use crate::resource::{
+    Access, AttachmentDecl, ClearValue, Entry, ListAccess, PassDecl, PassKind, ResourceDecl,
+    ResourceId, ResourceKind, Subresource, TextureDesc,
+};
+
+/// Valid MSAA sample counts.
+const SAMPLE_COUNTS: [u32; 5] = [1, 2, 4, 8, 16];
+/// wgpu's cap on colour attachments.
+const MAX_COLOR_ATTACHMENTS: usize = 8;
+/// wgpu's largest `max_texture_array_layers` on any adapter.
+const MAX_LAYERS: u32 = 2048;
+
+/// What the later steps need from validation.
+pub(super) struct Checked {
+    /// The graph's subresource index space.
+    pub subs: SubTable,
+    /// Per resource: `bytes(R)` of the traffic model (whole texture, every mip; buffer size).
+    pub bytes: Vec<u64>,
+}
+
+/// Checks everything but reads before writes (the versions step finds those).
+pub(super) fn validate(graph: &RenderGraph<'_>) -> Result<Checked, GraphError> {
+    if let Some((pass, resource)) = &graph.foreign_handle {
+        return Err(GraphError::UnknownResource {
+            pass: pass.to_string(),
+            resource: resource.clone(),
+        });
+    }
+    if graph.passes.is_empty() {
+        return Err(GraphError::invalid("the graph declares no passes"));
+    }
+    let resource_names = graph.resources.iter().map(|r| &*r.name);
+    check_unique_names(resource_names, graph.resources.len(), "resource")?;
+    let pass_names = graph.passes.iter().map(|p| &*p.name);
+    check_unique_names(pass_names, graph.passes.len(), "pass")?;
+    let bytes = graph
+        .resources
+        .iter()
+        .map(validate_resource)
+        .collect::<Result<Vec<_>, _>>()?;
+    let subs = SubTable::new(&graph.resources)?;
+    // What each texture can be attached as, worked out once per resource, not once per use.
+    let attachable: Vec<Attachable> = graph.resources.iter().map(Attachable::of).collect();
+    let mut seen_in_pass = vec![0u32; graph.resources.len()];
+    let mut uses = Vec::new();
+    for (p, pass) in graph.passes.iter().enumerate() {
+        PassChecker {
+            res: &graph.resources,
+            attachable: &attachable,
+            pass,
+            first: None,
+        }
+        .check(p as u32 + 1, &mut seen_in_pass, &mut uses)?;
+    }
+    Ok(Checked { subs, bytes })
+}
+
+/// Names go into an open-addressing table of (hash, index) sized to a power of two: no string is
+/// copied and equal hashes are confirmed by comparing the names. The first repeat in declaration
+/// order is reported.
+fn check_unique_names<'n>(
+    names: impl Iterator<Item = &'n str>,
+    count: usize,
+    what: &'static str,
+) -> Result<(), GraphError> {
+    let capacity = (count * 2).next_power_of_two().max(16);
+    let mask = capacity - 1;
+    let mut table: Vec<(u64, u32)> = vec![(0, u32::MAX); capacity];
+    let all: Vec<&str> = names.collect();
+    for (i, &name) in all.iter().enumerate() {
+        if name.is_empty() {
+            return Err(GraphError::invalid(format!("a {what} has an empty name")));
+        }
+        let mut h = FastHasher::default();
+        h.write(name.as_bytes());
+        let hash = h.finish();
+        let mut slot = (hash as usize) & mask;
+        loop {
+            let (stored, index) = table[slot];
+            if index == u32::MAX {
+                table[slot] = (hash, i as u32);
+                break;
+            }
+            if stored == hash && all[index as usize] == name {
+                return Err(GraphError::DuplicateName {
+                    what,
+                    name: name.to_owned(),
+                });
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+    Ok(())
+}
+
+/// A resource's own shape; returns its `bytes(R)` (checked u64).
+fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
+    let name = &*r.name;
+    let invalid = |what: String| GraphError::invalid(format!("resource `{name}`: {what}"));
+    match r.kind {
+        ResourceKind::Buffer(b) => {
+            if b.size == 0 {
+                return Err(invalid("buffer size must be at least 1 byte".into()));
+            }
+            if r.clear.is_some() {
+                return Err(GraphError::FormatMismatch {
+                    pass: None,
+                    resource: name.to_owned(),
+                    message: "a buffer has no clear value".into(),
+                });
+            }
+            Ok(b.size)
+        }
+        ResourceKind::Texture(t) => {
+            if t.width == 0 || t.height == 0 || t.layers == 0 {
+                return Err(invalid(format!(
+                    "size {}x{}x{} has a zero dimension",
+                    t.width, t.height, t.layers
+                )));
+            }
+            if t.layers > MAX_LAYERS {
+                return Err(invalid(format!(
+                    "{} layers; wgpu allows at most {MAX_LAYERS}",
+                    t.layers
+                )));
+            }
+            if !SAMPLE_COUNTS.contains(&t.samples) {
+                return Err(invalid(format!(
+                    "sample count {} is not one of 1, 2, 4, 8, 16",
+                    t.samples
+                )));
+            }
+            let max_mips = 32 - t.width.max(t.height).leading_zeros();
+            if t.mips == 0 || t.mips > max_mips {
+                return Err(invalid(format!(
+                    "{} mips; a {}x{} texture has 1 to {max_mips}",
+                    t.mips, t.width, t.height
+                )));
+            }
+            if t.samples > 1 && (t.mips > 1 || t.layers > 1) {
+                return Err(invalid(
+                    "a multisampled texture has one mip and one layer".into(),
+                ));
+            }
+            if let Some(clear) = r.clear {
+                check_clear_fits(None, name, t.format, clear)?;
+            }
+            let texel = texel_size(name, t.format)?;
+            let overflow = || {
+                invalid(format!(
+                    "{}x{}x{} texels overflow a 64-bit byte count",
+                    t.width, t.height, t.layers
+                ))
+            };
+            let mut total = 0u64;
+            for mip in 0..t.mips {
+                let one = subresource_bytes(t, texel, Subresource { mip, layer: 0 })
+                    .ok_or_else(overflow)?;
+                total = one
+                    .checked_mul(u64::from(t.layers))
+                    .and_then(|b| total.checked_add(b))
+                    .ok_or_else(overflow)?;
+            }
+            Ok(total)
+        }
+    }
+}
+
+/// Bytes of one subresource: `max(1, w >> mip) × max(1, h >> mip) × texel × samples` (in blocks
+/// for block-compressed formats).
+pub(super) fn subresource_bytes(t: TextureDesc, texel: u64, sub: Subresource) -> Option<u64> {
+    let (w, h) = t.mip_size(sub.mip);
+    let (bw, bh) = t.format.block_dimensions();
+    [
+        u64::from(w.div_ceil(bw)),
+        u64::from(h.div_ceil(bh)),
+        u64::from(t.samples),
+    ]
+    .into_iter()
+    .try_fold(texel, u64::checked_mul)
+}
+
+/// Bytes of one texel, or of one block for block-compressed formats.
+pub(super) fn texel_size(name: &str, format: wgpu::TextureFormat) -> Result<u64, GraphError> {
+    texel_bytes(format)
+        .or_else(|| format.block_copy_size(None).map(u64::from))
+        .ok_or_else(|| GraphError::FormatMismatch {
+            pass: None,
+            resource: name.to_owned(),
+            message: format!("format {format:?} is not supported (planar or aspect-less)"),
+        })
+}
+
+fn check_clear_fits(
+    pass: Option<&str>,
+    name: &str,
+    format: wgpu::TextureFormat,
+    clear: ClearValue,
+) -> Result<(), GraphError> {
+    let message = match clear {
+        ClearValue::Color(c) if is_depth_stencil(format) => Some(format!(
+            "colour clear value {c:?} for depth format {format:?}"
+        )),
+        ClearValue::Color(c) if c.iter().any(|v| !v.is_finite()) => {
+            Some(format!("clear value {c:?} is not finite"))
+        }
+        ClearValue::Depth(_) | ClearValue::DepthStencil { .. } if !is_depth_stencil(format) => {
+            Some(format!("depth clear value for colour format {format:?}"))
+        }
+        ClearValue::Depth(d) | ClearValue::DepthStencil { depth: d, .. }
+            if !(0.0..=1.0).contains(&d) =>
+        {
+            Some(format!("depth clear value {d} is outside 0..=1"))
+        }
+        ClearValue::DepthStencil { stencil, .. }
+            if stencil != 0 && !format.has_stencil_aspect() =>
+        {
+            Some(format!(
+                "stencil clear value {stencil} for {format:?}, which has no stencil"
+            ))
+        }
+        _ => None,
+    };
+    match message {
+        None => Ok(()),
+        Some(message) => Err(GraphError::FormatMismatch {
+            pass: pass.map(str::to_owned),
+            resource: name.to_owned(),
+            message,
+        }),
+    }
+}
+
+/// What a resource can be attached as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Attachable {
+    Color,
+    Depth,
+    Neither,
+}
+
+impl Attachable {
+    fn of(r: &ResourceDecl) -> Self {
+        match r.kind {
+            ResourceKind::Texture(t) if is_depth_stencil(t.format) => Attachable::Depth,
+            ResourceKind::Texture(t) if is_renderable(t.format) => Attachable::Color,
+            _ => Attachable::Neither,
+        }
+    }
+}
+
+/// How a pass uses a resource, for the one-subresource-one-role rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Use {
+    Attachment { writes: bool },
+    Resolve,
+    List(ListAccess),
+}
+
+impl Use {
+    fn writes(self) -> bool {
+        match self {
+            Use::Attachment { writes } => writes,
+            Use::Resolve => true,
+            Use::List(a) => a.writes(),
+        }
+    }
+
+    fn is_slot(self) -> bool {
+        matches!(self, Use::Attachment { .. } | Use::Resolve)
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Use::Attachment { .. } => "an attachment",
+            Use::Resolve => "a resolve target",
+            Use::List(ListAccess::Sample) => "a sampled texture",
+            Use::List(ListAccess::Input) => "an input",
+            Use::List(ListAccess::CopySrc) => "a copy source",
+            Use::List(ListAccess::CopyDst) => "a copy destination",
+            Use::List(a) => a.as_str(),
+        }
+    }
+}
+
+/// Checks one pass: each rule a method.
+struct PassChecker<'g> {
+    res: &'g [ResourceDecl],
+    attachable: &'g [Attachable],
+    pass: &'g PassDecl,
+    /// The first attachment: its resource and rendered extent (width, height, samples).
+    first: Option<(ResourceId, (u32, u32, u32))>,
+}
+
+/// (resource, subresource or whole, use): one entry of the role check.
+type Role = (ResourceId, Option<Subresource>, Use);
+
+impl PassChecker<'_> {
+    fn check(
+        mut self,
+        stamp: u32,
+        seen_in_pass: &mut [u32],
+        uses: &mut Vec<Role>,
+    ) -> Result<(), GraphError> {
+        let repeated = self.resources_exist(stamp, seen_in_pass)?;
+        self.pass_kind_allows_accesses()?;
+        self.attachment_count()?;
+        for a in self.pass.attachments() {
+            self.attachment(a)?;
+        }
+        for (access, entry) in self.pass.entries() {
+            self.list_entry(access, entry)?;
+        }
+        // Only a resource named twice can play two roles.
+        if repeated {
+            self.one_role_per_subresource(uses)?;
+        }
+        Ok(())
+    }
+
+    fn name(&self, id: ResourceId) -> String {
+        self.res[id.index()].name.to_string()
+    }
+
+    fn invalid_access(&self, resource: Option<ResourceId>, message: String) -> GraphError {
+        GraphError::InvalidAccess {
+            pass: self.pass.name.to_string(),
+            resource: resource.map(|r| self.name(r)),
+            message,
+        }
+    }
+
+    /// Every id names a declared resource. Returns whether one appears twice in the pass.
+    fn resources_exist(&self, stamp: u32, seen_in_pass: &mut [u32]) -> Result<bool, GraphError> {
+        let attached = self
+            .pass
+            .attachments()
+            .flat_map(|a| [Some(a.resource), a.resolve])
+            .flatten();
+        let listed = self.pass.entries().map(|(_, e)| e.resource);
+        let mut repeated = false;
+        for id in attached.chain(listed) {
+            let Some(seen) = seen_in_pass.get_mut(id.index()) else {
+                return Err(GraphError::UnknownResource {
+                    pass: self.pass.name.to_string(),
+                    resource: format!("#{id}"),
+                });
+            };
+            repeated |= *seen == stamp;
+            *seen = stamp;
+        }
+        Ok(repeated)
+    }
+
+    /// Render passes attach and sample; compute passes use shaders only; copy passes copy only.
+    fn pass_kind_allows_accesses(&self) -> Result<(), GraphError> {
+        let p = self.pass;
+        let has = |lists: &[ListAccess]| lists.iter().any(|&a| !p.list(a).is_empty());
+        let attachments = p.attachment_count() > 0;
+        let copies = has(&[ListAccess::CopySrc, ListAccess::CopyDst]);
+        let shader = has(&[
+            ListAccess::Sample,
+            ListAccess::Input,
+            ListAccess::StorageRead,
+            ListAccess::StorageWrite,
+            ListAccess::StorageReadWrite,
+        ]);
+        let refused = match p.kind {
+            PassKind::Render if copies => Some("copy accesses"),
+            PassKind::Render if !attachments => {
+                return Err(self.invalid_access(
+                    None,
+                    "a render pass needs at least one colour or depth attachment".into(),
+                ));
+            }
+            PassKind::Compute if attachments => Some("attachments"),
+            PassKind::Compute if has(&[ListAccess::Input]) => Some("inputs"),
+            PassKind::Compute if copies => Some("copy accesses"),
+            PassKind::Copy if attachments => Some("attachments"),
+            PassKind::Copy if shader => Some("shader accesses"),
+            _ => None,
+        };
+        match refused {
+            Some(what) => Err(self.invalid_access(
+                None,
+                format!("a {} pass cannot have {what}", p.kind.as_str()),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// wgpu's cap on colour attachments.
+    fn attachment_count(&self) -> Result<(), GraphError> {
+        if self.pass.color.len() > MAX_COLOR_ATTACHMENTS {
+            return Err(self.invalid_access(
+                None,
+                format!(
+                    "{} colour attachments; wgpu allows {MAX_COLOR_ATTACHMENTS}",
+                    self.pass.color.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The resource is a texture; buffers are refused with what they were used as.
+    fn texture(&self, id: ResourceId, what: &str) -> Result<TextureDesc, GraphError> {
+        match self.res[id.index()].kind {
+            ResourceKind::Texture(t) => Ok(t),
+            ResourceKind::Buffer(_) => Err(GraphError::FormatMismatch {
+                pass: Some(self.pass.name.to_string()),
+                resource: self.name(id),
+                message: format!("a buffer used as {what}"),
+            }),
+        }
+    }
+
+    /// The named mip and layer lie inside the texture.
+    fn subresource_in_range(
+        &self,
+        id: ResourceId,
+        t: TextureDesc,
+        sub: Subresource,
+    ) -> Result<(), GraphError> {
+        if t.contains(sub) {
+            return Ok(());
+        }
+        Err(GraphError::InvalidSubresource {
+            pass: self.pass.name.to_string(),
+            resource: self.name(id),
+            message: format!(
+                "mip {} of layer {} is outside the texture ({} mips, {} layers)",
+                sub.mip, sub.layer, t.mips, t.layers
+            ),
+        })
+    }
+
+    fn attachment(&mut self, a: AttachmentDecl) -> Result<(), GraphError> {
+        let slot = if a.is_depth {
+            "the depth attachment"
+        } else {
+            "a colour attachment"
+        };
+        let t = self.texture(a.resource, slot)?;
+        self.attachment_format(a, t)?;
+        if a.access == Access::Read && !a.is_depth {
+            return Err(self.invalid_access(Some(a.resource), "`read` is for depth/stencil attachments; a colour attachment that is only read should be sampled".into()));
+        }
+        if let Some(clear) = a.clear {
+            self.own_clear_only_on_clear(a)?;
+            check_clear_fits(
+                Some(&self.pass.name),
+                &self.name(a.resource),
+                t.format,
+                clear,
+            )?;
+        }
+        self.subresource_in_range(a.resource, t, a.sub)?;
+        self.one_extent(a.resource, t, a.sub)?;
+        if let Some(target) = a.resolve {
+            self.resolve_target(a, t, target)?;
+        }
+        Ok(())
+    }
+
+    /// Colour slots take renderable colour formats, the depth slot depth formats.
+    fn attachment_format(&self, a: AttachmentDecl, t: TextureDesc) -> Result<(), GraphError> {
+        let message = match (a.is_depth, self.attachable[a.resource.index()]) {
+            (false, Attachable::Depth) => {
+                format!("depth format {:?} used as a colour attachment", t.format)
+            }
+            (false, Attachable::Neither) => format!("format {:?} cannot be rendered to", t.format),
+            (true, Attachable::Color | Attachable::Neither) => {
+                format!("colour format {:?} used as the depth attachment", t.format)
+            }
+            _ => return Ok(()),
+        };
+        Err(GraphError::FormatMismatch {
+            pass: Some(self.pass.name.to_string()),
+            resource: self.name(a.resource),
+            message,
+        })
+    }
+
+    /// An access's own clear value is used only by a `clear`: other accesses start from the
+    /// resource's, so a value given there would silently do nothing.
+    fn own_clear_only_on_clear(&self, a: AttachmentDecl) -> Result<(), GraphError> {
+        if a.access == Access::Clear {
+            return Ok(());
+        }
+        Err(self.invalid_access(
+            Some(a.resource),
+            format!(
+                "a `{}` access has its own clear value; only `clear` accesses use one (declare it on the resource)",
+                a.access.as_str()
+            ),
+        ))
+    }
+
+    /// All attachments of a pass render one extent: the attached subresources' sizes and sample
+    /// counts agree.
+    fn one_extent(
+        &mut self,
+        id: ResourceId,
+        t: TextureDesc,
+        sub: Subresource,
+    ) -> Result<(), GraphError> {
+        let (w, h) = t.mip_size(sub.mip);
+        let extent = (w, h, t.samples);
+        let Some((fid, (fw, fh, fs))) = self.first else {
+            self.first = Some((id, extent));
+            return Ok(());
+        };
+        if (fw, fh) != (w, h) {
+            return Err(GraphError::SizeMismatch {
+                pass: self.pass.name.to_string(),
+                resource: self.name(id),
+                first: self.name(fid),
+                expected: format!("{fw}x{fh}"),
+                found: format!("{w}x{h}"),
+            });
+        }
+        if fs != t.samples {
+            return Err(GraphError::SampleCountMismatch {
+                pass: self.pass.name.to_string(),
+                resource: self.name(id),
+                first: self.name(fid),
+                expected: fs,
+                found: t.samples,
+            });
+        }
+        Ok(())
+    }
+
+    /// A resolve target is single-sampled, of the attachment's format and rendered size.
+    fn resolve_target(
+        &self,
+        a: AttachmentDecl,
+        t: TextureDesc,
+        target: ResourceId,
+    ) -> Result<(), GraphError> {
+        let tt = self.texture(target, "a resolve target")?;
+        let (w, h) = t.mip_size(a.sub.mip);
+        let message = if t.samples == 1 {
+            "the attachment is single-sampled; only multisampled attachments resolve".to_owned()
+        } else if tt.samples != 1 {
+            format!(
+                "the target has {} samples; it must be single-sampled",
+                tt.samples
+            )
+        } else if tt.format != t.format {
+            format!("formats differ ({:?} and {:?})", t.format, tt.format)
+        } else if (tt.width, tt.height) != (w, h) {
+            format!("sizes differ ({w}x{h} and {}x{})", tt.width, tt.height)
+        } else {
+            return Ok(());
+        };
+        Err(GraphError::ResolveMismatch {
+            pass: self.pass.name.to_string(),
+            resource: self.name(a.resource),
+            target: self.name(target),
+            message,
+        })
+    }
+
+    /// Sampled and input entries are textures; a subresource names a texture's mip and layer.
+    fn list_entry(&self, access: ListAccess, e: Entry) -> Result<(), GraphError> {
+        match (access, self.res[e.resource.index()].kind, e.sub) {
+            (ListAccess::Sample, ResourceKind::Buffer(_), _) => {
+                self.texture(e.resource, "a sampled texture").map(drop)
+            }
+            (ListAccess::Input, ResourceKind::Buffer(_), _) => {
+                self.texture(e.resource, "an input").map(drop)
+            }
+            (_, ResourceKind::Buffer(_), Some(sub)) => Err(GraphError::InvalidSubresource {
+                pass: self.pass.name.to_string(),
+                resource: self.name(e.resource),
+                message: format!(
+                    "mip {} of layer {} named on a buffer; buffers have no subresources",
+                    sub.mip, sub.layer
+                ),
+            }),
+            (_, ResourceKind::Texture(t), Some(sub)) => {
+                self.subresource_in_range(e.resource, t, sub)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A pass may not read what it writes, nor fill two slots with one subresource. Two entries
+    /// overlap when they name the same subresource or one names the whole texture. The one
+    /// exception: a `read` depth attachment may also be sampled (neither writes).
+    fn one_role_per_subresource(&self, uses: &mut Vec<Role>) -> Result<(), GraphError> {
+        uses.clear();
+        for a in self.pass.attachments() {
+            let writes = a.access != Access::Read;
+            uses.push((a.resource, Some(a.sub), Use::Attachment { writes }));
+            if let Some(t) = a.resolve {
+                uses.push((t, Some(Subresource::BASE), Use::Resolve));
+            }
+        }
+        uses.extend(
+            self.pass
+                .entries()
+                .map(|(access, e)| (e.resource, e.sub, Use::List(access))),
+        );
+        uses.sort_unstable_by_key(|&(r, sub, u)| (r, u, sub));
+        let overlap = |a: Option<Subresource>, b: Option<Subresource>| match (a, b) {
+            (Some(x), Some(y)) => x == y,
+            _ => true,
+        };
+        for run in uses.chunk_by(|a, b| a.0 == b.0) {
+            for (i, &(id, sa, ua)) in run.iter().enumerate() {
+                for &(_, sb, ub) in &run[i + 1..] {
+                    if !overlap(sa, sb) {
+                        continue;
+                    }
+                    if ua.is_slot() && ub.is_slot() {
+                        return Err(self.invalid_access(
+                            Some(id),
+                            "the texture fills two attachment or resolve slots of one pass".into(),
+                        ));
+                    }
+                    let (writer, other) = if ua.writes() { (ua, ub) } else { (ub, ua) };
+                    if writer.writes() && writer != other {
+                        return Err(GraphError::Feedback {
+                            pass: self.pass.name.to_string(),
+                            resource: self.name(id),
+                            other: if writer == ua { ub.name() } else { ua.name() },
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

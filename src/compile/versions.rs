@@ -1,0 +1,216 @@
+//! Step 2: versions. Every write makes a new version of a subresource; every read names the
+//! version it sees. Reading a subresource that has no version is a `read_before_write`.
+
+use super::subresources::SubTable;
+use crate::declare::RenderGraph;
+use crate::error::GraphError;
+use crate::resource::{
+    Access, ImportAfter, ImportContents, ListAccess, PassId, ResourceDecl, ResourceId, Subresource,
+};
+
+/// Index of a version.
+pub(super) type VersionId = u32;
+
+pub(super) struct Versions {
+    /// Pass that wrote each version; `None` for an import's preserved contents.
+    pub writer: Vec<Option<PassId>>,
+    /// Subresource (index in the graph's space) of each version.
+    pub sub_of: Vec<u32>,
+    /// Versions each pass reads: `reads[read_start[p]..read_start[p + 1]]`.
+    read_start: Vec<u32>,
+    reads: Vec<VersionId>,
+    /// Per read: the resource and how the pass reads it (for the plan's dependency list).
+    read_how: Vec<(ResourceId, &'static str)>,
+    /// Per attachment slot (colour slots, then depth) of each pass: the version loaded (if the
+    /// access reads and content exists) and the version written.
+    slot_start: Vec<u32>,
+    pub slot_read: Vec<Option<VersionId>>,
+    pub slot_written: Vec<Option<VersionId>>,
+    /// Frame-end versions of imports kept after the frame: they must reach memory.
+    pub kept_at_end: Vec<bool>,
+}
+
+impl Versions {
+    pub(super) fn reads_of(&self, p: usize) -> &[VersionId] {
+        &self.reads[self.read_start[p] as usize..self.read_start[p + 1] as usize]
+    }
+
+    /// Every read of pass `p` with the resource and access it reads through.
+    pub(super) fn reads_with_how(
+        &self,
+        p: usize,
+    ) -> impl Iterator<Item = (VersionId, ResourceId, &'static str)> + '_ {
+        let range = self.read_start[p] as usize..self.read_start[p + 1] as usize;
+        self.reads[range.clone()]
+            .iter()
+            .zip(&self.read_how[range])
+            .map(|(&v, &(r, how))| (v, r, how))
+    }
+
+    /// Index of attachment `slot` of pass `p` in the slot tables.
+    pub(super) fn slot(&self, p: PassId, slot: usize) -> usize {
+        self.slot_start[p.index()] as usize + slot
+    }
+}
+
+/// Advice for a read of contents nobody wrote.
+fn read_before_write_hint(
+    decl: &ResourceDecl,
+    attachment: bool,
+    sub: Option<Subresource>,
+) -> String {
+    let what = match sub {
+        Some(s) if s != Subresource::BASE || !single(decl) => {
+            format!(" (mip {} of layer {})", s.mip, s.layer)
+        }
+        _ => String::new(),
+    };
+    let advice = match decl.import {
+        Some(i) if i.contents == ImportContents::Undefined => {
+            "; it is imported with undefined contents: declare the import `preserved` if its contents from before the frame are wanted"
+        }
+        _ if attachment => "; declare a clear value on the resource to start from it",
+        _ => "; clear values apply to attachments only",
+    };
+    format!("{what}{advice}")
+}
+
+fn single(decl: &ResourceDecl) -> bool {
+    match decl.kind {
+        crate::resource::ResourceKind::Texture(t) => t.subresource_count() == 1,
+        crate::resource::ResourceKind::Buffer(_) => true,
+    }
+}
+
+pub(super) fn trace_versions(
+    graph: &RenderGraph<'_>,
+    subs: &SubTable,
+) -> Result<Versions, GraphError> {
+    let (res, passes) = (&graph.resources, &graph.passes);
+    // Sized up front for the common case of one subresource per access.
+    let slots: usize = passes.iter().map(|p| p.attachment_count()).sum();
+    let listed: usize = passes.iter().map(|p| p.entries().count()).sum();
+    let mut v = Versions {
+        writer: Vec::with_capacity(res.len() + slots + listed),
+        sub_of: Vec::with_capacity(res.len() + slots + listed),
+        read_start: Vec::with_capacity(passes.len() + 1),
+        reads: Vec::with_capacity(slots + listed),
+        read_how: Vec::with_capacity(slots + listed),
+        slot_start: Vec::with_capacity(passes.len() + 1),
+        slot_read: Vec::with_capacity(slots),
+        slot_written: Vec::with_capacity(slots),
+        kept_at_end: Vec::new(),
+    };
+    let mut current: Vec<Option<VersionId>> = vec![None; subs.len()];
+    let new_version =
+        |v: &mut Versions, current: &mut [Option<VersionId>], sub: usize, p: Option<PassId>| {
+            v.writer.push(p);
+            v.sub_of.push(sub as u32);
+            let id = (v.writer.len() - 1) as VersionId;
+            current[sub] = Some(id);
+            id
+        };
+    for (r, decl) in res.iter().enumerate() {
+        if decl
+            .import
+            .is_some_and(|i| i.contents == ImportContents::Preserved)
+        {
+            for sub in subs.all(ResourceId::new(r)) {
+                new_version(&mut v, &mut current, sub, None);
+            }
+        }
+    }
+
+    for (p, pass) in passes.iter().enumerate() {
+        let pid = PassId::new(p);
+        v.read_start.push(v.reads.len() as u32);
+        v.slot_start.push(v.slot_read.len() as u32);
+        // Reads first: a read_write reads the prior version, then writes a new one.
+        for a in pass.attachments() {
+            let sub = subs.index(a.resource, a.sub);
+            let loaded = if a.access.reads_prior() {
+                current[sub]
+            } else {
+                None
+            };
+            let decl = &res[a.resource.index()];
+            if a.access.reads_prior() && loaded.is_none() && a.clear.or(decl.clear).is_none() {
+                return Err(GraphError::ReadBeforeWrite {
+                    pass: pass.name.to_string(),
+                    resource: decl.name.to_string(),
+                    access: a.access.as_str(),
+                    hint: read_before_write_hint(decl, true, Some(a.sub)),
+                });
+            }
+            if let Some(version) = loaded {
+                v.reads.push(version);
+                v.read_how.push((a.resource, a.access.as_str()));
+            }
+            v.slot_read.push(loaded);
+        }
+        for (access, e) in pass.entries().filter(|(a, _)| a.reads()) {
+            for sub in subs.of(e.resource, e.sub) {
+                let Some(version) = current[sub] else {
+                    let decl = &res[e.resource.index()];
+                    let named = e
+                        .sub
+                        .or_else(|| (!single(decl)).then(|| subs.sub_at(e.resource, sub)));
+                    return Err(GraphError::ReadBeforeWrite {
+                        pass: pass.name.to_string(),
+                        resource: decl.name.to_string(),
+                        access: access.as_str(),
+                        hint: read_before_write_hint(decl, false, named),
+                    });
+                };
+                v.reads.push(version);
+                v.read_how.push((e.resource, access.as_str()));
+            }
+        }
+        // Writes: every attachment access but `read` makes a version. A `read` never writes,
+        // not even when its group clears a never-written depth: the clear is a load op, not
+        // content, so a later reader clears again for free instead of keeping it in memory.
+        for a in pass.attachments() {
+            let written = (a.access != Access::Read).then(|| {
+                new_version(
+                    &mut v,
+                    &mut current,
+                    subs.index(a.resource, a.sub),
+                    Some(pid),
+                )
+            });
+            v.slot_written.push(written);
+        }
+        for target in pass.color.iter().filter_map(|c| c.resolve) {
+            let sub = subs.index(target, Subresource::BASE);
+            new_version(&mut v, &mut current, sub, Some(pid));
+        }
+        for (_, e) in pass.entries().filter(|(a, _)| a.writes()) {
+            for sub in subs.of(e.resource, e.sub) {
+                new_version(&mut v, &mut current, sub, Some(pid));
+            }
+        }
+    }
+    v.read_start.push(v.reads.len() as u32);
+    v.slot_start.push(v.slot_read.len() as u32);
+    v.kept_at_end = vec![false; v.writer.len()];
+    for (r, decl) in res.iter().enumerate() {
+        if decl.import.is_some_and(|i| i.after == ImportAfter::Keep) {
+            for sub in subs.all(ResourceId::new(r)) {
+                if let Some(version) = current[sub] {
+                    v.kept_at_end[version as usize] = true;
+                }
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// `ListAccess` is what the lists read through; kept here so the reading order is one place.
+#[allow(dead_code)]
+const READING_LISTS: [ListAccess; 5] = [
+    ListAccess::Sample,
+    ListAccess::Input,
+    ListAccess::StorageRead,
+    ListAccess::StorageReadWrite,
+    ListAccess::CopySrc,
+];

@@ -1,0 +1,54 @@
+//! Step 8: warnings: what costs bandwidth or time and could be avoided
+//! ([guide](crate::guide#warnings)).
+
+use crate::declare::RenderGraph;
+use crate::options::CompileOptions;
+use crate::plan::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
+use crate::resource::ResourceKind;
+
+pub(super) fn collect_warnings(
+    graph: &RenderGraph<'_>,
+    groups: &[Group],
+    resources: &[ResourcePlan],
+    options: &CompileOptions,
+) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    // One `clear_for_write` per resource is enough to say what the token would save.
+    let mut clear_for_write_said = vec![false; graph.resources.len()];
+    for group in groups
+        .iter()
+        .filter(|g| !g.color.is_empty() || g.depth.is_some())
+    {
+        let pass = group.passes[0];
+        for a in group.color.iter().chain(group.depth.iter()) {
+            let r = a.resource.index();
+            let warn = |kind, clear| Warning {
+                kind,
+                pass: Some(pass),
+                resource: Some(a.resource),
+                clear,
+            };
+            if let LoadOp::Clear(value) = a.load {
+                // A transient attachment's clear never leaves the tile: any value is as cheap.
+                if !value.is_fast() && !resources[r].transient {
+                    warnings.push(warn(WarningKind::SlowClearValue, Some(value)));
+                }
+                if a.load_reason == LoadReason::Overwritten
+                    && options.dont_care.is_none()
+                    && !clear_for_write_said[r]
+                {
+                    clear_for_write_said[r] = true;
+                    warnings.push(warn(WarningKind::ClearForWrite, None));
+                }
+            }
+            let samples = match graph.resources[r].kind {
+                ResourceKind::Texture(t) => t.samples,
+                ResourceKind::Buffer(_) => 1,
+            };
+            if samples > 1 && a.store == StoreOp::Store {
+                warnings.push(warn(WarningKind::MsaaStored, None));
+            }
+        }
+    }
+    warnings
+}

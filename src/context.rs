@@ -1,0 +1,179 @@
+//! What a pass closure sees besides its open wgpu pass: the device, the queue, and the wgpu
+//! objects behind the handles the pass declared.
+//!
+//! The executor fills it in; it sits below the builder so that declared closures can name it
+//! without the builder depending on the executor.
+
+use crate::resource::{
+    BufferHandle, PassDecl, ResourceDecl, ResourceId, Subresource, TextureHandle, TextureRef,
+};
+
+/// Error a pass closure returns; aborts the frame.
+pub type PassError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Why a [`PassContext`] refused a handle. Returned as a [`PassError`] with `?`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContextError {
+    /// The pass asked for a resource (or a subresource) it did not declare: the graph may have
+    /// discarded or not yet written its contents, so it is not handed out.
+    #[error(
+        "pass `{pass}` asks for {what} of `{resource}`, which it did not declare; declare the access on the pass (an attachment, `sample`, storage or copy) so the graph keeps and orders its contents"
+    )]
+    Undeclared {
+        /// The pass.
+        pass: String,
+        /// The resource.
+        resource: String,
+        /// What was asked for (`the whole texture`, `mip 2 of layer 0`, `the buffer`).
+        what: String,
+    },
+    /// The handle belongs to another graph.
+    #[error("pass `{pass}` uses a handle of another graph (resource #{index})")]
+    ForeignHandle {
+        /// The pass.
+        pass: String,
+        /// The handle's index.
+        index: usize,
+    },
+}
+
+/// Where the executor keeps this frame's wgpu objects, one per declared resource.
+pub(crate) trait FrameResources {
+    /// The texture behind a resource.
+    fn texture(&self, resource: ResourceId) -> Option<&wgpu::Texture>;
+    /// The view of one subresource, or of the whole texture (an array view when it has layers).
+    fn view(&self, resource: ResourceId, sub: Option<Subresource>) -> Option<&wgpu::TextureView>;
+    /// The buffer behind a resource.
+    fn buffer(&self, resource: ResourceId) -> Option<&wgpu::Buffer>;
+    /// Whether a history texture's previous contents are real (not the first frame, no resize).
+    fn history_valid(&self, resource: ResourceId) -> bool;
+}
+
+/// What a pass closure sees besides its open pass: the device, the queue, and the wgpu objects
+/// behind the handles the pass declared — and only those: asking for anything else is a
+/// [`ContextError`], because its contents may not exist at this point of the frame.
+pub struct PassContext<'f> {
+    pub(crate) device: &'f wgpu::Device,
+    pub(crate) queue: &'f wgpu::Queue,
+    pub(crate) graph: u32,
+    pub(crate) pass: &'f PassDecl,
+    pub(crate) resources: &'f [ResourceDecl],
+    pub(crate) frame: &'f dyn FrameResources,
+}
+
+impl<'f> PassContext<'f> {
+    /// The device.
+    pub fn device(&self) -> &'f wgpu::Device {
+        self.device
+    }
+
+    /// The queue.
+    pub fn queue(&self) -> &'f wgpu::Queue {
+        self.queue
+    }
+
+    /// The name of the pass being recorded.
+    pub fn pass_name(&self) -> &'f str {
+        &self.pass.name
+    }
+
+    /// A view of a texture the pass declared: one subresource (`texture.mip(1)`), or the whole
+    /// texture (all mips; an array view when it has more than one layer). Views of graph-owned
+    /// textures stay the same from frame to frame while the plan does, so bind groups built from
+    /// them can be cached by view identity.
+    pub fn view(
+        &self,
+        texture: impl Into<TextureRef>,
+    ) -> Result<&'f wgpu::TextureView, ContextError> {
+        let texture = texture.into();
+        let r = self.own(texture.texture.graph, texture.texture.index)?;
+        let declared = match texture.sub {
+            None => self.declares_whole(r),
+            Some(sub) => self.declares_sub(r, sub),
+        };
+        let what = || match texture.sub {
+            None => "the whole texture".to_owned(),
+            Some(s) => format!("mip {} of layer {}", s.mip, s.layer),
+        };
+        if !declared {
+            return Err(self.undeclared(r, what()));
+        }
+        self.frame
+            .view(r, texture.sub)
+            .ok_or_else(|| self.undeclared(r, what()))
+    }
+
+    /// The texture behind a handle the pass declared in any way (for copies and custom views).
+    pub fn texture(&self, texture: TextureHandle) -> Result<&'f wgpu::Texture, ContextError> {
+        let r = self.own(texture.graph, texture.index)?;
+        if !self.pass.uses(r) {
+            return Err(self.undeclared(r, "the texture".into()));
+        }
+        self.frame
+            .texture(r)
+            .ok_or_else(|| self.undeclared(r, "the texture".into()))
+    }
+
+    /// The buffer behind a handle the pass declared.
+    pub fn buffer(&self, buffer: BufferHandle) -> Result<&'f wgpu::Buffer, ContextError> {
+        let r = self.own(buffer.graph, buffer.index)?;
+        if !self.pass.uses(r) {
+            return Err(self.undeclared(r, "the buffer".into()));
+        }
+        self.frame
+            .buffer(r)
+            .ok_or_else(|| self.undeclared(r, "the buffer".into()))
+    }
+
+    /// Whether a history texture's previous contents are real: `false` on the first frame and
+    /// after the history was reallocated (a resize), when it holds zeros.
+    pub fn history_valid(&self, previous: TextureHandle) -> bool {
+        previous.graph == self.graph && self.frame.history_valid(previous.index)
+    }
+
+    fn own(&self, graph: u32, index: ResourceId) -> Result<ResourceId, ContextError> {
+        if graph != self.graph || index.index() >= self.resources.len() {
+            return Err(ContextError::ForeignHandle {
+                pass: self.pass.name.to_string(),
+                index: index.index(),
+            });
+        }
+        Ok(index)
+    }
+
+    /// A whole-texture view reads every subresource: the pass must name the texture whole, or
+    /// the texture must have one subresource that the pass names.
+    fn declares_whole(&self, r: ResourceId) -> bool {
+        let single = match self.resources[r.index()].kind {
+            crate::resource::ResourceKind::Texture(t) => t.subresource_count() == 1,
+            crate::resource::ResourceKind::Buffer(_) => false,
+        };
+        self.pass
+            .entries()
+            .any(|(_, e)| e.resource == r && (e.sub.is_none() || single))
+            || (single && self.pass.uses(r))
+    }
+
+    fn declares_sub(&self, r: ResourceId, sub: Subresource) -> bool {
+        self.pass
+            .attachments()
+            .any(|a| a.resource == r && a.sub == sub)
+            || self
+                .pass
+                .attachments()
+                .any(|a| a.resolve == Some(r) && sub == Subresource::BASE)
+            || self
+                .pass
+                .entries()
+                .any(|(_, e)| e.resource == r && e.sub.is_none_or(|s| s == sub))
+    }
+
+    fn undeclared(&self, r: ResourceId, what: String) -> ContextError {
+        ContextError::Undeclared {
+            pass: self.pass.name.to_string(),
+            resource: self.resources[r.index()].name.to_string(),
+            what,
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! One frame's recording: where each resource's wgpu objects are, and the loop that opens one
+//! wgpu pass per group and calls the pass closures in it.
+
+use super::ExecuteError;
+use super::history::HistoryPair;
+use super::imports::Imports;
+use super::lower::{ExecGroup, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
+use super::pool::{Pool, TextureViews};
+use super::timing::Timestamps;
+use crate::context::{FrameResources, PassContext};
+use crate::declare::PassCallback;
+use crate::resource::{PassDecl, PassKind, ResourceDecl, ResourceId, Subresource};
+
+/// Where this frame finds a resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Slot {
+    /// Culled: nothing behind it.
+    Unbound,
+    PoolTexture(u32),
+    PoolBuffer(u32),
+    ImportTexture,
+    ImportBuffer,
+    /// A history's `previous` (false) or `current` (true) texture.
+    History(u32, bool),
+}
+
+/// The frame's lookup tables: where each resource's wgpu object is.
+#[derive(Clone, Copy)]
+pub(super) struct Tables<'f> {
+    pub device: &'f wgpu::Device,
+    pub queue: &'f wgpu::Queue,
+    pub slots: &'f [Slot],
+    pub pool: &'f Pool,
+    pub imports: &'f Imports,
+    pub histories: &'f [HistoryPair],
+    pub graph: u32,
+    pub resources: &'f [ResourceDecl],
+}
+
+impl<'f> Tables<'f> {
+    fn texture_and_views(&self, r: ResourceId) -> Option<(&'f wgpu::Texture, &'f TextureViews)> {
+        match *self.slots.get(r.index())? {
+            Slot::PoolTexture(i) => {
+                let t = &self.pool.textures[i as usize];
+                Some((&t.texture, &t.views))
+            }
+            Slot::ImportTexture => self.imports.texture_at(r).map(|(t, v)| (t, v)),
+            Slot::History(h, current) => {
+                let pair = &self.histories[h as usize];
+                let (t, v) = if current {
+                    pair.current()
+                } else {
+                    pair.previous()
+                };
+                Some((t, v))
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn attachment_view(&self, r: ResourceId, sub: Subresource) -> &'f wgpu::TextureView {
+        self.texture_and_views(r)
+            .and_then(|(_, v)| v.get(Some(sub)))
+            .expect("attachments of live groups are bound")
+    }
+}
+
+impl FrameResources for Tables<'_> {
+    fn texture(&self, r: ResourceId) -> Option<&wgpu::Texture> {
+        self.texture_and_views(r).map(|(t, _)| t)
+    }
+
+    fn view(&self, r: ResourceId, sub: Option<Subresource>) -> Option<&wgpu::TextureView> {
+        self.texture_and_views(r).and_then(|(_, v)| v.get(sub))
+    }
+
+    fn buffer(&self, r: ResourceId) -> Option<&wgpu::Buffer> {
+        match *self.slots.get(r.index())? {
+            Slot::PoolBuffer(i) => Some(&self.pool.buffers[i as usize].buffer),
+            Slot::ImportBuffer => self.imports.buffer_at(r),
+            _ => None,
+        }
+    }
+
+    fn history_valid(&self, r: ResourceId) -> bool {
+        match self.slots.get(r.index()) {
+            Some(&Slot::History(h, false)) => self.histories[h as usize].valid(),
+            _ => false,
+        }
+    }
+}
+
+/// Calls the closures of a group's passes on the open `$target`, each inside a debug group named
+/// after the pass. Render, compute and copy groups differ only in the target and the variant.
+macro_rules! call_passes {
+    ($self:ident, $group:ident, $callbacks:ident, $target:expr, $variant:ident, $kind:literal) => {
+        for &p in &$group.passes {
+            let decl = &$self.graph_passes[p.index()];
+            let name = &*decl.name;
+            let tables = $self.tables;
+            let ctx = PassContext {
+                device: tables.device,
+                queue: tables.queue,
+                graph: tables.graph,
+                pass: decl,
+                resources: tables.resources,
+                frame: &tables,
+            };
+            match &mut $callbacks[p.index()] {
+                Some(PassCallback::$variant(f)) => {
+                    let target = $target;
+                    if $self.debug_groups {
+                        target.push_debug_group(name);
+                    }
+                    f(target, &ctx).map_err(|source| ExecuteError::Pass {
+                        pass: name.to_owned(),
+                        source,
+                    })?;
+                    if $self.debug_groups {
+                        target.pop_debug_group();
+                    }
+                }
+                Some(other) => return Err(mismatch(name, $kind, other)),
+                None => {
+                    return Err(ExecuteError::MissingCallback {
+                        pass: name.to_owned(),
+                    });
+                }
+            }
+        }
+    };
+}
+
+pub(super) struct Recorder<'r, 'e> {
+    pub tables: Tables<'r>,
+    pub encoder: &'e mut wgpu::CommandEncoder,
+    pub graph_passes: &'r [PassDecl],
+    pub timestamps: Option<&'r mut Timestamps>,
+    pub debug_groups: bool,
+}
+
+impl<'r> Recorder<'r, '_> {
+    /// Overwrites every subresource of each texture with poison (one clearing pass each).
+    pub(super) fn poison_textures(&mut self, textures: &[ResourceId]) {
+        for &r in textures {
+            if let Some((texture, views)) = self.tables.texture_and_views(r) {
+                for view in views.subresources() {
+                    self.poison(texture, view);
+                }
+            }
+        }
+    }
+
+    /// Overwrites these attachments with poison.
+    pub(super) fn poison_subresources(&mut self, subs: &[(ResourceId, Subresource)]) {
+        for &(r, sub) in subs {
+            if let Some((texture, views)) = self.tables.texture_and_views(r)
+                && let Some(view) = views.get(Some(sub))
+            {
+                self.poison(texture, view);
+            }
+        }
+    }
+
+    fn poison(&mut self, texture: &wgpu::Texture, view: &wgpu::TextureView) {
+        let format = texture.format();
+        if !texture
+            .usage()
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+        {
+            return;
+        }
+        let color = [Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(POISON_COLOR),
+                store: wgpu::StoreOp::Store,
+            },
+        })];
+        let is_depth = format.is_depth_stencil_format();
+        let depth = is_depth.then(|| wgpu::RenderPassDepthStencilAttachment {
+            view,
+            depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
+                load: wgpu::LoadOp::Clear(POISON_DEPTH),
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
+                load: wgpu::LoadOp::Clear(POISON_STENCIL),
+                store: wgpu::StoreOp::Store,
+            }),
+        });
+        let _ = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("tilegraph poison"),
+            color_attachments: if is_depth { &[] } else { &color },
+            depth_stencil_attachment: depth,
+            ..Default::default()
+        });
+    }
+
+    pub(super) fn group(
+        &mut self,
+        group: &ExecGroup,
+        callbacks: &mut [Option<PassCallback<'_>>],
+    ) -> Result<(), ExecuteError> {
+        match group.kind {
+            PassKind::Render => self.render_group(group, callbacks),
+            PassKind::Compute => self.compute_group(group, callbacks),
+            PassKind::Copy => self.copy_group(group, callbacks),
+        }
+    }
+
+    fn render_group(
+        &mut self,
+        group: &ExecGroup,
+        callbacks: &mut [Option<PassCallback<'_>>],
+    ) -> Result<(), ExecuteError> {
+        // wgpu allows at most eight colour attachments; the compiler enforces it.
+        let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
+        for (slot, c) in group.color.iter().enumerate() {
+            color[slot] = Some(wgpu::RenderPassColorAttachment {
+                view: self.tables.attachment_view(c.resource, c.sub),
+                depth_slice: None,
+                resolve_target: c
+                    .resolve
+                    .map(|t| self.tables.attachment_view(t, Subresource::BASE)),
+                ops: c.ops,
+            });
+        }
+        let depth = group.depth.map(|d| wgpu::RenderPassDepthStencilAttachment {
+            view: self.tables.attachment_view(d.resource, d.sub),
+            depth_ops: d.depth,
+            stencil_ops: d.stencil,
+        });
+        let timestamp_writes = self
+            .timestamps
+            .as_deref_mut()
+            .and_then(|t| t.next_render(&group.label));
+        let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(&group.label),
+            color_attachments: &color[..group.color.len()],
+            depth_stencil_attachment: depth,
+            timestamp_writes,
+            ..Default::default()
+        });
+        call_passes!(self, group, callbacks, &mut rpass, Render, "render");
+        Ok(())
+    }
+
+    fn compute_group(
+        &mut self,
+        group: &ExecGroup,
+        callbacks: &mut [Option<PassCallback<'_>>],
+    ) -> Result<(), ExecuteError> {
+        let timestamp_writes = self
+            .timestamps
+            .as_deref_mut()
+            .and_then(|t| t.next_compute(&group.label));
+        let mut cpass = self
+            .encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(&group.label),
+                timestamp_writes,
+            });
+        call_passes!(self, group, callbacks, &mut cpass, Compute, "compute");
+        Ok(())
+    }
+
+    fn copy_group(
+        &mut self,
+        group: &ExecGroup,
+        callbacks: &mut [Option<PassCallback<'_>>],
+    ) -> Result<(), ExecuteError> {
+        call_passes!(self, group, callbacks, &mut *self.encoder, Copy, "copy");
+        Ok(())
+    }
+}
+
+fn mismatch(pass: &str, expected: &'static str, found: &PassCallback<'_>) -> ExecuteError {
+    ExecuteError::CallbackMismatch {
+        pass: pass.to_owned(),
+        expected,
+        found: match found {
+            PassCallback::Render(_) => "render",
+            PassCallback::Compute(_) => "compute",
+            PassCallback::Copy(_) => "copy",
+        },
+    }
+}

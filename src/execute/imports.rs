@@ -1,0 +1,109 @@
+//! Imported resources: what the caller binds each frame, and the check that it matches the
+//! declaration.
+
+use super::ExecuteError;
+use super::pool::TextureViews;
+use crate::plan::ResourceUsage;
+use crate::resource::{BufferHandle, ResourceId, TextureDesc, TextureHandle};
+
+/// The wgpu objects behind a graph's imported resources for one frame (the surface texture, a
+/// history buffer owned by the caller). Keep one and rebind it every frame: it reuses its storage.
+#[derive(Debug, Default)]
+pub struct Imports {
+    textures: Vec<Option<(wgpu::Texture, TextureViews)>>,
+    buffers: Vec<Option<wgpu::Buffer>>,
+}
+
+impl Imports {
+    /// Nothing bound.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Binds `texture` (seen whole through `view`) to an imported texture. A texture with more
+    /// than one mip or layer also gets one view per subresource, made here.
+    pub fn texture(
+        &mut self,
+        handle: TextureHandle,
+        texture: &wgpu::Texture,
+        view: &wgpu::TextureView,
+    ) -> &mut Self {
+        let i = handle.index.index();
+        if self.textures.len() <= i {
+            self.textures.resize(i + 1, None);
+        }
+        self.textures[i] = Some((texture.clone(), TextureViews::new(texture, Some(view))));
+        self
+    }
+
+    /// Binds `buffer` to an imported buffer.
+    pub fn buffer(&mut self, handle: BufferHandle, buffer: &wgpu::Buffer) -> &mut Self {
+        let i = handle.index.index();
+        if self.buffers.len() <= i {
+            self.buffers.resize(i + 1, None);
+        }
+        self.buffers[i] = Some(buffer.clone());
+        self
+    }
+
+    /// Unbinds everything, keeping the storage.
+    pub fn clear(&mut self) {
+        self.textures.iter_mut().for_each(|t| *t = None);
+        self.buffers.iter_mut().for_each(|b| *b = None);
+    }
+
+    pub(super) fn texture_at(&self, r: ResourceId) -> Option<&(wgpu::Texture, TextureViews)> {
+        self.textures.get(r.index())?.as_ref()
+    }
+
+    pub(super) fn buffer_at(&self, r: ResourceId) -> Option<&wgpu::Buffer> {
+        self.buffers.get(r.index())?.as_ref()
+    }
+}
+
+/// The bound texture has the declared format, size, layers, mips, samples and the usages the
+/// plan needs.
+pub(super) fn check_imported_texture(
+    name: &str,
+    desc: TextureDesc,
+    usage: ResourceUsage,
+    texture: &wgpu::Texture,
+) -> Result<(), ExecuteError> {
+    let mismatch = |message: String| ExecuteError::ImportMismatch {
+        resource: name.to_owned(),
+        message,
+    };
+    if texture.format() != desc.format {
+        return Err(mismatch(format!(
+            "format {:?}, declared {:?}",
+            texture.format(),
+            desc.format
+        )));
+    }
+    if (texture.width(), texture.height()) != (desc.width, desc.height)
+        || texture.depth_or_array_layers() < desc.layers
+        || texture.mip_level_count() < desc.mips
+        || texture.sample_count() != desc.samples
+    {
+        return Err(mismatch(format!(
+            "{}x{}x{} with {} mips and {} samples, declared {}x{}x{} with {} mips and {} samples",
+            texture.width(),
+            texture.height(),
+            texture.depth_or_array_layers(),
+            texture.mip_level_count(),
+            texture.sample_count(),
+            desc.width,
+            desc.height,
+            desc.layers,
+            desc.mips,
+            desc.samples
+        )));
+    }
+    if let ResourceUsage::Texture(needed) = usage {
+        let missing = needed - texture.usage() - wgpu::TextureUsages::TRANSIENT_ATTACHMENT;
+        if !missing.is_empty() {
+            return Err(mismatch(format!("usage lacks {missing:?}")));
+        }
+    }
+    Ok(())
+}

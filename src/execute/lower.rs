@@ -1,0 +1,256 @@
+//! Lowering: a plan's groups (or its naive groups) → what to record for one mode and backend.
+//! Runs once per plan, mode and backend; frames reuse the result. It maps the plan's ops to
+//! wgpu's and decides nothing the plan has not: the only translations are the backend's
+//! ([guide](crate::guide#what-each-backend-does-with-the-ops)) and Poison mode's overwrites.
+
+use super::ExecuteMode;
+use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
+use crate::resource::{
+    ClearValue, ImportContents, PassId, PassKind, ResourceId, ResourceKind, Subresource,
+};
+
+/// The colour every poisoned colour texel gets in [`ExecuteMode::Poison`]: opaque magenta.
+pub const POISON_COLOR: wgpu::Color = wgpu::Color {
+    r: 1.0,
+    g: 0.0,
+    b: 1.0,
+    a: 1.0,
+};
+/// The depth poisoned depth texels get: nearest, so `LessEqual` tests against it fail.
+pub const POISON_DEPTH: f32 = 0.0;
+/// The stencil value poisoned stencil texels get.
+pub const POISON_STENCIL: u32 = 0xa5;
+
+const POISON_DEPTH_STENCIL: ClearValue = ClearValue::DepthStencil {
+    depth: POISON_DEPTH,
+    stencil: POISON_STENCIL,
+};
+
+/// A colour attachment as recorded.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ColorOps {
+    pub resource: ResourceId,
+    pub sub: Subresource,
+    pub resolve: Option<ResourceId>,
+    pub ops: wgpu::Operations<wgpu::Color>,
+}
+
+/// A depth/stencil attachment as recorded; `None` ops for read-only aspects.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct DepthOps {
+    pub resource: ResourceId,
+    pub sub: Subresource,
+    pub depth: Option<wgpu::Operations<f32>>,
+    pub stencil: Option<wgpu::Operations<u32>>,
+}
+
+/// A group as recorded: everything the recording loop needs.
+#[derive(Debug)]
+pub(super) struct ExecGroup {
+    pub kind: PassKind,
+    pub passes: Vec<PassId>,
+    pub label: String,
+    pub color: Vec<ColorOps>,
+    pub depth: Option<DepthOps>,
+    /// Textures whose every subresource is poisoned before the group (Poison mode).
+    pub poison_before: Vec<ResourceId>,
+    /// Attachments poisoned after the group (Poison mode).
+    pub poison_after: Vec<(ResourceId, Subresource)>,
+}
+
+/// How the backend treats `LoadOp::DontCare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum DontCareSupport {
+    /// Issued as such (Vulkan, Metal).
+    Native,
+    /// Ignored: it would behave as `Load` (GL/GLES), so a clear stands in.
+    AsClear,
+}
+
+impl DontCareSupport {
+    pub(super) fn of(backend: wgpu::Backend) -> Self {
+        match backend {
+            wgpu::Backend::Gl => DontCareSupport::AsClear,
+            _ => DontCareSupport::Native,
+        }
+    }
+}
+
+pub(super) fn lower(
+    plan: &CompiledGraph,
+    mode: ExecuteMode,
+    dont_care: DontCareSupport,
+) -> Vec<ExecGroup> {
+    let groups = match mode {
+        ExecuteMode::Naive => plan.naive_groups(),
+        ExecuteMode::Planned | ExecuteMode::Poison => plan.groups(),
+    };
+    let mut poisoned = vec![false; plan.resources().len()];
+    groups
+        .iter()
+        .map(|group| {
+            let label = group
+                .passes
+                .iter()
+                .map(|&p| plan.pass_name(p))
+                .collect::<Vec<_>>()
+                .join("+");
+            let poison = mode == ExecuteMode::Poison;
+            ExecGroup {
+                kind: group.kind,
+                passes: group.passes.clone(),
+                label,
+                color: group
+                    .color
+                    .iter()
+                    .map(|a| ColorOps {
+                        resource: a.resource,
+                        sub: a.sub,
+                        resolve: a.resolve,
+                        ops: wgpu::Operations {
+                            load: map_load(load_op(plan, a, mode, dont_care), ClearValue::color),
+                            store: store_op(a.store),
+                        },
+                    })
+                    .collect(),
+                depth: group
+                    .depth
+                    .as_ref()
+                    .map(|a| depth_ops(plan, a, mode, dont_care)),
+                poison_before: if poison {
+                    textures_to_poison_before(plan, group, &mut poisoned)
+                } else {
+                    Vec::new()
+                },
+                poison_after: if poison {
+                    group
+                        .color
+                        .iter()
+                        .chain(group.depth.iter())
+                        .filter(|a| a.store == StoreOp::Discard && !a.read_only)
+                        .map(|a| (a.resource, a.sub))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+            }
+        })
+        .collect()
+}
+
+fn format_of(plan: &CompiledGraph, r: ResourceId) -> wgpu::TextureFormat {
+    match plan.resource_decl(r).kind {
+        ResourceKind::Texture(t) => t.format,
+        ResourceKind::Buffer(_) => unreachable!("attachments are textures"),
+    }
+}
+
+/// The load op to record, with a clear value of either kind.
+fn load_op(
+    plan: &CompiledGraph,
+    a: &AttachmentPlan,
+    mode: ExecuteMode,
+    dont_care: DontCareSupport,
+) -> wgpu::LoadOp<ClearValue> {
+    let format = format_of(plan, a.resource);
+    if mode == ExecuteMode::Poison && a.load_reason == LoadReason::Overwritten {
+        // The plan says every pixel is overwritten: prove it by starting from poison.
+        return wgpu::LoadOp::Clear(if format.is_depth_stencil_format() {
+            POISON_DEPTH_STENCIL
+        } else {
+            ClearValue::Color([
+                POISON_COLOR.r,
+                POISON_COLOR.g,
+                POISON_COLOR.b,
+                POISON_COLOR.a,
+            ])
+        });
+    }
+    match (a.load, plan.options().dont_care, dont_care) {
+        (LoadOp::Clear(v), ..) => wgpu::LoadOp::Clear(v),
+        (LoadOp::Load, ..) => wgpu::LoadOp::Load,
+        (LoadOp::DontCare, Some(token), DontCareSupport::Native) => wgpu::LoadOp::DontCare(token),
+        // A backend that would load instead gets a clear: free on tilers, unlike a load.
+        (LoadOp::DontCare, ..) => wgpu::LoadOp::Clear(
+            plan.resource_decl(a.resource)
+                .clear
+                .unwrap_or_else(|| ClearValue::fast_default(format)),
+        ),
+    }
+}
+
+fn map_load<T>(load: wgpu::LoadOp<ClearValue>, f: impl Fn(&ClearValue) -> T) -> wgpu::LoadOp<T> {
+    match load {
+        wgpu::LoadOp::Clear(v) => wgpu::LoadOp::Clear(f(&v)),
+        wgpu::LoadOp::Load => wgpu::LoadOp::Load,
+        wgpu::LoadOp::DontCare(t) => wgpu::LoadOp::DontCare(t),
+    }
+}
+
+fn store_op(store: StoreOp) -> wgpu::StoreOp {
+    match store {
+        StoreOp::Discard => wgpu::StoreOp::Discard,
+        StoreOp::Store | StoreOp::None => wgpu::StoreOp::Store,
+    }
+}
+
+/// Depth and stencil aspects of one attachment get the same ops; a read-only depth gets none.
+fn depth_ops(
+    plan: &CompiledGraph,
+    a: &AttachmentPlan,
+    mode: ExecuteMode,
+    dont_care: DontCareSupport,
+) -> DepthOps {
+    let format = format_of(plan, a.resource);
+    if a.read_only {
+        return DepthOps {
+            resource: a.resource,
+            sub: a.sub,
+            depth: None,
+            stencil: None,
+        };
+    }
+    let load = load_op(plan, a, mode, dont_care);
+    let store = store_op(a.store);
+    DepthOps {
+        resource: a.resource,
+        sub: a.sub,
+        depth: format.has_depth_aspect().then(|| wgpu::Operations {
+            load: map_load(load, ClearValue::depth),
+            store,
+        }),
+        stencil: format.has_stencil_aspect().then(|| wgpu::Operations {
+            load: map_load(load, ClearValue::stencil),
+            store,
+        }),
+    }
+}
+
+/// Poison mode: textures whose contents are undefined when `group` first touches them — every
+/// graph-owned texture at the start of its lifetime (a pooled or aliased texture holds whatever
+/// its last user left), and imports with undefined contents — all of their subresources.
+fn textures_to_poison_before(
+    plan: &CompiledGraph,
+    group: &Group,
+    poisoned: &mut [bool],
+) -> Vec<ResourceId> {
+    let mut out = Vec::new();
+    let attachments = group
+        .color
+        .iter()
+        .flat_map(|c| std::iter::once(c.resource).chain(c.resolve))
+        .chain(group.depth.as_ref().map(|d| d.resource));
+    for r in attachments {
+        if std::mem::replace(&mut poisoned[r.index()], true) {
+            continue;
+        }
+        let undefined = plan
+            .resource_decl(r)
+            .import
+            .is_none_or(|i| i.contents == ImportContents::Undefined);
+        if undefined {
+            out.push(r);
+        }
+    }
+    out
+}

@@ -1,0 +1,658 @@
+//! Declared data: handles, texture and buffer shapes, clear values, imports, accesses and the
+//! declared form of a pass. The bottom layer: everything above reads it, it reads nothing above.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use wgpu::TextureFormat;
+
+pub use crate::ids::{PassId, ResourceId};
+
+/// A texture declared in a [`RenderGraph`]. Only valid for the graph that made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TextureHandle {
+    pub(crate) graph: u32,
+    pub(crate) index: ResourceId,
+}
+
+/// A buffer declared in a [`RenderGraph`]. Only valid for the graph that made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BufferHandle {
+    pub(crate) graph: u32,
+    pub(crate) index: ResourceId,
+}
+
+impl TextureHandle {
+    /// The resource's index in declaration order.
+    pub fn index(self) -> ResourceId {
+        self.index
+    }
+
+    /// Mip `mip` of layer 0: an attachment renders to it at the mip's size.
+    pub fn mip(self, mip: u32) -> SubresourceHandle {
+        self.subresource(mip, 0)
+    }
+
+    /// Layer `layer` of mip 0 (a shadow cascade, a cube face).
+    pub fn layer(self, layer: u32) -> SubresourceHandle {
+        self.subresource(0, layer)
+    }
+
+    /// One mip of one layer.
+    pub fn subresource(self, mip: u32, layer: u32) -> SubresourceHandle {
+        SubresourceHandle {
+            texture: self,
+            sub: Subresource { mip, layer },
+        }
+    }
+}
+
+/// One mip of one array layer of a texture: what an attachment renders to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Subresource {
+    /// Mip level.
+    pub mip: u32,
+    /// Array layer.
+    pub layer: u32,
+}
+
+impl Subresource {
+    /// Mip 0 of layer 0: what a plain texture handle names as an attachment.
+    pub const BASE: Subresource = Subresource { mip: 0, layer: 0 };
+}
+
+/// A texture handle narrowed to one subresource ([`TextureHandle::mip`], [`TextureHandle::layer`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SubresourceHandle {
+    pub(crate) texture: TextureHandle,
+    pub(crate) sub: Subresource,
+}
+
+impl SubresourceHandle {
+    /// The whole texture.
+    pub fn texture(self) -> TextureHandle {
+        self.texture
+    }
+
+    /// The mip and layer.
+    pub fn subresource(self) -> Subresource {
+        self.sub
+    }
+
+    /// The same layer at mip `mip`.
+    pub fn mip(mut self, mip: u32) -> Self {
+        self.sub.mip = mip;
+        self
+    }
+
+    /// The same mip of layer `layer`.
+    pub fn layer(mut self, layer: u32) -> Self {
+        self.sub.layer = layer;
+        self
+    }
+}
+
+impl From<TextureHandle> for SubresourceHandle {
+    /// A plain handle as an attachment: mip 0 of layer 0.
+    fn from(texture: TextureHandle) -> Self {
+        texture.subresource(0, 0)
+    }
+}
+
+/// What a `sample`, `input`, storage or copy entry names: a whole texture or one subresource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TextureRef {
+    pub(crate) texture: TextureHandle,
+    pub(crate) sub: Option<Subresource>,
+}
+
+impl From<TextureHandle> for TextureRef {
+    /// Every subresource.
+    fn from(texture: TextureHandle) -> Self {
+        TextureRef { texture, sub: None }
+    }
+}
+
+impl From<SubresourceHandle> for TextureRef {
+    /// One subresource.
+    fn from(h: SubresourceHandle) -> Self {
+        TextureRef {
+            texture: h.texture,
+            sub: Some(h.sub),
+        }
+    }
+}
+
+impl BufferHandle {
+    /// The resource's index in declaration order.
+    pub fn index(self) -> ResourceId {
+        self.index
+    }
+}
+
+/// Shape of a texture: format, size, layers, samples, mips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TextureDesc {
+    /// Texel format.
+    pub format: TextureFormat,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// Array layers (1 for a plain 2D texture).
+    pub layers: u32,
+    /// MSAA sample count.
+    pub samples: u32,
+    /// Mip levels. An attachment renders to one mip at that mip's size.
+    pub mips: u32,
+}
+
+impl TextureDesc {
+    /// A single-sampled 2D texture of one layer and one mip.
+    pub fn new(format: TextureFormat, width: u32, height: u32) -> Self {
+        TextureDesc {
+            format,
+            width,
+            height,
+            layers: 1,
+            samples: 1,
+            mips: 1,
+        }
+    }
+
+    /// The same texture with `samples` MSAA samples.
+    pub fn samples(mut self, samples: u32) -> Self {
+        self.samples = samples;
+        self
+    }
+
+    /// The same texture with `layers` array layers.
+    pub fn layers(mut self, layers: u32) -> Self {
+        self.layers = layers;
+        self
+    }
+
+    /// The same texture with `mips` mip levels.
+    pub fn mips(mut self, mips: u32) -> Self {
+        self.mips = mips;
+        self
+    }
+
+    /// Width and height of mip `mip`: `max(1, w >> mip) × max(1, h >> mip)`.
+    pub fn mip_size(&self, mip: u32) -> (u32, u32) {
+        let shrink = |v: u32| v.checked_shr(mip).unwrap_or(0).max(1);
+        (shrink(self.width), shrink(self.height))
+    }
+
+    /// Number of subresources: mips × layers.
+    pub fn subresource_count(&self) -> u32 {
+        self.mips.saturating_mul(self.layers)
+    }
+
+    /// Whether `sub` lies inside the texture.
+    pub fn contains(&self, sub: Subresource) -> bool {
+        sub.mip < self.mips && sub.layer < self.layers
+    }
+}
+
+/// Shape of a buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BufferDesc {
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// What a resource is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    /// A texture.
+    Texture(TextureDesc),
+    /// A buffer.
+    Buffer(BufferDesc),
+}
+
+/// A clear value: colour, depth, or depth and stencil.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ClearValue {
+    /// RGBA colour.
+    Color([f64; 4]),
+    /// Depth only (stencil, if the format has one, clears to 0).
+    Depth(f32),
+    /// Depth and stencil.
+    DepthStencil {
+        /// Depth value.
+        depth: f32,
+        /// Stencil value.
+        stencil: u32,
+    },
+}
+
+impl Eq for ClearValue {}
+
+impl Hash for ClearValue {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match *self {
+            ClearValue::Color(c) => {
+                0u8.hash(state);
+                c.map(f64::to_bits).hash(state);
+            }
+            ClearValue::Depth(d) => {
+                1u8.hash(state);
+                d.to_bits().hash(state);
+            }
+            ClearValue::DepthStencil { depth, stencil } => {
+                2u8.hash(state);
+                depth.to_bits().hash(state);
+                stencil.hash(state);
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ClearValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ClearValue::Color([r, g, b, a]) => write!(f, "({r}, {g}, {b}, {a})"),
+            ClearValue::Depth(d) => write!(f, "depth {d}"),
+            ClearValue::DepthStencil { depth, stencil } => {
+                write!(f, "depth {depth} stencil {stencil}")
+            }
+        }
+    }
+}
+
+impl ClearValue {
+    /// Transparent black for colour, depth 1.0 / stencil 0 for depth formats.
+    pub fn fast_default(format: TextureFormat) -> Self {
+        if format.is_depth_stencil_format() {
+            ClearValue::DepthStencil {
+                depth: 1.0,
+                stencil: 0,
+            }
+        } else {
+            ClearValue::Color([0.0; 4])
+        }
+    }
+
+    /// Whether tile hardware can clear to this value without a full write ([guide](crate::guide#warnings) lists them).
+    pub fn is_fast(&self) -> bool {
+        const FAST: [[f64; 4]; 4] = [
+            [0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+            [1.0, 1.0, 1.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0],
+        ];
+        match *self {
+            ClearValue::Color(c) => FAST.contains(&c),
+            ClearValue::Depth(d) => d == 0.0 || d == 1.0,
+            ClearValue::DepthStencil { depth, stencil } => {
+                (depth == 0.0 || depth == 1.0) && stencil == 0
+            }
+        }
+    }
+
+    /// Depth part of a depth clear value.
+    pub fn depth(&self) -> f32 {
+        match *self {
+            ClearValue::Depth(d) | ClearValue::DepthStencil { depth: d, .. } => d,
+            ClearValue::Color(_) => 1.0,
+        }
+    }
+
+    /// Stencil part of a depth clear value.
+    pub fn stencil(&self) -> u32 {
+        match *self {
+            ClearValue::DepthStencil { stencil, .. } => stencil,
+            _ => 0,
+        }
+    }
+
+    /// Colour part as a wgpu colour.
+    pub fn color(&self) -> wgpu::Color {
+        match *self {
+            ClearValue::Color([r, g, b, a]) => wgpu::Color { r, g, b, a },
+            _ => wgpu::Color::TRANSPARENT,
+        }
+    }
+}
+
+/// What an imported resource holds when the frame starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ImportContents {
+    /// Nothing the frame may read (a freshly acquired surface texture).
+    Undefined,
+    /// Contents from before the frame that passes may read (history buffers).
+    Preserved,
+}
+
+/// What happens to an imported resource's contents after the frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ImportAfter {
+    /// The frame-end contents are used after the frame (presented, read next frame).
+    Keep,
+    /// Nobody looks at the contents after the frame.
+    Discard,
+}
+
+/// How a resource owned outside the graph enters and leaves the frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Import {
+    /// Contents at frame start.
+    pub contents: ImportContents,
+    /// Fate of the frame-end contents.
+    pub after: ImportAfter,
+}
+
+/// How a render pass uses one attachment ([guide](crate::guide#accesses)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Access {
+    /// The pass clears the attachment first.
+    Clear,
+    /// The pass overwrites every pixel of the render area: prior contents not needed.
+    Write,
+    /// The pass needs the prior contents (blending, partial coverage, depth test against them).
+    ReadWrite,
+    /// Depth/stencil only: read-only depth test.
+    Read,
+}
+
+impl Access {
+    /// The description's name of the access.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Clear => "clear",
+            Access::Write => "write",
+            Access::ReadWrite => "read_write",
+            Access::Read => "read",
+        }
+    }
+
+    /// Whether the access needs the attachment's prior contents.
+    pub fn reads_prior(self) -> bool {
+        matches!(self, Access::ReadWrite | Access::Read)
+    }
+}
+
+/// Type of a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PassKind {
+    /// Draws into attachments.
+    Render,
+    /// Dispatches compute work.
+    Compute,
+    /// Copies between resources.
+    Copy,
+}
+
+impl PassKind {
+    /// The description's name of the pass type.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PassKind::Render => "render",
+            PassKind::Compute => "compute",
+            PassKind::Copy => "copy",
+        }
+    }
+}
+
+/// A colour attachment of a render pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ColorAttachment {
+    /// The attached texture.
+    pub resource: ResourceId,
+    /// The attached mip and layer.
+    pub sub: Subresource,
+    /// How the pass uses it.
+    pub access: Access,
+    /// The access's own clear value, if any.
+    pub clear: Option<ClearValue>,
+    /// Single-sampled texture the attachment resolves into (its mip 0 of layer 0).
+    pub resolve: Option<ResourceId>,
+}
+
+/// The depth/stencil attachment of a render pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DepthAttachment {
+    /// The attached texture.
+    pub resource: ResourceId,
+    /// The attached mip and layer.
+    pub sub: Subresource,
+    /// How the pass uses it.
+    pub access: Access,
+    /// The access's own clear value, if any.
+    pub clear: Option<ClearValue>,
+}
+
+/// A declared resource.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ResourceDecl {
+    /// Unique name.
+    pub name: Arc<str>,
+    /// Texture or buffer shape.
+    pub kind: ResourceKind,
+    /// Clear value used when an attachment access clears it.
+    pub clear: Option<ClearValue>,
+    /// Set for resources owned outside the graph.
+    pub import: Option<Import>,
+}
+
+/// An entry of a pass's `sample`, `input`, storage or copy lists: a whole resource, or one
+/// subresource of a texture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// The resource.
+    pub resource: ResourceId,
+    /// One subresource, or `None` for all of them.
+    pub sub: Option<Subresource>,
+}
+
+impl Entry {
+    /// The whole resource.
+    pub fn whole(resource: ResourceId) -> Self {
+        Entry {
+            resource,
+            sub: None,
+        }
+    }
+}
+
+/// A declared pass: its type and every access.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PassDecl {
+    /// Unique name.
+    pub name: Arc<str>,
+    /// Render, compute or copy.
+    pub kind: PassKind,
+    /// Colour attachments in slot order.
+    pub color: Vec<ColorAttachment>,
+    /// Depth/stencil attachment.
+    pub depth: Option<DepthAttachment>,
+    /// Textures read by a shader.
+    pub sample: Vec<Entry>,
+    /// Textures read at the same pixel an earlier pass wrote (framebuffer fetch).
+    pub input: Vec<Entry>,
+    /// Storage resources read.
+    pub storage_read: Vec<Entry>,
+    /// Storage resources overwritten entirely.
+    pub storage_write: Vec<Entry>,
+    /// Storage resources read and written.
+    pub storage_read_write: Vec<Entry>,
+    /// Copy sources.
+    pub copy_src: Vec<Entry>,
+    /// Copy destinations, overwritten entirely.
+    pub copy_dst: Vec<Entry>,
+    /// Keeps the pass alive even if nobody reads its outputs.
+    pub side_effects: bool,
+}
+
+impl PassDecl {
+    /// A pass that accesses nothing yet.
+    pub fn new(name: Arc<str>, kind: PassKind) -> Self {
+        PassDecl {
+            name,
+            kind,
+            color: Vec::new(),
+            depth: None,
+            sample: Vec::new(),
+            input: Vec::new(),
+            storage_read: Vec::new(),
+            storage_write: Vec::new(),
+            storage_read_write: Vec::new(),
+            copy_src: Vec::new(),
+            copy_dst: Vec::new(),
+            side_effects: false,
+        }
+    }
+}
+
+/// How a pass uses an entry of one of its lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ListAccess {
+    /// Read by a shader.
+    Sample,
+    /// Read at the same pixel an earlier pass wrote.
+    Input,
+    /// Storage read.
+    StorageRead,
+    /// Storage write of the whole entry.
+    StorageWrite,
+    /// Storage read and write.
+    StorageReadWrite,
+    /// Copy source.
+    CopySrc,
+    /// Copy destination, overwritten entirely.
+    CopyDst,
+}
+
+impl ListAccess {
+    /// Every list, in the order of the description's fields.
+    pub const ALL: [ListAccess; 7] = [
+        ListAccess::Sample,
+        ListAccess::Input,
+        ListAccess::StorageRead,
+        ListAccess::StorageWrite,
+        ListAccess::StorageReadWrite,
+        ListAccess::CopySrc,
+        ListAccess::CopyDst,
+    ];
+
+    /// The description's name of the list.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListAccess::Sample => "sample",
+            ListAccess::Input => "input",
+            ListAccess::StorageRead => "storage_read",
+            ListAccess::StorageWrite => "storage_write",
+            ListAccess::StorageReadWrite => "storage_read_write",
+            ListAccess::CopySrc => "copy_src",
+            ListAccess::CopyDst => "copy_dst",
+        }
+    }
+
+    /// Whether the access reads the entry's prior contents.
+    pub fn reads(self) -> bool {
+        !matches!(self, ListAccess::StorageWrite | ListAccess::CopyDst)
+    }
+
+    /// Whether the access writes the entry.
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            ListAccess::StorageWrite | ListAccess::StorageReadWrite | ListAccess::CopyDst
+        )
+    }
+
+    /// Whether it is a shader read of the kind that needs the contents in memory (sample or
+    /// storage read): what ends a group that wrote them.
+    pub fn is_shader_read(self) -> bool {
+        matches!(
+            self,
+            ListAccess::Sample | ListAccess::StorageRead | ListAccess::StorageReadWrite
+        )
+    }
+}
+
+/// One attachment slot of a pass, colour or depth, as the compiler walks them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttachmentDecl {
+    /// The attached texture.
+    pub resource: ResourceId,
+    /// The attached subresource.
+    pub sub: Subresource,
+    /// How the pass uses it.
+    pub access: Access,
+    /// The access's own clear value.
+    pub clear: Option<ClearValue>,
+    /// Resolve target (colour only).
+    pub resolve: Option<ResourceId>,
+    /// The depth/stencil slot.
+    pub is_depth: bool,
+}
+
+impl PassDecl {
+    /// Attachment slots in order: colour slots, then depth.
+    pub fn attachments(&self) -> impl Iterator<Item = AttachmentDecl> + Clone + '_ {
+        let color = self.color.iter().map(|c| AttachmentDecl {
+            resource: c.resource,
+            sub: c.sub,
+            access: c.access,
+            clear: c.clear,
+            resolve: c.resolve,
+            is_depth: false,
+        });
+        let depth = self.depth.iter().map(|d| AttachmentDecl {
+            resource: d.resource,
+            sub: d.sub,
+            access: d.access,
+            clear: d.clear,
+            resolve: None,
+            is_depth: true,
+        });
+        color.chain(depth)
+    }
+
+    /// Number of attachment slots.
+    pub fn attachment_count(&self) -> usize {
+        self.color.len() + usize::from(self.depth.is_some())
+    }
+
+    /// One of the pass's lists.
+    pub fn list(&self, access: ListAccess) -> &[Entry] {
+        match access {
+            ListAccess::Sample => &self.sample,
+            ListAccess::Input => &self.input,
+            ListAccess::StorageRead => &self.storage_read,
+            ListAccess::StorageWrite => &self.storage_write,
+            ListAccess::StorageReadWrite => &self.storage_read_write,
+            ListAccess::CopySrc => &self.copy_src,
+            ListAccess::CopyDst => &self.copy_dst,
+        }
+    }
+
+    pub(crate) fn list_mut(&mut self, access: ListAccess) -> &mut Vec<Entry> {
+        match access {
+            ListAccess::Sample => &mut self.sample,
+            ListAccess::Input => &mut self.input,
+            ListAccess::StorageRead => &mut self.storage_read,
+            ListAccess::StorageWrite => &mut self.storage_write,
+            ListAccess::StorageReadWrite => &mut self.storage_read_write,
+            ListAccess::CopySrc => &mut self.copy_src,
+            ListAccess::CopyDst => &mut self.copy_dst,
+        }
+    }
+
+    /// Every list entry with how the pass uses it.
+    pub fn entries(&self) -> impl Iterator<Item = (ListAccess, Entry)> + Clone + '_ {
+        ListAccess::ALL
+            .into_iter()
+            .flat_map(move |a| self.list(a).iter().map(move |&e| (a, e)))
+    }
+
+    /// Whether the pass names `resource` anywhere: an attachment, a resolve target or a list.
+    pub fn uses(&self, resource: ResourceId) -> bool {
+        self.attachments()
+            .any(|a| a.resource == resource || a.resolve == Some(resource))
+            || self.entries().any(|(_, e)| e.resource == resource)
+    }
+}

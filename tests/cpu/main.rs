@@ -1,0 +1,16 @@
+//! The CPU tests, one binary: the compiler's scenarios and errors, the plan properties on random
+//! graphs against a reference interpreter, the fuzz corpus, and the crate's layering. No device.
+
+mod common;
+#[path = "../../fuzz/fuzz_targets/common/mod.rs"]
+mod fuzz_common;
+#[path = "../support/mod.rs"]
+mod support;
+
+mod compile_errors;
+mod compile_scenarios;
+mod fuzz_corpus;
+mod layering;
+mod prop_interpreter;
+mod prop_plan;
+mod prop_regressions;

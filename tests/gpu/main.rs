@@ -1,0 +1,12 @@
+//! The GPU tests, one binary: the executor, the deferred example's frame, and described graphs run
+//! with synthetic shaders, on the adapter `TILEGRAPH_BACKEND` picks (a software one on CI). A test
+//! that finds no adapter fails.
+
+mod support;
+
+#[path = "../../examples/deferred/frame.rs"]
+mod frame;
+
+mod deferred;
+mod executor;
+mod graphs;

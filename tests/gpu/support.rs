@@ -1,0 +1,110 @@
+//! GPU test support: the device, validation-error capture and reference-image comparison.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
+
+use tilegraph_tool::headless::{self, Backend, Gpu};
+
+/// Validation-layer messages at error level (wgpu-hal logs them through `log`).
+static LAYER_ERRORS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+struct LayerErrorLog;
+
+impl log::Log for LayerErrorLog {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::Level::Error && metadata.target().starts_with("wgpu_hal")
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.enabled(record.metadata()) {
+            LAYER_ERRORS
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(format!("{}", record.args()));
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+/// Opens the test device. No adapter is a failure with the reason, never a skip.
+pub fn gpu() -> Gpu {
+    static LOGGER: Once = Once::new();
+    LOGGER.call_once(|| {
+        if log::set_logger(&LayerErrorLog).is_ok() {
+            log::set_max_level(log::LevelFilter::Error);
+        }
+    });
+    let backend = Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
+    match headless::open(backend, headless::validation_from_env()) {
+        Ok(gpu) => gpu,
+        Err(e) => panic!("GPU test needs an adapter ({backend:?}, from TILEGRAPH_BACKEND): {e}"),
+    }
+}
+
+/// Fails the test if wgpu or the validation layer reported an error.
+pub fn assert_no_gpu_errors(gpu: &Gpu) {
+    let uncaptured = gpu.take_uncaptured_errors();
+    assert!(uncaptured.is_empty(), "wgpu errors: {uncaptured:#?}");
+    let layer = std::mem::take(&mut *LAYER_ERRORS.lock().unwrap_or_else(|e| e.into_inner()));
+    assert!(layer.is_empty(), "validation layer errors: {layer:#?}");
+}
+
+/// A pixel matches when every channel is within this many 8-bit steps of the reference.
+pub const CHANNEL_TOLERANCE: u8 = 3;
+/// At most this fraction of pixels may exceed the channel tolerance (rasterizer edge rules).
+pub const PIXEL_FRACTION: f64 = 0.005;
+
+fn reference_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
+}
+
+/// Compares 8-bit RGBA pixels with `tests/reference/<name>.png` under the tolerance above. On a
+/// mismatch writes `<name>-actual.png` and `<name>-difference.png` to the test output directory
+/// and fails naming them. `TILEGRAPH_BLESS=1` writes the reference instead.
+pub fn compare_with_reference(name: &str, width: u32, height: u32, rgba: &[u8]) {
+    let reference = reference_dir().join(format!("{name}.png"));
+    if std::env::var("TILEGRAPH_BLESS").is_ok_and(|v| v == "1") {
+        headless::write_png(&reference, width, height, rgba).expect("write reference");
+        return;
+    }
+    let (rw, rh, expected) = headless::read_png(&reference).unwrap_or_else(|e| {
+        panic!(
+            "reference {} unreadable ({e}); create it with TILEGRAPH_BLESS=1",
+            reference.display()
+        )
+    });
+    assert_eq!(
+        (rw, rh),
+        (width, height),
+        "{name}: size differs from the reference"
+    );
+    let mut difference = Vec::with_capacity(rgba.len());
+    let mut bad = 0usize;
+    let mut worst = 0u8;
+    for (a, e) in rgba.chunks_exact(4).zip(expected.chunks_exact(4)) {
+        let d = (0..4).map(|c| a[c].abs_diff(e[c])).max().unwrap_or(0);
+        worst = worst.max(d);
+        if d > CHANNEL_TOLERANCE {
+            bad += 1;
+        }
+        let v = d.saturating_mul(8);
+        difference.extend_from_slice(&[v, v, v, 255]);
+    }
+    let pixels = (width * height) as usize;
+    if bad as f64 > PIXEL_FRACTION * pixels as f64 {
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gpu-test-output");
+        std::fs::create_dir_all(&out).expect("output directory");
+        let actual = out.join(format!("{name}-actual.png"));
+        let diff = out.join(format!("{name}-difference.png"));
+        headless::write_png(&actual, width, height, rgba).expect("write actual");
+        headless::write_png(&diff, width, height, &difference).expect("write difference");
+        panic!(
+            "{name}: {bad} of {pixels} pixels differ from {} by more than {CHANNEL_TOLERANCE}/255 (worst {worst}); see {} and {}",
+            reference.display(),
+            actual.display(),
+            diff.display()
+        );
+    }
+}
