@@ -51,7 +51,7 @@ for (let b = 0; b < blocks; b++) {
   });
   passes.push({
     name: p('decals'), type: 'render',
-    color: ['albedo', 'normal', 'material', 'velocity'].map((r, i) => ({ resource: p(r), access: i < 2 ? 'read_write' : 'read_write' })),
+    color: ['albedo', 'normal', 'material', 'velocity'].map((r) => ({ resource: p(r), access: 'read_write' })),
     depth: { resource: p('depth'), access: 'read' }
   });
   passes.push({ name: p('cull'), type: 'compute', sample: [p('depth')], storage_write: [p('lights'), p('ao')] });
