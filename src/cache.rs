@@ -53,7 +53,7 @@ impl PlanCache {
         // A 128-bit fingerprint collision is unlikely, not impossible: debug builds compare the
         // structure itself and compile afresh when it differs.
         let hit = hit.filter(|&i| {
-            !cfg!(debug_assertions) || {
+            !cfg!(any(debug_assertions, test)) || {
                 let plan = &self.entries[i].2;
                 let same = plan.pass_decls() == graph.passes()
                     && plan.resource_decls() == graph.resources();
@@ -95,5 +95,41 @@ impl PlanCache {
     /// Forgets every plan.
     pub fn clear(&mut self) {
         self.entries.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::{Access, TextureDesc};
+
+    fn graph(name: &str) -> RenderGraph<'static> {
+        let mut g = RenderGraph::new();
+        let t = g.create_texture(
+            name,
+            TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 64, 64),
+        );
+        g.add_render_pass("draw")
+            .color(t, Access::Clear)
+            .side_effects()
+            .finish();
+        g
+    }
+
+    #[test]
+    fn a_fingerprint_collision_is_caught_by_the_structure_check() {
+        let options = CompileOptions::default();
+        let (a, b) = (graph("a"), graph("b"));
+        let mut cache = PlanCache::new(4);
+        let plan_a = cache.get_or_compile(&a, &options).unwrap();
+        // Forge a collision: b's fingerprint pointing at a's plan.
+        cache.entries[0].0 = b.fingerprint();
+        let plan_b = cache.get_or_compile(&b, &options).unwrap();
+        assert!(!Arc::ptr_eq(&plan_a, &plan_b));
+        assert_eq!(plan_b.resource_name(crate::ids::ResourceId::new(0)), "b");
+        assert_eq!((cache.hits(), cache.misses()), (0, 2));
+        // The real entry hits.
+        let again = cache.get_or_compile(&b, &options).unwrap();
+        assert!(Arc::ptr_eq(&again, &plan_b));
     }
 }

@@ -463,8 +463,15 @@ impl RenderGraph<'_> {
     /// closures. `from_json` of the result
     /// gives a graph with the same structure and fingerprint.
     pub fn to_json(&self) -> String {
+        describe(&self.resources, &self.passes)
+    }
+}
+
+/// The description of these declarations (what [`RenderGraph::to_json`] emits).
+pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
+    {
         let name = |id: &ResourceId| {
-            self.resources
+            resources
                 .get(id.index())
                 .map_or_else(|| format!("#{id}"), |r| r.name.to_string())
         };
@@ -481,8 +488,7 @@ impl RenderGraph<'_> {
                 })
                 .collect::<Vec<_>>()
         };
-        let resources = self
-            .resources
+        let resources = resources
             .iter()
             .map(|r| {
                 let (texture, buffer) = match r.kind {
@@ -522,8 +528,7 @@ impl RenderGraph<'_> {
                 }
             })
             .collect();
-        let passes = self
-            .passes
+        let passes = passes
             .iter()
             .map(|p| PassJson {
                 name: p.name.to_string(),

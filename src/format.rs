@@ -15,7 +15,7 @@ pub fn format_name(format: TextureFormat) -> String {
     }
 }
 
-/// Bytes one texel occupies in the traffic model (DESIGN §5): the block copy size for colour, fixed
+/// Bytes one texel occupies in the traffic model ([guide](crate::guide#traffic-model)): the block copy size for colour, fixed
 /// figures for depth/stencil. `None` for formats that cannot be counted (compressed, planar).
 pub fn texel_bytes(format: TextureFormat) -> Option<u64> {
     let bytes = match format {

@@ -146,6 +146,7 @@ pub mod format;
 #[doc = include_str!("../docs/guide.md")]
 pub mod guide {}
 mod hash;
+mod html;
 pub mod ids;
 pub mod options;
 pub mod plan;

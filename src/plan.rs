@@ -183,6 +183,36 @@ pub enum GroupBoundary {
 }
 
 impl GroupBoundary {
+    /// The reason as a sentence about the next pass.
+    pub fn describe(self) -> &'static str {
+        match self {
+            GroupBoundary::NotRender => "this or the next pass is a compute or copy pass",
+            GroupBoundary::SamplesGroupOutput => {
+                "the next pass reads in a shader what this group wrote, so it must reach memory first"
+            }
+            GroupBoundary::InputsGroupOutput => {
+                "the next pass reads this group's output at the same pixel; it would stay on tile with framebuffer fetch, which wgpu lacks"
+            }
+            GroupBoundary::AttachmentsDiffer => {
+                "the next pass attaches other subresources (or another size or sample count)"
+            }
+            GroupBoundary::ClearsGroupAttachment => {
+                "the next pass clears an attachment, and a clear can only start a render pass"
+            }
+            GroupBoundary::Resolve => {
+                "this group resolves its multisampled attachments; drawing after the resolve would change it"
+            }
+            GroupBoundary::StorageHazard => {
+                "the next pass writes storage this group already accessed; draws in one render pass have no barrier between them"
+            }
+            GroupBoundary::WritesBoundTexture => {
+                "the next pass writes, as depth or resolve target, a texture this group binds for reading"
+            }
+            GroupBoundary::MergingDisabled => "merging is switched off",
+            GroupBoundary::EndOfGraph => "this group holds the last live pass",
+        }
+    }
+
     /// The plan's name of the reason.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -329,6 +359,39 @@ pub struct Dependency {
     /// How `to` reads it: `read_write`, `read`, `sample`, `input`, `storage_read`,
     /// `storage_read_write` or `copy_src`.
     pub access: &'static str,
+}
+
+/// Bytes of one subresource of a declared resource (a buffer: its size).
+pub(crate) fn subresource_bytes(decl: &ResourceDecl, sub: Subresource) -> u64 {
+    match decl.kind {
+        ResourceKind::Texture(t) => t
+            .subresource_bytes(sub.mip)
+            .expect("validated textures count their bytes"),
+        ResourceKind::Buffer(b) => b.size,
+    }
+}
+
+/// Attachment bytes the groups move: a load, a store, a resolve each move one subresource.
+/// `None` beyond `u64`.
+pub(crate) fn attachment_bytes(resources: &[ResourceDecl], groups: &[Group]) -> Option<u64> {
+    let mut total = 0u64;
+    for a in groups
+        .iter()
+        .flat_map(|g| g.color.iter().chain(g.depth.iter()))
+    {
+        let b = subresource_bytes(&resources[a.resource.index()], a.sub);
+        if a.load == LoadOp::Load {
+            total = total.checked_add(b)?;
+        }
+        if a.store == StoreOp::Store {
+            total = total.checked_add(b)?;
+        }
+        if let Some(t) = a.resolve {
+            total =
+                total.checked_add(subresource_bytes(&resources[t.index()], Subresource::BASE))?;
+        }
+    }
+    Some(total)
 }
 
 /// The compiled frame: every decision, ready to execute, serialize or explain.

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::description::describe;
 use crate::format::format_name;
 use crate::ids::{GroupId, PhysicalId};
 use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, StoreOp, Warning, WarningKind};
@@ -173,6 +174,67 @@ impl CompiledGraph {
                 .collect(),
         };
         serde_json::to_string_pretty(&plan).expect("plans always serialize")
+    }
+
+    /// The plan as one self-contained HTML page (inline CSS and script, no network): passes
+    /// against resources, the ops at each group's edges with the reason for each, traffic per
+    /// group, warnings, search. Every name is shown as text.
+    pub fn to_html(&self) -> String {
+        crate::html::page(&self.explained_json())
+    }
+
+    /// `{"graph": description, "plan": plan JSON, "explain": reasons and bytes per group}`: the
+    /// data the HTML page shows.
+    fn explained_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Reasons {
+            load_reason: String,
+            store_reason: String,
+        }
+        #[derive(Serialize)]
+        struct GroupExplain {
+            bytes: u64,
+            naive_bytes: u64,
+            break_reason: &'static str,
+            color: Vec<Reasons>,
+            depth: Option<Reasons>,
+        }
+        let name = |p: PassId| self.pass_name(p).to_owned();
+        let reasons = |a: &AttachmentPlan| Reasons {
+            load_reason: a.load_reason.describe(name),
+            store_reason: a.store_reason.describe(name),
+        };
+        let bytes = |g: &crate::plan::Group| {
+            crate::plan::attachment_bytes(&self.resource_decls, std::slice::from_ref(g))
+                .unwrap_or(u64::MAX)
+        };
+        // The naive plan has one group per live pass.
+        let mut naive_of = vec![0u64; self.passes.len()];
+        for g in &self.naive_groups {
+            naive_of[g.passes[0].index()] = bytes(g);
+        }
+        let groups: Vec<GroupExplain> = self
+            .groups
+            .iter()
+            .map(|g| GroupExplain {
+                bytes: bytes(g),
+                naive_bytes: g.passes.iter().map(|p| naive_of[p.index()]).sum(),
+                break_reason: g.boundary.describe(),
+                color: g.color.iter().map(reasons).collect(),
+                depth: g.depth.as_ref().map(reasons),
+            })
+            .collect();
+        let graph: serde_json::Value =
+            serde_json::from_str(&describe(&self.resource_decls, &self.pass_decls))
+                .expect("descriptions are JSON");
+        let plan: serde_json::Value =
+            serde_json::from_str(&self.to_json()).expect("plans are JSON");
+        serde_json::to_string(&serde_json::json!({
+            "graph": graph,
+            "plan": plan,
+            "explain": { "groups": groups },
+        }))
+        .expect("the page data serializes")
     }
 
     /// The plan as a table for people: groups with their passes, every op and the reason each group
@@ -476,11 +538,13 @@ impl CompiledGraph {
 }
 
 /// A string as the inside of a DOT quoted string: backslashes and quotes escaped, line breaks
-/// kept as text, so a name can neither end the string nor turn into DOT's escapes.
+/// kept as text and `&` written as an entity (graphviz decodes entities in labels), so a name can
+/// neither end the string nor turn into DOT's escapes.
 fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
+            '&' => out.push_str("&amp;"),
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\\\n"),

@@ -189,6 +189,24 @@ impl TextureDesc {
         self.mips.saturating_mul(self.layers)
     }
 
+    /// Bytes of one subresource at mip `mip` in the traffic model
+    /// ([guide](crate::guide#traffic-model)): `max(1, w >> mip) × max(1, h >> mip) × texel ×
+    /// samples`, in blocks for block-compressed formats. `None` for formats the model cannot
+    /// count, or a count beyond `u64`.
+    pub fn subresource_bytes(&self, mip: u32) -> Option<u64> {
+        let texel = crate::format::texel_bytes(self.format)
+            .or_else(|| self.format.block_copy_size(None).map(u64::from))?;
+        let (w, h) = self.mip_size(mip);
+        let (bw, bh) = self.format.block_dimensions();
+        [
+            u64::from(w.div_ceil(bw)),
+            u64::from(h.div_ceil(bh)),
+            u64::from(self.samples),
+        ]
+        .into_iter()
+        .try_fold(texel, u64::checked_mul)
+    }
+
     /// Whether `sub` lies inside the texture.
     pub fn contains(&self, sub: Subresource) -> bool {
         sub.mip < self.mips && sub.layer < self.layers

@@ -155,7 +155,7 @@ fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
             if let Some(clear) = r.clear {
                 check_clear_fits(None, name, t.format, clear)?;
             }
-            let texel = texel_size(name, t.format)?;
+            texel_size(name, t.format)?;
             let overflow = || {
                 invalid(format!(
                     "{}x{}x{} texels overflow a 64-bit byte count",
@@ -164,8 +164,7 @@ fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
             };
             let mut total = 0u64;
             for mip in 0..t.mips {
-                let one = subresource_bytes(t, texel, Subresource { mip, layer: 0 })
-                    .ok_or_else(overflow)?;
+                let one = t.subresource_bytes(mip).ok_or_else(overflow)?;
                 total = one
                     .checked_mul(u64::from(t.layers))
                     .and_then(|b| total.checked_add(b))
@@ -176,22 +175,8 @@ fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
     }
 }
 
-/// Bytes of one subresource: `max(1, w >> mip) × max(1, h >> mip) × texel × samples` (in blocks
-/// for block-compressed formats).
-pub(super) fn subresource_bytes(t: TextureDesc, texel: u64, sub: Subresource) -> Option<u64> {
-    let (w, h) = t.mip_size(sub.mip);
-    let (bw, bh) = t.format.block_dimensions();
-    [
-        u64::from(w.div_ceil(bw)),
-        u64::from(h.div_ceil(bh)),
-        u64::from(t.samples),
-    ]
-    .into_iter()
-    .try_fold(texel, u64::checked_mul)
-}
-
 /// Bytes of one texel, or of one block for block-compressed formats.
-pub(super) fn texel_size(name: &str, format: wgpu::TextureFormat) -> Result<u64, GraphError> {
+fn texel_size(name: &str, format: wgpu::TextureFormat) -> Result<u64, GraphError> {
     texel_bytes(format)
         .or_else(|| format.block_copy_size(None).map(u64::from))
         .ok_or_else(|| GraphError::FormatMismatch {

@@ -14,3 +14,5 @@ mod layering;
 mod prop_interpreter;
 mod prop_plan;
 mod prop_regressions;
+mod report;
+mod subresources;

@@ -476,13 +476,17 @@ pub fn read_png(path: &std::path::Path) -> std::io::Result<(u32, u32, Vec<u8>)> 
     Ok((info.width, info.height, rgba))
 }
 
-/// Turns an [`ExecuteError`] and any uncaptured errors into one message.
+/// An [`ExecuteError`] with its chain of sources in one message; a source whose message the error
+/// already quotes is not repeated.
 pub fn describe_failure(error: &ExecuteError) -> String {
     let mut message = error.to_string();
     let mut source = std::error::Error::source(error);
     while let Some(s) = source {
-        message.push_str(": ");
-        message.push_str(&s.to_string());
+        let text = s.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
         source = s.source();
     }
     message

@@ -5,10 +5,10 @@ use std::process::ExitCode;
 use tilegraph::{CompileOptions, GraphError, RenderGraph};
 
 const USAGE: &str = "usage:
-  tilegraph plan FILE [--format json|text] [--fps N] [--dont-care]
+  tilegraph plan FILE [--format json|text|html] [--fps N] [--dont-care]
   tilegraph dot FILE [--dont-care]
   tilegraph run FILE [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--hash]
-                     [--out DIR] [--size WxH] [--frames N] [--dont-care]";
+                     [--out DIR] [--size WxH] [--frames N] [--dont-care] [--plan-html PATH]";
 
 /// A failure of the tool: a usage mistake, an unreadable file, or a graph error.
 enum Failure {
@@ -26,6 +26,7 @@ impl From<GraphError> for Failure {
 enum Format {
     Text,
     Json,
+    Html,
 }
 
 struct Args {
@@ -57,9 +58,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, Failure> {
                 parsed.format = match args.next().as_deref() {
                     Some("json") => Format::Json,
                     Some("text") => Format::Text,
+                    Some("html") => Format::Html,
                     other => {
                         return Err(Failure::Usage(format!(
-                            "--format takes json or text, not {other:?}"
+                            "--format takes json, text or html, not {other:?}"
                         )));
                     }
                 }
@@ -112,6 +114,7 @@ fn run(args: &Args) -> Result<String, GraphError> {
     Ok(match (args.command.as_str(), &args.format) {
         ("dot", _) => plan.to_dot(),
         (_, Format::Json) => plan.to_json() + "\n",
+        (_, Format::Html) => plan.to_html(),
         _ => plan.to_table(),
     })
 }
@@ -161,6 +164,7 @@ mod run_command {
         backend: Backend,
         hash: bool,
         out: Option<PathBuf>,
+        plan_html: Option<PathBuf>,
     }
 
     fn parse(mut args: impl Iterator<Item = String>) -> Result<RunArgs, String> {
@@ -171,6 +175,7 @@ mod run_command {
             backend: Backend::Auto,
             hash: false,
             out: None,
+            plan_html: None,
         };
         while let Some(arg) = args.next() {
             let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -203,6 +208,7 @@ mod run_command {
                         })?;
                 }
                 "--out" => parsed.out = Some(PathBuf::from(value("--out")?)),
+                "--plan-html" => parsed.plan_html = Some(PathBuf::from(value("--plan-html")?)),
                 "--hash" => parsed.hash = true,
                 "--dont-care" => parsed.options.dont_care = true,
                 flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
@@ -212,17 +218,6 @@ mod run_command {
         }
         parsed.file = file.ok_or("missing FILE")?;
         Ok(parsed)
-    }
-
-    fn kind(e: &RunError) -> &'static str {
-        match e {
-            RunError::Graph(g) => g.kind().as_str(),
-            RunError::Unsupported { .. } => "unsupported",
-            RunError::Execute(_) => "execute",
-            RunError::Gpu(headless::GpuError::NoAdapter { .. }) => "no_adapter",
-            RunError::Gpu(_) => "gpu",
-            _ => "error",
-        }
     }
 
     pub fn main(args: impl Iterator<Item = String>) -> ExitCode {
@@ -236,7 +231,7 @@ mod run_command {
         match run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: {}: {e}", kind(&e));
+                eprintln!("error: {}: {e}", e.kind());
                 ExitCode::FAILURE
             }
         }
@@ -255,16 +250,21 @@ mod run_command {
         }
         let output = output?;
         if let Some(first) = uncaptured.first() {
-            return Err(RunError::Unsupported {
-                pass: "(device)".into(),
-                message: format!(
-                    "wgpu reported {} error(s); first: {first}",
-                    uncaptured.len()
-                ),
+            return Err(RunError::Device {
+                count: uncaptured.len(),
+                first: first.to_string(),
             });
         }
+        let io = |path: &std::path::Path, e: std::io::Error| RunError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        if let Some(path) = &args.plan_html {
+            std::fs::write(path, output.plan.to_html()).map_err(|e| io(path, e))?;
+            eprintln!("wrote {}", path.display());
+        }
         if let Some(dir) = &args.out {
-            std::fs::create_dir_all(dir).map_err(|e| headless::GpuError::Map(e.to_string()))?;
+            std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         }
         for o in &output.outputs {
             if args.hash {
@@ -278,7 +278,7 @@ mod run_command {
                     Some(rgba) => {
                         let path = dir.join(format!("{}.png", o.name));
                         headless::write_png(&path, r.width, r.height, &rgba)
-                            .map_err(|e| headless::GpuError::Map(e.to_string()))?;
+                            .map_err(|e| io(&path, e))?;
                         eprintln!("wrote {}", path.display());
                     }
                     None => eprintln!("{}: no PNG for format {:?}", o.name, r.format),

@@ -36,10 +36,10 @@ use tilegraph::{ExecuteError, ExecuteMode, Executor, Imports, PassError};
 #[non_exhaustive]
 pub enum RunError {
     /// The description or graph is invalid.
-    #[error("{kind}: {0}", kind = .0.kind())]
+    #[error("{0}")]
     Graph(Box<GraphError>),
     /// The graph uses something the synthetic shaders cannot express.
-    #[error("unsupported: pass `{pass}`: {message}")]
+    #[error("pass `{pass}`: {message}")]
     Unsupported {
         /// The pass.
         pass: String,
@@ -47,11 +47,42 @@ pub enum RunError {
         message: String,
     },
     /// Recording failed.
-    #[error("execute: {0}")]
+    #[error("{0}")]
     Execute(#[from] ExecuteError),
     /// The device failed or an output could not be read.
-    #[error("gpu: {0}")]
+    #[error("{0}")]
     Gpu(#[from] GpuError),
+    /// wgpu reported errors outside any error scope while the graph ran.
+    #[error("wgpu reported {count} uncaptured error(s); first: {first}")]
+    Device {
+        /// How many.
+        count: usize,
+        /// The first message.
+        first: String,
+    },
+    /// A file could not be read or written.
+    #[error("`{path}`: {message}")]
+    Io {
+        /// The file or directory.
+        path: String,
+        /// What the file system said.
+        message: String,
+    },
+}
+
+impl RunError {
+    /// The kind the tool prints: `error: <kind>: <message>`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RunError::Graph(g) => g.kind().as_str(),
+            RunError::Unsupported { .. } => "unsupported",
+            RunError::Execute(_) => "execute",
+            RunError::Gpu(GpuError::NoAdapter { .. }) => "no_adapter",
+            RunError::Gpu(_) => "gpu",
+            RunError::Device { .. } => "device",
+            RunError::Io { .. } => "io",
+        }
+    }
 }
 
 impl From<GraphError> for RunError {

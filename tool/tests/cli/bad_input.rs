@@ -133,7 +133,7 @@ fn malformed_json() {
 
 #[test]
 fn every_truncation_of_an_example_is_an_error() {
-    let full = include_str!("../../examples/graphs/deferred.json");
+    let full = include_str!("../../../examples/graphs/deferred.json");
     assert_eq!(library_kind(full), None, "the example itself compiles");
     let trimmed = full.trim_end();
     for end in 0..trimmed.len() {

@@ -211,3 +211,16 @@ fn usage_mistakes_fail_without_panicking() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn uncaptured_device_errors_have_their_own_kind() {
+    let e = tilegraph_tool::synthetic::RunError::Device {
+        count: 2,
+        first: "Validation Error".into(),
+    };
+    assert_eq!(e.kind(), "device");
+    assert_eq!(
+        e.to_string(),
+        "wgpu reported 2 uncaptured error(s); first: Validation Error"
+    );
+}

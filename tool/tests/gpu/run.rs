@@ -68,3 +68,29 @@ fn tilegraph_run_agrees_across_modes_on_example_graphs() {
         }
     }
 }
+
+#[test]
+fn a_file_system_error_is_reported_as_io() {
+    let backend = std::env::var("TILEGRAPH_BACKEND").unwrap_or_else(|_| "auto".to_owned());
+    let graph = example_graphs()
+        .into_iter()
+        .next()
+        .expect("an example graph");
+    // A regular file where the output directory should be: creating the directory fails.
+    let blocker = std::env::temp_dir().join(format!("tilegraph-io-{}", std::process::id()));
+    std::fs::write(&blocker, b"not a directory").expect("write scratch file");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilegraph"))
+        .arg("run")
+        .arg(&graph)
+        .args(["--backend", &backend, "--size", "64x64", "--out"])
+        .arg(blocker.join("pngs"))
+        .output()
+        .expect("start tilegraph");
+    let _ = std::fs::remove_file(&blocker);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the run should fail: {stderr}");
+    assert!(
+        stderr.contains("error: io: `") && stderr.contains("pngs"),
+        "a file-system failure names itself and the path: {stderr}"
+    );
+}

@@ -1,0 +1,5 @@
+//! The tool's CPU tests, one binary: `tilegraph plan` and `dot` on good and bad input, and the
+//! library's answers to the same bad input.
+
+mod bad_input;
+mod tool;

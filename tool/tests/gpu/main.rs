@@ -1,0 +1,4 @@
+//! The tool's GPU tests, one binary: `tilegraph run` on the adapter `TILEGRAPH_BACKEND` picks (a
+//! software one on CI); no adapter fails the test with the tool's message.
+
+mod run;
