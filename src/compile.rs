@@ -1323,6 +1323,16 @@ fn resource_lifetimes_and_usage(
             touch(r, TextureUsages::COPY_DST, BufferUsages::COPY_DST);
         }
     }
+    // wgpu creates multisampled textures only as render attachments, also one that is only
+    // copied into and sampled (a copy of a multisampled depth prepass).
+    for (plan, r) in plans.iter_mut().zip(res) {
+        if let (ResourceKind::Texture(t), ResourceUsage::Texture(u)) = (r.kind, &mut plan.usage)
+            && t.samples > 1
+            && !plan.culled
+        {
+            *u |= TextureUsages::RENDER_ATTACHMENT;
+        }
+    }
     plans
 }
 
