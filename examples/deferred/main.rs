@@ -104,6 +104,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
 }
 
 fn main() -> ExitCode {
+    headless::init_logging();
     let options = match parse(std::env::args().skip(1)) {
         Ok(o) => o,
         Err(message) if message.is_empty() => {

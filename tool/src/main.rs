@@ -117,6 +117,7 @@ fn run(args: &Args) -> Result<String, GraphError> {
 }
 
 fn main() -> ExitCode {
+    tilegraph_tool::headless::init_logging();
     if std::env::args().nth(1).as_deref() == Some("run") {
         return run_command::main(std::env::args().skip(2));
     }
@@ -254,6 +255,9 @@ mod run_command {
             }
         }
         let output = output?;
+        for note in &output.notes {
+            eprintln!("note: {note}");
+        }
         if let Some(first) = uncaptured.first() {
             return Err(RunError::Unsupported {
                 pass: "(device)".into(),
