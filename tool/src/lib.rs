@@ -6,6 +6,7 @@
 //!   runs.
 //! - [`synthetic`]: synthetic shaders whose results depend on exactly what each pass declares, so
 //!   `tilegraph run` can execute any description in every execute mode and compare them.
+//! - [`timings`]: median GPU time per group and per frame from the executor's timestamps.
 //!
 //! Kept out of the `tilegraph` crate so that its users compile neither `png` nor the synthetic
 //! shaders.
@@ -14,3 +15,4 @@
 pub mod adapt;
 pub mod headless;
 pub mod synthetic;
+pub mod timings;
