@@ -8,7 +8,7 @@ const USAGE: &str = "usage:
   tilegraph plan FILE [--format json|text] [--fps N] [--dont-care]
   tilegraph dot FILE [--dont-care]
   tilegraph run FILE [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--hash]
-                     [--out DIR] [--size WxH] [--frames N] [--dont-care]";
+                     [--out DIR] [--size WxH] [--frames N] [--dont-care] [--timings]";
 
 /// A failure of the tool: a usage mistake, an unreadable file, or a graph error.
 enum Failure {
@@ -206,6 +206,7 @@ mod run_command {
                 "--out" => parsed.out = Some(PathBuf::from(value("--out")?)),
                 "--hash" => parsed.hash = true,
                 "--dont-care" => parsed.options.dont_care = true,
+                "--timings" => parsed.options.timings = true,
                 flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
                 path if file.is_none() => file = Some(path.to_owned()),
                 extra => return Err(format!("unexpected argument `{extra}`")),
@@ -247,6 +248,12 @@ mod run_command {
         let description = super::read_description(&args.file)?;
         let gpu = headless::open(args.backend, headless::validation_from_env())?;
         eprintln!("adapter: {}", gpu.describe());
+        if let (true, Some(why)) = (
+            args.options.timings,
+            tilegraph_tool::timings::unavailable(&gpu.device),
+        ) {
+            eprintln!("{why}");
+        }
         let output = synthetic::run(&gpu, &description, &args.options);
         let uncaptured = gpu.take_uncaptured_errors();
         if output.is_err() {
@@ -288,6 +295,10 @@ mod run_command {
                     None => eprintln!("{}: no PNG for format {:?}", o.name, r.format),
                 }
             }
+        }
+        if output.timings.frames() > 0 {
+            // On stderr: `--hash` output stays comparable across runs.
+            eprint!("{}", output.timings.to_table());
         }
         if !args.hash && args.out.is_none() {
             for o in &output.outputs {

@@ -26,7 +26,9 @@ use tilegraph::declare::{
     Access, ImportAfter, ImportContents, PassCallback, PassDecl, PassKind, RenderGraph,
     ResourceDecl, ResourceId, ResourceKind, TextureDesc,
 };
-use tilegraph::execute::{ExecuteError, ExecuteMode, Executor, Imports, PassError};
+use tilegraph::execute::{
+    ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports, PassError,
+};
 use tilegraph::format::format_name;
 use tilegraph::plan::{CompiledGraph, ResourceUsage};
 use tilegraph::{BufferHandle, CompileOptions, PassContext, TextureHandle};
@@ -71,6 +73,8 @@ pub struct RunOptions {
     pub dont_care: bool,
     /// Resize every texture of the description to this size (layers kept) before compiling.
     pub size: Option<(u32, u32)>,
+    /// Write GPU timestamps around every group and collect them (when the device can).
+    pub timings: bool,
 }
 
 impl Default for RunOptions {
@@ -80,6 +84,7 @@ impl Default for RunOptions {
             frames: 1,
             dont_care: false,
             size: None,
+            timings: false,
         }
     }
 }
@@ -122,6 +127,8 @@ pub struct RunOutput {
     pub plan: CompiledGraph,
     /// What was changed in the description to fit the adapter (see [`crate::adapt`]).
     pub notes: Vec<String>,
+    /// GPU times of the frames, with [`RunOptions::timings`] on a device that has timestamps.
+    pub timings: crate::timings::Timings,
     /// Kept imports, sorted by name.
     pub outputs: Vec<Output>,
 }
@@ -201,7 +208,12 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         options.mode,
     );
 
-    let mut executor = Executor::new(device, queue);
+    let mut executor = Executor::with_options(
+        device,
+        queue,
+        ExecutorOptions::default().with_timestamps(options.timings),
+    );
+    let mut timings = crate::timings::Timings::default();
     for _ in 0..options.frames.max(1) {
         initialize_imports(
             gpu,
@@ -212,6 +224,9 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         );
         let commands = executor.execute(&mut graph, &plan, &imports, options.mode)?;
         queue.submit([commands]);
+        if executor.timestamps_enabled() {
+            timings.add_frame(&executor.read_timings());
+        }
     }
 
     let mut outputs = Vec::new();
@@ -240,6 +255,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
     Ok(RunOutput {
         plan,
         notes: adaptation.notes,
+        timings,
         outputs,
     })
 }
