@@ -673,7 +673,9 @@ impl Executor {
             self.prepared[i].last_used = frame;
             return i;
         }
-        let groups = lower(graph, plan, mode);
+        // wgpu's GL backend ignores DontCare (it loads): record a clear there (DESIGN §2.1).
+        let gl = self.device.adapter_info().backend == wgpu::Backend::Gl;
+        let groups = lower(graph, plan, mode, gl);
         let prepared = Prepared {
             fingerprint: plan.fingerprint(),
             options: *plan.options(),
@@ -825,7 +827,12 @@ fn check_imported_texture(
 // ---------------------------------------------------------------------------------------------
 // Lowering: plan + mode → what to record. Runs once per plan and mode; frames reuse the result.
 
-fn lower(graph: &RenderGraph<'_>, plan: &CompiledGraph, mode: ExecuteMode) -> Vec<ExecGroup> {
+fn lower(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    mode: ExecuteMode,
+    gl: bool,
+) -> Vec<ExecGroup> {
     let groups = match mode {
         ExecuteMode::Naive => plan.naive_groups(),
         ExecuteMode::Planned | ExecuteMode::Poison => plan.groups(),
@@ -881,6 +888,9 @@ fn lower(graph: &RenderGraph<'_>, plan: &CompiledGraph, mode: ExecuteMode) -> Ve
                 }
                 (_, LoadOp::Clear(v)) => wgpu::LoadOp::Clear(v.color()),
                 (_, LoadOp::Load) => wgpu::LoadOp::Load,
+                (_, LoadOp::DontCare) if gl => {
+                    wgpu::LoadOp::Clear(resource_clear(plan, a.resource).color())
+                }
                 (_, LoadOp::DontCare) => match dont_care {
                     Some(token) => wgpu::LoadOp::DontCare(token),
                     None => wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
@@ -928,6 +938,9 @@ fn lower(graph: &RenderGraph<'_>, plan: &CompiledGraph, mode: ExecuteMode) -> Ve
                 }
                 (_, LoadOp::Clear(v)) => wgpu::LoadOp::Clear(v),
                 (_, LoadOp::Load) => wgpu::LoadOp::Load,
+                (_, LoadOp::DontCare) if gl => {
+                    wgpu::LoadOp::Clear(resource_clear(plan, a.resource))
+                }
                 (_, LoadOp::DontCare) => match dont_care {
                     Some(token) => wgpu::LoadOp::DontCare(token),
                     None => wgpu::LoadOp::Clear(ClearValue::fast_default(format)),
