@@ -158,6 +158,12 @@ fn main() -> Result<(), String> {
                 .map(|(l, ns)| format!("{l} {:.3}", ns / 1e6))
                 .collect();
             println!("  {:<22} groups (ms): {}", variant.name, groups.join(", "));
+            if t.invalid > 0 {
+                println!(
+                    "  {:<22} {} group timing(s) left out (end before start)",
+                    "", t.invalid
+                );
+            }
         }
     }
     Ok(())

@@ -18,9 +18,15 @@ pub fn unavailable(device: &wgpu::Device) -> Option<String> {
 pub struct Timings {
     /// Group labels in recording order, each with its nanoseconds per frame.
     groups: Vec<(String, Vec<f64>)>,
-    /// Nanoseconds per frame: the sum of its groups.
+    /// Nanoseconds per frame: the sum of its groups with valid timestamps.
     frames: Vec<f64>,
+    /// Group timings left out: an end timestamp before the start (llvmpipe's GL compute
+    /// passes), which the executor's tick difference wraps to centuries.
+    pub invalid: usize,
 }
+
+/// Longer than any frame: a group "taking" this long had its timestamps out of order.
+const IMPLAUSIBLE_NS: f64 = 1e12;
 
 /// The median of `values` (the mean of the two middle ones for an even count); 0 when empty.
 pub fn median(values: &[f64]) -> f64 {
@@ -39,13 +45,23 @@ impl Timings {
         if frame.is_empty() {
             return;
         }
+        let mut total = 0.0;
+        let before = self.invalid;
         for t in frame {
+            if !(0.0..IMPLAUSIBLE_NS).contains(&t.nanoseconds) {
+                self.invalid += 1;
+                continue;
+            }
+            total += t.nanoseconds;
             match self.groups.iter_mut().find(|(l, _)| *l == t.label) {
                 Some((_, v)) => v.push(t.nanoseconds),
                 None => self.groups.push((t.label.clone(), vec![t.nanoseconds])),
             }
         }
-        self.frames.push(frame.iter().map(|t| t.nanoseconds).sum());
+        // A frame whose every timing is invalid says nothing about frame time.
+        if self.invalid - before < frame.len() {
+            self.frames.push(total);
+        }
     }
 
     /// Frames added.
@@ -76,6 +92,12 @@ impl Timings {
             out += &format!("  {label:<40} {:>9.3} ms\n", ns / 1e6);
         }
         out += &format!("  {:<40} {:>9.3} ms\n", "frame", self.frame_median() / 1e6);
+        if self.invalid > 0 {
+            out += &format!(
+                "  ({} group timing(s) left out: end timestamp before start)\n",
+                self.invalid
+            );
+        }
         out
     }
 }
@@ -100,6 +122,11 @@ mod tests {
             ]);
         }
         t.add_frame(&[]);
+        t.add_frame(&[GroupTiming {
+            label: "a".into(),
+            nanoseconds: 1.8e22,
+        }]);
+        assert_eq!(t.invalid, 1);
         assert_eq!(t.frames(), 3);
         assert_eq!(t.group_medians(), vec![("a", 2.0), ("b+c", 20.0)]);
         assert_eq!(t.frame_median(), 22.0);
