@@ -29,9 +29,54 @@ pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 const LIGHT_BYTES: u64 = 32;
 
+/// How lights reach the lighting and glass shaders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LightPath {
+    /// Lights animated and culled per tile in compute passes, read from storage buffers.
+    Storage,
+    /// Lights animated on the CPU into a uniform buffer, every light tested at every pixel: for
+    /// adapters without compute shaders or fragment-stage storage buffers (desktop GL 3.3).
+    Uniform,
+}
+
+impl LightPath {
+    /// `storage` or `uniform`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LightPath::Storage => "storage",
+            LightPath::Uniform => "uniform",
+        }
+    }
+
+    /// Whether the adapter's limits allow the storage path (the shaders must still compile).
+    fn fits(self, adapter: &wgpu::Adapter) -> bool {
+        let flags = adapter.get_downlevel_capabilities().flags;
+        let limits = adapter.limits();
+        match self {
+            LightPath::Storage => {
+                flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
+                    && flags.contains(wgpu::DownlevelFlags::FRAGMENT_STORAGE)
+                    && limits.max_storage_buffers_per_shader_stage >= 2
+            }
+            LightPath::Uniform => {
+                u64::from(limits.max_uniform_buffer_binding_size)
+                    >= u64::from(LIGHT_COUNT) * LIGHT_BYTES
+            }
+        }
+    }
+}
+
 fn shader_source(pass: &str) -> String {
     let common = include_str!("../../shaders/deferred/common.wgsl");
+    if pass == "transparent_uniform" {
+        let body = include_str!("../../shaders/deferred/transparent.wgsl").replace(
+            "var<storage, read> lights: array<Light>;",
+            "var<uniform> lights: array<Light, LIGHT_COUNT>;",
+        );
+        return [common, &body].concat();
+    }
     let body = match pass {
+        "lighting_uniform" => include_str!("../../shaders/deferred/lighting_uniform.wgsl"),
         "gbuffer" => include_str!("../../shaders/deferred/gbuffer.wgsl"),
         "animate_lights" => include_str!("../../shaders/deferred/animate_lights.wgsl"),
         "light_cull" => include_str!("../../shaders/deferred/light_cull.wgsl"),
@@ -107,6 +152,8 @@ struct Scene {
     glass: wgpu::Buffer,
     quad: Mesh,
     camera: wgpu::Buffer,
+    /// The lights of the uniform path, written every frame.
+    uniform_lights: wgpu::Buffer,
 }
 
 impl Scene {
@@ -256,6 +303,12 @@ impl Scene {
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
+            uniform_lights: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("deferred lights (uniform)"),
+                size: u64::from(LIGHT_COUNT) * LIGHT_BYTES,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
         }
     }
 }
@@ -331,8 +384,9 @@ fn mesh_quad() -> (Vec<Vertex>, Vec<u16>) {
 struct Pipelines {
     gbuffer: wgpu::RenderPipeline,
     gbuffer_group: wgpu::BindGroup,
-    animate: wgpu::ComputePipeline,
-    cull: wgpu::ComputePipeline,
+    /// Light animation and culling: the storage path only.
+    animate: Option<wgpu::ComputePipeline>,
+    cull: Option<wgpu::ComputePipeline>,
     lighting: wgpu::RenderPipeline,
     transparent: wgpu::RenderPipeline,
     tonemap: wgpu::RenderPipeline,
@@ -350,7 +404,9 @@ impl Pipelines {
         scene: &Scene,
         output_format: wgpu::TextureFormat,
         depth_in_lighting: bool,
+        path: LightPath,
     ) -> Self {
+        let uniform = path == LightPath::Uniform;
         let module = |pass: &str| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(pass),
@@ -441,7 +497,11 @@ impl Pipelines {
         // Lighting covers every pixel (a full-screen triangle, no blending, depth test `Always`
         // against the read-only depth): the graph may treat it as a full overwrite of `hdr`.
         let lighting = render(
-            "lighting",
+            if uniform {
+                "lighting_uniform"
+            } else {
+                "lighting"
+            },
             &[],
             "fs_main",
             &[target(HDR_FORMAT, None)],
@@ -450,7 +510,11 @@ impl Pipelines {
                 .flatten(),
         );
         let transparent = render(
-            "transparent",
+            if uniform {
+                "transparent_uniform"
+            } else {
+                "transparent"
+            },
             &mesh_buffers,
             "fs_main",
             &[target(HDR_FORMAT, Some(wgpu::BlendState::ALPHA_BLENDING))],
@@ -478,8 +542,8 @@ impl Pipelines {
         Pipelines {
             gbuffer,
             gbuffer_group,
-            animate: compute("animate_lights"),
-            cull: compute("light_cull"),
+            animate: (!uniform).then(|| compute("animate_lights")),
+            cull: (!uniform).then(|| compute("light_cull")),
             lighting,
             transparent,
             tonemap,
@@ -508,7 +572,11 @@ impl Pipelines {
     }
 
     fn animate_group(&self, d: &wgpu::Device, s: &Scene, lights: &wgpu::Buffer) -> wgpu::BindGroup {
-        let layout = self.animate.get_bind_group_layout(0);
+        let layout = self
+            .animate
+            .as_ref()
+            .expect("storage path")
+            .get_bind_group_layout(0);
         let resources = [s.camera.as_entire_binding(), lights.as_entire_binding()];
         Self::group(d, "animate_lights", layout, &resources)
     }
@@ -521,7 +589,11 @@ impl Pipelines {
         lights: &wgpu::Buffer,
         tiles: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        let layout = self.cull.get_bind_group_layout(0);
+        let layout = self
+            .cull
+            .as_ref()
+            .expect("storage path")
+            .get_bind_group_layout(0);
         let resources = [
             s.camera.as_entire_binding(),
             wgpu::BindingResource::TextureView(depth),
@@ -550,7 +622,9 @@ impl Pipelines {
             lights.as_entire_binding(),
             tiles.as_entire_binding(),
         ];
-        Self::group(d, "lighting", layout, &resources)
+        // The uniform path has no tile masks.
+        let count = if self.cull.is_some() { 7 } else { 6 };
+        Self::group(d, "lighting", layout, &resources[..count])
     }
 
     fn transparent_group(
@@ -592,7 +666,8 @@ impl Pipelines {
     }
 
     fn dispatch_animate(&self, group: &wgpu::BindGroup, pass: &mut wgpu::ComputePass<'_>) {
-        pass.set_pipeline(&self.animate);
+        let Some(animate) = &self.animate else { return };
+        pass.set_pipeline(animate);
         pass.set_bind_group(0, group, &[]);
         pass.dispatch_workgroups(LIGHT_COUNT.div_ceil(64), 1, 1);
     }
@@ -604,7 +679,8 @@ impl Pipelines {
         pass: &mut wgpu::ComputePass<'_>,
     ) {
         let (x, y) = tile_counts(size);
-        pass.set_pipeline(&self.cull);
+        let Some(cull) = &self.cull else { return };
+        pass.set_pipeline(cull);
         pass.set_bind_group(0, group, &[]);
         pass.dispatch_workgroups(x, y, 1);
     }
@@ -668,6 +744,37 @@ struct Binds {
     tonemap: Cached<wgpu::TextureView>,
 }
 
+/// The lights at `time`, as animate_lights.wgsl moves them (the uniform path's CPU copy).
+fn animated_lights(time: f32) -> Vec<[f32; 8]> {
+    (0..LIGHT_COUNT)
+        .map(|i| {
+            let ring = 1.5 + 15.0 * unit(i * 4).sqrt();
+            let sign = if i & 1 == 0 { 1.0 } else { -1.0 };
+            let speed = (0.2 + 0.6 * unit(i * 4 + 1)) * sign;
+            let angle = unit(i * 4 + 2) * 6.28318 + time * speed;
+            let height = 0.35 + 2.2 * unit(i * 4 + 3) + 0.25 * (time * 1.7 + i as f32).sin();
+            let hue = unit(i * 7 + 5) * 6.0;
+            let rgb = [
+                (hue - 3.0).abs() - 1.0,
+                2.0 - (hue - 2.0).abs(),
+                2.0 - (hue - 4.0).abs(),
+            ]
+            .map(|c| (c.clamp(0.0, 1.0) * 0.8 + 0.2) * 4.0);
+            let radius = 2.5 + 2.0 * unit(i * 7 + 6);
+            [
+                angle.cos() * ring,
+                height,
+                angle.sin() * ring,
+                radius,
+                rgb[0],
+                rgb[1],
+                rgb[2],
+                1.0,
+            ]
+        })
+        .collect()
+}
+
 /// The deferred renderer: scene, pipelines and cached bind groups; declares one frame at a time.
 pub struct DeferredFrame {
     device: wgpu::Device,
@@ -675,6 +782,7 @@ pub struct DeferredFrame {
     /// Adapters without `DownlevelFlags::READ_ONLY_DEPTH_STENCIL` (GL) cannot sample an
     /// attached depth texture: there lighting attaches no depth and the two stay apart.
     depth_in_lighting: bool,
+    path: LightPath,
     output_format: wgpu::TextureFormat,
     scene: Scene,
     pipelines: Pipelines,
@@ -691,37 +799,76 @@ pub struct FrameHandles {
 }
 
 impl DeferredFrame {
-    /// Builds the scene and pipelines for a tonemapped output of `output_format`. Shader or
-    /// pipeline errors (an adapter too limited for the shaders) come back as text.
+    /// Builds the scene and pipelines for a tonemapped output of `output_format`, on the storage
+    /// light path where the adapter compiles it, else the uniform one. Shader or pipeline errors
+    /// (an adapter too limited for either) come back as text.
     pub fn new(
         adapter: &wgpu::Adapter,
         device: &wgpu::Device,
         output_format: wgpu::TextureFormat,
     ) -> Result<Self, String> {
+        Self::with_light_path(adapter, device, output_format, None)
+    }
+
+    /// [`new`](Self::new) on the given light path (`None`: the first that compiles).
+    pub fn with_light_path(
+        adapter: &wgpu::Adapter,
+        device: &wgpu::Device,
+        output_format: wgpu::TextureFormat,
+        path: Option<LightPath>,
+    ) -> Result<Self, String> {
         let depth_in_lighting = adapter
             .get_downlevel_capabilities()
             .flags
             .contains(wgpu::DownlevelFlags::READ_ONLY_DEPTH_STENCIL);
-        // Backends report shader translation failures as internal errors.
-        let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
-        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let scene = Scene::new(device);
-        let pipelines = Pipelines::new(device, &scene, output_format, depth_in_lighting);
-        let validation = pollster::block_on(validation.pop());
-        let internal = pollster::block_on(internal.pop());
-        if let Some(error) = validation.or(internal) {
-            return Err(format!(
-                "the deferred pipelines cannot be created on this adapter: {error}"
-            ));
+        let candidates = match path {
+            Some(p) => vec![p],
+            None => [LightPath::Storage, LightPath::Uniform]
+                .into_iter()
+                .filter(|p| p.fits(adapter))
+                .collect(),
+        };
+        let mut failures = Vec::new();
+        for path in candidates {
+            // Limits do not say everything (desktop GL 3.3 reports storage buffers that its
+            // GLSL 330 cannot declare): create the pipelines under error scopes and see.
+            // Backends report shader translation failures as internal errors.
+            let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+            let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let pipelines = Pipelines::new(device, &scene, output_format, depth_in_lighting, path);
+            let validation = pollster::block_on(validation.pop());
+            let internal = pollster::block_on(internal.pop());
+            if let Some(error) = validation.or(internal) {
+                log::warn!(
+                    "the {} light path does not compile here: {error}",
+                    path.as_str()
+                );
+                failures.push(format!("{} light path: {error}", path.as_str()));
+                continue;
+            }
+            return Ok(DeferredFrame {
+                device: device.clone(),
+                depth_in_lighting,
+                path,
+                output_format,
+                scene,
+                pipelines,
+                binds: Binds::default(),
+            });
         }
-        Ok(DeferredFrame {
-            device: device.clone(),
-            depth_in_lighting,
-            output_format,
-            scene,
-            pipelines,
-            binds: Binds::default(),
-        })
+        if failures.is_empty() {
+            failures.push("no light path fits the adapter's limits".into());
+        }
+        Err(format!(
+            "the deferred pipelines cannot be created on this adapter: {}",
+            failures.join("; ")
+        ))
+    }
+
+    /// The light path in use.
+    pub fn light_path(&self) -> LightPath {
+        self.path
     }
 
     /// Whether lighting attaches depth (read-only) and so merges with the glass.
@@ -758,6 +905,10 @@ impl DeferredFrame {
         let mut panes = self.scene.panes.clone();
         panes.sort_by(|a, b| distance(b).total_cmp(&distance(a)));
         queue.write_buffer(&self.scene.glass, 0, bytemuck::cast_slice(&panes));
+        if self.path == LightPath::Uniform {
+            let lights = animated_lights(time);
+            queue.write_buffer(&self.scene.uniform_lights, 0, bytemuck::cast_slice(&lights));
+        }
     }
 
     /// Declares the frame at `size`: the closures record into the graph's passes with the
@@ -768,6 +919,7 @@ impl DeferredFrame {
         let DeferredFrame {
             device,
             depth_in_lighting,
+            path,
             output_format,
             scene,
             pipelines: p,
@@ -810,32 +962,36 @@ impl DeferredFrame {
                 p.draw_gbuffer(scene, pass);
                 Ok(())
             });
-        graph
-            .add_compute_pass("animate_lights")
-            .storage_write_buffer(lights)
-            .execute(move |pass, ctx| {
-                let buffer = ctx.buffer(lights)?;
-                let group = cached(animate, buffer.clone(), |b| {
-                    p.animate_group(device, scene, b)
+        let storage = *path == LightPath::Storage;
+        let uniform_lights = &scene.uniform_lights;
+        if storage {
+            graph
+                .add_compute_pass("animate_lights")
+                .storage_write_buffer(lights)
+                .execute(move |pass, ctx| {
+                    let buffer = ctx.buffer(lights)?;
+                    let group = cached(animate, buffer.clone(), |b| {
+                        p.animate_group(device, scene, b)
+                    });
+                    p.dispatch_animate(group, pass);
+                    Ok(())
                 });
-                p.dispatch_animate(group, pass);
-                Ok(())
-            });
-        graph
-            .add_compute_pass("light_cull")
-            .sample(depth)
-            .storage_read_buffer(lights)
-            .storage_write_buffer(tiles)
-            .execute(move |pass, ctx| {
-                let key = (
-                    ctx.view(depth)?.clone(),
-                    ctx.buffer(lights)?.clone(),
-                    ctx.buffer(tiles)?.clone(),
-                );
-                let group = cached(cull, key, |(d, l, t)| p.cull_group(device, scene, d, l, t));
-                p.dispatch_cull(group, size, pass);
-                Ok(())
-            });
+            graph
+                .add_compute_pass("light_cull")
+                .sample(depth)
+                .storage_read_buffer(lights)
+                .storage_write_buffer(tiles)
+                .execute(move |pass, ctx| {
+                    let key = (
+                        ctx.view(depth)?.clone(),
+                        ctx.buffer(lights)?.clone(),
+                        ctx.buffer(tiles)?.clone(),
+                    );
+                    let group = cached(cull, key, |(d, l, t)| p.cull_group(device, scene, d, l, t));
+                    p.dispatch_cull(group, size, pass);
+                    Ok(())
+                });
+        }
         // Lighting and the glass share the attachments (hdr, depth read-only), so the graph
         // merges them into one render pass.
         let mut pass = graph
@@ -844,9 +1000,10 @@ impl DeferredFrame {
             .sample(normal)
             .sample(material)
             .sample(depth)
-            .storage_read_buffer(lights)
-            .storage_read_buffer(tiles)
             .color(hdr, Access::Write);
+        if storage {
+            pass = pass.storage_read_buffer(lights).storage_read_buffer(tiles);
+        }
         if *depth_in_lighting {
             pass = pass.depth(depth, Access::Read);
         }
@@ -854,8 +1011,16 @@ impl DeferredFrame {
             let view = |t: TextureHandle| ctx.view(t).cloned();
             let key = (
                 [view(albedo)?, view(normal)?, view(material)?, view(depth)?],
-                ctx.buffer(lights)?.clone(),
-                ctx.buffer(tiles)?.clone(),
+                if storage {
+                    ctx.buffer(lights)?.clone()
+                } else {
+                    uniform_lights.clone()
+                },
+                if storage {
+                    ctx.buffer(tiles)?.clone()
+                } else {
+                    uniform_lights.clone()
+                },
             );
             let group = cached(lighting, key, |(g, l, t)| {
                 p.lighting_group(device, scene, [&g[0], &g[1], &g[2], &g[3]], l, t)
@@ -863,13 +1028,18 @@ impl DeferredFrame {
             p.draw_lighting(group, pass);
             Ok(())
         });
-        graph
-            .add_render_pass("transparent")
-            .storage_read_buffer(lights)
-            .color(hdr, Access::ReadWrite)
+        let mut pass = graph.add_render_pass("transparent");
+        if storage {
+            pass = pass.storage_read_buffer(lights);
+        }
+        pass.color(hdr, Access::ReadWrite)
             .depth(depth, Access::Read)
             .execute(move |pass, ctx| {
-                let buffer = ctx.buffer(lights)?;
+                let buffer = if storage {
+                    ctx.buffer(lights)?
+                } else {
+                    uniform_lights
+                };
                 let group = cached(transparent, buffer.clone(), |b| {
                     p.transparent_group(device, scene, b)
                 });
@@ -934,11 +1104,21 @@ impl DeferredFrame {
         let lights = buffer("lights", u64::from(LIGHT_COUNT) * LIGHT_BYTES);
         let tiles = buffer("light_tiles", u64::from(tx * ty * MASK_WORDS) * 4);
         let (p, s) = (&self.pipelines, &self.scene);
+        let storage = self.path == LightPath::Storage;
+        let (lights, tiles) = if storage {
+            (lights, tiles)
+        } else {
+            (s.uniform_lights.clone(), s.uniform_lights.clone())
+        };
         HandTargets {
             size,
+            compute: storage.then(|| {
+                [
+                    p.animate_group(d, s, &lights),
+                    p.cull_group(d, s, &depth, &lights, &tiles),
+                ]
+            }),
             groups: [
-                p.animate_group(d, s, &lights),
-                p.cull_group(d, s, &depth, &lights, &tiles),
                 p.lighting_group(d, s, [&albedo, &normal, &material, &depth], &lights, &tiles),
                 p.transparent_group(d, s, &lights),
                 p.tonemap_group(d, s, &hdr),
@@ -989,13 +1169,14 @@ impl DeferredFrame {
             p.draw_gbuffer(s, &mut pass);
         }
         for (label, work) in [("animate_lights", 0), ("light_cull", 1)] {
+            let Some(groups) = &t.compute else { break };
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(label),
                 timestamp_writes: None,
             });
             match work {
-                0 => p.dispatch_animate(&t.groups[0], &mut pass),
-                _ => p.dispatch_cull(&t.groups[1], t.size, &mut pass),
+                0 => p.dispatch_animate(&groups[0], &mut pass),
+                _ => p.dispatch_cull(&groups[1], t.size, &mut pass),
             }
         }
         let read_only_depth = Some(wgpu::RenderPassDepthStencilAttachment {
@@ -1010,15 +1191,15 @@ impl DeferredFrame {
                 depth_stencil_attachment: read_only_depth,
                 ..Default::default()
             });
-            p.draw_lighting(&t.groups[2], &mut pass);
-            p.draw_transparent(s, &t.groups[3], &mut pass);
+            p.draw_lighting(&t.groups[0], &mut pass);
+            p.draw_transparent(s, &t.groups[1], &mut pass);
         } else {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("lighting"),
                 color_attachments: &[clear(&t.hdr)],
                 ..Default::default()
             });
-            p.draw_lighting(&t.groups[2], &mut pass);
+            p.draw_lighting(&t.groups[0], &mut pass);
             drop(pass);
             let load = Some(wgpu::RenderPassColorAttachment {
                 view: &t.hdr,
@@ -1035,21 +1216,24 @@ impl DeferredFrame {
                 depth_stencil_attachment: read_only_depth,
                 ..Default::default()
             });
-            p.draw_transparent(s, &t.groups[3], &mut pass);
+            p.draw_transparent(s, &t.groups[1], &mut pass);
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("tonemap"),
             color_attachments: &[clear(output)],
             ..Default::default()
         });
-        p.draw_tonemap(&t.groups[4], &mut pass);
+        p.draw_tonemap(&t.groups[2], &mut pass);
     }
 }
 
 /// Textures, buffers and bind groups of the hand-written frame.
 pub struct HandTargets {
     size: (u32, u32),
-    groups: [wgpu::BindGroup; 5],
+    /// Light animation and culling (the storage path).
+    compute: Option<[wgpu::BindGroup; 2]>,
+    /// Lighting, glass, tonemap.
+    groups: [wgpu::BindGroup; 3],
     albedo: wgpu::TextureView,
     normal: wgpu::TextureView,
     material: wgpu::TextureView,

@@ -4,7 +4,13 @@
 //! ```text
 //! cargo run --release --example deferred -- [--headless | --window] [--output PATH] [--size WxH]
 //!     [--frames N] [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan]
+//!     [--no-dont-care] [--timings] [--light-path storage|uniform|auto]
 //! ```
+//!
+//! The frame hands over `wgpu::LoadOpDontCare`: lighting and tonemap write every pixel of their
+//! targets (full-screen triangles, no blending, no depth rejection). `--no-dont-care` compiles
+//! without it, to compare; `--mode poison` checks the claim. `--timings` prints the median GPU
+//! time of every group and of the frame over the frames run.
 //!
 //! Headless (the default, and the fallback when there is no display) renders `--frames` frames
 //! and writes the last to `--output` (default deferred.png), printing the plan. `--window` opens
@@ -16,15 +22,17 @@ mod window;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use frame::DeferredFrame;
+use frame::{DeferredFrame, LightPath};
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
 use tilegraph_tool::headless::{self, Backend};
+use tilegraph_tool::timings;
 
 const USAGE: &str =
     "usage: deferred [--headless | --window] [--output PATH] [--size WxH] [--frames N]
-                [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan]";
+                [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan]
+                [--no-dont-care] [--timings] [--light-path storage|uniform|auto]";
 
 /// The headless output format: the tonemap writes linear values that the format encodes.
 const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -39,6 +47,24 @@ pub struct Options {
     mode: ExecuteMode,
     backend: Backend,
     print_plan: bool,
+    /// Hand over `wgpu::LoadOpDontCare` (default; `--no-dont-care` turns it off).
+    dont_care: bool,
+    timings: bool,
+    /// `None`: the first light path the adapter compiles.
+    light_path: Option<LightPath>,
+}
+
+/// The frame's compile options: with the DontCare token unless `--no-dont-care`.
+pub fn compile_options(dont_care: bool) -> CompileOptions {
+    let options = CompileOptions::default();
+    if dont_care {
+        // SAFETY: every `write` access of the frame overwrites every pixel: lighting and tonemap
+        // draw full-screen triangles with no blending, full write masks and no depth rejection
+        // (lighting's depth test is `Always`, read-only). `--mode poison` proves it on a device.
+        options.with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() })
+    } else {
+        options
+    }
 }
 
 fn parse_size(v: &str) -> Option<(u32, u32)> {
@@ -57,6 +83,9 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
         mode: ExecuteMode::Planned,
         backend: Backend::Auto,
         print_plan: false,
+        dont_care: true,
+        timings: false,
+        light_path: None,
     };
     let (mut headless_flag, mut window_flag) = (false, false);
     let mut args = args.peekable();
@@ -92,6 +121,21 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
                     .ok_or_else(|| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
             }
             "--print-plan" => o.print_plan = true,
+            "--no-dont-care" => o.dont_care = false,
+            "--timings" => o.timings = true,
+            "--light-path" => {
+                let v = value("--light-path")?;
+                o.light_path = match v.as_str() {
+                    "storage" => Some(LightPath::Storage),
+                    "uniform" => Some(LightPath::Uniform),
+                    "auto" => None,
+                    _ => {
+                        return Err(format!(
+                            "--light-path takes storage, uniform or auto, not `{v}`"
+                        ));
+                    }
+                };
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -104,6 +148,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
 }
 
 fn main() -> ExitCode {
+    headless::init_logging();
     let options = match parse(std::env::args().skip(1)) {
         Ok(o) => o,
         Err(message) if message.is_empty() => {
@@ -138,26 +183,36 @@ fn run_headless(o: &Options) -> Result<(), String> {
     let gpu =
         headless::open(o.backend, headless::validation_from_env()).map_err(|e| e.to_string())?;
     eprintln!("adapter: {}", gpu.describe());
-    let mut frame = DeferredFrame::new(&gpu.adapter, &gpu.device, OUTPUT_FORMAT)?;
+    let mut frame =
+        DeferredFrame::with_light_path(&gpu.adapter, &gpu.device, OUTPUT_FORMAT, o.light_path)?;
+    eprintln!("light path: {}", frame.light_path().as_str());
+    if let (true, Some(why)) = (o.timings, timings::unavailable(&gpu.device)) {
+        eprintln!("{why}");
+    }
     let (w, h) = o.size;
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
     let (output, output_view) = gpu.target("deferred output", (w, h), OUTPUT_FORMAT, usage);
-    let mut executor = gpu.executor(ExecutorOptions::default());
+    let mut executor = gpu.executor(ExecutorOptions::default().with_timestamps(o.timings));
     let mut cache = PlanCache::default();
     let mut imports = Imports::new();
     let frames = o.frames.unwrap_or(1);
+    let options = compile_options(o.dont_care);
+    let mut gpu_times = timings::Timings::default();
     let mut last_plan = None;
     for i in 0..frames {
         frame.update(&gpu.queue, o.size, i as f32 / 60.0);
         let (mut graph, handles) = frame.declare(o.size);
         let plan = cache
-            .get_or_compile(&graph, &CompileOptions::default())
+            .get_or_compile(&graph, &options)
             .map_err(|e| format!("{}: {e}", e.kind()))?;
         imports.clear();
         imports.texture(handles.output, &output, &output_view);
         executor
             .execute_and_submit(&mut graph, &plan, &imports, o.mode)
             .map_err(|e| headless::describe_failure(&e))?;
+        if executor.timestamps_enabled() {
+            gpu_times.add_frame(&executor.read_timings());
+        }
         last_plan = Some(plan);
     }
     let readback =
@@ -172,6 +227,9 @@ fn run_headless(o: &Options) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", o.output.display()))?;
     if let Some(plan) = last_plan {
         println!("{}", plan.to_table());
+    }
+    if gpu_times.frames() > 0 {
+        println!("{}", gpu_times.to_table());
     }
     eprintln!(
         "rendered {frames} frame(s) at {w}x{h} ({} mode), wrote {}",

@@ -172,7 +172,8 @@ impl State {
             view_formats: vec![],
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
-        let frame = DeferredFrame::new(&gpu.adapter, &gpu.device, format)?;
+        let frame =
+            DeferredFrame::with_light_path(&gpu.adapter, &gpu.device, format, options.light_path)?;
         let executor = gpu.executor(ExecutorOptions::default());
         let state = State {
             window,
@@ -241,7 +242,7 @@ impl State {
         let (mut graph, handles) = self.frame.declare(size);
         let plan = self
             .cache
-            .get_or_compile(&graph, &CompileOptions::default())
+            .get_or_compile(&graph, &crate::compile_options(options.dont_care))
             .map_err(|e| format!("{}: {e}", e.kind()))?;
         if options.print_plan && !self.plan_printed {
             println!("{}", plan.to_table());

@@ -71,6 +71,16 @@ pub(super) fn lifetimes_and_usage(
             touch(e.resource, list_usage(access));
         }
     }
+    // wgpu creates multisampled textures only as render attachments, also one that is only
+    // copied into and sampled (a copy of a multisampled depth prepass).
+    for (plan, r) in plans.iter_mut().zip(&graph.resources) {
+        if let (ResourceKind::Texture(t), ResourceUsage::Texture(u)) = (r.kind, &mut plan.usage)
+            && t.samples > 1
+            && !plan.culled
+        {
+            *u |= TextureUsages::RENDER_ATTACHMENT;
+        }
+    }
     plans
 }
 

@@ -140,10 +140,156 @@ impl Gpu {
         (texture, view)
     }
 
+    /// Reads mip 0 of layer 0 of `texture` like [`read_texture`]; a depth texture on an adapter
+    /// that cannot copy depth to buffers (no `DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES`:
+    /// wgpu's GL backend) is read with a draw instead (it needs `TEXTURE_BINDING`), giving the
+    /// same bytes a copy would.
+    pub fn read_texture(&self, texture: &wgpu::Texture) -> Result<Readback, GpuError> {
+        let copies = self
+            .adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES);
+        let format = texture.format();
+        if copies
+            || !format.is_depth_stencil_format()
+            || texture.sample_count() != 1
+            || !texture
+                .usage()
+                .contains(wgpu::TextureUsages::TEXTURE_BINDING)
+        {
+            return read_texture(&self.device, &self.queue, texture);
+        }
+        let unreadable = GpuError::Unreadable {
+            format,
+            samples: texture.sample_count(),
+        };
+        let depth_format = format
+            .aspect_specific_format(wgpu::TextureAspect::DepthOnly)
+            .unwrap_or(format);
+        if !matches!(
+            depth_format,
+            wgpu::TextureFormat::Depth32Float | wgpu::TextureFormat::Depth16Unorm
+        ) {
+            return Err(unreadable);
+        }
+        let bits = self.depth_bits_by_draw(texture);
+        let readback = read_texture(&self.device, &self.queue, &bits)?;
+        let bytes = match depth_format {
+            wgpu::TextureFormat::Depth16Unorm => readback
+                .bytes
+                .chunks_exact(4)
+                .flat_map(|c| {
+                    let depth = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                    // Exact: a unorm16 depth is k / 65535 as the shader reads it.
+                    ((depth * 65535.0).round() as u16).to_le_bytes()
+                })
+                .collect(),
+            _ => readback.bytes,
+        };
+        Ok(Readback {
+            format: depth_format,
+            width: readback.width,
+            height: readback.height,
+            bytes,
+        })
+    }
+
+    /// An `r32uint` texture holding the bits of `depth`'s mip 0, layer 0, drawn from it.
+    fn depth_bits_by_draw(&self, depth: &wgpu::Texture) -> wgpu::Texture {
+        let device = &self.device;
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("tilegraph depth readback"),
+            source: wgpu::ShaderSource::Wgsl(
+                "@group(0) @binding(0) var depth: texture_2d<f32>;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
+    return vec4f(p[i], 0.5, 1.0);
+}
+@fragment fn fs(@builtin(position) pos: vec4f) -> @location(0) vec4u {
+    return vec4u(bitcast<u32>(textureLoad(depth, vec2i(pos.xy), 0).x), 0u, 0u, 0u);
+}
+"
+                .into(),
+            ),
+        });
+        let (target, target_view) = self.target(
+            "tilegraph depth readback",
+            (depth.width(), depth.height()),
+            wgpu::TextureFormat::R32Uint,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        );
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("tilegraph depth readback"),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::TextureFormat::R32Uint.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let view = depth.create_view(&wgpu::TextureViewDescriptor {
+            aspect: wgpu::TextureAspect::DepthOnly,
+            dimension: Some(wgpu::TextureViewDimension::D2),
+            mip_level_count: Some(1),
+            array_layer_count: Some(1),
+            ..Default::default()
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tilegraph depth readback"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&view),
+            }],
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("tilegraph depth readback"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target_view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.draw(0..3, 0..1);
+        }
+        self.queue.submit([encoder.finish()]);
+        target
+    }
+
     /// Errors wgpu raised outside any error scope since the last call.
     pub fn take_uncaptured_errors(&self) -> Vec<String> {
         std::mem::take(&mut *self.uncaptured.lock().unwrap_or_else(|e| e.into_inner()))
     }
+}
+
+/// Sends `log` records (wgpu's warnings and errors, validation layer messages) to stderr,
+/// filtered by `RUST_LOG` (default `warn`). Call once at start-up; later calls do nothing.
+pub fn init_logging() {
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format_timestamp(None)
+        .try_init();
 }
 
 /// Whether `TILEGRAPH_VALIDATION` asks for the API validation layers (`1`, `true`, `yes`).

@@ -8,7 +8,8 @@ const USAGE: &str = "usage:
   tilegraph plan FILE [--format json|text|html] [--fps N] [--dont-care]
   tilegraph dot FILE [--dont-care]
   tilegraph run FILE [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--hash]
-                     [--out DIR] [--size WxH] [--frames N] [--dont-care] [--plan-html PATH]";
+                     [--out DIR] [--size WxH] [--frames N] [--dont-care] [--timings]
+                     [--plan-html PATH]";
 
 /// A failure of the tool: a usage mistake, an unreadable file, or a graph error.
 enum Failure {
@@ -120,6 +121,7 @@ fn run(args: &Args) -> Result<String, GraphError> {
 }
 
 fn main() -> ExitCode {
+    tilegraph_tool::headless::init_logging();
     if std::env::args().nth(1).as_deref() == Some("run") {
         return run_command::main(std::env::args().skip(2));
     }
@@ -211,6 +213,7 @@ mod run_command {
                 "--plan-html" => parsed.plan_html = Some(PathBuf::from(value("--plan-html")?)),
                 "--hash" => parsed.hash = true,
                 "--dont-care" => parsed.options.dont_care = true,
+                "--timings" => parsed.options.timings = true,
                 flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
                 path if file.is_none() => file = Some(path.to_owned()),
                 extra => return Err(format!("unexpected argument `{extra}`")),
@@ -241,6 +244,12 @@ mod run_command {
         let description = super::read_description(&args.file)?;
         let gpu = headless::open(args.backend, headless::validation_from_env())?;
         eprintln!("adapter: {}", gpu.describe());
+        if let (true, Some(why)) = (
+            args.options.timings,
+            tilegraph_tool::timings::unavailable(&gpu.device),
+        ) {
+            eprintln!("{why}");
+        }
         let output = synthetic::run(&gpu, &description, &args.options);
         let uncaptured = gpu.take_uncaptured_errors();
         if output.is_err() {
@@ -249,6 +258,9 @@ mod run_command {
             }
         }
         let output = output?;
+        for note in &output.notes {
+            eprintln!("note: {note}");
+        }
         if let Some(first) = uncaptured.first() {
             return Err(RunError::Device {
                 count: uncaptured.len(),
@@ -284,6 +296,10 @@ mod run_command {
                     None => eprintln!("{}: no PNG for format {:?}", o.name, r.format),
                 }
             }
+        }
+        if output.timings.frames() > 0 {
+            // On stderr: `--hash` output stays comparable across runs.
+            eprint!("{}", output.timings.to_table());
         }
         if !args.hash && args.out.is_none() {
             for o in &output.outputs {

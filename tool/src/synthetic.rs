@@ -19,17 +19,18 @@
 
 use std::fmt::Write as _;
 
-use crate::headless::{Gpu, GpuError, Readback, read_buffer, read_texture};
+use crate::adapt::{Adaptation, Capabilities, adapt};
+use crate::headless::{Gpu, GpuError, Readback, read_buffer};
 use tilegraph::CompiledGraph;
 use tilegraph::GraphError;
 use tilegraph::format::format_name;
 use tilegraph::plan::ResourceUsage;
 use tilegraph::{
-    Access, ImportAfter, ImportContents, PassCallback, PassDecl, PassId, PassKind, RenderGraph,
-    ResourceDecl, ResourceId, ResourceKind, TextureDesc,
+    Access, Entry, ImportAfter, ImportContents, PassCallback, PassDecl, PassId, PassKind,
+    RenderGraph, ResourceDecl, ResourceId, ResourceKind, TextureDesc,
 };
 use tilegraph::{BufferHandle, CompileOptions, PassContext, TextureHandle};
-use tilegraph::{ExecuteError, ExecuteMode, Executor, Imports, PassError};
+use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports, PassError};
 
 /// Why a description could not be run.
 #[derive(Debug, thiserror::Error)]
@@ -102,6 +103,8 @@ pub struct RunOptions {
     pub dont_care: bool,
     /// Resize every texture of the description to this size (layers kept) before compiling.
     pub size: Option<(u32, u32)>,
+    /// Write GPU timestamps around every group and collect them (when the device can).
+    pub timings: bool,
 }
 
 impl Default for RunOptions {
@@ -111,6 +114,7 @@ impl Default for RunOptions {
             frames: 1,
             dont_care: false,
             size: None,
+            timings: false,
         }
     }
 }
@@ -151,6 +155,10 @@ pub struct Output {
 pub struct RunOutput {
     /// The compiled plan that ran.
     pub plan: CompiledGraph,
+    /// What was changed in the description to fit the adapter (see [`crate::adapt`]).
+    pub notes: Vec<String>,
+    /// GPU times of the frames, with [`RunOptions::timings`] on a device that has timestamps.
+    pub timings: crate::timings::Timings,
     /// Kept imports, sorted by name.
     pub outputs: Vec<Output>,
 }
@@ -190,7 +198,8 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         }
         None => description,
     };
-    let mut graph = RenderGraph::from_json(description)?;
+    let (description, adaptation) = adapt(description, &Capabilities::of(&gpu.adapter))?;
+    let mut graph = RenderGraph::from_json(&description)?;
     let mut compile = CompileOptions::default();
     if options.dont_care {
         // SAFETY: the caller states that every `write` access of the description overwrites every
@@ -200,7 +209,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
     let plan = graph.compile(&compile)?;
     let device = &gpu.device;
     let queue = &gpu.queue;
-    attach(&mut graph, device)?;
+    attach(&mut graph, device, &adaptation)?;
 
     let imports_owned = create_imports(gpu, &graph, &plan);
     let mut imports = Imports::new();
@@ -229,7 +238,12 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         options.mode,
     );
 
-    let mut executor = Executor::new(device, queue);
+    let mut executor = Executor::with_options(
+        device,
+        queue,
+        ExecutorOptions::default().with_timestamps(options.timings),
+    );
+    let mut timings = crate::timings::Timings::default();
     for _ in 0..options.frames.max(1) {
         initialize_imports(
             gpu,
@@ -240,6 +254,9 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         );
         let commands = executor.execute(&mut graph, &plan, &imports, options.mode)?;
         queue.submit([commands]);
+        if executor.timestamps_enabled() {
+            timings.add_frame(&executor.read_timings());
+        }
     }
 
     let mut outputs = Vec::new();
@@ -249,7 +266,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
             continue;
         }
         let contents = match &imports_owned[r] {
-            Some(OwnedImport::Texture(t, _)) => match read_texture(device, queue, t) {
+            Some(OwnedImport::Texture(t, _)) => match gpu.read_texture(t) {
                 Ok(readback) => OutputContents::Texture(readback),
                 Err(GpuError::Unreadable { format, samples }) => OutputContents::Unreadable(
                     format!("{} with {samples} samples", format_name(format)),
@@ -265,7 +282,12 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         });
     }
     outputs.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(RunOutput { plan, outputs })
+    Ok(RunOutput {
+        plan,
+        notes: adaptation.notes,
+        timings,
+        outputs,
+    })
 }
 
 enum OwnedImport {
@@ -294,6 +316,10 @@ fn create_imports(
                         | (allowed & wgpu::TextureUsages::RENDER_ATTACHMENT);
                     if t.samples == 1 {
                         usage |= wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
+                    }
+                    if t.format.is_depth_stencil_format() {
+                        // Read back with a draw where depth cannot be copied to a buffer.
+                        usage |= wgpu::TextureUsages::TEXTURE_BINDING;
                     }
                     let texture = gpu
                         .device
@@ -431,8 +457,12 @@ fn hash32(mut x: u32) -> u32 {
 // ---------------------------------------------------------------------------------------------
 // Closures for every pass.
 
-/// Attaches a synthetic closure to every pass of `graph`.
-pub fn attach(graph: &mut RenderGraph<'_>, device: &wgpu::Device) -> Result<(), RunError> {
+/// Attaches a synthetic closure to every pass of `graph`, as [`adapt`] adapted its description.
+pub fn attach(
+    graph: &mut RenderGraph<'_>,
+    device: &wgpu::Device,
+    adaptation: &Adaptation,
+) -> Result<(), RunError> {
     let resources: Vec<ResourceDecl> = graph.resources().to_vec();
     let passes: Vec<PassDecl> = graph.passes().to_vec();
     for (p, pass) in passes.iter().enumerate() {
@@ -442,11 +472,14 @@ pub fn attach(graph: &mut RenderGraph<'_>, device: &wgpu::Device) -> Result<(), 
         };
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let callback = match pass.kind {
-            PassKind::Render => {
-                render_pass(device, graph, &resources, pass, p as u32).map_err(unsupported)?
+            PassKind::Render if adaptation.copy_draws.contains(&*pass.name) => {
+                copy_draw_pass(device, graph, &resources, pass).map_err(unsupported)?
             }
+            PassKind::Render => render_pass(device, graph, &resources, pass, p as u32, adaptation)
+                .map_err(unsupported)?,
             PassKind::Compute => {
-                compute_pass(device, graph, &resources, pass, p as u32).map_err(unsupported)?
+                compute_pass(device, graph, &resources, pass, p as u32, adaptation)
+                    .map_err(unsupported)?
             }
             PassKind::Copy => copy_pass(graph, &resources, pass).map_err(unsupported)?,
         };
@@ -470,8 +503,8 @@ fn texture_desc(resources: &[ResourceDecl], r: ResourceId) -> Option<TextureDesc
 /// How a shader reads one input.
 #[derive(Clone, Copy)]
 enum Input {
-    Texture(TextureHandle, TextureDesc),
-    StorageTexture(TextureHandle, TextureDesc),
+    Texture(TextureHandle, TextureDesc, Scalar),
+    StorageTexture(TextureHandle, TextureDesc, Scalar),
     Buffer(BufferHandle),
 }
 
@@ -482,6 +515,31 @@ enum Scalar {
     Uint,
     Sint,
     Depth,
+    /// Floats carried as their bits by an unsigned-integer texture with this many channels
+    /// ([`crate::adapt`]).
+    FloatBits(u8),
+}
+
+/// How the shaders see resource `r`'s texels.
+fn scalar_of(resources: &[ResourceDecl], r: ResourceId, adaptation: &Adaptation) -> Scalar {
+    let decl = &resources[r.index()];
+    let ResourceKind::Texture(t) = decl.kind else {
+        return Scalar::Uint;
+    };
+    if adaptation.float_bits.contains(&*decl.name) {
+        return Scalar::FloatBits(t.format.components());
+    }
+    scalar(t.format)
+}
+
+/// The WGSL type and conversion that store a vec4f `v` in a texel of scalar type `s`.
+fn texel_out(s: Scalar) -> (&'static str, &'static str) {
+    match s {
+        Scalar::Uint => ("vec4u", "vec4u(v * 255.0)"),
+        Scalar::Sint => ("vec4i", "vec4i(v * 127.0)"),
+        Scalar::FloatBits(_) => ("vec4u", "bitcast<vec4u>(v)"),
+        Scalar::Float | Scalar::Depth => ("vec4f", "v"),
+    }
 }
 
 fn scalar(format: wgpu::TextureFormat) -> Scalar {
@@ -497,7 +555,7 @@ fn scalar(format: wgpu::TextureFormat) -> Scalar {
 
 fn wgsl_scalar(s: Scalar) -> &'static str {
     match s {
-        Scalar::Uint => "u32",
+        Scalar::Uint | Scalar::FloatBits(_) => "u32",
         Scalar::Sint => "i32",
         Scalar::Float | Scalar::Depth => "f32",
     }
@@ -510,6 +568,15 @@ fn normalized(s: Scalar, expr: &str) -> String {
         Scalar::Depth => format!("vec4f({expr}.x)"),
         Scalar::Uint => format!("vec4f({expr} & vec4u(255u)) / 255.0"),
         Scalar::Sint => format!("vec4f(bitcast<vec4u>({expr}) & vec4u(255u)) / 255.0"),
+        // The texel as its float format reads: missing channels 0, alpha 1.
+        Scalar::FloatBits(n) => {
+            let floats = match n {
+                1 => format!("vec4f(bitcast<f32>({expr}.x), 0.0, 0.0, 1.0)"),
+                2 => format!("vec4f(bitcast<vec2f>({expr}.xy), 0.0, 1.0)"),
+                _ => format!("bitcast<vec4f>({expr})"),
+            };
+            format!("clamp({floats}, vec4f(0.0), vec4f(1.0))")
+        }
     }
 }
 
@@ -518,6 +585,7 @@ fn inputs(
     graph: &RenderGraph<'_>,
     resources: &[ResourceDecl],
     pass: &PassDecl,
+    adaptation: &Adaptation,
 ) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
     for r in pass.sample.iter().chain(&pass.input).map(|e| e.resource) {
@@ -527,12 +595,17 @@ fn inputs(
         out.push(Input::Texture(
             graph.texture_handle(name).expect("named"),
             desc,
+            scalar_of(resources, r, adaptation),
         ));
     }
     for r in pass.storage_read.iter().map(|e| e.resource) {
         let name = &resources[r.index()].name;
         out.push(match texture_desc(resources, r) {
-            Some(desc) => Input::StorageTexture(graph.texture_handle(name).expect("named"), desc),
+            Some(desc) => Input::StorageTexture(
+                graph.texture_handle(name).expect("named"),
+                desc,
+                scalar_of(resources, r, adaptation),
+            ),
             None => Input::Buffer(graph.buffer_handle(name).expect("named")),
         });
     }
@@ -545,8 +618,7 @@ fn inputs_wgsl(inputs: &[Input], device: &wgpu::Device) -> Result<String, String
     let mut body = String::new();
     for (i, input) in inputs.iter().enumerate() {
         match *input {
-            Input::Texture(_, t) => {
-                let s = scalar(t.format);
+            Input::Texture(_, t, s) => {
                 // Depth is bound as unfilterable float: `textureLoad` of depth textures does not
                 // translate to GLSL.
                 let ty = match (s, t.samples > 1, t.layers > 1) {
@@ -567,7 +639,7 @@ fn inputs_wgsl(inputs: &[Input], device: &wgpu::Device) -> Result<String, String
                 )
                 .unwrap();
             }
-            Input::StorageTexture(_, t) => {
+            Input::StorageTexture(_, t, s) => {
                 let flags = t.format.guaranteed_format_features(device.features()).flags;
                 if !flags.contains(wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY)
                     || t.layers > 1
@@ -578,7 +650,6 @@ fn inputs_wgsl(inputs: &[Input], device: &wgpu::Device) -> Result<String, String
                         t.layers
                     ));
                 }
-                let s = scalar(t.format);
                 writeln!(
                     decls,
                     "@group(0) @binding({i}) var in{i}: texture_storage_2d<{}, read>;",
@@ -636,12 +707,12 @@ fn input_layout_entries(
             binding: i as u32,
             visibility,
             ty: match *input {
-                Input::Texture(_, t) => wgpu::BindingType::Texture {
-                    sample_type: match scalar(t.format) {
+                Input::Texture(_, t, s) => wgpu::BindingType::Texture {
+                    sample_type: match s {
                         Scalar::Float | Scalar::Depth => {
                             wgpu::TextureSampleType::Float { filterable: false }
                         }
-                        Scalar::Uint => wgpu::TextureSampleType::Uint,
+                        Scalar::Uint | Scalar::FloatBits(_) => wgpu::TextureSampleType::Uint,
                         Scalar::Sint => wgpu::TextureSampleType::Sint,
                     },
                     view_dimension: if t.layers > 1 && t.samples == 1 {
@@ -651,7 +722,7 @@ fn input_layout_entries(
                     },
                     multisampled: t.samples > 1,
                 },
-                Input::StorageTexture(_, t) => wgpu::BindingType::StorageTexture {
+                Input::StorageTexture(_, t, _) => wgpu::BindingType::StorageTexture {
                     access: wgpu::StorageTextureAccess::ReadOnly,
                     format: t.format,
                     view_dimension: wgpu::TextureViewDimension::D2,
@@ -696,8 +767,10 @@ fn bind_inputs(
     let mut views = Vec::new();
     for input in inputs {
         match *input {
-            Input::Texture(h, t) => views.push(Some(binding_view(ctx.texture(h)?, t, false))),
-            Input::StorageTexture(h, t) => views.push(Some(binding_view(ctx.texture(h)?, t, true))),
+            Input::Texture(h, t, _) => views.push(Some(binding_view(ctx.texture(h)?, t, false))),
+            Input::StorageTexture(h, t, _) => {
+                views.push(Some(binding_view(ctx.texture(h)?, t, true)))
+            }
             Input::Buffer(_) => views.push(None),
         }
     }
@@ -729,8 +802,8 @@ fn bind_with_output(
     let mut views = Vec::new();
     for input in inputs {
         views.push(match *input {
-            Input::Texture(h, t) => Some(binding_view(ctx.texture(h)?, t, false)),
-            Input::StorageTexture(h, t) => Some(binding_view(ctx.texture(h)?, t, true)),
+            Input::Texture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, false)),
+            Input::StorageTexture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true)),
             Input::Buffer(_) => None,
         });
     }
@@ -774,6 +847,7 @@ fn render_pass<'a>(
     resources: &[ResourceDecl],
     pass: &PassDecl,
     index: u32,
+    adaptation: &Adaptation,
 ) -> Result<PassCallback<'a>, String> {
     if !pass.storage_write.is_empty() || !pass.storage_read_write.is_empty() {
         return Err("storage writes in render passes".into());
@@ -788,7 +862,7 @@ fn render_pass<'a>(
         .or(pass.depth.map(|d| d.resource))
         .ok_or("a render pass without attachments")?;
     let size = texture_desc(resources, first).ok_or("attachment is not a texture")?;
-    let inputs = inputs(graph, resources, pass)?;
+    let inputs = inputs(graph, resources, pass, adaptation)?;
     let seed = seed_of(index);
     let features = device.features();
 
@@ -796,14 +870,22 @@ fn render_pass<'a>(
     let mut out_struct = String::new();
     let mut full_body = String::new();
     let mut part_body = String::new();
+    if let Some(tested) = adaptation.shader_depth_tests.get(&*pass.name) {
+        // The `read` depth the adapter cannot attach while sampling it: the partial draw's
+        // `LessEqual` test, done on the sampled texels.
+        let k = pass
+            .sample
+            .iter()
+            .position(|e| *resources[e.resource.index()].name == **tested)
+            .ok_or("the depth tested in the shader is not sampled")?;
+        writeln!(
+            part_body,
+            "    if !(ramp(px, -0.0043, 0.0029, {seed} + 0.5) <= textureLoad(in{k}, vec2i(px), 0).x) {{ discard; }}"
+        )
+        .unwrap();
+    }
     for (slot, c) in pass.color.iter().enumerate() {
-        let t = texture_desc(resources, c.resource).ok_or("attachment is not a texture")?;
-        let s = scalar(t.format);
-        let (ty, conv) = match s {
-            Scalar::Uint => ("vec4u", "vec4u(v * 255.0)"),
-            Scalar::Sint => ("vec4i", "vec4i(v * 127.0)"),
-            _ => ("vec4f", "v"),
-        };
+        let (ty, conv) = texel_out(scalar_of(resources, c.resource, adaptation));
         writeln!(out_struct, "    @location({slot}) c{slot}: {ty},").unwrap();
         writeln!(
             full_body,
@@ -1005,6 +1087,142 @@ struct FOut {{
     })))
 }
 
+/// A copy the backend cannot make ([`crate::adapt`]), made with a full-screen draw: the pass
+/// samples the source and writes the destination (colour or depth), sample by sample.
+fn copy_draw_pass<'a>(
+    device: &wgpu::Device,
+    graph: &RenderGraph<'_>,
+    resources: &[ResourceDecl],
+    pass: &PassDecl,
+) -> Result<PassCallback<'a>, String> {
+    let (&[Entry { resource: src, .. }], dst) = (
+        pass.sample.as_slice(),
+        pass.color
+            .first()
+            .map(|c| c.resource)
+            .or(pass.depth.map(|d| d.resource)),
+    ) else {
+        return Err("a copy made with a draw samples one source".into());
+    };
+    let dst = dst.ok_or("a copy made with a draw has one destination")?;
+    let (Some(st), Some(dt)) = (texture_desc(resources, src), texture_desc(resources, dst)) else {
+        return Err("a copy made with a draw copies textures".into());
+    };
+    let s = scalar(st.format);
+    let multisampled = st.samples > 1;
+    let texture_type = format!(
+        "{}<{}>",
+        if multisampled {
+            "texture_multisampled_2d"
+        } else {
+            "texture_2d"
+        },
+        wgsl_scalar(s)
+    );
+    // One draw per sample, each writing its sample only (the pipeline's sample mask), so the
+    // copy needs no per-sample shading.
+    let samples = if multisampled { st.samples } else { 1 };
+    let depth = dt.format.is_depth_stencil_format();
+    let (out_type, value) = if depth {
+        ("@builtin(frag_depth) f32", ".x")
+    } else {
+        (
+            match s {
+                Scalar::Uint => "@location(0) vec4u",
+                Scalar::Sint => "@location(0) vec4i",
+                _ => "@location(0) vec4f",
+            },
+            "",
+        )
+    };
+    let source = format!(
+        "@group(0) @binding(0) var src: {texture_type};
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {{
+    var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
+    return vec4f(p[i], 0.5, 1.0);
+}}
+override SAMPLE: f32 = 0.0;
+@fragment fn fs(@builtin(position) pos: vec4f) -> {out_type} {{
+    return textureLoad(src, vec2i(pos.xy), i32(SAMPLE)){value};
+}}
+"
+    );
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(&pass.name),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let input = Input::Texture(
+        graph
+            .texture_handle(&resources[src.index()].name)
+            .expect("named"),
+        st,
+        s,
+    );
+    let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(&pass.name),
+        entries: &input_layout_entries(&[input], wgpu::ShaderStages::FRAGMENT),
+    });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(&pass.name),
+        bind_group_layouts: &[Some(&bind_layout)],
+        immediate_size: 0,
+    });
+    let target = [Some(wgpu::ColorTargetState {
+        format: dt.format,
+        blend: None,
+        write_mask: wgpu::ColorWrites::ALL,
+    })];
+    let pipelines: Vec<_> = (0..samples)
+        .map(|sample| {
+            let constants = [("SAMPLE", f64::from(sample))];
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(&pass.name),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: Default::default(),
+                depth_stencil: depth.then(|| wgpu::DepthStencilState {
+                    format: dt.format,
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(wgpu::CompareFunction::Always),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState {
+                    count: dt.samples,
+                    mask: if multisampled { 1 << sample } else { !0 },
+                    ..Default::default()
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some("fs"),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &constants,
+                        ..Default::default()
+                    },
+                    targets: if depth { &[] } else { &target },
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        })
+        .collect();
+    let inputs = [input];
+    Ok(PassCallback::Render(Box::new(move |rpass, ctx| {
+        let group = bind_inputs(ctx, &bind_layout, &inputs)?;
+        rpass.set_bind_group(0, &group, &[]);
+        for pipeline in &pipelines {
+            rpass.set_pipeline(pipeline);
+            rpass.draw(0..3, 0..1);
+        }
+        Ok(())
+    })))
+}
+
 /// One output of a compute pass.
 #[derive(Clone, Copy)]
 enum StorageOutput {
@@ -1020,11 +1238,12 @@ fn compute_pass<'a>(
     resources: &[ResourceDecl],
     pass: &PassDecl,
     index: u32,
+    adaptation: &Adaptation,
 ) -> Result<PassCallback<'a>, String> {
     if !pass.copy_src.is_empty() || !pass.copy_dst.is_empty() {
         return Err("copies in a compute pass".into());
     }
-    let inputs = inputs(graph, resources, pass)?;
+    let inputs = inputs(graph, resources, pass, adaptation)?;
     let seed = seed_of(index);
     let features = device.features();
     let mut outputs = Vec::new();
@@ -1069,18 +1288,23 @@ fn compute_pass<'a>(
             }
         });
     }
+    let outputs_scalar: Vec<Option<Scalar>> = pass
+        .storage_write
+        .iter()
+        .chain(&pass.storage_read_write)
+        .map(|e| Some(scalar_of(resources, e.resource, adaptation)))
+        .collect();
     let common = inputs_wgsl(&inputs, device)?;
     let n = inputs.len();
     let mut kernels = Vec::new();
     for (slot, output) in outputs.iter().enumerate() {
         let body = match *output {
             StorageOutput::Texture(_, t, read_write) => {
-                let s = scalar(t.format);
-                let (ty, conv) = match s {
-                    Scalar::Uint => ("vec4u", "vec4u(v * 255.0)"),
-                    Scalar::Sint => ("vec4i", "vec4i(v * 127.0)"),
-                    _ => ("vec4f", "v"),
+                let s = match outputs_scalar[slot] {
+                    Some(s) => s,
+                    None => scalar(t.format),
                 };
+                let (ty, conv) = texel_out(s);
                 let access = if read_write { "read_write" } else { "write" };
                 let update = if read_write {
                     format!(
@@ -1205,11 +1429,13 @@ fn copy_pass<'a>(
         let (s, d) = (&resources[src.index()], &resources[dst.index()]);
         match (s.kind, d.kind) {
             (ResourceKind::Texture(st), ResourceKind::Texture(dt)) => {
+                // wgpu copies depth and multisampled textures whole only: equal sizes (and,
+                // for multisampled ones, equal sample counts), so no tiling.
+                let whole_only = st.format.is_depth_stencil_format() || st.samples > 1;
                 if st.format.remove_srgb_suffix() != dt.format.remove_srgb_suffix()
-                    || st.samples != 1
-                    || dt.samples != 1
-                    || (st.format.is_depth_stencil_format()
-                        && (st.width, st.height) != (dt.width, dt.height))
+                    || st.samples != dt.samples
+                    || (whole_only
+                        && (st.width, st.height, st.layers) != (dt.width, dt.height, dt.layers))
                 {
                     return Err(format!(
                         "copying `{}` ({}, {} samples) into `{}` ({}, {} samples)",

@@ -1,0 +1,170 @@
+//! GPU time of the deferred example's frame: the plan with DontCare, the naive plan, and the plan
+//! without DontCare, alternating frame by frame on one adapter, at 1920×1080 and 3840×2160.
+//!
+//! ```text
+//! cargo bench --bench gpu [-- --frames N --sizes 1920x1080,3840x2160 --backend vulkan|gl|auto]
+//! ```
+//!
+//! Every frame is timed with the executor's timestamps (start and end of every render and
+//! compute group, summed), so the figures are GPU time only: no CPU recording, no submission
+//! latency, no idle time between groups. The first frames of each variant warm the pools and
+//! pipelines and are not counted. Prints the median frame time of each variant and the ratios
+//! against naive; `TILEGRAPH_BACKEND` picks the backend too.
+
+#[path = "../examples/deferred/frame.rs"]
+mod frame;
+
+use frame::DeferredFrame;
+use tilegraph::prelude::*;
+use tilegraph::wgpu;
+use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph_tool::headless::{self, Backend};
+use tilegraph_tool::timings::{self, Timings};
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+const WARM_UP: usize = 3;
+
+struct Args {
+    frames: usize,
+    sizes: Vec<(u32, u32)>,
+    backend: Backend,
+}
+
+fn parse_size(v: &str) -> Option<(u32, u32)> {
+    let (w, h) = v.split_once('x')?;
+    Some((w.parse().ok()?, h.parse().ok()?)).filter(|&(w, h)| w > 0 && h > 0)
+}
+
+fn args() -> Result<Args, String> {
+    let mut a = Args {
+        frames: 30,
+        sizes: vec![(1920, 1080), (3840, 2160)],
+        backend: Backend::from_env().map_err(|e| e.to_string())?,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--frames" => {
+                a.frames = value()?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("--frames takes a positive count")?
+            }
+            "--sizes" => {
+                let v = value()?;
+                a.sizes = v
+                    .split(',')
+                    .map(parse_size)
+                    .collect::<Option<_>>()
+                    .ok_or(format!("--sizes takes WxH,WxH…, not `{v}`"))?;
+            }
+            "--backend" => {
+                let v = value()?;
+                a.backend = Backend::from_name(&v).ok_or(format!("unknown backend `{v}`"))?;
+            }
+            // cargo bench passes `--bench`; libtest-style filters are ignored.
+            _ => {}
+        }
+    }
+    Ok(a)
+}
+
+/// One way of recording the frame.
+struct Variant {
+    name: &'static str,
+    mode: ExecuteMode,
+    options: CompileOptions,
+}
+
+fn main() -> Result<(), String> {
+    headless::init_logging();
+    let args = args()?;
+    let gpu = headless::open(args.backend, false).map_err(|e| e.to_string())?;
+    println!("adapter: {}", gpu.describe());
+    if let Some(why) = timings::unavailable(&gpu.device) {
+        return Err(why);
+    }
+    // SAFETY: the frame's `write` accesses (lighting, tonemap) overwrite every pixel; the
+    // example's `--mode poison` and its GPU test check it.
+    let dont_care =
+        CompileOptions::default().with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() });
+    let variants = [
+        Variant {
+            name: "planned",
+            mode: ExecuteMode::Planned,
+            options: dont_care,
+        },
+        Variant {
+            name: "naive",
+            mode: ExecuteMode::Naive,
+            options: CompileOptions::default(),
+        },
+        Variant {
+            name: "planned, no DontCare",
+            mode: ExecuteMode::Planned,
+            options: CompileOptions::default(),
+        },
+    ];
+    let mut frame = DeferredFrame::new(&gpu.adapter, &gpu.device, FORMAT)?;
+    println!("light path: {}", frame.light_path().as_str());
+    for &size in &args.sizes {
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        let (output, view) = gpu.target("bench output", size, FORMAT, usage);
+        let mut executor = gpu.executor(ExecutorOptions::default().with_timestamps(true));
+        let mut caches: Vec<PlanCache> = variants.iter().map(|_| PlanCache::default()).collect();
+        let mut times: Vec<Timings> = variants.iter().map(|_| Timings::default()).collect();
+        let mut imports = Imports::new();
+        for i in 0..WARM_UP + args.frames {
+            for (v, variant) in variants.iter().enumerate() {
+                frame.update(&gpu.queue, size, i as f32 / 60.0);
+                let (mut graph, handles) = frame.declare(size);
+                let plan = caches[v]
+                    .get_or_compile(&graph, &variant.options)
+                    .map_err(|e| e.to_string())?;
+                imports.clear();
+                imports.texture(handles.output, &output, &view);
+                executor
+                    .execute_and_submit(&mut graph, &plan, &imports, variant.mode)
+                    .map_err(|e| headless::describe_failure(&e))?;
+                let t = executor.read_timings();
+                if i >= WARM_UP {
+                    times[v].add_frame(&t);
+                }
+            }
+        }
+        if let Some(e) = gpu.take_uncaptured_errors().first() {
+            return Err(format!("wgpu reported an error: {e}"));
+        }
+        let naive = times[1].frame_median();
+        println!(
+            "\n{}x{}, {} frames each (median GPU time of a frame, ratio to naive):",
+            size.0, size.1, args.frames
+        );
+        for (variant, t) in variants.iter().zip(&times) {
+            let ms = t.frame_median() / 1e6;
+            println!(
+                "  {:<22} {ms:>9.3} ms   {:>6.3}",
+                variant.name,
+                t.frame_median() / naive
+            );
+        }
+        // The spread, so a reader can tell noise from a difference.
+        for (variant, t) in variants.iter().zip(&times) {
+            let groups: Vec<String> = t
+                .group_medians()
+                .iter()
+                .map(|(l, ns)| format!("{l} {:.3}", ns / 1e6))
+                .collect();
+            println!("  {:<22} groups (ms): {}", variant.name, groups.join(", "));
+            if t.invalid > 0 {
+                println!(
+                    "  {:<22} {} group timing(s) left out (end before start)",
+                    "", t.invalid
+                );
+            }
+        }
+    }
+    Ok(())
+}
