@@ -1436,6 +1436,12 @@ fn every_example_graph_plans() {
     names.sort();
     assert_eq!(
         names,
-        ["deferred.json", "forward_msaa.json", "post_chain.json"]
+        [
+            "deferred.json",
+            "forward_msaa.json",
+            "post_chain.json",
+            "soft_particles.json",
+            "ssao.json"
+        ]
     );
 }

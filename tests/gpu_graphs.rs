@@ -36,6 +36,7 @@ fn run_all_modes(gpu: &Gpu, json: &str, size: (u32, u32), label: &str) -> Vec<sy
                 frames: 2,
                 dont_care,
                 size: Some(size),
+                ..RunOptions::default()
             };
             let out = synthetic::run(gpu, json, &options)
                 .unwrap_or_else(|e| panic!("{label} {mode} (dont_care {dont_care}): {e}"));
