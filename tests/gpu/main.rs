@@ -7,6 +7,7 @@ mod support;
 #[path = "../../examples/deferred/frame.rs"]
 mod frame;
 
+mod context;
 mod deferred;
 mod executor;
 mod graphs;

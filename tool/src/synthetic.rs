@@ -27,7 +27,7 @@ use tilegraph::format::format_name;
 use tilegraph::plan::ResourceUsage;
 use tilegraph::{
     Access, Entry, ImportAfter, ImportContents, PassCallback, PassDecl, PassId, PassKind,
-    RenderGraph, ResourceDecl, ResourceId, ResourceKind, TextureDesc,
+    RenderGraph, ResourceDecl, ResourceId, ResourceKind, Subresource, TextureDesc,
 };
 use tilegraph::{BufferHandle, CompileOptions, PassContext, TextureHandle};
 use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports, PassError};
@@ -503,7 +503,9 @@ fn texture_desc(resources: &[ResourceDecl], r: ResourceId) -> Option<TextureDesc
 /// How a shader reads one input.
 #[derive(Clone, Copy)]
 enum Input {
-    Texture(TextureHandle, TextureDesc, Scalar),
+    /// A sampled texture: the whole texture, or one subresource (then the desc is the view's: one
+    /// mip, one layer, the mip's size).
+    Texture(TextureHandle, TextureDesc, Scalar, Option<Subresource>),
     StorageTexture(TextureHandle, TextureDesc, Scalar),
     Buffer(BufferHandle),
 }
@@ -588,14 +590,20 @@ fn inputs(
     adaptation: &Adaptation,
 ) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
-    for r in pass.sample.iter().chain(&pass.input).map(|e| e.resource) {
+    for e in pass.sample.iter().chain(&pass.input) {
+        let r = e.resource;
         let name = &resources[r.index()].name;
-        let desc =
+        let mut desc =
             texture_desc(resources, r).ok_or_else(|| format!("`{name}` is not a texture"))?;
+        if let Some(sub) = e.sub {
+            (desc.width, desc.height) = desc.mip_size(sub.mip);
+            (desc.layers, desc.mips) = (1, 1);
+        }
         out.push(Input::Texture(
             graph.texture_handle(name).expect("named"),
             desc,
             scalar_of(resources, r, adaptation),
+            e.sub,
         ));
     }
     for r in pass.storage_read.iter().map(|e| e.resource) {
@@ -618,7 +626,7 @@ fn inputs_wgsl(inputs: &[Input], device: &wgpu::Device) -> Result<String, String
     let mut body = String::new();
     for (i, input) in inputs.iter().enumerate() {
         match *input {
-            Input::Texture(_, t, s) => {
+            Input::Texture(_, t, s, _) => {
                 // Depth is bound as unfilterable float: `textureLoad` of depth textures does not
                 // translate to GLSL.
                 let ty = match (s, t.samples > 1, t.layers > 1) {
@@ -626,18 +634,30 @@ fn inputs_wgsl(inputs: &[Input], device: &wgpu::Device) -> Result<String, String
                     (_, false, true) => format!("texture_2d_array<{}>", wgsl_scalar(s)),
                     (_, false, false) => format!("texture_2d<{}>", wgsl_scalar(s)),
                 };
-                let args = if t.layers > 1 && t.samples == 1 {
-                    "c, 0, 0"
-                } else {
-                    "c, 0"
-                };
                 writeln!(decls, "@group(0) @binding({i}) var in{i}: {ty};").unwrap();
-                writeln!(
-                    body,
-                    "    {{ let c = vec2i(px * textureDimensions(in{i}) / dims); acc += {}; }}",
-                    normalized(s, &format!("textureLoad(in{i}, {args})"))
-                )
-                .unwrap();
+                // A whole texture is read at every mip of every layer: its result depends on
+                // every subresource the pass declares it reads.
+                let mips = if t.samples > 1 { 1 } else { t.mips };
+                for layer in 0..t.layers {
+                    for mip in 0..mips {
+                        let args = match (t.samples > 1, t.layers > 1) {
+                            (true, _) => "c, 0".to_owned(),
+                            (false, true) => format!("c, {layer}, {mip}"),
+                            (false, false) => format!("c, {mip}"),
+                        };
+                        let dims = if t.samples > 1 {
+                            format!("textureDimensions(in{i})")
+                        } else {
+                            format!("textureDimensions(in{i}, {mip})")
+                        };
+                        writeln!(
+                            body,
+                            "    {{ let c = vec2i(px * {dims} / dims); acc += {}; }}",
+                            normalized(s, &format!("textureLoad(in{i}, {args})"))
+                        )
+                        .unwrap();
+                    }
+                }
             }
             Input::StorageTexture(_, t, s) => {
                 let flags = t.format.guaranteed_format_features(device.features()).flags;
@@ -707,7 +727,7 @@ fn input_layout_entries(
             binding: i as u32,
             visibility,
             ty: match *input {
-                Input::Texture(_, t, s) => wgpu::BindingType::Texture {
+                Input::Texture(_, t, s, _) => wgpu::BindingType::Texture {
                     sample_type: match s {
                         Scalar::Float | Scalar::Depth => {
                             wgpu::TextureSampleType::Float { filterable: false }
@@ -739,7 +759,12 @@ fn input_layout_entries(
 }
 
 /// A view of `texture` fit for binding: depth aspect only for depth formats, one mip for storage.
-fn binding_view(texture: &wgpu::Texture, t: TextureDesc, storage: bool) -> wgpu::TextureView {
+fn binding_view(
+    texture: &wgpu::Texture,
+    t: TextureDesc,
+    storage: bool,
+    sub: Option<Subresource>,
+) -> wgpu::TextureView {
     let aspect = if t.format.is_depth_stencil_format() {
         wgpu::TextureAspect::DepthOnly
     } else {
@@ -752,8 +777,10 @@ fn binding_view(texture: &wgpu::Texture, t: TextureDesc, storage: bool) -> wgpu:
         } else {
             wgpu::TextureViewDimension::D2
         }),
-        mip_level_count: storage.then_some(1),
-        array_layer_count: storage.then_some(1),
+        base_mip_level: sub.map_or(0, |s| s.mip),
+        mip_level_count: (storage || sub.is_some()).then_some(1),
+        base_array_layer: sub.map_or(0, |s| s.layer),
+        array_layer_count: (storage || sub.is_some()).then_some(1),
         ..Default::default()
     })
 }
@@ -767,9 +794,11 @@ fn bind_inputs(
     let mut views = Vec::new();
     for input in inputs {
         match *input {
-            Input::Texture(h, t, _) => views.push(Some(binding_view(ctx.texture(h)?, t, false))),
+            Input::Texture(h, t, _, sub) => {
+                views.push(Some(binding_view(ctx.texture(h)?, t, false, sub)))
+            }
             Input::StorageTexture(h, t, _) => {
-                views.push(Some(binding_view(ctx.texture(h)?, t, true)))
+                views.push(Some(binding_view(ctx.texture(h)?, t, true, None)))
             }
             Input::Buffer(_) => views.push(None),
         }
@@ -802,13 +831,13 @@ fn bind_with_output(
     let mut views = Vec::new();
     for input in inputs {
         views.push(match *input {
-            Input::Texture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, false)),
-            Input::StorageTexture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true)),
+            Input::Texture(h, t, _, sub) => Some(binding_view(ctx.texture(h)?, t, false, sub)),
+            Input::StorageTexture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true, None)),
             Input::Buffer(_) => None,
         });
     }
     let out_view = match *output {
-        StorageOutput::Texture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true)),
+        StorageOutput::Texture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true, None)),
         StorageOutput::Buffer(..) => None,
     };
     let mut entries = Vec::new();
@@ -855,13 +884,15 @@ fn render_pass<'a>(
     if !pass.copy_src.is_empty() || !pass.copy_dst.is_empty() {
         return Err("copies in a render pass".into());
     }
-    let first = pass
+    let (first, first_sub) = pass
         .color
         .first()
-        .map(|c| c.resource)
-        .or(pass.depth.map(|d| d.resource))
+        .map(|c| (c.resource, c.sub))
+        .or(pass.depth.map(|d| (d.resource, d.sub)))
         .ok_or("a render pass without attachments")?;
     let size = texture_desc(resources, first).ok_or("attachment is not a texture")?;
+    // The pass renders at the attached mip's size.
+    let (width, height) = size.mip_size(first_sub.mip);
     let inputs = inputs(graph, resources, pass, adaptation)?;
     let seed = seed_of(index);
     let features = device.features();
@@ -949,8 +980,8 @@ struct FOut {{
         tri[2].0,
         tri[2].1,
         inputs = inputs_wgsl(&inputs, device)?,
-        w = size.width,
-        hgt = size.height,
+        w = width,
+        hgt = height,
     );
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(&pass.name),
@@ -1063,7 +1094,7 @@ struct FOut {{
             wgpu::CompareFunction::LessEqual,
         ),
     );
-    let (w, hgt) = (size.width, size.height);
+    let (w, hgt) = (width, height);
     let scissor = (
         w / 10,
         hgt / 10,
@@ -1157,6 +1188,7 @@ override SAMPLE: f32 = 0.0;
             .expect("named"),
         st,
         s,
+        None,
     );
     let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some(&pass.name),
@@ -1423,9 +1455,9 @@ fn copy_pass<'a>(
         return Err("copy_dst without any copy_src".into());
     }
     let mut copies = Vec::new();
-    for (i, dst) in pass.copy_dst.iter().enumerate() {
-        let src = pass.copy_src[i % pass.copy_src.len()].resource;
-        let dst = dst.resource;
+    for (i, dst_entry) in pass.copy_dst.iter().enumerate() {
+        let src_entry = pass.copy_src[i % pass.copy_src.len()];
+        let (src, dst) = (src_entry.resource, dst_entry.resource);
         let (s, d) = (&resources[src.index()], &resources[dst.index()]);
         match (s.kind, d.kind) {
             (ResourceKind::Texture(st), ResourceKind::Texture(dt)) => {
@@ -1448,10 +1480,16 @@ fn copy_pass<'a>(
                     ));
                 }
                 copies.push(Copy::Texture(
-                    graph.texture_handle(&s.name).expect("named"),
-                    st,
-                    graph.texture_handle(&d.name).expect("named"),
-                    dt,
+                    (
+                        graph.texture_handle(&s.name).expect("named"),
+                        st,
+                        src_entry.sub,
+                    ),
+                    (
+                        graph.texture_handle(&d.name).expect("named"),
+                        dt,
+                        dst_entry.sub,
+                    ),
                 ));
             }
             (ResourceKind::Buffer(sb), ResourceKind::Buffer(db)) => {
@@ -1476,31 +1514,47 @@ fn copy_pass<'a>(
     Ok(PassCallback::Copy(Box::new(move |encoder, ctx| {
         for copy in &copies {
             match *copy {
-                Copy::Texture(s, st, d, dt) => {
+                Copy::Texture((s, st, s_sub), (d, dt, d_sub)) => {
                     let (src, dst) = (ctx.texture(s)?, ctx.texture(d)?);
-                    let layers = dt.layers;
-                    for layer in 0..layers {
+                    // Every destination subresource the entry names, each from the source's
+                    // named subresource, or the same mip and layer (clamped) of a whole source,
+                    // tiled over the destination's mip.
+                    let targets: Vec<Subresource> = match d_sub {
+                        Some(sub) => vec![sub],
+                        None => (0..dt.layers)
+                            .flat_map(|layer| {
+                                (0..dt.mips).map(move |mip| Subresource { mip, layer })
+                            })
+                            .collect(),
+                    };
+                    for to in targets {
+                        let from = s_sub.unwrap_or(Subresource {
+                            mip: to.mip.min(st.mips - 1),
+                            layer: to.layer % st.layers,
+                        });
+                        let (sw, sh) = st.mip_size(from.mip);
+                        let (dw, dh) = dt.mip_size(to.mip);
                         let mut y = 0;
-                        while y < dt.height {
+                        while y < dh {
+                            let h = sh.min(dh - y);
                             let mut x = 0;
-                            let h = st.height.min(dt.height - y);
-                            while x < dt.width {
-                                let w = st.width.min(dt.width - x);
+                            while x < dw {
+                                let w = sw.min(dw - x);
                                 encoder.copy_texture_to_texture(
                                     wgpu::TexelCopyTextureInfo {
                                         texture: src,
-                                        mip_level: 0,
+                                        mip_level: from.mip,
                                         origin: wgpu::Origin3d {
                                             x: 0,
                                             y: 0,
-                                            z: layer % st.layers,
+                                            z: from.layer,
                                         },
                                         aspect: wgpu::TextureAspect::All,
                                     },
                                     wgpu::TexelCopyTextureInfo {
                                         texture: dst,
-                                        mip_level: 0,
-                                        origin: wgpu::Origin3d { x, y, z: layer },
+                                        mip_level: to.mip,
+                                        origin: wgpu::Origin3d { x, y, z: to.layer },
                                         aspect: wgpu::TextureAspect::All,
                                     },
                                     wgpu::Extent3d {
@@ -1531,6 +1585,10 @@ fn copy_pass<'a>(
 }
 
 enum Copy {
-    Texture(TextureHandle, TextureDesc, TextureHandle, TextureDesc),
+    /// Source and destination, each whole or one subresource.
+    Texture(
+        (TextureHandle, TextureDesc, Option<Subresource>),
+        (TextureHandle, TextureDesc, Option<Subresource>),
+    ),
     Buffer(BufferHandle, u64, BufferHandle, u64),
 }

@@ -1,0 +1,247 @@
+//! What a pass closure may reach: only what the pass declared, whole or one subresource; a live
+//! pass needs a closure; history textures carry one frame into the next and say when they cannot.
+
+use tilegraph::prelude::*;
+use tilegraph::wgpu;
+use tilegraph::{ContextError, ExecuteError, ExecuteMode, Executor, Imports, PassError};
+use tilegraph_tool::headless::Gpu;
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+fn kept(graph: &mut RenderGraph<'_>, name: &str, w: u32, h: u32) -> TextureHandle {
+    graph.import_texture(
+        name,
+        TextureDesc::new(FORMAT, w, h),
+        Import {
+            contents: ImportContents::Undefined,
+            after: ImportAfter::Keep,
+        },
+    )
+}
+
+fn run(
+    gpu: &Gpu,
+    executor: &mut Executor,
+    graph: &mut RenderGraph<'_>,
+    imports: &Imports,
+) -> Result<(), ExecuteError> {
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let result = executor
+        .execute_and_submit(graph, &plan, imports, ExecuteMode::Planned)
+        .map(drop);
+    crate::support::assert_no_gpu_errors(gpu);
+    result
+}
+
+/// The error a pass closure returned, as the context's error.
+fn context_error(result: Result<(), ExecuteError>, pass: &str) -> ContextError {
+    match result {
+        Err(ExecuteError::Pass { pass: p, source }) => {
+            assert_eq!(p, pass);
+            *source
+                .downcast::<ContextError>()
+                .unwrap_or_else(|e| panic!("not a context error: {e}"))
+        }
+        other => panic!("expected pass `{pass}` to fail, got {other:?}"),
+    }
+}
+
+fn target(gpu: &Gpu, w: u32, h: u32) -> (wgpu::Texture, wgpu::TextureView) {
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+        | wgpu::TextureUsages::COPY_SRC
+        | wgpu::TextureUsages::COPY_DST;
+    gpu.target("out", (w, h), FORMAT, usage)
+}
+
+#[test]
+fn an_undeclared_texture_is_refused_with_the_pass_and_resource_named() {
+    let gpu = crate::support::gpu();
+    let (texture, view) = target(&gpu, 16, 16);
+    let (texture2, view2) = target(&gpu, 16, 16);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut graph = RenderGraph::new();
+    let scene = graph.create_texture("scene", TextureDesc::new(FORMAT, 16, 16));
+    let mask = graph.create_texture("mask", TextureDesc::new(FORMAT, 16, 16));
+    let out = kept(&mut graph, "out", 16, 16);
+    let out2 = kept(&mut graph, "out2", 16, 16);
+    for (name, t) in [("scene", scene), ("mask", mask)] {
+        graph
+            .add_render_pass(name)
+            .color(t, Access::Clear)
+            .execute(|_, _| Ok(()));
+    }
+    graph
+        .add_render_pass("forgetful")
+        .sample(scene)
+        .color(out, Access::Write)
+        .execute(move |_, ctx| {
+            ctx.view(scene)?; // declared: fine
+            ctx.view(out)?; // its own attachment: declared
+            ctx.view(mask)?; // live, bound, but not declared by this pass
+            Ok(())
+        });
+    graph
+        .add_render_pass("late")
+        .sample(mask)
+        .color(out2, Access::Write)
+        .execute(|_, _| Ok(()));
+    let mut imports = Imports::new();
+    imports
+        .texture(out, &texture, &view)
+        .texture(out2, &texture2, &view2);
+    let e = context_error(run(&gpu, &mut executor, &mut graph, &imports), "forgetful");
+    assert!(
+        matches!(&e, ContextError::Undeclared { pass, resource, .. } if pass == "forgetful" && resource == "mask"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("did not declare"), "{e}");
+}
+
+#[test]
+fn subresources_are_handed_out_only_as_declared() {
+    let gpu = crate::support::gpu();
+    let (texture, view) = target(&gpu, 32, 32);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let asked = std::cell::RefCell::new(Vec::new());
+    let mut graph = RenderGraph::new();
+    let chain = graph.create_texture("chain", TextureDesc::new(FORMAT, 64, 64).mips(3));
+    let out = kept(&mut graph, "out", 32, 32);
+    graph
+        .add_render_pass("base")
+        .color(chain, Access::Clear)
+        .execute(|_, _| Ok(()));
+    graph
+        .add_render_pass("down")
+        .sample(chain.mip(0))
+        .color(chain.mip(1), Access::Clear)
+        .execute(|_, ctx| {
+            let mut asked = asked.borrow_mut();
+            asked.push(ctx.view(chain.mip(0)).is_ok()); // sampled
+            asked.push(ctx.view(chain.mip(1)).is_ok()); // attached
+            asked.push(ctx.view(chain.mip(2)).is_ok()); // neither
+            asked.push(ctx.view(chain).is_ok()); // the whole texture: not declared whole
+            asked.push(ctx.texture(chain).is_ok()); // the texture, for custom views: declared
+            Ok(())
+        });
+    graph
+        .add_render_pass("show")
+        .sample(chain.mip(1))
+        .color(out, Access::Write)
+        .execute(|_, _| Ok(()));
+    let mut imports = Imports::new();
+    imports.texture(out, &texture, &view);
+    run(&gpu, &mut executor, &mut graph, &imports).expect("records");
+    drop(graph);
+    assert_eq!(asked.into_inner(), [true, true, false, false, true]);
+}
+
+#[test]
+fn a_handle_of_another_graph_is_refused() {
+    let gpu = crate::support::gpu();
+    let (texture, view) = target(&gpu, 16, 16);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut other = RenderGraph::new();
+    let stranger = other.create_texture("stranger", TextureDesc::new(FORMAT, 16, 16));
+    let mut graph = RenderGraph::new();
+    let out = kept(&mut graph, "out", 16, 16);
+    graph
+        .add_render_pass("draw")
+        .color(out, Access::Clear)
+        .execute(move |_, ctx| ctx.texture(stranger).map(drop).map_err(PassError::from));
+    let mut imports = Imports::new();
+    imports.texture(out, &texture, &view);
+    let e = context_error(run(&gpu, &mut executor, &mut graph, &imports), "draw");
+    assert!(matches!(e, ContextError::ForeignHandle { .. }), "{e}");
+}
+
+#[test]
+fn a_live_pass_without_a_closure_is_an_error() {
+    let gpu = crate::support::gpu();
+    let (texture, view) = target(&gpu, 16, 16);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut graph = RenderGraph::new();
+    let out = kept(&mut graph, "out", 16, 16);
+    graph
+        .add_render_pass("forgotten")
+        .color(out, Access::Clear)
+        .finish();
+    let mut imports = Imports::new();
+    imports.texture(out, &texture, &view);
+    match run(&gpu, &mut executor, &mut graph, &imports) {
+        Err(ExecuteError::MissingCallback { pass }) => assert_eq!(pass, "forgotten"),
+        other => panic!("expected MissingCallback, got {other:?}"),
+    }
+}
+
+/// One frame of the history test: `write` clears this frame's history to `color`, `read` copies
+/// last frame's into `out`. Returns whether `read` saw a valid history, and `out`'s first texel.
+fn history_frame(
+    gpu: &Gpu,
+    executor: &mut Executor,
+    size: u32,
+    color: [f64; 4],
+) -> (bool, [u8; 4]) {
+    let (texture, view) = target(gpu, size, size);
+    let valid = std::cell::Cell::new(None);
+    let mut graph = RenderGraph::new();
+    let history = graph.history_texture("acc", TextureDesc::new(FORMAT, size, size));
+    let out = kept(&mut graph, "out", size, size);
+    graph
+        .add_render_pass("write")
+        .color_cleared(history.current, color)
+        .execute(|_, _| Ok(()));
+    graph
+        .add_copy_pass("read")
+        .copy_src(history.previous)
+        .copy_dst(out)
+        .execute(|encoder, ctx| {
+            valid.set(Some(ctx.history_valid(history.previous)));
+            encoder.copy_texture_to_texture(
+                ctx.texture(history.previous)?.as_image_copy(),
+                ctx.texture(out)?.as_image_copy(),
+                wgpu::Extent3d {
+                    width: size,
+                    height: size,
+                    depth_or_array_layers: 1,
+                },
+            );
+            Ok(())
+        });
+    let mut imports = Imports::new();
+    imports.texture(out, &texture, &view);
+    run(gpu, executor, &mut graph, &imports).expect("history frame");
+    drop(graph);
+    let back = gpu.read_texture(&texture).expect("read back");
+    let texel = [back.bytes[0], back.bytes[1], back.bytes[2], back.bytes[3]];
+    (valid.get().expect("`read` ran"), texel)
+}
+
+#[test]
+fn history_carries_last_frame_and_says_when_it_cannot() {
+    let gpu = crate::support::gpu();
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let red = [1.0, 0.0, 0.0, 1.0];
+    let green = [0.0, 1.0, 0.0, 1.0];
+    let blue = [0.0, 0.0, 1.0, 1.0];
+    // First frame: nothing to carry.
+    let (valid, _) = history_frame(&gpu, &mut executor, 8, red);
+    assert!(!valid, "no history on the first frame");
+    // Each later frame sees the frame before.
+    assert_eq!(
+        history_frame(&gpu, &mut executor, 8, green),
+        (true, [255, 0, 0, 255])
+    );
+    assert_eq!(
+        history_frame(&gpu, &mut executor, 8, blue),
+        (true, [0, 255, 0, 255])
+    );
+    // A resize reallocates both textures: no valid history, zeros.
+    assert_eq!(
+        history_frame(&gpu, &mut executor, 16, red),
+        (false, [0, 0, 0, 0])
+    );
+    assert_eq!(
+        history_frame(&gpu, &mut executor, 16, green),
+        (true, [255, 0, 0, 255])
+    );
+}
