@@ -134,6 +134,7 @@
 //   6  compile                         the compiler: declared graph → plan
 //   7  cache, report, html             plan reuse; JSON, table, DOT and HTML of a plan
 //   8  execute                         recording a plan into wgpu
+//   9  helpers                         bind-group cache, full-screen passes, relative sizes
 
 pub mod cache;
 pub mod compile;
@@ -143,6 +144,7 @@ pub mod description;
 pub mod error;
 pub mod execute;
 pub mod format;
+pub mod helpers;
 #[doc = include_str!("../docs/guide.md")]
 pub mod guide {}
 mod hash;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The layers of lib.rs, bottom first.
-const LAYERS: [&[&str]; 9] = [
+const LAYERS: [&[&str]; 10] = [
     &["ids", "hash", "format", "error"],
     &["resource"],
     &["context"],
@@ -14,6 +14,7 @@ const LAYERS: [&[&str]; 9] = [
     &["compile"],
     &["cache", "report", "html"],
     &["execute"],
+    &["helpers"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

@@ -1,0 +1,596 @@
+//! Helpers a renderer built on the graph needs in every frame: a bind-group cache keyed by the
+//! views and buffers a pass resolves, full-screen passes with a shared vertex stage, and textures
+//! sized relative to another texture.
+//!
+//! ```no_run
+//! use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, RelativeSize};
+//! use tilegraph::prelude::*;
+//! use tilegraph::wgpu;
+//!
+//! fn declare<'a>(
+//!     graph: &mut RenderGraph<'a>,
+//!     output: TextureHandle,
+//!     blur: &'a FullscreenPipeline,
+//!     sampler: &'a wgpu::Sampler,
+//!     binds: &'a BindGroupCache,
+//! ) {
+//!     let format = wgpu::TextureFormat::Rgba16Float;
+//!     // Half the output's size, whatever it is this frame.
+//!     let half = graph.create_texture_scaled("half", format, output, 1, 2);
+//!     # graph.add_render_pass("fill").color(half, Access::Clear).execute(|_, _| Ok(()));
+//!     graph
+//!         .add_render_pass("blur")
+//!         .sample(half)
+//!         .color(output, Access::Write)
+//!         .execute(move |pass, ctx| blur.draw(pass, ctx, binds, &[half.into(), sampler.into()]));
+//! }
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use crate::context::{ContextError, PassContext, PassError};
+use crate::declare::RenderGraph;
+use crate::resource::{
+    BufferHandle, ResourceKind, SubresourceHandle, TextureDesc, TextureHandle, TextureRef,
+};
+
+/// One binding of a bind group, in binding order: entry `i` of the slice handed to
+/// [`BindGroupCache::bind_group`] is `@binding(i)`.
+///
+/// Graph resources are named by handle and resolved through the pass's [`PassContext`], so a pass
+/// can bind only what it declared; resources the renderer owns are named by reference.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Binding<'r> {
+    /// A graph texture the pass declared: the whole texture (an array view when it has layers) or
+    /// one subresource (`bloom.mip(2)`).
+    Texture(TextureRef),
+    /// A whole graph texture seen through a view of another dimension, e.g.
+    /// [`wgpu::TextureViewDimension::Cube`] for a six-layer texture the context hands out as an
+    /// array. The cache makes the view and keeps it with the bind group.
+    TextureAs(TextureHandle, wgpu::TextureViewDimension),
+    /// A graph buffer the pass declared, bound whole.
+    Buffer(BufferHandle),
+    /// A texture view from outside the graph.
+    View(&'r wgpu::TextureView),
+    /// A buffer from outside the graph (uniforms, meshes), bound whole.
+    ExternalBuffer(&'r wgpu::Buffer),
+    /// A sampler.
+    Sampler(&'r wgpu::Sampler),
+}
+
+impl From<TextureHandle> for Binding<'_> {
+    fn from(t: TextureHandle) -> Self {
+        Binding::Texture(t.into())
+    }
+}
+
+impl From<SubresourceHandle> for Binding<'_> {
+    fn from(t: SubresourceHandle) -> Self {
+        Binding::Texture(t.into())
+    }
+}
+
+impl From<TextureRef> for Binding<'_> {
+    fn from(t: TextureRef) -> Self {
+        Binding::Texture(t)
+    }
+}
+
+impl From<BufferHandle> for Binding<'_> {
+    fn from(b: BufferHandle) -> Self {
+        Binding::Buffer(b)
+    }
+}
+
+impl<'r> From<&'r wgpu::TextureView> for Binding<'r> {
+    fn from(v: &'r wgpu::TextureView) -> Self {
+        Binding::View(v)
+    }
+}
+
+impl<'r> From<&'r wgpu::Buffer> for Binding<'r> {
+    fn from(b: &'r wgpu::Buffer) -> Self {
+        Binding::ExternalBuffer(b)
+    }
+}
+
+impl<'r> From<&'r wgpu::Sampler> for Binding<'r> {
+    fn from(s: &'r wgpu::Sampler) -> Self {
+        Binding::Sampler(s)
+    }
+}
+
+/// What a bind group was made from. wgpu 30 compares and hashes its handles by identity, and
+/// holding a clone keeps the object alive, so an identity is never reused while it is a key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Layout(wgpu::BindGroupLayout),
+    View(wgpu::TextureView),
+    Buffer(wgpu::Buffer),
+    Sampler(wgpu::Sampler),
+    TextureAs(wgpu::Texture, wgpu::TextureViewDimension),
+}
+
+struct Entry {
+    group: wgpu::BindGroup,
+    last_used: u64,
+}
+
+#[derive(Default)]
+struct Inner {
+    /// Keyed by `[layout, resources...]`.
+    entries: HashMap<Vec<Key>, Entry>,
+    /// The key being looked up, reused from call to call.
+    scratch: Vec<Key>,
+    frame: u64,
+    hits: u64,
+    misses: u64,
+}
+
+/// Counters of a [`BindGroupCache`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BindGroupCacheStats {
+    /// Lookups that found a bind group.
+    pub hits: u64,
+    /// Lookups that made one.
+    pub misses: u64,
+    /// Bind groups held now.
+    pub len: usize,
+}
+
+/// Bind groups built from what a pass resolves through its [`PassContext`], cached by the
+/// identity of the layout, views, buffers and samplers they bind.
+///
+/// The executor keeps the views of pooled textures stable while a plan is reused, so warm frames
+/// find their bind groups; a resize or a new plan hands out new views, and the bind groups made
+/// from them are built on first use. Call [`next_frame`](Self::next_frame) once per frame: bind
+/// groups no frame used for `keep_frames` frames are dropped, releasing the views (and so the
+/// textures) they hold.
+///
+/// Methods take `&self` (the cache locks inside), so every pass closure of a frame can capture
+/// the same cache.
+pub struct BindGroupCache {
+    inner: Mutex<Inner>,
+    keep_frames: u64,
+}
+
+impl Default for BindGroupCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for BindGroupCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BindGroupCache")
+            .field("stats", &self.stats())
+            .field("keep_frames", &self.keep_frames)
+            .finish()
+    }
+}
+
+impl BindGroupCache {
+    /// An empty cache that drops bind groups unused for 3 frames (history textures alternate
+    /// between two views, so 2 is the least that keeps them).
+    pub fn new() -> Self {
+        Self::with_keep_frames(3)
+    }
+
+    /// An empty cache that drops bind groups unused for `frames` frames.
+    pub fn with_keep_frames(frames: u64) -> Self {
+        BindGroupCache {
+            inner: Mutex::new(Inner::default()),
+            keep_frames: frames,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic while building a bind group leaves the map consistent: keep using it.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The bind group of `layout` binding `bindings` (entry `i` at `@binding(i)`), resolved
+    /// through `ctx`: made on the first call with these resources, found on the next ones.
+    /// A graph resource the pass did not declare is a [`ContextError`].
+    pub fn bind_group(
+        &self,
+        ctx: &PassContext<'_>,
+        layout: &wgpu::BindGroupLayout,
+        bindings: &[Binding<'_>],
+    ) -> Result<wgpu::BindGroup, ContextError> {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        inner.scratch.clear();
+        inner.scratch.push(Key::Layout(layout.clone()));
+        for binding in bindings {
+            let key = match *binding {
+                Binding::Texture(t) => Key::View(ctx.view(t)?.clone()),
+                Binding::TextureAs(t, dimension) => {
+                    // The whole texture must be declared, as for its own whole view.
+                    ctx.view(t)?;
+                    Key::TextureAs(ctx.texture(t)?.clone(), dimension)
+                }
+                Binding::Buffer(b) => Key::Buffer(ctx.buffer(b)?.clone()),
+                Binding::View(v) => Key::View(v.clone()),
+                Binding::ExternalBuffer(b) => Key::Buffer(b.clone()),
+                Binding::Sampler(s) => Key::Sampler(s.clone()),
+            };
+            inner.scratch.push(key);
+        }
+        let frame = inner.frame;
+        if let Some(entry) = inner.entries.get_mut(inner.scratch.as_slice()) {
+            entry.last_used = frame;
+            inner.hits += 1;
+            return Ok(entry.group.clone());
+        }
+        inner.misses += 1;
+        let group = make_bind_group(ctx.device(), ctx.pass_name(), &inner.scratch);
+        let key = std::mem::take(&mut inner.scratch);
+        inner.entries.insert(
+            key,
+            Entry {
+                group: group.clone(),
+                last_used: frame,
+            },
+        );
+        Ok(group)
+    }
+
+    /// Ends a frame: drops the bind groups no frame used for `keep_frames` frames.
+    pub fn next_frame(&self) {
+        let mut inner = self.lock();
+        inner.frame += 1;
+        let (frame, keep) = (inner.frame, self.keep_frames);
+        inner
+            .entries
+            .retain(|_, e| frame.saturating_sub(e.last_used) <= keep);
+    }
+
+    /// Hits, misses and the number of bind groups held.
+    pub fn stats(&self) -> BindGroupCacheStats {
+        let inner = self.lock();
+        BindGroupCacheStats {
+            hits: inner.hits,
+            misses: inner.misses,
+            len: inner.entries.len(),
+        }
+    }
+
+    /// Drops every bind group (after a device change, say).
+    pub fn clear(&self) {
+        self.lock().entries.clear();
+    }
+}
+
+/// Builds the bind group a key describes; views of another dimension are made here and kept
+/// alive by the bind group.
+fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::BindGroup {
+    let Some((Key::Layout(layout), resources)) = key.split_first() else {
+        unreachable!("a key starts with its layout");
+    };
+    let made: Vec<Option<wgpu::TextureView>> = resources
+        .iter()
+        .map(|k| match k {
+            Key::TextureAs(texture, dimension) => {
+                Some(texture.create_view(&wgpu::TextureViewDescriptor {
+                    label: Some(label),
+                    dimension: Some(*dimension),
+                    ..Default::default()
+                }))
+            }
+            _ => None,
+        })
+        .collect();
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+        .iter()
+        .zip(&made)
+        .enumerate()
+        .map(|(i, (k, made))| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: match (k, made) {
+                (_, Some(view)) | (Key::View(view), None) => {
+                    wgpu::BindingResource::TextureView(view)
+                }
+                (Key::Buffer(b), None) => b.as_entire_binding(),
+                (Key::Sampler(s), None) => wgpu::BindingResource::Sampler(s),
+                (Key::Layout(_) | Key::TextureAs(..), None) => {
+                    unreachable!("one layout, first; reinterpreted views are made above")
+                }
+            },
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// The vertex stage every [`FullscreenPipeline`] shares: entry point `fullscreen_vs`, one
+/// triangle (vertices `0..3`, no buffers) that covers the render target, passing the struct
+/// `FullscreenVertex` with `uv` at `@location(0)`: (0, 0) at the top-left corner, (1, 1) at the
+/// bottom-right.
+///
+/// A fragment stage declares its input as `FullscreenVertex` or as
+/// `@builtin(position) frag: vec4<f32>, @location(0) uv: vec2<f32>`.
+pub const FULLSCREEN_VERTEX_WGSL: &str = r#"
+struct FullscreenVertex {
+    @builtin(position) position: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn fullscreen_vs(@builtin(vertex_index) index: u32) -> FullscreenVertex {
+    // (0, 0), (2, 0), (0, 2): one triangle whose inner corner covers the target.
+    let corner = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    var out: FullscreenVertex;
+    out.position = vec4<f32>(corner.x * 2.0 - 1.0, 1.0 - corner.y * 2.0, 0.0, 1.0);
+    out.uv = corner;
+    return out;
+}
+"#;
+
+/// A full-screen pass: one render pipeline whose vertex stage is [`FULLSCREEN_VERTEX_WGSL`] and
+/// whose fragment stage reads its resources from bind group 0, drawn as one triangle.
+///
+/// The triangle covers every pixel of the render target, so with no blending, a full write
+/// mask and no depth test the pass may declare its colour targets
+/// [`Access::Write`](crate::Access::Write) and let a `DontCare` load skip the target's prior contents.
+#[derive(Debug, Clone)]
+pub struct FullscreenPipeline {
+    pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+}
+
+impl FullscreenPipeline {
+    /// A pipeline of the shared vertex stage and the fragment entry point `entry` of `source`
+    /// (WGSL without a vertex stage; [`FULLSCREEN_VERTEX_WGSL`] is prepended), rendering to
+    /// `targets`. The bind group layout is derived from the shader: group 0 must bind at least
+    /// one resource.
+    pub fn new(
+        device: &wgpu::Device,
+        label: &str,
+        source: &str,
+        entry: &str,
+        targets: &[Option<wgpu::ColorTargetState>],
+    ) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl([FULLSCREEN_VERTEX_WGSL, source].concat().into()),
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("fullscreen_vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let layout = pipeline.get_bind_group_layout(0);
+        FullscreenPipeline { pipeline, layout }
+    }
+
+    /// A pipeline writing one colour target of `format`, without blending.
+    pub fn single(
+        device: &wgpu::Device,
+        label: &str,
+        source: &str,
+        entry: &str,
+        format: wgpu::TextureFormat,
+    ) -> Self {
+        Self::new(device, label, source, entry, &[Some(format.into())])
+    }
+
+    /// The render pipeline.
+    pub fn pipeline(&self) -> &wgpu::RenderPipeline {
+        &self.pipeline
+    }
+
+    /// The layout of bind group 0. The same object every time, so it keys a [`BindGroupCache`].
+    pub fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    /// Binds `bindings` (resolved through `ctx`, cached in `cache`) as group 0 and draws the
+    /// triangle: the whole body of a full-screen pass's closure.
+    pub fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        ctx: &PassContext<'_>,
+        cache: &BindGroupCache,
+        bindings: &[Binding<'_>],
+    ) -> Result<(), PassError> {
+        let group = cache.bind_group(ctx, &self.layout, bindings)?;
+        self.draw_with(pass, &group);
+        Ok(())
+    }
+
+    /// Draws the triangle with a bind group made elsewhere.
+    pub fn draw_with(&self, pass: &mut wgpu::RenderPass<'_>, group: &wgpu::BindGroup) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+/// A size as a fraction `num / den` of another: `max(1, floor(w × num / den))` per axis, the
+/// rounding of mips (half of 257 is 128).
+pub fn scale_size((width, height): (u32, u32), num: u32, den: u32) -> (u32, u32) {
+    let den = u64::from(den.max(1));
+    let scale = |v: u32| {
+        let scaled = u64::from(v) * u64::from(num) / den;
+        u32::try_from(scaled).unwrap_or(u32::MAX).max(1)
+    };
+    (scale(width), scale(height))
+}
+
+/// Mips of a chain that starts at `(width, height)` and halves until its shorter edge would drop
+/// below `smallest` (at least one mip, at most the full chain).
+pub fn mip_chain_len((width, height): (u32, u32), smallest: u32) -> u32 {
+    let mut mips = 1;
+    let mut edge = width.min(height);
+    while edge / 2 >= smallest.max(1) {
+        edge /= 2;
+        mips += 1;
+    }
+    mips
+}
+
+/// Textures sized relative to another texture of the same graph (the output, the HDR target),
+/// so a frame declared at a new size sizes every texture from one place.
+///
+/// Resolved when the texture is declared: the graph, its JSON and its plan hold plain sizes. A
+/// builder convenience, not part of the description format.
+pub trait RelativeSize {
+    /// The descriptor of a texture declared in this graph; `None` for a handle of another graph.
+    fn texture_desc(&self, texture: TextureHandle) -> Option<TextureDesc>;
+
+    /// `num / den` of `of`'s size ([`scale_size`]); `None` for a handle of another graph.
+    fn scaled_size(&self, of: TextureHandle, num: u32, den: u32) -> Option<(u32, u32)> {
+        let desc = self.texture_desc(of)?;
+        Some(scale_size((desc.width, desc.height), num, den))
+    }
+
+    /// Declares a graph-owned texture of `format`, one mip and one layer, sized `num / den` of
+    /// `of` (`1, 2` for half resolution). A handle of another graph makes
+    /// [`RenderGraph::compile`] fail with `unknown_resource`, like any foreign handle.
+    fn create_texture_scaled(
+        &mut self,
+        name: &str,
+        format: wgpu::TextureFormat,
+        of: TextureHandle,
+        num: u32,
+        den: u32,
+    ) -> TextureHandle;
+}
+
+impl RelativeSize for RenderGraph<'_> {
+    fn texture_desc(&self, texture: TextureHandle) -> Option<TextureDesc> {
+        if texture.graph != self.id {
+            return None;
+        }
+        match self.resources.get(texture.index.index())?.kind {
+            ResourceKind::Texture(desc) => Some(desc),
+            ResourceKind::Buffer(_) => None,
+        }
+    }
+
+    fn create_texture_scaled(
+        &mut self,
+        name: &str,
+        format: wgpu::TextureFormat,
+        of: TextureHandle,
+        num: u32,
+        den: u32,
+    ) -> TextureHandle {
+        let (width, height) = self.scaled_size(of, num, den).unwrap_or_else(|| {
+            if self.foreign_handle.is_none() {
+                self.foreign_handle = Some((
+                    format!("<size of `{name}`>").into(),
+                    format!("<handle #{} of another graph>", of.index),
+                ));
+            }
+            (1, 1)
+        });
+        self.create_texture(name, TextureDesc::new(format, width, height))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::CompileOptions;
+    use crate::resource::{Access, Import, ImportAfter, ImportContents};
+    use wgpu::TextureFormat;
+
+    #[test]
+    fn scaled_sizes_round_down_like_mips_and_never_reach_zero() {
+        assert_eq!(scale_size((257, 131), 1, 2), (128, 65));
+        assert_eq!(scale_size((257, 131), 1, 1), (257, 131));
+        assert_eq!(scale_size((1920, 1080), 3, 4), (1440, 810));
+        assert_eq!(scale_size((3, 1), 1, 4), (1, 1));
+        assert_eq!(scale_size((100, 50), 2, 1), (200, 100));
+        // A zero denominator is read as one, not a division by zero.
+        assert_eq!(scale_size((10, 10), 1, 0), (10, 10));
+        assert_eq!(scale_size((u32::MAX, 1), 2, 1), (u32::MAX, 2));
+    }
+
+    #[test]
+    fn mip_chains_stop_at_the_smallest_edge() {
+        assert_eq!(mip_chain_len((960, 540), 8), 7); // 540 270 135 67 33 16 8
+        assert_eq!(mip_chain_len((128, 65), 8), 4); // 65 32 16 8
+        assert_eq!(mip_chain_len((4, 4), 8), 1);
+        assert_eq!(mip_chain_len((256, 256), 1), 9);
+        assert_eq!(mip_chain_len((256, 256), 0), 9);
+    }
+
+    fn output(graph: &mut RenderGraph<'_>, w: u32, h: u32) -> TextureHandle {
+        graph.import_texture(
+            "output",
+            TextureDesc::new(TextureFormat::Rgba8Unorm, w, h),
+            Import {
+                contents: ImportContents::Undefined,
+                after: ImportAfter::Keep,
+            },
+        )
+    }
+
+    #[test]
+    fn scaled_textures_follow_the_texture_they_are_sized_from() {
+        for (w, h) in [(1920, 1080), (257, 131)] {
+            let mut graph = RenderGraph::new();
+            let out = output(&mut graph, w, h);
+            let half = graph.create_texture_scaled("half", TextureFormat::Rgba16Float, out, 1, 2);
+            let quarter =
+                graph.create_texture_scaled("quarter", TextureFormat::Rgba16Float, half, 1, 2);
+            let desc = graph.texture_desc(quarter).unwrap();
+            assert_eq!((desc.width, desc.height), (w / 4, h / 4));
+            assert_eq!(desc.format, TextureFormat::Rgba16Float);
+            assert_eq!((desc.mips, desc.layers, desc.samples), (1, 1, 1));
+            assert_eq!(graph.scaled_size(out, 1, 2), Some((w / 2, h / 2)));
+            // The sizes are plain sizes in the description.
+            let json: serde_json::Value = serde_json::from_str(&graph.to_json()).unwrap();
+            assert_eq!(
+                json["resources"][1]["texture"]["size"],
+                serde_json::json!([w / 2, h / 2])
+            );
+        }
+    }
+
+    #[test]
+    fn a_handle_of_another_graph_is_an_unknown_resource_at_compile_time() {
+        let mut other = RenderGraph::new();
+        let foreign = output(&mut other, 64, 64);
+        let mut graph = RenderGraph::new();
+        let out = output(&mut graph, 64, 64);
+        assert_eq!(graph.texture_desc(foreign), None);
+        let half = graph.create_texture_scaled("half", TextureFormat::Rgba8Unorm, foreign, 1, 2);
+        graph
+            .add_render_pass("fill")
+            .color(half, Access::Clear)
+            .finish();
+        graph
+            .add_render_pass("copy")
+            .sample(half)
+            .color(out, Access::Write)
+            .finish();
+        let error = graph.compile(&CompileOptions::default()).unwrap_err();
+        assert_eq!(error.kind().as_str(), "unknown_resource");
+        assert!(error.to_string().contains("half"), "{error}");
+    }
+}
