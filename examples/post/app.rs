@@ -1,0 +1,531 @@
+//! What the gallery's examples share: their flags, the headless loop (with a resize mid-run) and
+//! the window loop that presents through the graph. An example implements [`Example`]: build its
+//! pipelines, update per frame, declare a frame's graph.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use tilegraph::prelude::*;
+use tilegraph::wgpu;
+use tilegraph::{ExecuteMode, Executor, ExecutorOptions, Imports};
+use tilegraph_tool::headless::{self, Backend, Gpu};
+use tilegraph_tool::timings;
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, EventLoop, OwnedDisplayHandle};
+use winit::window::{Window, WindowId};
+
+/// The headless output format: shaders write linear values that the format encodes.
+pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// A renderer the runner drives.
+pub trait Example: Sized {
+    /// The example's name: the window title and the default output file's stem.
+    const NAME: &'static str;
+    /// Its own flags, for the usage text (`""` when none).
+    const FLAGS: &'static str = "";
+    /// What its own flags set.
+    type Config: Default + Clone + std::fmt::Debug;
+
+    /// Takes one of the example's own flags (`value` fetches the flag's argument); `Ok(false)`
+    /// when `flag` is not one of them.
+    fn parse_flag(
+        _config: &mut Self::Config,
+        _flag: &str,
+        _value: &mut dyn FnMut() -> Result<String, String>,
+    ) -> Result<bool, String> {
+        Ok(false)
+    }
+
+    /// Builds the scene and pipelines for an output of `format`.
+    fn new(gpu: &Gpu, format: wgpu::TextureFormat, config: &Self::Config) -> Result<Self, String>;
+
+    /// Uploads what frame `frame` (at `time` seconds) needs at `size`.
+    fn update(&mut self, queue: &wgpu::Queue, size: (u32, u32), frame: u32, time: f32);
+
+    /// Declares the frame at `size`; returns the graph and its imported output.
+    fn declare(&mut self, size: (u32, u32)) -> (RenderGraph<'_>, TextureHandle);
+
+    /// After a frame was recorded (bind-group cache upkeep).
+    fn end_frame(&mut self) {}
+}
+
+#[derive(Debug, Clone)]
+pub struct Options<C> {
+    pub window: bool,
+    pub output: PathBuf,
+    pub size: (u32, u32),
+    /// `None`: the default (1 headless, until closed in a window).
+    pub frames: Option<u32>,
+    pub mode: ExecuteMode,
+    pub backend: Backend,
+    pub print_plan: bool,
+    /// Hand over `wgpu::LoadOpDontCare` (default; `--no-dont-care` turns it off).
+    pub dont_care: bool,
+    pub timings: bool,
+    /// Headless: from this frame on, render at this size.
+    pub resize_at: Option<(u32, (u32, u32))>,
+    pub extra: C,
+}
+
+const COMMON_USAGE: &str = "[--headless | --window] [--output PATH] [--size WxH] [--frames N]
+    [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--timings]
+    [--no-dont-care] [--resize-at FRAME WxH]";
+
+fn usage<E: Example>() -> String {
+    format!("usage: {} {COMMON_USAGE} {}", E::NAME, E::FLAGS)
+}
+
+/// The frame's compile options: with the DontCare token unless `--no-dont-care`.
+pub fn compile_options(dont_care: bool) -> CompileOptions {
+    let options = CompileOptions::default();
+    if dont_care {
+        // SAFETY: every `write` access of the gallery's frames is a full-screen triangle (or a
+        // draw that covers the target) with no blending, a full write mask and no depth test;
+        // `--mode poison` checks the claim on a device.
+        options.with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() })
+    } else {
+        options
+    }
+}
+
+pub fn parse_size(v: &str) -> Option<(u32, u32)> {
+    let (w, h) = v.split_once('x')?;
+    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
+    let limit = 8192;
+    (w > 0 && h > 0 && w <= limit && h <= limit).then_some((w, h))
+}
+
+fn size_arg(flag: &str, v: &str) -> Result<(u32, u32), String> {
+    parse_size(v).ok_or_else(|| format!("{flag} takes WxH between 1x1 and 8192x8192, not `{v}`"))
+}
+
+pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E::Config>, String> {
+    let mut o = Options {
+        window: false,
+        output: PathBuf::from(format!("{}.png", E::NAME)),
+        size: (1280, 720),
+        frames: None,
+        mode: ExecuteMode::Planned,
+        backend: Backend::Auto,
+        print_plan: false,
+        dont_care: true,
+        timings: false,
+        resize_at: None,
+        extra: E::Config::default(),
+    };
+    let (mut headless_flag, mut window_flag) = (false, false);
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--headless" => headless_flag = true,
+            "--window" => window_flag = true,
+            "--output" => o.output = PathBuf::from(value()?),
+            "--size" => o.size = size_arg("--size", &value()?)?,
+            "--frames" => {
+                let v = value()?;
+                o.frames = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("--frames takes a positive count, not `{v}`"))?,
+                );
+            }
+            "--mode" => {
+                let v = value()?;
+                o.mode = ExecuteMode::from_name(&v)
+                    .ok_or_else(|| format!("--mode takes planned, naive or poison, not `{v}`"))?;
+            }
+            "--backend" => {
+                let v = value()?;
+                o.backend = Backend::from_name(&v)
+                    .ok_or_else(|| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
+            }
+            "--print-plan" => o.print_plan = true,
+            "--no-dont-care" => o.dont_care = false,
+            "--timings" => o.timings = true,
+            "--resize-at" => {
+                let v = value()?;
+                let frame = v
+                    .parse()
+                    .map_err(|_| format!("--resize-at takes a frame number, not `{v}`"))?;
+                let size = size_arg("--resize-at", &value()?)?;
+                o.resize_at = Some((frame, size));
+            }
+            "-h" | "--help" => return Err(String::new()),
+            flag => {
+                if !E::parse_flag(&mut o.extra, flag, &mut value)? {
+                    return Err(format!("unknown argument `{flag}`"));
+                }
+            }
+        }
+    }
+    if headless_flag && window_flag {
+        return Err("--headless and --window exclude each other".into());
+    }
+    o.window = window_flag;
+    Ok(o)
+}
+
+/// The example's `main`: parse, run headless or in a window, report.
+pub fn main<E: Example>() -> ExitCode {
+    headless::init_logging();
+    let options = match parse::<E>(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(message) if message.is_empty() => {
+            println!("{}", usage::<E>());
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("error: {message}\n{}", usage::<E>());
+            return ExitCode::from(2);
+        }
+    };
+    let result = if options.window && display_available() {
+        run_window::<E>(&options)
+    } else {
+        if options.window {
+            eprintln!(
+                "no display (neither DISPLAY nor WAYLAND_DISPLAY is set): rendering headless"
+            );
+        }
+        run_headless::<E>(&options)
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The size of frame `i` headless: `--size`, then `--resize-at`'s from its frame on.
+pub fn size_at<C>(o: &Options<C>, i: u32) -> (u32, u32) {
+    match o.resize_at {
+        Some((at, size)) if i >= at => size,
+        _ => o.size,
+    }
+}
+
+fn run_headless<E: Example>(o: &Options<E::Config>) -> Result<(), String> {
+    let gpu =
+        headless::open(o.backend, headless::validation_from_env()).map_err(|e| e.to_string())?;
+    eprintln!("adapter: {}", gpu.describe());
+    let mut example = E::new(&gpu, OUTPUT_FORMAT, &o.extra)?;
+    if let (true, Some(why)) = (o.timings, timings::unavailable(&gpu.device)) {
+        eprintln!("{why}");
+    }
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+    let mut target: Option<((u32, u32), wgpu::Texture, wgpu::TextureView)> = None;
+    let mut executor = gpu.executor(ExecutorOptions::default().with_timestamps(o.timings));
+    let mut cache = PlanCache::default();
+    let mut imports = Imports::new();
+    let frames = o.frames.unwrap_or(1);
+    let options = compile_options(o.dont_care);
+    let mut gpu_times = timings::Timings::default();
+    let mut last_plan = None;
+    for i in 0..frames {
+        let size = size_at(o, i);
+        if target.as_ref().is_none_or(|t| t.0 != size) {
+            let (texture, view) = gpu.target(E::NAME, size, OUTPUT_FORMAT, usage);
+            target = Some((size, texture, view));
+        }
+        let (_, texture, view) = target.as_ref().expect("made above");
+        example.update(&gpu.queue, size, i, i as f32 / 60.0);
+        let (mut graph, output) = example.declare(size);
+        let plan = cache
+            .get_or_compile(&graph, &options)
+            .map_err(|e| format!("{}: {e}", e.kind()))?;
+        imports.clear();
+        imports.texture(output, texture, view);
+        executor
+            .execute_and_submit(&mut graph, &plan, &imports, o.mode)
+            .map_err(|e| headless::describe_failure(&e))?;
+        drop(graph);
+        example.end_frame();
+        if executor.timestamps_enabled() {
+            gpu_times.add_frame(&executor.read_timings());
+        }
+        last_plan = Some(plan);
+    }
+    let (size, texture, _) = target.as_ref().expect("at least one frame");
+    let readback =
+        headless::read_texture(&gpu.device, &gpu.queue, texture).map_err(|e| e.to_string())?;
+    if let Some(first) = gpu.take_uncaptured_errors().first() {
+        return Err(format!("wgpu reported an error: {first}"));
+    }
+    let rgba = readback
+        .to_rgba8()
+        .ok_or("the output format has no PNG conversion")?;
+    headless::write_png(&o.output, size.0, size.1, &rgba)
+        .map_err(|e| format!("cannot write {}: {e}", o.output.display()))?;
+    if let Some(plan) = last_plan {
+        println!("{}", plan.to_table());
+    }
+    if gpu_times.frames() > 0 {
+        println!("{}", gpu_times.to_table());
+    }
+    eprintln!(
+        "rendered {frames} frame(s), the last at {}x{} ({} mode), wrote {}",
+        size.0,
+        size.1,
+        o.mode,
+        o.output.display()
+    );
+    Ok(())
+}
+
+/// Whether a window system is reachable (on Linux: an X11 or Wayland display is named).
+pub fn display_available() -> bool {
+    if cfg!(any(
+        target_os = "linux",
+        target_os = "freebsd",
+        target_os = "openbsd"
+    )) {
+        ["DISPLAY", "WAYLAND_DISPLAY"]
+            .iter()
+            .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+    } else {
+        true
+    }
+}
+
+fn run_window<E: Example>(options: &Options<E::Config>) -> Result<(), String> {
+    let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
+    let mut app = App::<E> {
+        options: options.clone(),
+        display: event_loop.owned_display_handle(),
+        state: None,
+        error: None,
+    };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| format!("event loop failed: {e}"))?;
+    match app.error {
+        Some(e) => Err(e),
+        None => {
+            let frames = app.state.as_ref().map_or(0, |s| s.frames);
+            println!("presented {frames} frames to a window");
+            Ok(())
+        }
+    }
+}
+
+struct App<E: Example> {
+    options: Options<E::Config>,
+    display: OwnedDisplayHandle,
+    state: Option<WindowState<E>>,
+    error: Option<String>,
+}
+
+struct WindowState<E> {
+    window: Arc<Window>,
+    gpu: Gpu,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    example: E,
+    executor: Executor,
+    cache: PlanCache,
+    imports: Imports,
+    start: Instant,
+    frames: u32,
+    plan_printed: bool,
+}
+
+impl<E: Example> ApplicationHandler for App<E> {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.state.is_some() {
+            return;
+        }
+        match WindowState::new(event_loop, &self.options, self.display.clone()) {
+            Ok(state) => {
+                state.window.request_redraw();
+                self.state = Some(state);
+            }
+            Err(e) => {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                state.config.width = size.width;
+                state.config.height = size.height;
+                state.configure();
+                state.window.request_redraw();
+            }
+            WindowEvent::RedrawRequested => match state.redraw(&self.options) {
+                Err(e) => {
+                    self.error = Some(e);
+                    event_loop.exit();
+                }
+                Ok(()) if self.options.frames.is_some_and(|n| state.frames >= n) => {
+                    event_loop.exit()
+                }
+                // A minimised window gets no redraw until it is resized back.
+                Ok(()) if state.config.width == 0 || state.config.height == 0 => {}
+                Ok(()) => state.window.request_redraw(),
+            },
+            _ => {}
+        }
+    }
+}
+
+impl<E: Example> WindowState<E> {
+    fn new(
+        event_loop: &ActiveEventLoop,
+        options: &Options<E::Config>,
+        display: OwnedDisplayHandle,
+    ) -> Result<Self, String> {
+        let attributes = Window::default_attributes()
+            .with_title(format!("tilegraph: {}", E::NAME))
+            .with_inner_size(winit::dpi::PhysicalSize::new(
+                options.size.0,
+                options.size.1,
+            ));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| format!("cannot create a window: {e}"))?,
+        );
+        let instance = wgpu::Instance::new(
+            headless::instance_descriptor(options.backend, headless::validation_from_env())
+                .with_display_handle(Box::new(display)),
+        );
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|e| format!("cannot create a surface for the window: {e}"))?;
+        let gpu = headless::open_with(instance, options.backend, Some(&surface))
+            .map_err(|e| e.to_string())?;
+        eprintln!("adapter: {}", gpu.describe());
+        let caps = surface.get_capabilities(&gpu.adapter);
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.is_srgb())
+            .or(caps.formats.first().copied())
+            .ok_or("the surface supports no format on this adapter")?;
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width,
+            height: size.height,
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+            color_space: wgpu::SurfaceColorSpace::Auto,
+        };
+        let example = E::new(&gpu, format, &options.extra)?;
+        let executor = gpu.executor(ExecutorOptions::default());
+        let state = WindowState {
+            window,
+            surface,
+            config,
+            example,
+            executor,
+            cache: PlanCache::default(),
+            imports: Imports::new(),
+            start: Instant::now(),
+            frames: 0,
+            plan_printed: false,
+            gpu,
+        };
+        state.configure();
+        Ok(state)
+    }
+
+    /// (Re)configures the surface for the current size; a minimised window (zero size) waits.
+    fn configure(&self) {
+        if self.config.width > 0 && self.config.height > 0 {
+            self.surface.configure(&self.gpu.device, &self.config);
+        }
+    }
+
+    fn redraw(&mut self, options: &Options<E::Config>) -> Result<(), String> {
+        if self.config.width == 0 || self.config.height == 0 {
+            return Ok(());
+        }
+        let (surface_texture, suboptimal) = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
+            wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
+            // Nothing to draw to this time: skip the frame and try on the next redraw.
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Outdated => {
+                let size = self.window.inner_size();
+                self.config.width = size.width;
+                self.config.height = size.height;
+                self.configure();
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface = self
+                    .gpu
+                    .instance
+                    .create_surface(self.window.clone())
+                    .map_err(|e| format!("the surface was lost and cannot be recreated: {e}"))?;
+                self.configure();
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                let errors = self.gpu.take_uncaptured_errors();
+                return Err(format!(
+                    "acquiring the surface texture failed validation: {}",
+                    errors.join("; ")
+                ));
+            }
+        };
+        let size = (self.config.width, self.config.height);
+        let texture = &surface_texture.texture;
+        let view = texture.create_view(&Default::default());
+        let time = self.start.elapsed().as_secs_f32();
+        self.example
+            .update(&self.gpu.queue, size, self.frames, time);
+        let (mut graph, output) = self.example.declare(size);
+        let plan = self
+            .cache
+            .get_or_compile(&graph, &compile_options(options.dont_care))
+            .map_err(|e| format!("{}: {e}", e.kind()))?;
+        if options.print_plan && !self.plan_printed {
+            println!("{}", plan.to_table());
+            self.plan_printed = true;
+        }
+        self.imports.clear();
+        self.imports.texture(output, texture, &view);
+        self.executor
+            .execute_and_submit(&mut graph, &plan, &self.imports, options.mode)
+            .map_err(|e| headless::describe_failure(&e))?;
+        drop(graph);
+        self.example.end_frame();
+        self.window.pre_present_notify();
+        self.gpu.queue.present(surface_texture);
+        if let Some(first) = self.gpu.take_uncaptured_errors().first() {
+            return Err(format!("wgpu reported an error: {first}"));
+        }
+        if suboptimal {
+            self.configure();
+        }
+        self.frames += 1;
+        Ok(())
+    }
+}

@@ -1,0 +1,93 @@
+//! Post-processing through tilegraph: a ray-traced HDR scene with a jittered camera, temporal
+//! anti-aliasing into a graph-owned history texture, bloom down and up the mips of one texture,
+//! tonemap.
+//!
+//! ```text
+//! cargo run --release --example post -- [--headless | --window] [--output PATH] [--size WxH]
+//!     [--frames N] [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan]
+//!     [--timings] [--no-dont-care] [--resize-at FRAME WxH]
+//! ```
+//!
+//! Every pass but the bloom upsamples writes every pixel of its target (full-screen triangles,
+//! no blending), so the frame hands over `wgpu::LoadOpDontCare`; the upsamples blend into the
+//! downsampled mips and load them. `--resize-at` renders from frame FRAME on at another size:
+//! the history is reallocated and TAA starts over (`PassContext::history_valid`).
+
+mod app;
+mod frame;
+
+use std::process::ExitCode;
+
+use frame::PostFrame;
+use tilegraph::prelude::*;
+use tilegraph::wgpu;
+use tilegraph_tool::headless::Gpu;
+
+impl app::Example for PostFrame {
+    const NAME: &'static str = "post";
+    type Config = ();
+
+    fn new(gpu: &Gpu, format: wgpu::TextureFormat, _: &()) -> Result<Self, String> {
+        Ok(PostFrame::new(&gpu.device, format))
+    }
+
+    fn update(&mut self, queue: &wgpu::Queue, size: (u32, u32), frame: u32, time: f32) {
+        PostFrame::update(self, queue, size, frame, time);
+    }
+
+    fn declare(&mut self, size: (u32, u32)) -> (RenderGraph<'_>, TextureHandle) {
+        let (graph, handles) = PostFrame::declare(self, size);
+        (graph, handles.output)
+    }
+
+    fn end_frame(&mut self) {
+        PostFrame::end_frame(self);
+    }
+}
+
+fn main() -> ExitCode {
+    app::main::<PostFrame>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> impl Iterator<Item = String> {
+        s.split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn flags_parse_and_bad_ones_are_errors() {
+        let o = app::parse::<PostFrame>(args(
+            "--size 257x131 --frames 5 --resize-at 3 64x32 --mode naive --no-dont-care",
+        ))
+        .unwrap();
+        assert_eq!(o.size, (257, 131));
+        assert_eq!(o.resize_at, Some((3, (64, 32))));
+        assert_eq!(
+            (app::size_at(&o, 2), app::size_at(&o, 3)),
+            ((257, 131), (64, 32))
+        );
+        assert!(!o.dont_care);
+        assert_eq!(o.output, std::path::PathBuf::from("post.png"));
+        for bad in [
+            "--size 0x10",
+            "--resize-at 3",
+            "--resize-at x 10x10",
+            "--frames 0",
+            "--mode fast",
+            "--backend metal",
+            "--headless --window",
+            "--scene a.glb",
+        ] {
+            assert!(
+                app::parse::<PostFrame>(args(bad)).is_err_and(|e| !e.is_empty()),
+                "{bad} accepted"
+            );
+        }
+    }
+}
