@@ -1,9 +1,10 @@
-//! Compile time of generated deferred frames (100, 1 000, 10 000 passes), and a plan-cache hit.
+//! Compile time of generated deferred frames (100, 1 000, 10 000 passes) declared with the builder
+//! and loaded from JSON with mips and layers, and a plan-cache hit.
 //!
 //! `cargo bench --bench compile`
 
 use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
-use tilegraph::{CompileOptions, PlanCache};
+use tilegraph::{CompileOptions, PlanCache, RenderGraph};
 
 #[path = "generate.rs"]
 mod generate;
@@ -16,6 +17,17 @@ fn compile(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("cold", passes), &graph, |b, graph| {
             b.iter(|| black_box(graph.compile(&options).expect("generated frames are valid")))
         });
+    }
+    for passes in [100, 1_000, 10_000] {
+        let json = generate::subresource_frame_json(passes);
+        let graph = RenderGraph::from_json(&json).expect("generated descriptions load");
+        group.bench_with_input(
+            BenchmarkId::new("json_subresources", passes),
+            &graph,
+            |b, graph| {
+                b.iter(|| black_box(graph.compile(&options).expect("generated frames are valid")))
+            },
+        );
     }
     for passes in [1_000, 10_000] {
         let graph = generate::deferred_frame(passes);

@@ -106,3 +106,111 @@ pub fn deferred_frame(passes: usize) -> RenderGraph<'static> {
     }
     g
 }
+
+/// Passes per block of [`subresource_frame_json`].
+pub const SUBRESOURCE_PASSES_PER_BLOCK: usize = 13;
+
+/// A frame of about `passes` passes as a JSON description, with mips and layers: per block, three
+/// shadow cascades into the layers of one depth array (sampled whole by lighting, one layer by a
+/// debug view nobody reads), a G-buffer, tiled light culling in compute, SSAO, lighting, bloom
+/// down and up through the mips of one texture, auto-exposure and a composite. About 1.3
+/// resources and 3 accesses per pass.
+pub fn subresource_frame_json(passes: usize) -> String {
+    let blocks = passes.div_ceil(SUBRESOURCE_PASSES_PER_BLOCK).max(1);
+    let mut resources = vec![
+        r#"{"name": "backbuffer", "texture": {"format": "bgra8unorm", "size": [1920, 1080]}, "import": {"contents": "undefined", "after": "keep"}}"#.to_owned(),
+    ];
+    let mut pass_list = Vec::new();
+    let tex = |name: String, format: &str, extra: &str| {
+        format!(
+            r#"{{"name": "{name}", "texture": {{"format": "{format}", "size": [1920, 1080]{extra}}}}}"#
+        )
+    };
+    for b in 0..blocks {
+        let last = b + 1 == blocks;
+        let ldr = if last {
+            "backbuffer".to_owned()
+        } else {
+            format!("ldr{b}")
+        };
+        resources.push(format!(
+            r#"{{"name": "shadow{b}", "texture": {{"format": "depth32float", "size": [1024, 1024, 3]}}, "clear": 1.0}}"#
+        ));
+        for (name, format) in [
+            ("albedo", "rgba8unorm"),
+            ("normal", "rgb10a2unorm"),
+            ("material", "rgba8unorm"),
+            ("velocity", "rg16float"),
+            ("depth", "depth32float"),
+            ("ssao", "r8unorm"),
+            ("hdr", "rgba16float"),
+            ("debug", "rgba8unorm"),
+        ] {
+            resources.push(tex(format!("{name}{b}"), format, ""));
+        }
+        resources.push(tex(format!("bloom{b}"), "rgba16float", r#", "mips": 4"#));
+        if !last {
+            resources.push(tex(ldr.clone(), "rgba8unorm", ""));
+        }
+        resources.push(format!(
+            r#"{{"name": "lights{b}", "buffer": {{"size": 65536}}, "import": {{"contents": "preserved", "after": "discard"}}}}"#
+        ));
+        resources.push(format!(
+            r#"{{"name": "tiles{b}", "buffer": {{"size": 1048576}}}}"#
+        ));
+        resources.push(format!(
+            r#"{{"name": "exposure{b}", "buffer": {{"size": 256}}}}"#
+        ));
+        resources.push(format!(
+            r#"{{"name": "exposure_kept{b}", "buffer": {{"size": 256}}, "import": {{"contents": "undefined", "after": "keep"}}}}"#
+        ));
+        for l in 0..3 {
+            pass_list.push(format!(
+                r#"{{"name": "cascade{b}_{l}", "type": "render", "depth": {{"resource": "shadow{b}", "layer": {l}, "access": "clear"}}}}"#
+            ));
+        }
+        pass_list.push(format!(
+            r#"{{"name": "gbuffer{b}", "type": "render", "color": [{{"resource": "albedo{b}", "access": "clear"}}, {{"resource": "normal{b}", "access": "clear"}}, {{"resource": "material{b}", "access": "clear"}}, {{"resource": "velocity{b}", "access": "clear"}}], "depth": {{"resource": "depth{b}", "access": "clear"}}}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "cull{b}", "type": "compute", "sample": ["depth{b}"], "storage_read": ["lights{b}"], "storage_write": ["tiles{b}"]}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "ssao{b}", "type": "render", "sample": ["depth{b}", "normal{b}"], "color": [{{"resource": "ssao{b}", "access": "write"}}]}}"#
+        ));
+        let previous = if b == 0 {
+            String::new()
+        } else {
+            format!(r#", "ldr{}""#, b - 1)
+        };
+        pass_list.push(format!(
+            r#"{{"name": "lighting{b}", "type": "render", "sample": ["albedo{b}", "normal{b}", "material{b}", "ssao{b}", "shadow{b}"{previous}], "storage_read": ["tiles{b}", "lights{b}"], "color": [{{"resource": "hdr{b}", "access": "write"}}], "depth": {{"resource": "depth{b}", "access": "read"}}}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "bright{b}", "type": "render", "sample": ["hdr{b}"], "color": [{{"resource": "bloom{b}", "access": "write"}}]}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "down{b}", "type": "render", "sample": [{{"resource": "bloom{b}", "mip": 0}}], "color": [{{"resource": "bloom{b}", "mip": 1, "access": "write"}}]}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "up{b}", "type": "render", "sample": [{{"resource": "bloom{b}", "mip": 1}}], "color": [{{"resource": "bloom{b}", "mip": 0, "access": "read_write"}}]}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "exposure{b}", "type": "compute", "sample": ["hdr{b}"], "storage_write": ["exposure{b}"]}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "keep_exposure{b}", "type": "copy", "copy_src": ["exposure{b}"], "copy_dst": ["exposure_kept{b}"]}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "composite{b}", "type": "render", "sample": ["hdr{b}", {{"resource": "bloom{b}", "mip": 0}}, "velocity{b}"], "color": [{{"resource": "{ldr}", "access": "write"}}]}}"#
+        ));
+        pass_list.push(format!(
+            r#"{{"name": "debug_cascade{b}", "type": "render", "sample": [{{"resource": "shadow{b}", "layer": 1}}], "color": [{{"resource": "debug{b}", "access": "write"}}]}}"#
+        ));
+    }
+    format!(
+        "{{\"resources\": [\n{}\n], \"passes\": [\n{}\n]}}",
+        resources.join(",\n"),
+        pass_list.join(",\n")
+    )
+}

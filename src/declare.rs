@@ -59,8 +59,10 @@ static NEXT_GRAPH_ID: AtomicU32 = AtomicU32::new(1);
 /// whole declared graph and returns a typed [`GraphError`](crate::GraphError).
 pub struct RenderGraph<'a> {
     pub(crate) id: u32,
-    pub(crate) resources: Vec<ResourceDecl>,
-    pub(crate) passes: Vec<PassDecl>,
+    /// Shared with the plans compiled from the graph, so compiling copies no declaration; the
+    /// builder writes through `Arc::make_mut`, which copies only if a plan still shares them.
+    pub(crate) resources: Arc<Vec<ResourceDecl>>,
+    pub(crate) passes: Arc<Vec<PassDecl>>,
     pub(crate) callbacks: Vec<Option<PassCallback<'a>>>,
     /// A handle that did not belong to this graph, found while declaring: (pass, description).
     pub(crate) foreign_handle: Option<(Arc<str>, String)>,
@@ -89,8 +91,8 @@ impl<'a> RenderGraph<'a> {
     pub fn new() -> Self {
         RenderGraph {
             id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
-            resources: Vec::new(),
-            passes: Vec::new(),
+            resources: Arc::new(Vec::new()),
+            passes: Arc::new(Vec::new()),
             callbacks: Vec::new(),
             foreign_handle: None,
             histories: Vec::new(),
@@ -102,8 +104,8 @@ impl<'a> RenderGraph<'a> {
     /// a frame of known shape does not grow its tables.
     pub fn with_capacity(resources: usize, passes: usize) -> Self {
         let mut graph = Self::new();
-        graph.resources.reserve(resources);
-        graph.passes.reserve(passes);
+        Arc::make_mut(&mut graph.resources).reserve(resources);
+        Arc::make_mut(&mut graph.passes).reserve(passes);
         graph.callbacks.reserve(passes);
         graph
     }
@@ -127,7 +129,7 @@ impl<'a> RenderGraph<'a> {
     pub(crate) fn push_resource(&mut self, decl: ResourceDecl) -> ResourceId {
         self.fingerprint.add(&(0u8, &decl));
         let id = ResourceId::new(self.resources.len());
-        self.resources.push(decl);
+        Arc::make_mut(&mut self.resources).push(decl);
         id
     }
 
@@ -146,7 +148,7 @@ impl<'a> RenderGraph<'a> {
     ) -> PassId {
         self.fingerprint.add(&(1u8, &decl));
         let id = PassId::new(self.passes.len());
-        self.passes.push(decl);
+        Arc::make_mut(&mut self.passes).push(decl);
         self.callbacks.push(callback);
         id
     }
@@ -345,14 +347,14 @@ struct PassBuilder<'g, 'a> {
 
 impl<'g, 'a> PassBuilder<'g, 'a> {
     fn new(graph: &'g mut RenderGraph<'a>, name: &str, kind: PassKind) -> Self {
-        graph.passes.push(PassDecl::new(name.into(), kind));
+        Arc::make_mut(&mut graph.passes).push(PassDecl::new(name.into(), kind));
         let index = Some(graph.passes.len() - 1);
         PassBuilder { graph, index }
     }
 
     fn decl(&mut self) -> &mut PassDecl {
         let index = self.index.expect("pass builder used after commit");
-        &mut self.graph.passes[index]
+        &mut Arc::make_mut(&mut self.graph.passes)[index]
     }
 
     /// Resolves a handle, remembering the first handle that belongs to another graph.

@@ -50,6 +50,10 @@ pub enum Binding<'r> {
     /// [`wgpu::TextureViewDimension::Cube`] for a six-layer texture the context hands out as an
     /// array. The cache makes the view and keeps it with the bind group.
     TextureAs(TextureHandle, wgpu::TextureViewDimension),
+    /// Every layer of one mip of a graph texture, seen through a view of the given dimension
+    /// (a cube view of mip 2 of a six-layer texture); the pass must declare that mip of every
+    /// layer. The cache makes the view and keeps it with the bind group.
+    MipAs(TextureHandle, u32, wgpu::TextureViewDimension),
     /// A graph buffer the pass declared, bound whole.
     Buffer(BufferHandle),
     /// A texture view from outside the graph.
@@ -110,7 +114,8 @@ enum Key {
     View(wgpu::TextureView),
     Buffer(wgpu::Buffer),
     Sampler(wgpu::Sampler),
-    TextureAs(wgpu::Texture, wgpu::TextureViewDimension),
+    /// A view the cache makes: the texture, its dimension, one mip or all of them.
+    TextureAs(wgpu::Texture, wgpu::TextureViewDimension, Option<u32>),
 }
 
 struct Entry {
@@ -210,7 +215,14 @@ impl BindGroupCache {
                 Binding::TextureAs(t, dimension) => {
                     // The whole texture must be declared, as for its own whole view.
                     ctx.view(t)?;
-                    Key::TextureAs(ctx.texture(t)?.clone(), dimension)
+                    Key::TextureAs(ctx.texture(t)?.clone(), dimension, None)
+                }
+                Binding::MipAs(t, mip, dimension) => {
+                    let texture = ctx.texture(t)?;
+                    for layer in 0..texture.depth_or_array_layers() {
+                        ctx.view(t.subresource(mip, layer))?;
+                    }
+                    Key::TextureAs(texture.clone(), dimension, Some(mip))
                 }
                 Binding::Buffer(b) => Key::Buffer(ctx.buffer(b)?.clone()),
                 Binding::View(v) => Key::View(v.clone()),
@@ -273,10 +285,12 @@ fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::Bin
     let made: Vec<Option<wgpu::TextureView>> = resources
         .iter()
         .map(|k| match k {
-            Key::TextureAs(texture, dimension) => {
+            Key::TextureAs(texture, dimension, mip) => {
                 Some(texture.create_view(&wgpu::TextureViewDescriptor {
                     label: Some(label),
                     dimension: Some(*dimension),
+                    base_mip_level: mip.unwrap_or(0),
+                    mip_level_count: mip.map(|_| 1),
                     ..Default::default()
                 }))
             }

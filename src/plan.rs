@@ -1,11 +1,12 @@
 //! The compiled plan: what the compiler decided, in a form the executor and the reports read.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::resource::{
-    ClearValue, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
+    Access, AttachmentDecl, ClearValue, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
+    ResourceKind, Subresource,
 };
 
 /// The load op of an attachment at the start of a group.
@@ -371,27 +372,80 @@ pub(crate) fn subresource_bytes(decl: &ResourceDecl, sub: Subresource) -> u64 {
     }
 }
 
-/// Attachment bytes the groups move: a load, a store, a resolve each move one subresource.
-/// `None` beyond `u64`.
-pub(crate) fn attachment_bytes(resources: &[ResourceDecl], groups: &[Group]) -> Option<u64> {
+/// Attachment bytes the groups move: a load, a store, a resolve each move one subresource, of
+/// `bytes(resource, subresource)`. `None` beyond `u64`.
+pub(crate) fn attachment_bytes(
+    groups: &[Group],
+    bytes: impl Fn(ResourceId, Subresource) -> u64,
+) -> Option<u64> {
     let mut total = 0u64;
     for a in groups
         .iter()
         .flat_map(|g| g.color.iter().chain(g.depth.iter()))
     {
-        let b = subresource_bytes(&resources[a.resource.index()], a.sub);
-        if a.load == LoadOp::Load {
-            total = total.checked_add(b)?;
-        }
-        if a.store == StoreOp::Store {
-            total = total.checked_add(b)?;
+        let moved = u64::from(a.load == LoadOp::Load) + u64::from(a.store == StoreOp::Store);
+        if moved > 0 {
+            total = total.checked_add(bytes(a.resource, a.sub).checked_mul(moved)?)?;
         }
         if let Some(t) = a.resolve {
-            total =
-                total.checked_add(subresource_bytes(&resources[t.index()], Subresource::BASE))?;
+            total = total.checked_add(bytes(t, Subresource::BASE))?;
         }
     }
     Some(total)
+}
+
+/// What the naive plan needs of the compiled versions: per attachment slot of every pass (slots of
+/// pass `p` at `loaded[start[p]..start[p + 1]]`), `None` when the slot finds no contents, else the
+/// pass that wrote them (`None` inside: an import's preserved contents).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NaiveSources {
+    pub start: Vec<u32>,
+    pub loaded: Vec<Option<Option<PassId>>>,
+}
+
+impl NaiveSources {
+    fn of(&self, p: PassId, slot: usize) -> Option<Option<PassId>> {
+        self.loaded[self.start[p.index()] as usize + slot]
+    }
+}
+
+/// One attachment of the naive plan ([guide](crate::guide#traffic-model)): `clear` where the pass
+/// clears (or reads contents nothing wrote: a load would read whatever the texture last held),
+/// `load` otherwise, `store` always; a depth the pass only reads, with contents, is attached
+/// read-only (wgpu cannot sample a depth the pass may write) and its store still counts.
+pub(crate) fn naive_attachment(
+    a: AttachmentDecl,
+    decl: &ResourceDecl,
+    loaded: Option<Option<PassId>>,
+) -> AttachmentPlan {
+    let (load, load_reason) = match (a.access, loaded) {
+        (Access::Clear, _) => (LoadOp::Clear(a.clear_value(decl)), LoadReason::Cleared),
+        (Access::Write, _) => (LoadOp::Load, LoadReason::Overwritten),
+        (_, Some(writer)) => (LoadOp::Load, LoadReason::ContentsNeeded { writer }),
+        (_, None) => (LoadOp::Clear(a.clear_value(decl)), LoadReason::NoContents),
+    };
+    AttachmentPlan {
+        resource: a.resource,
+        sub: a.sub,
+        load,
+        store: StoreOp::Store,
+        resolve: a.resolve,
+        read_only: a.is_depth && a.access == Access::Read && loaded.is_some(),
+        load_reason,
+        store_reason: StoreReason::Naive,
+    }
+}
+
+/// The naive plan's attachments of pass `p`, in slot order.
+pub(crate) fn naive_attachments<'p>(
+    pass: &'p PassDecl,
+    p: PassId,
+    resources: &'p [ResourceDecl],
+    sources: &'p NaiveSources,
+) -> impl Iterator<Item = AttachmentPlan> + 'p {
+    pass.attachments().enumerate().map(move |(slot, a)| {
+        naive_attachment(a, &resources[a.resource.index()], sources.of(p, slot))
+    })
 }
 
 /// The compiled frame: every decision, ready to execute, serialize or explain.
@@ -399,11 +453,13 @@ pub(crate) fn attachment_bytes(resources: &[ResourceDecl], groups: &[Group]) -> 
 pub struct CompiledGraph {
     pub(crate) fingerprint: u128,
     pub(crate) options: CompileOptions,
-    pub(crate) pass_decls: Arc<[PassDecl]>,
-    pub(crate) resource_decls: Arc<[ResourceDecl]>,
+    pub(crate) pass_decls: Arc<Vec<PassDecl>>,
+    pub(crate) resource_decls: Arc<Vec<ResourceDecl>>,
     pub(crate) passes: Vec<PassPlan>,
     pub(crate) groups: Vec<Group>,
-    pub(crate) naive_groups: Vec<Group>,
+    /// Built from `naive_sources` when first asked for.
+    pub(crate) naive_groups: OnceLock<Vec<Group>>,
+    pub(crate) naive_sources: NaiveSources,
     pub(crate) resources: Vec<ResourcePlan>,
     pub(crate) physical: Vec<PhysicalResource>,
     pub(crate) traffic: Traffic,
@@ -437,7 +493,29 @@ impl CompiledGraph {
     /// `clear` where declared, `load` otherwise, `store` always. The executor's `Naive` mode
     /// records exactly these groups.
     pub fn naive_groups(&self) -> &[Group] {
-        &self.naive_groups
+        self.naive_groups.get_or_init(|| {
+            let live = self.passes.iter().filter(|p| !p.culled).count();
+            let mut groups: Vec<Group> = Vec::with_capacity(live);
+            for (p, pass) in self.pass_decls.iter().enumerate() {
+                if self.passes[p].culled {
+                    continue;
+                }
+                let pid = PassId::new(p);
+                let mut attachments =
+                    naive_attachments(pass, pid, &self.resource_decls, &self.naive_sources);
+                groups.push(Group {
+                    kind: pass.kind,
+                    passes: vec![pid],
+                    color: attachments.by_ref().take(pass.color.len()).collect(),
+                    depth: attachments.next(),
+                    boundary: GroupBoundary::MergingDisabled,
+                });
+            }
+            if let Some(last) = groups.last_mut() {
+                last.boundary = GroupBoundary::EndOfGraph;
+            }
+            groups
+        })
     }
 
     /// Per declared resource: lifetime, transient, physical index, usage.

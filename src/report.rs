@@ -205,12 +205,14 @@ impl CompiledGraph {
             store_reason: a.store_reason.describe(name),
         };
         let bytes = |g: &crate::plan::Group| {
-            crate::plan::attachment_bytes(&self.resource_decls, std::slice::from_ref(g))
-                .unwrap_or(u64::MAX)
+            crate::plan::attachment_bytes(std::slice::from_ref(g), |r, sub| {
+                crate::plan::subresource_bytes(&self.resource_decls[r.index()], sub)
+            })
+            .unwrap_or(u64::MAX)
         };
         // The naive plan has one group per live pass.
         let mut naive_of = vec![0u64; self.passes.len()];
-        for g in &self.naive_groups {
+        for g in self.naive_groups() {
             naive_of[g.passes[0].index()] = bytes(g);
         }
         let groups: Vec<GroupExplain> = self

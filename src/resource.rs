@@ -608,6 +608,19 @@ pub struct AttachmentDecl {
     pub is_depth: bool,
 }
 
+impl AttachmentDecl {
+    /// The value the attachment clears to: the access's own, else the resource's, else a
+    /// fast-clear value.
+    pub fn clear_value(&self, decl: &ResourceDecl) -> ClearValue {
+        self.clear
+            .or(decl.clear)
+            .unwrap_or_else(|| match decl.kind {
+                ResourceKind::Texture(t) => ClearValue::fast_default(t.format),
+                ResourceKind::Buffer(_) => ClearValue::Color([0.0; 4]),
+            })
+    }
+}
+
 impl PassDecl {
     /// Attachment slots in order: colour slots, then depth.
     pub fn attachments(&self) -> impl Iterator<Item = AttachmentDecl> + Clone + '_ {

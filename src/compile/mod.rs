@@ -10,7 +10,7 @@
 //! | liveness | `liveness.rs` | which passes are live; who reads each version last |
 //! | groups | `groups.rs` | which live passes share one wgpu pass, and why each group ends |
 //! | ops | `ops.rs` | every attachment's load op, store op and read-only depth |
-//! | naive | `naive.rs` | the naive plan that the executor's `Naive` mode records |
+//! | naive | `naive.rs` | what the naive plan (the executor's `Naive` mode) would load |
 //! | resources | `resources.rs` | lifetimes, usages, transient textures, physical textures |
 //! | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
 //! | warnings | `warnings.rs` | avoidable costs worth telling the user about |
@@ -28,6 +28,7 @@ mod warnings;
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
@@ -56,7 +57,7 @@ pub(crate) fn compile(
     let grouping = groups::form_groups(&graph.passes, &checked.subs, &versions, &live, options);
     let readers = liveness::last_readers(&graph.passes, &versions, &live, &grouping.group_of);
     let planned = ops::infer_attachment_ops(graph, grouping.groups, &versions, &readers, options);
-    let naive = naive::naive_groups(graph, &versions, &live);
+    let naive = naive::naive_sources(&graph.passes, &versions);
     let mut resources = resources::lifetimes_and_usage(graph, &live, &grouping.group_of);
     resources::mark_transients(graph, &mut resources, &planned, options);
     let physical = resources::plan_physical_resources(graph, &mut resources, options);
@@ -74,15 +75,16 @@ pub(crate) fn compile(
     Ok(CompiledGraph {
         fingerprint: graph.fingerprint(),
         options: *options,
-        pass_decls: graph.passes.as_slice().into(),
-        resource_decls: graph.resources.as_slice().into(),
+        pass_decls: Arc::clone(&graph.passes),
+        resource_decls: Arc::clone(&graph.resources),
         passes: live
             .iter()
             .zip(&grouping.group_of)
             .map(|(&l, &group)| PassPlan { culled: !l, group })
             .collect(),
         groups: planned,
-        naive_groups: naive,
+        naive_groups: std::sync::OnceLock::new(),
+        naive_sources: naive,
         resources,
         physical,
         traffic,

@@ -6,7 +6,7 @@ use super::versions::{VersionId, Versions};
 use crate::declare::RenderGraph;
 use crate::options::CompileOptions;
 use crate::plan::{AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason};
-use crate::resource::{Access, AttachmentDecl, ClearValue, PassKind, ResourceDecl, ResourceKind};
+use crate::resource::{Access, AttachmentDecl, PassKind, ResourceDecl};
 
 pub(super) fn infer_attachment_ops(
     graph: &RenderGraph<'_>,
@@ -59,15 +59,6 @@ pub(super) fn infer_attachment_ops(
     groups
 }
 
-/// The clear value an attachment clears to: the access's own, else the resource's, else a
-/// fast-clear value.
-pub(super) fn clear_value(a: AttachmentDecl, decl: &ResourceDecl) -> ClearValue {
-    a.clear.or(decl.clear).unwrap_or_else(|| match decl.kind {
-        ResourceKind::Texture(t) => ClearValue::fast_default(t.format),
-        ResourceKind::Buffer(_) => unreachable!("attachments are validated to be textures"),
-    })
-}
-
 /// `clear` clears; `write` needs nothing (DontCare with the caller's token, else a clear);
 /// `read_write`/`read` load the contents, or start from the clear value when nothing wrote them.
 fn load_op(
@@ -77,7 +68,7 @@ fn load_op(
     v: &Versions,
     options: &CompileOptions,
 ) -> (LoadOp, LoadReason) {
-    let value = clear_value(a, decl);
+    let value = a.clear_value(decl);
     match (a.access, loaded) {
         (Access::Clear, _) => (LoadOp::Clear(value), LoadReason::Cleared),
         (Access::Write, _) if options.dont_care.is_some() => {

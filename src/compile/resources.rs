@@ -73,7 +73,7 @@ pub(super) fn lifetimes_and_usage(
     }
     // wgpu creates multisampled textures only as render attachments, also one that is only
     // copied into and sampled (a copy of a multisampled depth prepass).
-    for (plan, r) in plans.iter_mut().zip(&graph.resources) {
+    for (plan, r) in plans.iter_mut().zip(graph.resources.iter()) {
         if let (ResourceKind::Texture(t), ResourceUsage::Texture(u)) = (r.kind, &mut plan.usage)
             && t.samples > 1
             && !plan.culled
@@ -134,12 +134,19 @@ pub(super) fn plan_physical_resources(
     options: &CompileOptions,
 ) -> Vec<PhysicalResource> {
     let res = &graph.resources;
-    let mut order: Vec<ResourceId> = (0..res.len())
+    // Keys worked out once: (buffer?, first group, resource), unique, so an unstable sort is exact.
+    let mut keyed: Vec<(bool, GroupId, ResourceId)> = (0..res.len())
         .filter(|&r| !plans[r].culled && res[r].import.is_none())
-        .map(ResourceId::new)
+        .map(|r| {
+            let is_buffer = matches!(res[r].kind, ResourceKind::Buffer(_));
+            let first = plans[r]
+                .first_group
+                .expect("live resources have a lifetime");
+            (is_buffer, first, ResourceId::new(r))
+        })
         .collect();
-    let is_buffer = |r: ResourceId| matches!(res[r.index()].kind, ResourceKind::Buffer(_));
-    order.sort_by_key(|&r| (is_buffer(r), plans[r.index()].first_group, r));
+    keyed.sort_unstable();
+    let order = keyed.into_iter().map(|(_, _, r)| r);
 
     let mut physical: Vec<PhysicalResource> = Vec::new();
     let mut key_of: FastMap<(ResourceKind, ResourceUsage), u32> = FastMap::default();

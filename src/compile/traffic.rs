@@ -4,24 +4,55 @@
 use super::validate::Checked;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
-use crate::plan::{Group, Traffic, attachment_bytes, subresource_bytes};
+use crate::plan::{
+    Group, LoadOp, NaiveSources, Traffic, attachment_bytes, naive_attachments, subresource_bytes,
+};
+use crate::resource::{PassId, ResourceId, Subresource};
 
 pub(super) fn measure_traffic(
     graph: &RenderGraph<'_>,
     planned: &[Group],
-    naive: &[Group],
+    naive: &NaiveSources,
     live: &[bool],
     checked: &Checked,
     fps: u32,
 ) -> Result<Traffic, GraphError> {
     let overflow = || GraphError::invalid("attachment traffic overflows a 64-bit byte count");
-    let planned_bytes = attachment_bytes(&graph.resources, planned).ok_or_else(overflow)?;
-    let naive_bytes = attachment_bytes(&graph.resources, naive).ok_or_else(overflow)?;
+    // Most attachments are mip 0: its bytes are worked out once per resource.
+    let base: Vec<u64> = graph
+        .resources
+        .iter()
+        .map(|r| subresource_bytes(r, Subresource::BASE))
+        .collect();
+    let bytes = |r: ResourceId, sub: Subresource| {
+        if sub.mip == 0 {
+            base[r.index()]
+        } else {
+            subresource_bytes(&graph.resources[r.index()], sub)
+        }
+    };
+    let planned_bytes = attachment_bytes(planned, bytes).ok_or_else(overflow)?;
+    // The naive plan, counted without building it: every live pass alone.
+    let mut naive_bytes = 0u64;
+    for (p, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
+        for a in naive_attachments(pass, PassId::new(p), &graph.resources, naive) {
+            let moved = 1 + u64::from(a.load == LoadOp::Load);
+            naive_bytes = bytes(a.resource, a.sub)
+                .checked_mul(moved)
+                .and_then(|b| naive_bytes.checked_add(b))
+                .ok_or_else(overflow)?;
+            if let Some(t) = a.resolve {
+                naive_bytes = naive_bytes
+                    .checked_add(bytes(t, Subresource::BASE))
+                    .ok_or_else(overflow)?;
+            }
+        }
+    }
     let mut sampled = 0u64;
     for (_, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
         for e in pass.sample.iter().chain(&pass.input) {
             let b = match e.sub {
-                Some(sub) => subresource_bytes(&graph.resources[e.resource.index()], sub),
+                Some(sub) => bytes(e.resource, sub),
                 None => checked.bytes[e.resource.index()],
             };
             sampled = sampled.checked_add(b).ok_or_else(overflow)?;
