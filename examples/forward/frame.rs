@@ -11,7 +11,7 @@ use tilegraph::helpers::{BindGroupCache, Binding};
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 
-use crate::scene::{Geometry, Vertex};
+use super::scene::{Geometry, Vertex};
 
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;

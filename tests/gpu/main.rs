@@ -9,5 +9,6 @@ mod frame;
 
 mod context;
 mod deferred;
+mod examples;
 mod executor;
 mod graphs;
