@@ -3,3 +3,4 @@
 
 mod apitrace;
 mod run;
+mod vendor;
