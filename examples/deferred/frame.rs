@@ -59,8 +59,7 @@ impl LightPath {
                     && limits.max_storage_buffers_per_shader_stage >= 2
             }
             LightPath::Uniform => {
-                u64::from(limits.max_uniform_buffer_binding_size)
-                    >= u64::from(LIGHT_COUNT) * LIGHT_BYTES
+                limits.max_uniform_buffer_binding_size >= u64::from(LIGHT_COUNT) * LIGHT_BYTES
             }
         }
     }
@@ -745,6 +744,9 @@ struct Binds {
 }
 
 /// The lights at `time`, as animate_lights.wgsl moves them (the uniform path's CPU copy).
+// The shader's constant, not TAU: the uniform path must move the lights bit for bit as
+// animate_lights.wgsl does.
+#[allow(clippy::approx_constant)]
 fn animated_lights(time: f32) -> Vec<[f32; 8]> {
     (0..LIGHT_COUNT)
         .map(|i| {

@@ -209,7 +209,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
     let plan = graph.compile(&compile)?;
     let device = &gpu.device;
     let queue = &gpu.queue;
-    attach(&mut graph, device, &adaptation)?;
+    attach(&mut graph, &plan, device, &adaptation)?;
 
     let imports_owned = create_imports(gpu, &graph, &plan);
     let mut imports = Imports::new();
@@ -457,15 +457,22 @@ fn hash32(mut x: u32) -> u32 {
 // ---------------------------------------------------------------------------------------------
 // Closures for every pass.
 
-/// Attaches a synthetic closure to every pass of `graph`, as [`adapt`] adapted its description.
+/// Attaches a synthetic closure to every live pass of `plan`'s `graph`, as [`adapt`] adapted its
+/// description.
 pub fn attach(
     graph: &mut RenderGraph<'_>,
+    plan: &CompiledGraph,
     device: &wgpu::Device,
     adaptation: &Adaptation,
 ) -> Result<(), RunError> {
     let resources: Vec<ResourceDecl> = graph.resources().to_vec();
     let passes: Vec<PassDecl> = graph.passes().to_vec();
-    for (p, pass) in passes.iter().enumerate() {
+    // Culled passes never run: no pipeline for them, so what they would need cannot fail a run.
+    let live = passes
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| !plan.passes()[p].culled);
+    for (p, pass) in live {
         let unsupported = |message: String| RunError::Unsupported {
             pass: pass.name.to_string(),
             message,
