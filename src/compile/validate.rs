@@ -105,74 +105,82 @@ fn check_unique_names<'n>(
 
 /// A resource's own shape; returns its `bytes(R)` (checked u64).
 fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
+    match r.kind {
+        ResourceKind::Buffer(b) => validate_buffer(r, b.size),
+        ResourceKind::Texture(t) => validate_texture(r, t),
+    }
+}
+
+/// A buffer has a size and no clear value.
+fn validate_buffer(r: &ResourceDecl, size: u64) -> Result<u64, GraphError> {
     let name = &*r.name;
     let invalid = |what: String| GraphError::invalid(format!("resource `{name}`: {what}"));
-    match r.kind {
-        ResourceKind::Buffer(b) => {
-            if b.size == 0 {
-                return Err(invalid("buffer size must be at least 1 byte".into()));
-            }
-            if r.clear.is_some() {
-                return Err(GraphError::FormatMismatch {
-                    pass: None,
-                    resource: name.to_owned(),
-                    message: "a buffer has no clear value".into(),
-                });
-            }
-            Ok(b.size)
-        }
-        ResourceKind::Texture(t) => {
-            if t.width == 0 || t.height == 0 || t.layers == 0 {
-                return Err(invalid(format!(
-                    "size {}x{}x{} has a zero dimension",
-                    t.width, t.height, t.layers
-                )));
-            }
-            if t.layers > MAX_LAYERS {
-                return Err(invalid(format!(
-                    "{} layers; wgpu allows at most {MAX_LAYERS}",
-                    t.layers
-                )));
-            }
-            if !SAMPLE_COUNTS.contains(&t.samples) {
-                return Err(invalid(format!(
-                    "sample count {} is not one of 1, 2, 4, 8, 16",
-                    t.samples
-                )));
-            }
-            let max_mips = 32 - t.width.max(t.height).leading_zeros();
-            if t.mips == 0 || t.mips > max_mips {
-                return Err(invalid(format!(
-                    "{} mips; a {}x{} texture has 1 to {max_mips}",
-                    t.mips, t.width, t.height
-                )));
-            }
-            if t.samples > 1 && (t.mips > 1 || t.layers > 1) {
-                return Err(invalid(
-                    "a multisampled texture has one mip and one layer".into(),
-                ));
-            }
-            if let Some(clear) = r.clear {
-                check_clear_fits(None, name, t.format, clear)?;
-            }
-            texel_size(name, t.format)?;
-            let overflow = || {
-                invalid(format!(
-                    "{}x{}x{} texels overflow a 64-bit byte count",
-                    t.width, t.height, t.layers
-                ))
-            };
-            let mut total = 0u64;
-            for mip in 0..t.mips {
-                let one = t.subresource_bytes(mip).ok_or_else(overflow)?;
-                total = one
-                    .checked_mul(u64::from(t.layers))
-                    .and_then(|b| total.checked_add(b))
-                    .ok_or_else(overflow)?;
-            }
-            Ok(total)
-        }
+    if size == 0 {
+        return Err(invalid("buffer size must be at least 1 byte".into()));
     }
+    if r.clear.is_some() {
+        return Err(GraphError::FormatMismatch {
+            pass: None,
+            resource: name.to_owned(),
+            message: "a buffer has no clear value".into(),
+        });
+    }
+    Ok(size)
+}
+
+/// A texture's size, layers, samples and mips are possible, its clear value fits its format.
+fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError> {
+    let name = &*r.name;
+    let invalid = |what: String| GraphError::invalid(format!("resource `{name}`: {what}"));
+    if t.width == 0 || t.height == 0 || t.layers == 0 {
+        return Err(invalid(format!(
+            "size {}x{}x{} has a zero dimension",
+            t.width, t.height, t.layers
+        )));
+    }
+    if t.layers > MAX_LAYERS {
+        return Err(invalid(format!(
+            "{} layers; wgpu allows at most {MAX_LAYERS}",
+            t.layers
+        )));
+    }
+    if !SAMPLE_COUNTS.contains(&t.samples) {
+        return Err(invalid(format!(
+            "sample count {} is not one of 1, 2, 4, 8, 16",
+            t.samples
+        )));
+    }
+    let max_mips = 32 - t.width.max(t.height).leading_zeros();
+    if t.mips == 0 || t.mips > max_mips {
+        return Err(invalid(format!(
+            "{} mips; a {}x{} texture has 1 to {max_mips}",
+            t.mips, t.width, t.height
+        )));
+    }
+    if t.samples > 1 && (t.mips > 1 || t.layers > 1) {
+        return Err(invalid(
+            "a multisampled texture has one mip and one layer".into(),
+        ));
+    }
+    if let Some(clear) = r.clear {
+        check_clear_fits(None, name, t.format, clear)?;
+    }
+    texel_size(name, t.format)?;
+    let overflow = || {
+        invalid(format!(
+            "{}x{}x{} texels overflow a 64-bit byte count",
+            t.width, t.height, t.layers
+        ))
+    };
+    let mut total = 0u64;
+    for mip in 0..t.mips {
+        let one = t.subresource_bytes(mip).ok_or_else(overflow)?;
+        total = one
+            .checked_mul(u64::from(t.layers))
+            .and_then(|b| total.checked_add(b))
+            .ok_or_else(overflow)?;
+    }
+    Ok(total)
 }
 
 /// Bytes of one texel, or of one block for block-compressed formats.

@@ -5,7 +5,7 @@ use super::subresources::SubTable;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::resource::{
-    Access, ImportAfter, ImportContents, ListAccess, PassId, ResourceDecl, ResourceId, Subresource,
+    Access, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId, Subresource,
 };
 
 /// Index of a version.
@@ -86,54 +86,84 @@ pub(super) fn trace_versions(
     graph: &RenderGraph<'_>,
     subs: &SubTable,
 ) -> Result<Versions, GraphError> {
-    let (res, passes) = (&graph.resources, &graph.passes);
-    // Sized up front for the common case of one subresource per access.
-    let slots: usize = passes.iter().map(|p| p.attachment_count()).sum();
-    let listed: usize = passes.iter().map(|p| p.entries().count()).sum();
-    let mut v = Versions {
-        writer: Vec::with_capacity(res.len() + slots + listed),
-        sub_of: Vec::with_capacity(res.len() + slots + listed),
-        read_start: Vec::with_capacity(passes.len() + 1),
-        reads: Vec::with_capacity(slots + listed),
-        read_how: Vec::with_capacity(slots + listed),
-        slot_start: Vec::with_capacity(passes.len() + 1),
-        slot_read: Vec::with_capacity(slots),
-        slot_written: Vec::with_capacity(slots),
-        kept_at_end: Vec::new(),
-    };
-    let mut current: Vec<Option<VersionId>> = vec![None; subs.len()];
-    let new_version =
-        |v: &mut Versions, current: &mut [Option<VersionId>], sub: usize, p: Option<PassId>| {
-            v.writer.push(p);
-            v.sub_of.push(sub as u32);
-            let id = (v.writer.len() - 1) as VersionId;
-            current[sub] = Some(id);
-            id
-        };
-    for (r, decl) in res.iter().enumerate() {
-        if decl
-            .import
-            .is_some_and(|i| i.contents == ImportContents::Preserved)
-        {
-            for sub in subs.all(ResourceId::new(r)) {
-                new_version(&mut v, &mut current, sub, None);
+    let mut t = Tracer::new(graph, subs);
+    t.preserved_imports();
+    for (p, pass) in graph.passes.iter().enumerate() {
+        let pid = PassId::new(p);
+        t.v.read_start.push(t.v.reads.len() as u32);
+        t.v.slot_start.push(t.v.slot_read.len() as u32);
+        // Reads first: a read_write reads the prior version, then writes a new one.
+        t.read_attachments(pass)?;
+        t.read_lists(pass)?;
+        t.write(pass, pid);
+    }
+    t.v.read_start.push(t.v.reads.len() as u32);
+    t.v.slot_start.push(t.v.slot_read.len() as u32);
+    t.kept_imports();
+    Ok(t.v)
+}
+
+/// The versions being traced and each subresource's current one.
+struct Tracer<'g> {
+    res: &'g [ResourceDecl],
+    subs: &'g SubTable,
+    v: Versions,
+    current: Vec<Option<VersionId>>,
+}
+
+impl<'g> Tracer<'g> {
+    fn new(graph: &'g RenderGraph<'_>, subs: &'g SubTable) -> Self {
+        let (res, passes) = (&graph.resources, &graph.passes);
+        // Sized up front for the common case of one subresource per access.
+        let slots: usize = passes.iter().map(|p| p.attachment_count()).sum();
+        let listed: usize = passes.iter().map(|p| p.entries().count()).sum();
+        Tracer {
+            res,
+            subs,
+            v: Versions {
+                writer: Vec::with_capacity(res.len() + slots + listed),
+                sub_of: Vec::with_capacity(res.len() + slots + listed),
+                read_start: Vec::with_capacity(passes.len() + 1),
+                reads: Vec::with_capacity(slots + listed),
+                read_how: Vec::with_capacity(slots + listed),
+                slot_start: Vec::with_capacity(passes.len() + 1),
+                slot_read: Vec::with_capacity(slots),
+                slot_written: Vec::with_capacity(slots),
+                kept_at_end: Vec::new(),
+            },
+            current: vec![None; subs.len()],
+        }
+    }
+
+    fn new_version(&mut self, sub: usize, writer: Option<PassId>) -> VersionId {
+        self.v.writer.push(writer);
+        self.v.sub_of.push(sub as u32);
+        let id = (self.v.writer.len() - 1) as VersionId;
+        self.current[sub] = Some(id);
+        id
+    }
+
+    /// An import's preserved contents are a version of every subresource, written by nobody.
+    fn preserved_imports(&mut self) {
+        for (r, decl) in self.res.iter().enumerate() {
+            if decl
+                .import
+                .is_some_and(|i| i.contents == ImportContents::Preserved)
+            {
+                for sub in self.subs.all(ResourceId::new(r)) {
+                    self.new_version(sub, None);
+                }
             }
         }
     }
 
-    for (p, pass) in passes.iter().enumerate() {
-        let pid = PassId::new(p);
-        v.read_start.push(v.reads.len() as u32);
-        v.slot_start.push(v.slot_read.len() as u32);
-        // Reads first: a read_write reads the prior version, then writes a new one.
+    /// What each attachment slot loads: the current version when the access reads prior contents;
+    /// none to load and no clear value to start from is a `read_before_write`.
+    fn read_attachments(&mut self, pass: &PassDecl) -> Result<(), GraphError> {
         for a in pass.attachments() {
-            let sub = subs.index(a.resource, a.sub);
-            let loaded = if a.access.reads_prior() {
-                current[sub]
-            } else {
-                None
-            };
-            let decl = &res[a.resource.index()];
+            let sub = self.subs.index(a.resource, a.sub);
+            let loaded = a.access.reads_prior().then(|| self.current[sub]).flatten();
+            let decl = &self.res[a.resource.index()];
             if a.access.reads_prior() && loaded.is_none() && a.clear.or(decl.clear).is_none() {
                 return Err(GraphError::ReadBeforeWrite {
                     pass: pass.name.to_string(),
@@ -143,18 +173,23 @@ pub(super) fn trace_versions(
                 });
             }
             if let Some(version) = loaded {
-                v.reads.push(version);
-                v.read_how.push((a.resource, a.access.as_str()));
+                self.v.reads.push(version);
+                self.v.read_how.push((a.resource, a.access.as_str()));
             }
-            v.slot_read.push(loaded);
+            self.v.slot_read.push(loaded);
         }
+        Ok(())
+    }
+
+    /// Every subresource a reading list entry names must have a version.
+    fn read_lists(&mut self, pass: &PassDecl) -> Result<(), GraphError> {
         for (access, e) in pass.entries().filter(|(a, _)| a.reads()) {
-            for sub in subs.of(e.resource, e.sub) {
-                let Some(version) = current[sub] else {
-                    let decl = &res[e.resource.index()];
+            for sub in self.subs.of(e.resource, e.sub) {
+                let Some(version) = self.current[sub] else {
+                    let decl = &self.res[e.resource.index()];
                     let named = e
                         .sub
-                        .or_else(|| (!single(decl)).then(|| subs.sub_at(e.resource, sub)));
+                        .or_else(|| (!single(decl)).then(|| self.subs.sub_at(e.resource, sub)));
                     return Err(GraphError::ReadBeforeWrite {
                         pass: pass.name.to_string(),
                         resource: decl.name.to_string(),
@@ -162,55 +197,44 @@ pub(super) fn trace_versions(
                         hint: read_before_write_hint(decl, false, named),
                     });
                 };
-                v.reads.push(version);
-                v.read_how.push((e.resource, access.as_str()));
+                self.v.reads.push(version);
+                self.v.read_how.push((e.resource, access.as_str()));
             }
         }
-        // Writes: every attachment access but `read` makes a version. A `read` never writes,
-        // not even when its group clears a never-written depth: the clear is a load op, not
-        // content, so a later reader clears again for free instead of keeping it in memory.
+        Ok(())
+    }
+
+    /// Every attachment access but `read` makes a version, and so do resolves and writing list
+    /// entries. A `read` never writes, not even when its group clears a never-written depth: the
+    /// clear is a load op, not content, so a later reader clears again for free instead of
+    /// keeping it in memory.
+    fn write(&mut self, pass: &PassDecl, pid: PassId) {
         for a in pass.attachments() {
-            let written = (a.access != Access::Read).then(|| {
-                new_version(
-                    &mut v,
-                    &mut current,
-                    subs.index(a.resource, a.sub),
-                    Some(pid),
-                )
-            });
-            v.slot_written.push(written);
+            let written = (a.access != Access::Read)
+                .then(|| self.new_version(self.subs.index(a.resource, a.sub), Some(pid)));
+            self.v.slot_written.push(written);
         }
         for target in pass.color.iter().filter_map(|c| c.resolve) {
-            let sub = subs.index(target, Subresource::BASE);
-            new_version(&mut v, &mut current, sub, Some(pid));
+            self.new_version(self.subs.index(target, Subresource::BASE), Some(pid));
         }
         for (_, e) in pass.entries().filter(|(a, _)| a.writes()) {
-            for sub in subs.of(e.resource, e.sub) {
-                new_version(&mut v, &mut current, sub, Some(pid));
+            for sub in self.subs.of(e.resource, e.sub) {
+                self.new_version(sub, Some(pid));
             }
         }
     }
-    v.read_start.push(v.reads.len() as u32);
-    v.slot_start.push(v.slot_read.len() as u32);
-    v.kept_at_end = vec![false; v.writer.len()];
-    for (r, decl) in res.iter().enumerate() {
-        if decl.import.is_some_and(|i| i.after == ImportAfter::Keep) {
-            for sub in subs.all(ResourceId::new(r)) {
-                if let Some(version) = current[sub] {
-                    v.kept_at_end[version as usize] = true;
+
+    /// Frame-end versions of imports kept after the frame must reach memory.
+    fn kept_imports(&mut self) {
+        self.v.kept_at_end = vec![false; self.v.writer.len()];
+        for (r, decl) in self.res.iter().enumerate() {
+            if decl.import.is_some_and(|i| i.after == ImportAfter::Keep) {
+                for sub in self.subs.all(ResourceId::new(r)) {
+                    if let Some(version) = self.current[sub] {
+                        self.v.kept_at_end[version as usize] = true;
+                    }
                 }
             }
         }
     }
-    Ok(v)
 }
-
-/// `ListAccess` is what the lists read through; kept here so the reading order is one place.
-#[allow(dead_code)]
-const READING_LISTS: [ListAccess; 5] = [
-    ListAccess::Sample,
-    ListAccess::Input,
-    ListAccess::StorageRead,
-    ListAccess::StorageReadWrite,
-    ListAccess::CopySrc,
-];
