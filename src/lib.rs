@@ -7,8 +7,9 @@
 //!
 //! The crate flows one way: **declare** ([`RenderGraph`]) → **compile** ([`RenderGraph::compile`],
 //! pure CPU, no device) → **execute** ([`Executor`], records into wgpu), with **report**
-//! ([`CompiledGraph::to_json`], [`CompiledGraph::to_table`], [`CompiledGraph::to_dot`]) reading
-//! the plan.
+//! ([`CompiledGraph::to_json`], [`CompiledGraph::to_table`], [`CompiledGraph::to_dot`],
+//! [`CompiledGraph::to_html`]) reading the plan. The [`guide`] is the reference for what the
+//! compiler decides and why.
 //!
 //! ## Declaring a frame
 //!
@@ -29,6 +30,11 @@
 //! is true. Passes also `sample` textures, `input` them (same-pixel reads), use storage textures
 //! and buffers, and copy. Builder methods never fail; [`RenderGraph::compile`] validates the whole
 //! declared graph and returns a typed [`GraphError`] naming the pass and resource.
+//!
+//! An attachment may name one subresource (`bloom.mip(2)`, `shadow.layer(1)`) and the lists a
+//! whole texture or one subresource: content, culling and ops are tracked per subresource
+//! ([guide](guide#subresources-mips-and-layers)). [`RenderGraph::history_texture`] keeps a
+//! texture from one frame to the next.
 //!
 //! ```
 //! use tilegraph::prelude::*;
@@ -81,8 +87,8 @@
 //! ## Executing
 //!
 //! The [`Executor`] records a plan into wgpu: one wgpu pass per group with the inferred ops,
-//! the user's closure called with the open pass and a [`PassContext`] that resolves handles to
-//! views and buffers. Physical textures are pooled across frames (stable views, so bind groups
+//! the user's closure called with the open pass and a [`PassContext`] that resolves the handles
+//! the pass declared — and only those — to views and buffers. Physical textures are pooled across frames (stable views, so bind groups
 //! can be cached); imports are bound per frame through [`Imports`]. [`ExecuteMode::Naive`]
 //! records the naive plan and [`ExecuteMode::Poison`] overwrites everything the plan declares
 //! dead with a loud colour, so a wrong declaration shows on screen.

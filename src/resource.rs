@@ -8,14 +8,14 @@ use wgpu::TextureFormat;
 
 pub use crate::ids::{PassId, ResourceId};
 
-/// A texture declared in a [`RenderGraph`]. Only valid for the graph that made it.
+/// A texture declared in a [`RenderGraph`](crate::RenderGraph). Only valid for the graph that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TextureHandle {
     pub(crate) graph: u32,
     pub(crate) index: ResourceId,
 }
 
-/// A buffer declared in a [`RenderGraph`]. Only valid for the graph that made it.
+/// A buffer declared in a [`RenderGraph`](crate::RenderGraph). Only valid for the graph that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BufferHandle {
     pub(crate) graph: u32,

@@ -1,6 +1,6 @@
 //! Compile: from the declared graph to the plan. Pure CPU, no device.
 //!
-//! [`compile`] is the whole compiler on one screen. Each step is a function named after what it
+//! `compile` is the whole compiler on one screen. Each step is a function named after what it
 //! decides, in a file of its own, and hands the next step a small result:
 //!
 //! | step | file | decides |
