@@ -224,3 +224,13 @@ fn uncaptured_device_errors_have_their_own_kind() {
         "wgpu reported 2 uncaptured error(s); first: Validation Error"
     );
 }
+
+#[test]
+fn a_failed_pass_is_described_without_repeating_its_message() {
+    let e = tilegraph::ExecuteError::Pass {
+        pass: "lighting".into(),
+        source: "the light buffer is empty".into(),
+    };
+    let text = tilegraph_tool::headless::describe_failure(&e);
+    assert_eq!(text, "pass `lighting` failed: the light buffer is empty");
+}
