@@ -1,5 +1,7 @@
 //! Well-formed descriptions built from structured input, so the fuzzer spends its time in the
 //! compiler rather than in the JSON parser: names come from small pools and mostly resolve.
+//! Textures have mips and array layers (the guide); attachments and list entries name single
+//! subresources, mostly inside the texture, sometimes one past it or on a buffer.
 #![no_main]
 
 #[path = "common/mod.rs"]
@@ -62,10 +64,31 @@ enum Clear {
 #[derive(Arbitrary, Debug)]
 struct Pass {
     kind: u8,
-    color: Vec<(u8, u8, Option<Clear>, Option<u8>)>,
-    depth: Option<(u8, u8, Option<Clear>)>,
-    lists: Vec<(u8, u8)>,
+    color: Vec<(u8, u8, Option<Clear>, Option<u8>, Option<Sub>)>,
+    depth: Option<(u8, u8, Option<Clear>, Option<Sub>)>,
+    lists: Vec<(u8, u8, Option<Sub>)>,
     side_effects: bool,
+}
+
+/// A mip and a layer, each 0 to 3: inside most textures here, one past the end of some.
+#[derive(Arbitrary, Debug)]
+struct Sub {
+    mip: u8,
+    layer: u8,
+    /// Leave zero fields out (they default to 0).
+    terse: bool,
+}
+
+impl Sub {
+    fn add_to(&self, v: &mut Value) {
+        let (mip, layer) = (self.mip % 4, self.layer % 4);
+        if mip != 0 || !self.terse {
+            v["mip"] = json!(mip);
+        }
+        if layer != 0 || !self.terse {
+            v["layer"] = json!(layer);
+        }
+    }
 }
 
 fn clear_json(c: &Clear) -> Value {
@@ -98,7 +121,8 @@ impl Graph {
                     }
                     let format = FORMATS[usize::from(r.format) % FORMATS.len()];
                     let samples = [1, 1, 4, 2, 8, 3][usize::from(r.samples) % 6];
-                    let mips = 1 + u32::from(r.mips % 8 / 6);
+                    // Mostly 1, often 2 to 4, rarely 0 or more than the size allows.
+                    let mips = [1, 1, 1, 1, 2, 3, 4, 0, 9][usize::from(r.mips) % 9];
                     v["texture"] = json!({
                         "format": format,
                         "size": size,
@@ -130,9 +154,12 @@ impl Graph {
                     .color
                     .iter()
                     .take(9)
-                    .map(|(r, a, c, resolve)| {
+                    .map(|(r, a, c, resolve, sub)| {
                         let access = ACCESSES[usize::from(*a) % 4];
                         let mut e = json!({"resource": resource_name(*r), "access": access});
+                        if let Some(sub) = sub {
+                            sub.add_to(&mut e);
+                        }
                         if let Some(c) = c {
                             e["clear"] = clear_json(c);
                         }
@@ -145,18 +172,30 @@ impl Graph {
                 if !color.is_empty() {
                     v["color"] = json!(color);
                 }
-                if let Some((r, a, c)) = &p.depth {
+                if let Some((r, a, c, sub)) = &p.depth {
                     let access = ACCESSES[usize::from(*a) % 4];
                     let mut e = json!({"resource": resource_name(*r), "access": access});
+                    if let Some(sub) = sub {
+                        sub.add_to(&mut e);
+                    }
                     if let Some(c) = c {
                         e["clear"] = clear_json(c);
                     }
                     v["depth"] = e;
                 }
-                for (list, r) in p.lists.iter().take(8) {
+                for (list, r, sub) in p.lists.iter().take(8) {
                     let key = LISTS[usize::from(*list) % LISTS.len()];
+                    // A name is the whole resource; an object one subresource.
+                    let item = match sub {
+                        None => json!(resource_name(*r)),
+                        Some(sub) => {
+                            let mut e = json!({"resource": resource_name(*r)});
+                            sub.add_to(&mut e);
+                            e
+                        }
+                    };
                     let entry = v.as_object_mut().unwrap().entry(key).or_insert(json!([]));
-                    entry.as_array_mut().unwrap().push(json!(resource_name(*r)));
+                    entry.as_array_mut().unwrap().push(item);
                 }
                 if p.side_effects {
                     v["side_effects"] = json!(true);

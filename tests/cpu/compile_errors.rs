@@ -1,8 +1,6 @@
-//! Every error kind of DESIGN §2, with the pass and resource it names; errors in culled passes.
+//! Every error kind of the guide, with the pass and resource it names; errors in culled passes.
 
-mod common;
-
-use common::{assert_error, error, plan};
+use crate::common::{assert_error, error, plan};
 use tilegraph::{CompileOptions, RenderGraph};
 
 /// A description with `resources` and `passes` spliced in.
@@ -355,7 +353,7 @@ fn a_read_depth_attachment_may_also_be_sampled() {
             "color": [{"resource": "out", "access": "clear"}],
             "depth": {"resource": "depth", "access": "read"}}"#,
     ));
-    common::assert_plan(
+    crate::common::assert_plan(
         &p,
         "g0 render [prepass] samples_group_output
             depth depth clear store
@@ -375,6 +373,7 @@ fn size_mismatch_names_the_attachment_that_differs() {
     let resources = format!(
         r#"{OUT}, {{"name": "half", "texture": {{"format": "rgba8unorm", "size": [32, 32]}}}},
            {{"name": "layered", "texture": {{"format": "rgba8unorm", "size": [64, 64, 2]}}}},
+           {{"name": "mipped", "texture": {{"format": "rgba8unorm", "size": [128, 128], "mips": 3}}}},
            {{"name": "depth", "texture": {{"format": "depth32float", "size": [64, 32]}}}}"#
     );
     assert_error(
@@ -387,15 +386,19 @@ fn size_mismatch_names_the_attachment_that_differs() {
         Some("mrt"),
         Some("half"),
     );
-    assert_error(
-        &graph(
-            &resources,
-            r#"{"name": "mrt", "type": "render",
-                "color": [{"resource": "out", "access": "clear"}, {"resource": "layered", "access": "clear"}]}"#,
-        ),
-        "size_mismatch",
-        Some("mrt"),
-        Some("layered"),
+    // Attached subresources are compared (the guide): mip 2 of 128×128 renders 32×32.
+    let e = error(&graph(
+        &resources,
+        r#"{"name": "mrt", "type": "render",
+            "color": [{"resource": "out", "access": "clear"}, {"resource": "mipped", "mip": 2, "access": "clear"}]}"#,
+    ));
+    assert_eq!(
+        (e.kind().as_str(), e.pass(), e.resource()),
+        ("size_mismatch", Some("mrt"), Some("mipped"))
+    );
+    assert!(
+        e.to_string().contains("32x32") && e.to_string().contains("64x64"),
+        "{e}"
     );
     assert_error(
         &graph(
@@ -407,6 +410,13 @@ fn size_mismatch_names_the_attachment_that_differs() {
         Some("draw"),
         Some("depth"),
     );
+    // Layers no longer count: one layer of a 64×64×2 array and mip 1 of 128×128 render 64×64.
+    plan(&graph(
+        &resources,
+        r#"{"name": "mrt", "type": "render", "side_effects": true,
+            "color": [{"resource": "out", "access": "clear"}, {"resource": "layered", "layer": 1, "access": "clear"},
+                      {"resource": "mipped", "mip": 1, "access": "clear"}]}"#,
+    ));
 }
 
 #[test]

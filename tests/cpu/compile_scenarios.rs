@@ -1,13 +1,11 @@
 //! Compiler scenarios: each test declares a graph and asserts the whole plan the contract
-//! (DESIGN §2, §4, §5) implies — groups, every load/store op, resolves, read-only depth, culls,
+//! (the guide) implies — groups, every load/store op, resolves, read-only depth, culls,
 //! break reasons, lifetimes, transient flags, physical indices and traffic.
 //!
 //! Sizes are 64×64 unless a scenario needs more: an rgba8unorm or depth32float texture of that size
 //! is 16 384 bytes, an rgba16float one 32 768, a 4× multisampled rgba8unorm one 65 536.
 
-mod common;
-
-use common::{assert_plan, dont_care, plan, plan_with, slow_clears, traffic};
+use crate::common::{assert_plan, dont_care, plan, plan_with, slow_clears, traffic};
 use tilegraph::{CompileOptions, RenderGraph};
 
 const KB16: u64 = 64 * 64 * 4;
@@ -43,7 +41,7 @@ fn seed_worked_example_one_attachment_loaded_and_stored() {
     assert_eq!(p["warnings"], serde_json::json!([]));
 }
 
-const DEFERRED: &str = include_str!("../examples/graphs/deferred.json");
+const DEFERRED: &str = include_str!("../../examples/graphs/deferred.json");
 
 #[test]
 fn deferred_pipeline_culls_unused_debug_pass() {
@@ -94,7 +92,7 @@ fn deferred_pipeline_with_dont_care() {
 
 #[test]
 fn forward_msaa_example_resolves_and_keeps_msaa_on_tile() {
-    let p = plan(include_str!("../examples/graphs/forward_msaa.json"));
+    let p = plan(include_str!("../../examples/graphs/forward_msaa.json"));
     assert_plan(
         &p,
         "g0 render [shadows] samples_group_output
@@ -118,7 +116,7 @@ fn forward_msaa_example_resolves_and_keeps_msaa_on_tile() {
 
 #[test]
 fn post_chain_example_ping_pongs_and_merges_ui_across_culled_compute() {
-    let p = plan(include_str!("../examples/graphs/post_chain.json"));
+    let p = plan(include_str!("../../examples/graphs/post_chain.json"));
     assert_plan(
         &p,
         "g0 render [scene] samples_group_output
@@ -217,7 +215,7 @@ fn depth_prepass_from_the_builder_api_matches_the_description() {
         (d.load, d.store, d.read_only),
         (LoadOp::Load, StoreOp::None, true)
     );
-    assert_eq!(main.passes, vec![1, 2]);
+    assert_eq!(main.passes, [1, 2].map(tilegraph::PassId::new));
     let from_json = RenderGraph::from_json(PREPASS).unwrap();
     assert_eq!(g.fingerprint(), from_json.fingerprint());
     let json_plan = from_json.compile(&CompileOptions::default()).unwrap();
@@ -759,10 +757,12 @@ fn read_write_without_content_but_with_a_clear_value_clears() {
          accum 0..1 p0
          out 1..1 -",
     );
-    // naive: both read_writes load and store (32 768 bytes each way), present loads and stores out.
+    // naive: the first read_write finds nothing written, so it clears (the guide's naive plan:
+    // a load would read garbage) and stores; the second loads and stores (32 768 bytes each way);
+    // present loads and stores out.
     assert_eq!(
         traffic(&p),
-        (2 * KB16 + KB16, 8 * KB16 + 2 * KB16, 2 * KB16)
+        (2 * KB16 + KB16, 6 * KB16 + 2 * KB16, 2 * KB16)
     );
 }
 
@@ -1036,8 +1036,11 @@ fn physical_textures_reuse_the_lowest_free_index() {
         .unwrap();
     let physical = compiled.physical();
     assert_eq!(physical.len(), 4);
-    assert_eq!(physical[0].resources, vec![0, 3]);
-    assert_eq!(physical[1].resources, vec![1]);
+    assert_eq!(
+        physical[0].resources,
+        [0, 3].map(tilegraph::ResourceId::new)
+    );
+    assert_eq!(physical[1].resources, [1].map(tilegraph::ResourceId::new));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1130,7 +1133,7 @@ fn kill_switch_merge_gives_every_pass_its_own_group() {
 
 #[test]
 fn kill_switch_transient_marks_nothing_transient() {
-    let json = include_str!("../examples/graphs/forward_msaa.json");
+    let json = include_str!("../../examples/graphs/forward_msaa.json");
     let p = plan_with(json, &CompileOptions::default().with_transient(false));
     assert!(
         p["resources"]
@@ -1157,8 +1160,8 @@ fn fps_scales_the_per_second_figures() {
 
 #[test]
 fn slow_clear_values_are_warnings_fast_ones_are_not() {
-    let p = plan(
-        r#"{
+    // Not transient: a transient attachment's clear never leaves the tile, so no value is slow.
+    let json = r#"{
         "resources": [
             {"name": "grey", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [0.5, 0.5, 0.5, 1]},
             {"name": "white", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [1, 1, 1, 1]},
@@ -1179,8 +1182,8 @@ fn slow_clear_values_are_warnings_fast_ones_are_not() {
              "depth": {"resource": "stencil_one", "access": "clear"}},
             {"name": "fast_depth", "type": "render", "side_effects": true,
              "depth": {"resource": "reverse_z", "access": "clear"}}
-        ]}"#,
-    );
+        ]}"#;
+    let p = plan_with(json, &CompileOptions::default().with_transient(false));
     let mut warned = slow_clears(&p);
     warned.sort();
     assert_eq!(
@@ -1194,6 +1197,11 @@ fn slow_clear_values_are_warnings_fast_ones_are_not() {
     for w in p["warnings"].as_array().unwrap() {
         assert!(!w["message"].as_str().unwrap().is_empty());
     }
+    // With transients on, every attachment here lives on tile only and warns of nothing.
+    let on_tile = plan(json);
+    let resources = on_tile["resources"].as_array().unwrap();
+    assert!(resources.iter().all(|r| r["transient"] == true));
+    assert_eq!(slow_clears(&on_tile), vec![]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1232,9 +1240,19 @@ fn plan_json_has_the_fields_of_the_contract() {
     );
     let render = &p["groups"][0];
     assert_eq!(keys(render), "break,color,depth,index,passes,type");
-    assert_eq!(keys(&render["color"][0]), "load,resolve,resource,store");
+    assert_eq!(
+        keys(&render["color"][0]),
+        "layer,load,mip,resolve,resource,store"
+    );
+    assert_eq!(
+        (&render["color"][0]["mip"], &render["color"][0]["layer"]),
+        (&0.into(), &0.into())
+    );
     assert!(render["color"][0]["resolve"].is_null());
-    assert_eq!(keys(&render["depth"]), "load,read_only,resource,store");
+    assert_eq!(
+        keys(&render["depth"]),
+        "layer,load,mip,read_only,resource,store"
+    );
     assert_eq!(render["depth"]["read_only"], false);
     let compute = &p["groups"][1];
     assert_eq!(compute["type"], "compute");
@@ -1294,8 +1312,8 @@ fn json_round_trip_keeps_fingerprint_and_plan() {
         CHAIN,
         PREPASS,
         WRITE_ONLY,
-        include_str!("../examples/graphs/forward_msaa.json"),
-        include_str!("../examples/graphs/post_chain.json"),
+        include_str!("../../examples/graphs/forward_msaa.json"),
+        include_str!("../../examples/graphs/post_chain.json"),
     ] {
         let g = RenderGraph::from_json(json).unwrap();
         let back = RenderGraph::from_json(&g.to_json()).unwrap();
@@ -1342,13 +1360,22 @@ fn builder_graph_round_trips_through_json() {
     g.add_compute_pass("setup")
         .storage_write_buffer(buf)
         .finish();
-    g.add_render_pass("shadow")
-        .depth(layered, Access::Clear)
-        .finish();
+    // Every layer and mip is written before a pass samples the whole texture (the guide).
+    for layer in 0..2 {
+        g.add_render_pass(&format!("shadow{layer}"))
+            .depth(layered.layer(layer), Access::Clear)
+            .finish();
+    }
     g.add_render_pass("bloom_down")
         .sample(layered)
         .color_cleared(mipped, [0.1, 0.2, 0.3, 0.4])
         .finish();
+    for mip in 1..3 {
+        g.add_render_pass(&format!("bloom_mip{mip}"))
+            .sample(mipped.mip(mip - 1))
+            .color(mipped.mip(mip), Access::Write)
+            .finish();
+    }
     g.add_render_pass("main")
         .sample(mipped)
         .storage_read_buffer(buf)
@@ -1433,9 +1460,19 @@ fn every_example_graph_plans() {
             names.push(path.file_name().unwrap().to_string_lossy().into_owned());
         }
     }
-    names.sort();
-    assert_eq!(
-        names,
-        ["deferred.json", "forward_msaa.json", "post_chain.json"]
-    );
+    // The directory grows; the examples the README and the tool tests name must stay.
+    for name in [
+        "bloom_chain.json",
+        "deferred.json",
+        "forward_msaa.json",
+        "post_chain.json",
+        "shadow_cascades.json",
+        "soft_particles.json",
+        "ssao.json",
+    ] {
+        assert!(
+            names.iter().any(|n| n == name),
+            "{name} missing from {names:?}"
+        );
+    }
 }

@@ -3,9 +3,6 @@
 //! pipeline: description → graph → compile with and without `DontCare` → plan JSON, table and DOT,
 //! plus a description round trip. CI covers the fuzz target this way without a nightly toolchain.
 
-#[path = "../fuzz/fuzz_targets/common/mod.rs"]
-mod common;
-
 #[test]
 fn seed_corpus_replays_cleanly() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -25,7 +22,7 @@ fn seed_corpus_replays_cleanly() {
         let Ok(text) = std::str::from_utf8(&bytes) else {
             continue;
         };
-        common::check_description(text);
+        crate::fuzz_common::check_description(text);
         compiled += usize::from(
             tilegraph::RenderGraph::from_json(text)
                 .is_ok_and(|g| g.compile(&Default::default()).is_ok()),

@@ -1,29 +1,34 @@
 //! Property tests of the compiler on random graphs (see tests/support/random_graph.rs for the generator).
 //!
-//! For every graph: compiling never panics and fails only with a documented error kind; the plan
-//! executed by the reference interpreter makes every read see the version the declarations say
-//! (so the same as the naive plan, and never garbage); planned traffic matches DESIGN §5 and is at
+//! Graphs include textures of several mips and array layers, attachments of single mips and
+//! layers, and list entries naming one subresource or the whole texture (the guide); every
+//! property below holds per subresource. For every graph: compiling never panics and fails only
+//! with a kind of `tilegraph::ErrorKind::ALL`; validation does not depend on the options; exactly
+//! the passes the guide keeps are live; the plan executed by the reference interpreter makes every
+//! read see the version the declarations say (so does the naive plan, whose ops, reasons and
+//! read-only depths follow the guide's naive rules); every attachment's load op, store op,
+//! read-only flag, resolve and reasons are the guide's; planned traffic matches the guide and is at
 //! most the naive traffic; plans are deterministic and survive a description round trip; lifetimes
 //! span exactly the live uses; physical sharing never overlaps lifetimes and only shares identical
-//! descriptors and usages; transient textures are exactly those DESIGN §2 allows; groups merge all
-//! that DESIGN §2's rule allows and name the first reason that ends them; validation does not
-//! depend on the options; and, for graphs of up to 6 passes, no load/store assignment of the
-//! compiler's groups that the interpreter accepts moves fewer bytes than the compiler's.
+//! descriptors and usages; transient textures are exactly those the guide allows; no render pass
+//! binds for a shader a subresource it writes as an attachment; groups merge all that the guide's
+//! rule allows and name the first reason that ends them; warnings and the dependency list are what
+//! the plan implies; and, for graphs of up to 6 passes, no load/store assignment of the compiler's
+//! groups that the interpreter accepts moves fewer bytes than the compiler's.
 //!
-//! Defaults: 40 000 graphs (semantics) and 20 000 (minimality) in release, about ten seconds;
-//! a tenth of that in debug builds. `TILEGRAPH_PROPTEST_CASES=N cargo test --release --test
+//! Defaults: 40 000 graphs (semantics) and 20 000 (minimality) in release, under ten seconds;
+//! a tenth of that in debug builds. `TILEGRAPH_PROPTEST_CASES=N cargo test --release --test cpu
 //! prop_plan -- --nocapture` runs N graphs per property and prints how many were checked, with a
-//! tally of error kinds, merged groups, transients, shared physical textures and searches.
-
-mod support;
+//! tally of error kinds, merged groups, transients, shared physical textures, subresource use and
+//! searches.
 
 use std::sync::Mutex;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
-use support::checks::{Tally, check_graph, check_minimal, options_from};
-use support::random_graph::{Choices, Shape};
+use crate::support::checks::{Tally, check_graph, check_minimal, options_from};
+use crate::support::random_graph::{Choices, Shape};
 
 /// Cases per property: `TILEGRAPH_PROPTEST_CASES`, else the release default (a tenth of it in
 /// unoptimised builds, which run the interpreter about ten times slower).
@@ -50,8 +55,9 @@ fn run_property(name: &str, default_cases: u32, max_passes: usize, minimality: b
     });
     let strategy = (prop::collection::vec(any::<u32>(), 0..320), any::<u8>());
     let result = runner.run(&strategy, |(choices, option_bits)| {
-        let json = support::random_graph::graph(&mut Choices::new(&choices), &Shape { max_passes })
-            .to_string();
+        let json =
+            crate::support::random_graph::graph(&mut Choices::new(&choices), &Shape { max_passes })
+                .to_string();
         let options = options_from(option_bits);
         let mut tally = tally.lock().unwrap();
         let outcome =

@@ -1,9 +1,7 @@
 //! Graphs on which a property of tests/prop_plan.rs once failed, minimised by hand. Each runs every
 //! plan property (tests/support/checks.rs) with and without the `DontCare` opt-in.
 
-mod support;
-
-use support::checks::{Tally, check_graph, check_minimal, options_from};
+use crate::support::checks::{Tally, check_graph, check_minimal, options_from};
 
 /// Every property, minimality included.
 fn assert_properties(json: &str) {
@@ -20,7 +18,7 @@ fn assert_properties(json: &str) {
 
 /// A pass that samples the depth it tests read-only must not share a wgpu render pass with a later
 /// pass that writes that depth: wgpu validates the whole render pass as one usage scope, and a
-/// sampled depth attachment must be read-only in all of it (DESIGN §2, `feedback`).
+/// sampled depth attachment must be read-only in all of it (the guide, `feedback`).
 #[test]
 fn sampled_read_only_depth_is_not_merged_with_a_depth_write() {
     let json = r#"{
@@ -40,7 +38,11 @@ fn sampled_read_only_depth_is_not_merged_with_a_depth_write() {
         .unwrap()
         .compile(&Default::default())
         .unwrap();
-    let names: Vec<_> = plan.groups().iter().map(|g| g.passes.clone()).collect();
+    let names: Vec<Vec<usize>> = plan
+        .groups()
+        .iter()
+        .map(|g| g.passes.iter().map(|p| p.index()).collect())
+        .collect();
     assert_eq!(names, [vec![0], vec![1], vec![2]]);
     assert_eq!(plan.groups()[1].boundary.as_str(), "writes_bound_texture");
 }
@@ -72,7 +74,7 @@ fn sampled_texture_is_not_merged_with_a_resolve_into_it() {
 }
 
 /// Found by the minimality property: `shadow_test` reads a depth that nothing wrote, so its group
-/// clears it (DESIGN §2). A `read` never writes, so that clear is not content: `shadow_draw` clears
+/// clears it (the guide). A `read` never writes, so that clear is not content: `shadow_draw` clears
 /// again rather than `shadow_test` storing and `shadow_draw` loading it (2 × 256 bytes).
 #[test]
 fn reader_of_a_read_fallback_clear_reclears() {
@@ -94,7 +96,7 @@ fn reader_of_a_read_fallback_clear_reclears() {
     );
 }
 
-/// A depth `read` with no prior contents makes its group clear it (DESIGN §2), but a `read` never
+/// A depth `read` with no prior contents makes its group clear it (the guide), but a `read` never
 /// writes: the clear is not content. A later pass sampling that depth reads a resource nobody wrote,
 /// which is `read_before_write` (clear values apply to attachments only), not a merge question.
 #[test]
@@ -116,4 +118,108 @@ fn sampling_a_depth_only_ever_read_is_a_read_before_write() {
     assert_eq!(error.kind().as_str(), "read_before_write");
     assert_eq!(error.pass(), Some("fog"));
     assert_eq!(error.resource(), Some("depth"));
+}
+
+/// The subresource seeds of the fuzz corpus that compile: a bloom chain (one mip per pass, the
+/// texture sampled whole at the end, a clear of one mip that the next write of that mip kills), shadow cascades (one layer per pass, a
+/// whole array and one layer sampled) and a HiZ pyramid built by compute passes per mip and layer.
+#[test]
+fn subresource_seeds_have_every_property() {
+    for json in [
+        include_str!("../../fuzz/corpus/description/seed-bloom-mip-chain.json"),
+        include_str!("../../fuzz/corpus/description/seed-shadow-cascades-layers.json"),
+        include_str!("../../fuzz/corpus/description/seed-hiz-mips-layers-compute.json"),
+    ] {
+        assert_properties(json);
+    }
+}
+
+/// Writing one mip kills only that mip's version (the guide): `stale` clears mip 2, which `down2`
+/// overwrites before anyone reads it, so `stale` is culled; every other mip's writer stays.
+#[test]
+fn a_dead_write_of_one_mip_culls_only_its_pass() {
+    let json = include_str!("../../fuzz/corpus/description/seed-bloom-mip-chain.json");
+    let plan = tilegraph::RenderGraph::from_json(json)
+        .unwrap()
+        .compile(&Default::default())
+        .unwrap();
+    let culled: Vec<&str> = plan
+        .passes()
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.culled)
+        .map(|(i, _)| plan.pass_name(tilegraph::PassId::new(i)))
+        .collect();
+    assert_eq!(culled, ["stale"]);
+}
+
+/// Hand-made subresource corners: a resolve into mip 0 of a texture whose mip 1 the resolving pass
+/// samples; one texture in two colour slots (two layers) over a merged group; a `read` of a depth
+/// layer nothing wrote (it clears) beside a written layer; a copy between two mips of one texture.
+#[test]
+fn subresource_corners_have_every_property() {
+    let corners = [
+        r#"{
+          "resources": [
+            {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [16, 16], "samples": 4}},
+            {"name": "target", "texture": {"format": "rgba8unorm", "size": [16, 16], "mips": 2}},
+            {"name": "out", "texture": {"format": "rgba8unorm", "size": [16, 16]},
+             "import": {"contents": "undefined", "after": "keep"}}
+          ],
+          "passes": [
+            {"name": "small", "type": "render", "color": [{"resource": "target", "mip": 1, "access": "clear"}]},
+            {"name": "draw", "type": "render", "sample": [{"resource": "target", "mip": 1}],
+             "color": [{"resource": "msaa", "access": "clear", "resolve": "target"}]},
+            {"name": "present", "type": "render", "sample": ["target"],
+             "color": [{"resource": "out", "access": "write"}]}
+          ]
+        }"#,
+        r#"{
+          "resources": [
+            {"name": "array", "texture": {"format": "rgba16float", "size": [32, 32, 2]}},
+            {"name": "out", "texture": {"format": "rgba8unorm", "size": [32, 32]},
+             "import": {"contents": "undefined", "after": "keep"}}
+          ],
+          "passes": [
+            {"name": "a", "type": "render", "color": [{"resource": "array", "access": "clear"},
+                                                   {"resource": "array", "layer": 1, "access": "clear"}]},
+            {"name": "b", "type": "render", "color": [{"resource": "array", "access": "read_write"},
+                                                   {"resource": "array", "layer": 1, "access": "read_write"}]},
+            {"name": "c", "type": "render", "color": [{"resource": "array", "access": "read_write"},
+                                                   {"resource": "array", "layer": 1, "access": "write"}]},
+            {"name": "present", "type": "render", "sample": ["array"],
+             "color": [{"resource": "out", "access": "write"}]}
+          ]
+        }"#,
+        r#"{
+          "resources": [
+            {"name": "depth", "texture": {"format": "depth32float", "size": [16, 16, 2]}, "clear": 1.0},
+            {"name": "mask", "texture": {"format": "rgba8unorm", "size": [16, 16]},
+             "import": {"contents": "undefined", "after": "keep"}}
+          ],
+          "passes": [
+            {"name": "layer0", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
+            {"name": "test1", "type": "render", "color": [{"resource": "mask", "access": "clear"}],
+             "depth": {"resource": "depth", "layer": 1, "access": "read"}},
+            {"name": "test0", "type": "render", "sample": [{"resource": "depth", "layer": 0}],
+             "color": [{"resource": "mask", "access": "read_write"}],
+             "depth": {"resource": "depth", "layer": 0, "access": "read"}}
+          ]
+        }"#,
+        r#"{
+          "resources": [
+            {"name": "chain", "texture": {"format": "rgba8unorm", "size": [16, 16], "mips": 3},
+             "import": {"contents": "preserved", "after": "keep"}}
+          ],
+          "passes": [
+            {"name": "draw", "type": "render", "color": [{"resource": "chain", "mip": 1, "access": "read_write"}]},
+            {"name": "copy", "type": "copy", "copy_src": [{"resource": "chain", "mip": 1}],
+             "copy_dst": [{"resource": "chain", "mip": 2}]},
+            {"name": "overwrite", "type": "render", "color": [{"resource": "chain", "mip": 1, "access": "clear"}]}
+          ]
+        }"#,
+    ];
+    for json in corners {
+        assert_properties(json);
+    }
 }

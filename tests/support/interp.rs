@@ -1,19 +1,25 @@
 //! Reference interpreter: runs a plan symbolically on a tile model and records what every read sees.
 //!
-//! Every texture and buffer holds a *content token* naming the version it holds (who wrote it, or
-//! which clear value, or the import's preserved contents, or garbage). A render group brings its
-//! attachments onto the tile with its load ops, runs its passes on the tile and writes back with its
-//! store ops and resolves; compute and copy groups work on memory. [`reference`] gives what every
-//! read must see from the declarations alone, in declaration order; [`Machine`] gives what a plan
-//! makes it see. A correct plan makes the two agree.
+//! Every subresource (one mip of one array layer of a texture, or a whole buffer) holds a *content
+//! token* naming the version it holds (who wrote it, or which clear value, or the import's
+//! preserved contents, or garbage). Memory is kept per physical slot per subresource, so two
+//! resources sharing a physical texture share each of its subresources, and a mip written through
+//! one resource is garbage when read through another. A render group brings its attachments (one
+//! subresource each) onto the tile with its load ops, runs its passes on the tile and writes back
+//! with its store ops and resolves; compute and copy groups work on memory. [`reference`] gives
+//! what every read must see from the declarations alone, in declaration order (the guide);
+//! [`Machine`] gives what a plan makes it see. A correct plan makes the two agree.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tilegraph::declare::{PassDecl, ResourceDecl};
 use tilegraph::{
-    Access, ClearValue, CompiledGraph, Group, ImportAfter, ImportContents, LoadOp, PassKind,
-    RenderGraph, ResourceKind, StoreOp,
+    Access, AttachmentPlan, ClearValue, CompiledGraph, Entry, Group, ImportAfter, ImportContents,
+    LoadOp, PassDecl, PassId, PassKind, RenderGraph, ResourceDecl, ResourceId, ResourceKind,
+    StoreOp, Subresource,
 };
+
+/// Mip 0 of layer 0: a buffer's only subresource, a resolve target's subresource.
+pub const BASE: Subresource = Subresource { mip: 0, layer: 0 };
 
 /// A clear value normalised so that equal clears compare equal (`Depth(d)` is `{d, stencil 0}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -32,7 +38,7 @@ pub fn clear_key(value: ClearValue) -> ClearKey {
     }
 }
 
-/// DESIGN §2's fast-clear default: transparent black, depth 1.0 and stencil 0.
+/// the guide's fast-clear default: transparent black, depth 1.0 and stencil 0.
 pub fn default_clear(decl: &ResourceDecl) -> ClearKey {
     match decl.kind {
         ResourceKind::Texture(t) if t.format.is_depth_stencil_format() => {
@@ -42,29 +48,83 @@ pub fn default_clear(decl: &ResourceDecl) -> ClearKey {
     }
 }
 
-/// What a texture or buffer holds.
+/// (mips, layers) of a resource: a buffer is one subresource.
+pub fn grid(decl: &ResourceDecl) -> (u32, u32) {
+    match decl.kind {
+        ResourceKind::Texture(t) => (t.mips, t.layers),
+        ResourceKind::Buffer(_) => (1, 1),
+    }
+}
+
+/// Number of subresources of a resource.
+pub fn sub_count(decl: &ResourceDecl) -> u32 {
+    let (mips, layers) = grid(decl);
+    mips * layers
+}
+
+/// Position of `sub` in the resource's grid (`layer * mips + mip`), `None` outside it.
+pub fn sub_index(decl: &ResourceDecl, sub: Subresource) -> Option<u32> {
+    let (mips, layers) = grid(decl);
+    (sub.mip < mips && sub.layer < layers).then_some(sub.layer * mips + sub.mip)
+}
+
+/// Every subresource of a resource, in grid order.
+pub fn all_subs(decl: &ResourceDecl) -> Vec<Subresource> {
+    let (mips, layers) = grid(decl);
+    (0..layers)
+        .flat_map(|layer| (0..mips).map(move |mip| Subresource { mip, layer }))
+        .collect()
+}
+
+/// The subresources a list entry names: one, or every one for a whole-resource entry.
+pub fn entry_subs(res: &[ResourceDecl], e: Entry) -> Vec<Subresource> {
+    match e.sub {
+        Some(sub) => vec![sub],
+        None => all_subs(&res[e.resource.index()]),
+    }
+}
+
+/// What a subresource holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Content {
-    /// Garbage: never written, discarded, don't-care, another resource's data or a race.
+    /// Garbage: never written, discarded, don't-care, another subresource's data or a race.
     Undefined,
     /// An import's contents from before the frame.
-    Preserved(u32),
-    /// Resource `.0` cleared to a value, nothing drawn on top.
-    Cleared(u32, ClearKey),
-    /// What `pass` wrote into `resource`.
-    Written { pass: u32, resource: u32 },
-    /// `target` holding the resolve of what `pass` wrote into `source`.
-    Resolved { target: u32, pass: u32, source: u32 },
+    Preserved(ResourceId, Subresource),
+    /// The subresource cleared to a value, nothing drawn on top.
+    Cleared(ResourceId, Subresource, ClearKey),
+    /// What `pass` wrote into `resource`'s `sub`.
+    Written {
+        pass: PassId,
+        resource: ResourceId,
+        sub: Subresource,
+    },
+    /// `target`'s mip 0 of layer 0 holding the resolve of what `pass` wrote into `source`'s
+    /// `source_sub`.
+    Resolved {
+        target: ResourceId,
+        pass: PassId,
+        source: ResourceId,
+        source_sub: Subresource,
+    },
 }
 
 impl Content {
-    /// The resource whose data this is: reading it through another resource is reading garbage.
-    fn owner(self) -> Option<u32> {
+    /// The subresource whose data this is: reading it through another one is reading garbage.
+    pub fn owner(self) -> Option<(ResourceId, Subresource)> {
         match self {
             Content::Undefined => None,
-            Content::Preserved(r) | Content::Cleared(r, _) => Some(r),
-            Content::Written { resource, .. } => Some(resource),
-            Content::Resolved { target, .. } => Some(target),
+            Content::Preserved(r, s) | Content::Cleared(r, s, _) => Some((r, s)),
+            Content::Written { resource, sub, .. } => Some((resource, sub)),
+            Content::Resolved { target, .. } => Some((target, BASE)),
+        }
+    }
+
+    /// The pass that wrote it (`None`: an import's preserved contents, a clear, garbage).
+    pub fn writer(self) -> Option<PassId> {
+        match self {
+            Content::Written { pass, .. } | Content::Resolved { pass, .. } => Some(pass),
+            _ => None,
         }
     }
 }
@@ -75,6 +135,7 @@ pub enum ReadKind {
     /// What an attachment access finds on the tile: the prior contents for `read_write`/`read`,
     /// the cleared tile for `clear` (slot: colour slots, then depth).
     Attachment(u32),
+    /// Entry `.0` of the list.
     Sample(u32),
     Input(u32),
     StorageRead(u32),
@@ -82,44 +143,81 @@ pub enum ReadKind {
     CopySrc(u32),
 }
 
-/// One read of the frame.
+/// One read of the frame: one subresource each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Observation {
     Read {
-        pass: u32,
+        pass: PassId,
         kind: ReadKind,
-        resource: u32,
+        resource: ResourceId,
+        sub: Subresource,
     },
-    /// What a kept import holds when the frame ends.
-    FrameEnd(u32),
+    /// What a kept import's subresource holds when the frame ends.
+    FrameEnd(ResourceId, Subresource),
 }
 
 impl Observation {
-    pub fn resource(self) -> u32 {
+    pub fn resource(self) -> ResourceId {
         match self {
-            Observation::Read { resource, .. } | Observation::FrameEnd(resource) => resource,
+            Observation::Read { resource, .. } | Observation::FrameEnd(resource, _) => resource,
+        }
+    }
+
+    pub fn sub(self) -> Subresource {
+        match self {
+            Observation::Read { sub, .. } | Observation::FrameEnd(_, sub) => sub,
         }
     }
 }
 
-/// An attachment access of a pass: (slot, resource, access, own clear value).
-pub fn attachments(pass: &PassDecl) -> Vec<(u32, u32, Access, Option<ClearValue>)> {
-    let mut out: Vec<_> = pass
+/// An attachment access of a pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Attached {
+    /// Colour slots, then depth.
+    pub slot: u32,
+    pub resource: ResourceId,
+    pub sub: Subresource,
+    pub access: Access,
+    /// The access's own clear value.
+    pub clear: Option<ClearValue>,
+    pub resolve: Option<ResourceId>,
+    pub is_depth: bool,
+}
+
+/// The attachment accesses of a pass, colour slots then depth.
+pub fn attachments(pass: &PassDecl) -> Vec<Attached> {
+    let mut out: Vec<Attached> = pass
         .color
         .iter()
         .enumerate()
-        .map(|(slot, c)| (slot as u32, c.resource, c.access, c.clear))
+        .map(|(slot, c)| Attached {
+            slot: slot as u32,
+            resource: c.resource,
+            sub: c.sub,
+            access: c.access,
+            clear: c.clear,
+            resolve: c.resolve,
+            is_depth: false,
+        })
         .collect();
     if let Some(d) = pass.depth {
-        out.push((pass.color.len() as u32, d.resource, d.access, d.clear));
+        out.push(Attached {
+            slot: pass.color.len() as u32,
+            resource: d.resource,
+            sub: d.sub,
+            access: d.access,
+            clear: d.clear,
+            resolve: None,
+            is_depth: true,
+        });
     }
     out
 }
 
-/// Non-attachment reads of a pass, in a fixed order.
-pub fn memory_reads(pass: &PassDecl) -> Vec<(ReadKind, u32)> {
+/// Non-attachment reads of a pass, in a fixed order: (kind, entry).
+pub fn memory_reads(pass: &PassDecl) -> Vec<(ReadKind, Entry)> {
     let mut out = Vec::new();
-    type List<'p> = (&'p [u32], fn(u32) -> ReadKind);
+    type List<'p> = (&'p [Entry], fn(u32) -> ReadKind);
     let lists: [List<'_>; 5] = [
         (&pass.sample, ReadKind::Sample),
         (&pass.input, ReadKind::Input),
@@ -128,15 +226,15 @@ pub fn memory_reads(pass: &PassDecl) -> Vec<(ReadKind, u32)> {
         (&pass.copy_src, ReadKind::CopySrc),
     ];
     for (list, kind) in lists {
-        for (i, &r) in list.iter().enumerate() {
-            out.push((kind(i as u32), r));
+        for (i, &e) in list.iter().enumerate() {
+            out.push((kind(i as u32), e));
         }
     }
     out
 }
 
-/// Whole-resource writes that do not go through an attachment.
-pub fn memory_writes(pass: &PassDecl) -> impl Iterator<Item = u32> + '_ {
+/// Writes that do not go through an attachment (whole entries overwrite every subresource).
+pub fn memory_writes(pass: &PassDecl) -> impl Iterator<Item = Entry> + '_ {
     pass.storage_write
         .iter()
         .chain(&pass.storage_read_write)
@@ -145,7 +243,7 @@ pub fn memory_writes(pass: &PassDecl) -> impl Iterator<Item = u32> + '_ {
 }
 
 /// The clear value an access clears to: its own, else the resource's, else the fast default.
-fn access_clear(decl: &ResourceDecl, own: Option<ClearValue>) -> ClearKey {
+pub fn access_clear(decl: &ResourceDecl, own: Option<ClearValue>) -> ClearKey {
     own.or(decl.clear)
         .map(clear_key)
         .unwrap_or_else(|| default_clear(decl))
@@ -155,113 +253,128 @@ fn access_clear(decl: &ResourceDecl, own: Option<ClearValue>) -> ClearKey {
 #[derive(Debug, Clone, Default)]
 pub struct Reference {
     pub expected: BTreeMap<Observation, Content>,
-    /// Reads of contents that exist only because an attachment with no prior contents starts from
-    /// its clear value (DESIGN §2); the naive plan loads undefined memory there instead.
-    pub from_fallback: BTreeSet<Observation>,
     /// Attachment accesses (pass, slot) of `read_write`/`read` that found no contents and start
-    /// from the clear value: a `read` of that kind writes the cleared contents.
-    pub fallback_clears: BTreeSet<(u32, u32)>,
+    /// from the clear value (the guide); a `read` of that kind writes nothing.
+    pub fallback_clears: BTreeSet<(PassId, u32)>,
 }
 
 /// Executes the declared graph in declaration order. `live[p]` says whose reads to record (every
 /// pass still runs: a live read of a culled pass's output must show up as a mismatch).
 pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, String> {
     let res = graph.resources();
-    let mut cur: Vec<Option<(Content, bool)>> = res
-        .iter()
-        .enumerate()
-        .map(|(r, d)| match d.import {
-            Some(i) if i.contents == ImportContents::Preserved => {
-                Some((Content::Preserved(r as u32), false))
+    let mut cur: BTreeMap<(ResourceId, Subresource), Content> = BTreeMap::new();
+    for (r, d) in res.iter().enumerate() {
+        let r = ResourceId::new(r);
+        if d.import
+            .is_some_and(|i| i.contents == ImportContents::Preserved)
+        {
+            for sub in all_subs(d) {
+                cur.insert((r, sub), Content::Preserved(r, sub));
             }
-            _ => None,
-        })
-        .collect();
+        }
+    }
     let mut out = Reference::default();
     for (p, pass) in graph.passes().iter().enumerate() {
-        let pid = p as u32;
-        let mut record = |obs: Observation, content: Content, fallback: bool| {
+        let pid = PassId::new(p);
+        let mut record = |obs: Observation, content: Content| {
             if live[p] {
                 out.expected.insert(obs, content);
-                if fallback {
-                    out.from_fallback.insert(obs);
-                }
             }
         };
         let atts = attachments(pass);
-        for &(slot, r, access, own) in &atts {
+        let mut fallbacks = Vec::new();
+        for a in &atts {
             let obs = Observation::Read {
                 pass: pid,
-                kind: ReadKind::Attachment(slot),
-                resource: r,
+                kind: ReadKind::Attachment(a.slot),
+                resource: a.resource,
+                sub: a.sub,
             };
-            let decl = &res[r as usize];
-            match access {
-                Access::Clear => record(obs, Content::Cleared(r, access_clear(decl, own)), false),
+            let decl = &res[a.resource.index()];
+            match a.access {
+                Access::Clear => record(
+                    obs,
+                    Content::Cleared(a.resource, a.sub, access_clear(decl, a.clear)),
+                ),
                 Access::Write => {}
-                _ => match cur[r as usize] {
-                    Some((content, fallback)) => record(obs, content, fallback),
+                _ => match cur.get(&(a.resource, a.sub)) {
+                    Some(&content) => record(obs, content),
                     None => {
-                        let value = own.or(decl.clear).ok_or_else(|| {
-                            format!("pass {p} reads resource {r} before anything writes it")
+                        let value = a.clear.or(decl.clear).ok_or_else(|| {
+                            format!(
+                                "pass {p} reads resource {} {:?} before anything writes it",
+                                a.resource, a.sub
+                            )
                         })?;
-                        out.fallback_clears.insert((pid, slot));
-                        record(obs, Content::Cleared(r, clear_key(value)), true);
+                        fallbacks.push((pid, a.slot));
+                        record(obs, Content::Cleared(a.resource, a.sub, clear_key(value)));
                     }
                 },
             }
         }
-        for (kind, r) in memory_reads(pass) {
-            let obs = Observation::Read {
-                pass: pid,
-                kind,
-                resource: r,
-            };
-            let (content, fallback) = cur[r as usize]
-                .ok_or_else(|| format!("pass {p} reads resource {r} before anything writes it"))?;
-            record(obs, content, fallback);
-        }
-        for &(_, r, access, _) in &atts {
-            if access != Access::Read {
-                cur[r as usize] = Some((
-                    Content::Written {
-                        pass: pid,
-                        resource: r,
-                    },
-                    false,
-                ));
+        out.fallback_clears.extend(fallbacks);
+        for (kind, e) in memory_reads(pass) {
+            for sub in entry_subs(res, e) {
+                let obs = Observation::Read {
+                    pass: pid,
+                    kind,
+                    resource: e.resource,
+                    sub,
+                };
+                let content = *cur.get(&(e.resource, sub)).ok_or_else(|| {
+                    format!(
+                        "pass {p} reads resource {} {sub:?} before anything writes it",
+                        e.resource
+                    )
+                })?;
+                if live[p] {
+                    out.expected.insert(obs, content);
+                }
             }
         }
-        for c in &pass.color {
-            if let Some(t) = c.resolve {
-                cur[t as usize] = Some((
+        for a in &atts {
+            if a.access != Access::Read {
+                cur.insert(
+                    (a.resource, a.sub),
+                    Content::Written {
+                        pass: pid,
+                        resource: a.resource,
+                        sub: a.sub,
+                    },
+                );
+            }
+            if let Some(t) = a.resolve {
+                cur.insert(
+                    (t, BASE),
                     Content::Resolved {
                         target: t,
                         pass: pid,
-                        source: c.resource,
+                        source: a.resource,
+                        source_sub: a.sub,
                     },
-                    false,
-                ));
+                );
             }
         }
-        for r in memory_writes(pass) {
-            cur[r as usize] = Some((
-                Content::Written {
-                    pass: pid,
-                    resource: r,
-                },
-                false,
-            ));
+        for e in memory_writes(pass) {
+            for sub in entry_subs(res, e) {
+                cur.insert(
+                    (e.resource, sub),
+                    Content::Written {
+                        pass: pid,
+                        resource: e.resource,
+                        sub,
+                    },
+                );
+            }
         }
     }
     for (r, decl) in res.iter().enumerate() {
-        if decl.import.is_some_and(|i| i.after == ImportAfter::Keep)
-            && let Some((content, fallback)) = cur[r]
-        {
-            let obs = Observation::FrameEnd(r as u32);
-            out.expected.insert(obs, content);
-            if fallback {
-                out.from_fallback.insert(obs);
+        let r = ResourceId::new(r);
+        if decl.import.is_some_and(|i| i.after == ImportAfter::Keep) {
+            for sub in all_subs(decl) {
+                if let Some(&content) = cur.get(&(r, sub)) {
+                    out.expected.insert(Observation::FrameEnd(r, sub), content);
+                }
             }
         }
     }
@@ -282,7 +395,8 @@ pub enum Memory {
 pub struct Machine<'g> {
     res: &'g [ResourceDecl],
     passes: &'g [PassDecl],
-    slot_of: Vec<usize>,
+    /// Per resource: where its subresources start in `memory`.
+    base: Vec<usize>,
     transient: Vec<bool>,
     memory: Vec<Content>,
     pub observed: BTreeMap<Observation, Content>,
@@ -296,37 +410,64 @@ pub struct Machine<'g> {
 impl<'g> Machine<'g> {
     pub fn new(graph: &'g RenderGraph<'_>, plan: &CompiledGraph, memory: Memory) -> Self {
         let res = graph.resources();
-        let n = res.len();
-        let mut slot_of: Vec<usize> = (0..n).collect();
-        let mut transient = vec![false; n];
-        if let Memory::Planned = memory {
-            for (r, p) in plan.resources().iter().enumerate() {
-                if let Some(phys) = p.physical {
-                    slot_of[r] = n + phys as usize;
+        let mut errors = Vec::new();
+        let mut base = Vec::with_capacity(res.len());
+        let mut total = 0usize;
+        let mut transient = vec![false; res.len()];
+        // Physical slot → (start, subresource count), allocated by its first tenant.
+        let mut physical: BTreeMap<usize, (usize, u32)> = BTreeMap::new();
+        for (r, decl) in res.iter().enumerate() {
+            let count = sub_count(decl);
+            let shared = match memory {
+                Memory::Planned => {
+                    transient[r] = plan.resources()[r].transient;
+                    plan.resources()[r].physical.map(|p| p.index())
                 }
-                transient[r] = p.transient;
+                Memory::Separate => None,
+            };
+            match shared.map(|p| physical.get(&p).copied().ok_or(p)) {
+                Some(Ok((start, tenants_count))) => {
+                    if tenants_count != count {
+                        errors.push(format!(
+                            "resource {r} has {count} subresources, its physical texture {tenants_count}"
+                        ));
+                    }
+                    base.push(start);
+                    total = total.max(start + count as usize);
+                }
+                Some(Err(p)) => {
+                    physical.insert(p, (total, count));
+                    base.push(total);
+                    total += count as usize;
+                }
+                None => {
+                    base.push(total);
+                    total += count as usize;
+                }
             }
         }
-        let slots = slot_of.iter().copied().max().map_or(0, |m| m + 1);
-        let mut memory = vec![Content::Undefined; slots];
+        let mut memory = vec![Content::Undefined; total];
         for (r, decl) in res.iter().enumerate() {
             if decl
                 .import
                 .is_some_and(|i| i.contents == ImportContents::Preserved)
             {
-                memory[slot_of[r]] = Content::Preserved(r as u32);
+                for sub in all_subs(decl) {
+                    let i = base[r] + sub_index(decl, sub).unwrap() as usize;
+                    memory[i] = Content::Preserved(ResourceId::new(r), sub);
+                }
             }
         }
         Machine {
             res,
             passes: graph.passes(),
-            slot_of,
+            base,
             transient,
             memory,
             observed: BTreeMap::new(),
-            errors: Vec::new(),
+            failed: !errors.is_empty(),
+            errors,
             expect: None,
-            failed: false,
         }
     }
 
@@ -336,21 +477,39 @@ impl<'g> Machine<'g> {
         self
     }
 
-    fn read_memory(&self, r: u32) -> Content {
-        if self.transient[r as usize] {
+    fn slot(&mut self, r: ResourceId, sub: Subresource) -> Option<usize> {
+        let decl = self.res.get(r.index());
+        match decl.and_then(|d| sub_index(d, sub)) {
+            Some(i) => Some(self.base[r.index()] + i as usize),
+            None => {
+                self.errors
+                    .push(format!("resource {r} has no subresource {sub:?}"));
+                self.failed = true;
+                None
+            }
+        }
+    }
+
+    fn read_memory(&mut self, r: ResourceId, sub: Subresource) -> Content {
+        let Some(i) = self.slot(r, sub) else {
+            return Content::Undefined;
+        };
+        if self.transient[r.index()] {
             return Content::Undefined;
         }
-        let content = self.memory[self.slot_of[r as usize]];
-        if content.owner() == Some(r) {
+        let content = self.memory[i];
+        if content.owner() == Some((r, sub)) {
             content
         } else {
             Content::Undefined
         }
     }
 
-    fn write_memory(&mut self, r: u32, content: Content) {
-        if !self.transient[r as usize] {
-            self.memory[self.slot_of[r as usize]] = content;
+    fn write_memory(&mut self, r: ResourceId, sub: Subresource, content: Content) {
+        if let Some(i) = self.slot(r, sub)
+            && !self.transient[r.index()]
+        {
+            self.memory[i] = content;
         }
     }
 
@@ -362,7 +521,7 @@ impl<'g> Machine<'g> {
         if let Some(reference) = self.expect {
             match reference.expected.get(&obs) {
                 Some(want) => self.failed |= *want != content,
-                None => self.failed |= !matches!(obs, Observation::FrameEnd(_)),
+                None => self.failed |= !matches!(obs, Observation::FrameEnd(..)),
             }
         }
     }
@@ -378,8 +537,39 @@ impl<'g> Machine<'g> {
     pub fn finish(&mut self) {
         for (r, decl) in self.res.iter().enumerate() {
             if decl.import.is_some_and(|i| i.after == ImportAfter::Keep) {
-                let content = self.read_memory(r as u32);
-                self.observe(Observation::FrameEnd(r as u32), content);
+                let r = ResourceId::new(r);
+                for sub in all_subs(decl) {
+                    let content = self.read_memory(r, sub);
+                    self.observe(Observation::FrameEnd(r, sub), content);
+                }
+            }
+        }
+    }
+
+    /// Reads of a pass's lists, each subresource one observation. `racing` says which
+    /// subresources another pass of the same render pass writes as storage (garbage to read).
+    fn read_lists(
+        &mut self,
+        p: PassId,
+        pass: &PassDecl,
+        racing: &dyn Fn(ResourceId, Subresource) -> bool,
+    ) {
+        for (kind, e) in memory_reads(pass) {
+            for sub in entry_subs(self.res, e) {
+                let content = if racing(e.resource, sub) {
+                    Content::Undefined
+                } else {
+                    self.read_memory(e.resource, sub)
+                };
+                self.observe(
+                    Observation::Read {
+                        pass: p,
+                        kind,
+                        resource: e.resource,
+                        sub,
+                    },
+                    content,
+                );
             }
         }
     }
@@ -389,170 +579,158 @@ impl<'g> Machine<'g> {
             if !group.color.is_empty() || group.depth.is_some() {
                 self.errors
                     .push(format!("a {:?} group has attachments", group.kind));
+                self.failed = true;
             }
             for &p in &group.passes {
                 self.run_memory_pass(p);
             }
             return;
         }
-        let plans: Vec<_> = group.color.iter().chain(group.depth.iter()).collect();
-        let mut tile: Vec<(u32, Content)> = plans
-            .iter()
-            .map(|a| {
-                let content = match a.load {
-                    LoadOp::Clear(v) => Content::Cleared(a.resource, clear_key(v)),
-                    LoadOp::Load => self.read_memory(a.resource),
-                    LoadOp::DontCare => Content::Undefined,
-                };
-                (a.resource, content)
-            })
-            .collect();
-        // Storage writes inside one render pass race with every other pass's access to the resource.
-        let mut writers: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+        let plans: Vec<&AttachmentPlan> = group.color.iter().chain(group.depth.iter()).collect();
+        let mut tile: Vec<Content> = Vec::with_capacity(plans.len());
+        for a in &plans {
+            let content = match a.load {
+                LoadOp::Clear(v) => Content::Cleared(a.resource, a.sub, clear_key(v)),
+                LoadOp::Load => self.read_memory(a.resource, a.sub),
+                LoadOp::DontCare => Content::Undefined,
+            };
+            tile.push(content);
+        }
+        // Storage writes inside one render pass race with every other pass's access to the
+        // subresource: draws are unordered for storage memory.
+        let mut writers: BTreeMap<(ResourceId, Subresource), BTreeSet<PassId>> = BTreeMap::new();
         for &p in &group.passes {
-            for r in memory_writes(&self.passes[p as usize]) {
-                writers.entry(r).or_default().insert(p);
+            for e in memory_writes(&self.passes[p.index()]) {
+                for sub in entry_subs(self.res, e) {
+                    writers.entry((e.resource, sub)).or_default().insert(p);
+                }
             }
         }
         for &p in &group.passes {
-            let pass = &self.passes[p as usize];
+            let pass = &self.passes[p.index()];
             if pass.kind != PassKind::Render {
                 self.errors.push(format!("pass {p} is not a render pass"));
+                self.failed = true;
             }
-            if pass.color.len() != group.color.len()
-                || pass.depth.map(|d| d.resource) != group.depth.as_ref().map(|d| d.resource)
-                || pass
-                    .color
+            let atts = attachments(pass);
+            let matches = atts.len() == plans.len()
+                && pass.color.len() == group.color.len()
+                && atts
                     .iter()
-                    .zip(&group.color)
-                    .any(|(c, a)| c.resource != a.resource)
-            {
+                    .zip(&plans)
+                    .all(|(a, g)| (a.resource, a.sub) == (g.resource, g.sub));
+            if !matches {
                 self.errors.push(format!(
-                    "pass {p} attaches other resources than its group's"
+                    "pass {p} attaches other subresources than its group's"
                 ));
                 self.failed = true;
                 continue;
             }
-            let atts = attachments(pass);
-            for &(slot, r, access, _) in &atts {
-                if access != Access::Write {
-                    let content = tile[slot as usize].1;
+            for a in &atts {
+                if a.access != Access::Write {
+                    let content = tile[a.slot as usize];
                     self.observe(
                         Observation::Read {
                             pass: p,
-                            kind: ReadKind::Attachment(slot),
-                            resource: r,
+                            kind: ReadKind::Attachment(a.slot),
+                            resource: a.resource,
+                            sub: a.sub,
                         },
                         content,
                     );
                 }
             }
-            for (kind, r) in memory_reads(pass) {
-                let racing = writers.get(&r).is_some_and(|w| w.iter().any(|&q| q != p));
-                let content = if racing {
-                    Content::Undefined
-                } else {
-                    self.read_memory(r)
-                };
-                self.observe(
-                    Observation::Read {
+            let racing = |r: ResourceId, sub: Subresource| {
+                writers
+                    .get(&(r, sub))
+                    .is_some_and(|w| w.iter().any(|&q| q != p))
+            };
+            self.read_lists(p, pass, &racing);
+            for a in &atts {
+                if a.access != Access::Read {
+                    tile[a.slot as usize] = Content::Written {
                         pass: p,
-                        kind,
-                        resource: r,
-                    },
-                    content,
-                );
-            }
-            for &(slot, r, access, _) in &atts {
-                if access != Access::Read {
-                    tile[slot as usize].1 = Content::Written {
-                        pass: p,
-                        resource: r,
+                        resource: a.resource,
+                        sub: a.sub,
                     };
                 }
             }
         }
-        for (a, &(r, content)) in plans.iter().zip(&tile) {
+        for (a, &content) in plans.iter().zip(&tile) {
             match a.store {
-                StoreOp::Store => self.write_memory(r, content),
-                StoreOp::Discard => self.write_memory(r, Content::Undefined),
+                StoreOp::Store => self.write_memory(a.resource, a.sub, content),
+                StoreOp::Discard => self.write_memory(a.resource, a.sub, Content::Undefined),
                 StoreOp::None => {}
             }
         }
-        for (a, &(_, content)) in plans.iter().zip(&tile) {
+        for (a, &content) in plans.iter().zip(&tile) {
             if let Some(t) = a.resolve {
                 let resolved = match content {
-                    Content::Written { pass, resource } => Content::Resolved {
+                    Content::Written {
+                        pass,
+                        resource,
+                        sub,
+                    } => Content::Resolved {
                         target: t,
                         pass,
                         source: resource,
+                        source_sub: sub,
                     },
                     _ => Content::Undefined,
                 };
-                self.write_memory(t, resolved);
+                self.write_memory(t, BASE, resolved);
             }
         }
-        for (r, w) in writers {
+        for ((r, sub), w) in writers {
             let content = match w.iter().collect::<Vec<_>>()[..] {
                 [&p] => Content::Written {
                     pass: p,
                     resource: r,
+                    sub,
                 },
                 _ => Content::Undefined,
             };
-            self.write_memory(r, content);
+            self.write_memory(r, sub, content);
         }
     }
 
-    fn run_memory_pass(&mut self, p: u32) {
-        let pass = &self.passes[p as usize];
+    fn run_memory_pass(&mut self, p: PassId) {
+        let pass = &self.passes[p.index()];
         if !pass.color.is_empty() || pass.depth.is_some() {
             self.errors.push(format!(
                 "pass {p} has attachments but runs outside a render group"
             ));
+            self.failed = true;
         }
-        for (kind, r) in memory_reads(pass) {
-            let content = self.read_memory(r);
-            self.observe(
-                Observation::Read {
-                    pass: p,
-                    kind,
-                    resource: r,
-                },
-                content,
-            );
-        }
-        for r in memory_writes(pass).collect::<Vec<_>>() {
-            self.write_memory(
-                r,
-                Content::Written {
-                    pass: p,
-                    resource: r,
-                },
-            );
+        self.read_lists(p, pass, &|_, _| false);
+        for e in memory_writes(pass).collect::<Vec<_>>() {
+            for sub in entry_subs(self.res, e) {
+                self.write_memory(
+                    e.resource,
+                    sub,
+                    Content::Written {
+                        pass: p,
+                        resource: e.resource,
+                        sub,
+                    },
+                );
+            }
         }
     }
 }
 
-/// Every difference between what a plan made the reads see and what they must see. With
-/// `naive_fallback`, a read of a clear-value fallback may see garbage (the naive plan loads there).
-pub fn mismatches(
-    reference: &Reference,
-    observed: &BTreeMap<Observation, Content>,
-    naive_fallback: bool,
-) -> Vec<String> {
+/// Every difference between what a plan made the reads see and what they must see.
+pub fn mismatches(reference: &Reference, observed: &BTreeMap<Observation, Content>) -> Vec<String> {
     let mut out = Vec::new();
     for (obs, want) in &reference.expected {
         match observed.get(obs) {
             None => out.push(format!("{obs:?} never happens (want {want:?})")),
             Some(got) if got == want => {}
-            Some(Content::Undefined) if naive_fallback && reference.from_fallback.contains(obs) => {
-            }
             Some(got) => out.push(format!("{obs:?} sees {got:?}, want {want:?}")),
         }
     }
     for (obs, got) in observed {
-        let undefined_end = matches!(obs, Observation::FrameEnd(_));
+        let undefined_end = matches!(obs, Observation::FrameEnd(..));
         if !reference.expected.contains_key(obs) && !undefined_end {
             out.push(format!("{obs:?} sees {got:?} but the pass is not live"));
         }
@@ -567,11 +745,10 @@ pub fn execute_and_compare(
     groups: &[Group],
     memory: Memory,
     reference: &Reference,
-    naive_fallback: bool,
 ) -> Vec<String> {
     let mut machine = Machine::new(graph, plan, memory);
     machine.run(groups);
     let mut out = machine.errors.clone();
-    out.extend(mismatches(reference, &machine.observed, naive_fallback));
+    out.extend(mismatches(reference, &machine.observed));
     out
 }

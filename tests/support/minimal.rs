@@ -1,13 +1,16 @@
 //! Minimality: the cheapest load/store assignment for the compiler's own groups that the
-//! interpreter accepts, searched exhaustively per resource.
+//! interpreter accepts, searched exhaustively per attached subresource.
 //!
-//! With every resource in its own memory, what a read of resource `r` sees depends only on the ops
-//! of `r`'s attachment entries (a resolve target receives what its source's last pass wrote, whatever
-//! the source's ops). So the cheapest whole-plan assignment is the cheapest assignment of each
-//! resource, all others kept as compiled; each is found by a depth-first search over the groups
+//! With every resource in its own memory, what a read of subresource (`r`, `sub`) sees depends only
+//! on the ops of the attachment entries of that very subresource (a resolve target receives what
+//! its source's last pass wrote, whatever the source's ops; other mips and layers have memory of
+//! their own). So the cheapest whole-plan assignment is the cheapest assignment of each attached
+//! subresource, all others kept as compiled; each is found by a depth-first search over the groups
 //! that prunes a branch as soon as a read goes wrong or its bytes reach the best known.
 
-use tilegraph::{ClearValue, CompiledGraph, Group, LoadOp, RenderGraph, StoreOp};
+use tilegraph::{
+    ClearValue, CompiledGraph, Group, LoadOp, RenderGraph, ResourceId, StoreOp, Subresource,
+};
 
 use super::interp::{Machine, Memory, Reference};
 
@@ -42,7 +45,7 @@ fn entry_mut(group: &mut Group, index: usize) -> &mut tilegraph::AttachmentPlan 
     }
 }
 
-/// Bytes an attachment entry's ops move (DESIGN §5, resolves excluded: they do not depend on ops).
+/// Bytes an attachment entry's ops move (the guide, resolves excluded: they do not depend on ops).
 pub fn op_bytes(load: LoadOp, store: StoreOp, bytes: u64) -> u64 {
     u64::from(load == LoadOp::Load) * bytes + u64::from(store == StoreOp::Store) * bytes
 }
@@ -124,13 +127,15 @@ pub struct Cheapest {
 }
 
 /// Searches every load (`clear`, `dont_care` when allowed, `load`) and store (`discard`, `none`,
-/// `store`) of `resource`'s attachment entries in the compiler's groups for one that the
-/// interpreter accepts and that moves fewer bytes than the compiler's.
+/// `store`) of the attachment entries of `resource`'s subresource `sub` in the compiler's groups
+/// for one that the interpreter accepts and that moves fewer bytes than the compiler's. `bytes`:
+/// what one load or store of the subresource moves.
 pub fn search_cheaper(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
     reference: &Reference,
-    resource: u32,
+    resource: ResourceId,
+    sub: Subresource,
     bytes: u64,
     allow_dont_care: bool,
 ) -> Cheapest {
@@ -143,7 +148,7 @@ pub fn search_cheaper(
             .color
             .iter()
             .chain(group.depth.iter())
-            .position(|a| a.resource == resource);
+            .position(|a| (a.resource, a.sub) == (resource, sub));
         if let Some(i) = index {
             let a = entry(group, i);
             compiled += op_bytes(a.load, a.store, bytes);
@@ -173,14 +178,14 @@ pub fn search_cheaper(
 
 /// The clear value the first pass of a group would clear the entry's attachment to.
 fn group_clear_value(graph: &RenderGraph<'_>, group: &Group, index: usize) -> ClearValue {
-    let pass = &graph.passes()[group.passes[0] as usize];
+    let pass = &graph.passes()[group.passes[0].index()];
     let (resource, own) = if index < pass.color.len() {
         (pass.color[index].resource, pass.color[index].clear)
     } else {
         let d = pass.depth.expect("the group has a depth attachment");
         (d.resource, d.clear)
     };
-    let decl = &graph.resources()[resource as usize];
+    let decl = &graph.resources()[resource.index()];
     own.or(decl.clear).unwrap_or_else(|| match decl.kind {
         tilegraph::ResourceKind::Texture(t) => ClearValue::fast_default(t.format),
         tilegraph::ResourceKind::Buffer(_) => unreachable!("attachments are textures"),

@@ -2,6 +2,13 @@
 //! proptest shrinks a failing graph by shortening and zeroing the sequence. A zero (also what an
 //! exhausted sequence gives) always decodes to the simplest choice, and the choices are biased so
 //! that most graphs are valid and many render passes share attachment sets and merge.
+//!
+//! Textures sometimes have several mips or array layers (the guide): render passes then attach
+//! single mips and layers (downsample chains that sample the mip above, one pass per layer), and
+//! list entries name one subresource or the whole texture. A few entries name a mip or layer
+//! outside the texture, or a subresource of a buffer (`invalid_subresource`).
+
+use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
@@ -62,15 +69,53 @@ const DEPTH_FORMATS: [&str; 5] = [
     "depth16unorm",
     "depth32float-stencil8",
 ];
+/// Sizes and their default layer counts. Mips of one size meet another's mip 0 (16×16 mip 1 is
+/// 8×8), so attachments of different mips share passes.
 const SIZES: [[u32; 3]; 4] = [[64, 32, 1], [16, 16, 1], [100, 60, 1], [8, 8, 2]];
 
 #[derive(Clone)]
-struct Texture {
+struct Resource {
     name: String,
+    /// `None` for buffers.
+    texture: Option<Texture>,
+}
+
+#[derive(Clone, Copy)]
+struct Texture {
     depth: bool,
     format: &'static str,
-    size: usize,
+    width: u32,
+    height: u32,
+    layers: u32,
+    mips: u32,
     samples: u32,
+}
+
+impl Texture {
+    fn mip_size(&self, mip: u32) -> (u32, u32) {
+        ((self.width >> mip).max(1), (self.height >> mip).max(1))
+    }
+}
+
+impl Resource {
+    fn grid(&self) -> (u32, u32) {
+        self.texture.map_or((1, 1), |t| (t.mips, t.layers))
+    }
+
+    fn keys(&self, r: usize) -> impl Iterator<Item = Key> {
+        let (mips, layers) = self.grid();
+        (0..layers).flat_map(move |l| (0..mips).map(move |m| (r, m, l)))
+    }
+}
+
+/// One subresource: (resource index, mip, layer).
+type Key = (usize, u32, u32);
+
+/// A list entry: a resource, and one subresource or the whole.
+#[derive(Clone, Copy, PartialEq)]
+struct Pick {
+    resource: usize,
+    sub: Option<(u32, u32)>,
 }
 
 /// Shape knobs: how many passes at most.
@@ -78,127 +123,305 @@ pub struct Shape {
     pub max_passes: usize,
 }
 
+struct Decoder<'c, 'd> {
+    c: &'c mut Choices<'d>,
+    res: Vec<Resource>,
+    /// Subresources with contents so far: reads mostly pick these, so that most graphs are valid.
+    written: BTreeSet<Key>,
+}
+
+impl Decoder<'_, '_> {
+    fn keys(&self, p: Pick) -> Vec<Key> {
+        match p.sub {
+            Some((m, l)) => vec![(p.resource, m, l)],
+            None => self.res[p.resource].keys(p.resource).collect(),
+        }
+    }
+
+    fn entry_json(&mut self, p: Pick) -> Value {
+        let name = self.res[p.resource].name.clone();
+        match p.sub {
+            None => json!(name),
+            Some((m, l)) => {
+                let mut e = json!({"resource": name});
+                // Absent mip and layer mean 0: sometimes say it, sometimes not.
+                if m != 0 || self.c.chance(50) {
+                    e["mip"] = json!(m);
+                }
+                if l != 0 || self.c.chance(50) {
+                    e["layer"] = json!(l);
+                }
+                e
+            }
+        }
+    }
+
+    /// Any subresource of a resource, or the whole, possibly out of range (rarely): what a
+    /// careless caller might name.
+    fn careless(&mut self, r: usize) -> Pick {
+        let sub = match self.res[r].texture {
+            None => self.c.chance(10).then_some((0, 0)),
+            Some(t) if self.c.chance(30) => {
+                let (mips, layers) = (t.mips as usize, t.layers as usize);
+                if self.c.chance(25) {
+                    // One past the last mip or layer.
+                    if self.c.chance(50) {
+                        Some((t.mips, self.c.below(layers) as u32))
+                    } else {
+                        Some((self.c.below(mips) as u32, t.layers))
+                    }
+                } else {
+                    Some((self.c.below(mips) as u32, self.c.below(layers) as u32))
+                }
+            }
+            Some(_) => None,
+        };
+        Pick { resource: r, sub }
+    }
+
+    /// Something with contents to read, rarely anything at all (a read before write, a feedback,
+    /// an out-of-range subresource), or nothing when nothing has contents yet. `pool` limits the
+    /// resources; reads avoid the subresources in `writes`, which the pass writes.
+    fn read(&mut self, pool: &[usize], writes: &BTreeSet<Key>) -> Option<Pick> {
+        let mut fresh: Vec<Pick> = Vec::new();
+        for &r in pool {
+            let keys: Vec<Key> = self.res[r].keys(r).collect();
+            let free = |k: &Key| self.written.contains(k) && !writes.contains(k);
+            if keys.len() == 1 {
+                if free(&keys[0]) {
+                    fresh.push(Pick {
+                        resource: r,
+                        sub: None,
+                    });
+                }
+                continue;
+            }
+            if keys.iter().all(free) {
+                // A whole multi-subresource texture: weigh it like its parts together.
+                fresh.push(Pick {
+                    resource: r,
+                    sub: None,
+                });
+                fresh.push(Pick {
+                    resource: r,
+                    sub: None,
+                });
+            }
+            fresh.extend(keys.iter().filter(|k| free(k)).map(|&(_, m, l)| Pick {
+                resource: r,
+                sub: Some((m, l)),
+            }));
+        }
+        let roll = self.c.below(100);
+        if !fresh.is_empty() && roll < 96 {
+            let mut p = *self.c.pick(&fresh);
+            // A one-subresource texture named as its mip 0 of layer 0, now and then.
+            if p.sub.is_none()
+                && self.res[p.resource].texture.is_some()
+                && self.res[p.resource].keys(0).count() == 1
+                && self.c.chance(10)
+            {
+                p.sub = Some((0, 0));
+            }
+            Some(p)
+        } else if !(8..96).contains(&roll) {
+            let r = *self.c.pick(pool);
+            Some(self.careless(r))
+        } else {
+            None
+        }
+    }
+
+    /// An attachment's mip and layer: in range, but rarely one past the texture.
+    fn attached_json(&mut self, e: &mut Value, t: Texture, (m, l): (u32, u32)) {
+        let (mut m, mut l) = (m, l);
+        if self.c.chance(1) {
+            if self.c.chance(50) {
+                m = t.mips;
+            } else {
+                l = t.layers;
+            }
+        }
+        if m != 0 || self.c.chance(10) {
+            e["mip"] = json!(m);
+        }
+        if l != 0 || self.c.chance(10) {
+            e["layer"] = json!(l);
+        }
+    }
+}
+
+/// An attachment set: colour keys, depth key.
+type Framebuffer = (Vec<Key>, Option<Key>);
+
 /// Decodes a graph description (as JSON) from `choices`.
 pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
-    let mut textures: Vec<Texture> = Vec::new();
+    let mut d = Decoder {
+        c,
+        res: Vec::new(),
+        written: BTreeSet::new(),
+    };
     let mut resources: Vec<Value> = Vec::new();
-    let mut preserved: Vec<String> = Vec::new();
-    let sizes: Vec<usize> = (0..1 + c.below(2)).map(|_| c.below(SIZES.len())).collect();
-    let texture_count = 2 + c.below(6);
+    let mut preserved: Vec<usize> = Vec::new();
+    let sizes: Vec<usize> = (0..1 + d.c.below(2))
+        .map(|_| d.c.below(SIZES.len()))
+        .collect();
+    let texture_count = 2 + d.c.below(6);
     for i in 0..texture_count {
-        let (depth, size, samples, format) = match textures.last() {
+        let previous = d.res.last().and_then(|r| r.texture);
+        let t = match previous {
             // A twin of the previous texture: candidates for sharing one physical texture.
-            Some(t) if c.chance(30) => (t.depth, t.size, t.samples, t.format),
+            Some(t) if d.c.chance(30) => t,
             _ => {
-                let depth = c.chance(30);
-                let size = *c.pick(&sizes);
-                let samples = if SIZES[size][2] == 1 && c.chance(20) {
+                let depth = d.c.chance(30);
+                let [width, height, mut layers] = SIZES[*d.c.pick(&sizes)];
+                let max_mips = 32 - width.max(height).leading_zeros();
+                let mut mips = 1;
+                if d.c.chance(25) {
+                    mips = 2 + d.c.below(max_mips.min(4) as usize - 1) as u32;
+                }
+                if d.c.chance(12) {
+                    layers = 2 + d.c.below(2) as u32;
+                }
+                let samples = if layers == 1 && mips == 1 && d.c.chance(20) {
                     4
                 } else {
                     1
                 };
                 let format = if depth {
-                    DEPTH_FORMATS[c.weighted(&[50, 20, 10, 10, 10])]
+                    DEPTH_FORMATS[d.c.weighted(&[50, 20, 10, 10, 10])]
                 } else {
-                    COLOR_FORMATS[c.weighted(&[50, 20, 10, 10, 5, 5])]
+                    COLOR_FORMATS[d.c.weighted(&[50, 20, 10, 10, 5, 5])]
                 };
-                (depth, size, samples, format)
+                Texture {
+                    depth,
+                    format,
+                    width,
+                    height,
+                    layers,
+                    mips,
+                    samples,
+                }
             }
         };
         let name = format!("t{i}");
         let mut r = json!({
             "name": name,
-            "texture": {"format": format, "size": size_json(size), "samples": samples},
+            "texture": texture_json(&t),
         });
-        match c.weighted(&[50, 35, 15]) {
+        match d.c.weighted(&[50, 35, 15]) {
             0 => {}
-            1 => r["clear"] = fast_clear(c, depth),
-            _ => r["clear"] = slow_clear(c, depth, format),
+            1 => r["clear"] = fast_clear(d.c, t.depth),
+            _ => r["clear"] = slow_clear(d.c, t.depth, t.format),
         }
-        if c.chance(30) {
-            let contents = if c.chance(60) {
+        if d.c.chance(30) {
+            let contents = if d.c.chance(60) {
                 "preserved"
             } else {
                 "undefined"
             };
             if contents == "preserved" {
-                preserved.push(name.clone());
+                preserved.push(d.res.len());
             }
             r["import"] = json!({
                 "contents": contents,
-                "after": if c.chance(70) { "keep" } else { "discard" },
+                "after": if d.c.chance(70) { "keep" } else { "discard" },
             });
         }
         resources.push(r);
-        textures.push(Texture {
+        d.res.push(Resource {
             name,
-            depth,
-            format,
-            size,
-            samples,
+            texture: Some(t),
         });
         // A multisampled colour texture usually comes with a single-sampled twin to resolve into.
-        if samples > 1 && !depth && c.chance(70) {
+        if t.samples > 1 && !t.depth && d.c.chance(70) {
             let name = format!("t{i}_resolved");
-            let mut r = json!({
-                "name": name,
-                "texture": {"format": format, "size": size_json(size)},
-            });
-            if c.chance(25) {
+            let twin = Texture { samples: 1, ..t };
+            let mut r = json!({"name": name, "texture": texture_json(&twin)});
+            if d.c.chance(25) {
                 r["import"] = json!({"contents": "undefined", "after": "keep"});
             }
             resources.push(r);
-            textures.push(Texture {
+            d.res.push(Resource {
                 name,
-                depth,
-                format,
-                size,
-                samples: 1,
+                texture: Some(twin),
             });
         }
     }
-    let buffers: Vec<String> = (0..c.weighted(&[60, 30, 10]))
-        .map(|i| {
-            let name = format!("b{i}");
-            let mut r = json!({"name": name, "buffer": {"size": 256 << c.below(4)}});
-            if c.chance(20) {
-                r["import"] = json!({"contents": "preserved", "after": "keep"});
-                preserved.push(name.clone());
-            }
-            resources.push(r);
-            name
-        })
-        .collect();
+    let texture_ids: Vec<usize> = (0..d.res.len()).collect();
+    for i in 0..d.c.weighted(&[60, 30, 10]) {
+        let name = format!("b{i}");
+        let mut r = json!({"name": name, "buffer": {"size": 256 << d.c.below(4)}});
+        if d.c.chance(20) {
+            r["import"] = json!({"contents": "preserved", "after": "keep"});
+            preserved.push(d.res.len());
+        }
+        resources.push(r);
+        d.res.push(Resource {
+            name,
+            texture: None,
+        });
+    }
+    let all: Vec<usize> = (0..d.res.len()).collect();
+    for &r in &preserved {
+        let keys: Vec<Key> = d.res[r].keys(r).collect();
+        d.written.extend(keys);
+    }
 
-    // Attachment sets that render passes share, so that consecutive passes can merge.
-    let mut framebuffers: Vec<(Vec<usize>, Option<usize>)> = Vec::new();
-    for _ in 0..1 + c.below(3) {
-        let seed = c.below(textures.len());
-        let (size, samples) = (textures[seed].size, textures[seed].samples);
-        let same: Vec<usize> = (0..textures.len())
-            .filter(|&t| textures[t].size == size && textures[t].samples == samples)
-            .collect();
-        let colors: Vec<usize> = same
-            .iter()
-            .copied()
-            .filter(|&t| !textures[t].depth)
-            .collect();
-        let depths: Vec<usize> = same
-            .iter()
-            .copied()
-            .filter(|&t| textures[t].depth)
-            .collect();
-        let mut color = Vec::new();
-        for _ in 0..c.weighted(&[15, 55, 20, 10]) {
-            if !colors.is_empty() {
-                let t = *c.pick(&colors);
-                if !color.contains(&t) {
-                    color.push(t);
+    // Attachment sets that render passes share, so that consecutive passes can merge. An
+    // attachment is one subresource; the others of a set render at the same size.
+    let textures: Vec<(usize, Texture)> = texture_ids
+        .iter()
+        .map(|&r| (r, d.res[r].texture.unwrap()))
+        .collect();
+    let mut framebuffers: Vec<Framebuffer> = Vec::new();
+    for _ in 0..1 + d.c.below(3) {
+        let (seed, t) = *d.c.pick(&textures);
+        let mip = if t.mips > 1 && d.c.chance(60) {
+            d.c.below(t.mips as usize) as u32
+        } else {
+            0
+        };
+        let layer = d.c.below(t.layers as usize) as u32;
+        let size = t.mip_size(mip);
+        let mut colors: Vec<Key> = Vec::new();
+        let mut depths: Vec<Key> = Vec::new();
+        for &(r, u) in &textures {
+            if u.samples != t.samples {
+                continue;
+            }
+            for m in (0..u.mips).filter(|&m| u.mip_size(m) == size) {
+                for l in 0..u.layers {
+                    if u.depth {
+                        depths.push((r, m, l));
+                    } else {
+                        colors.push((r, m, l));
+                    }
                 }
             }
         }
-        let depth = if !depths.is_empty() && (color.is_empty() || c.chance(50)) {
-            Some(*c.pick(&depths))
+        // The seed first, so that its mip and layer are likely picked.
+        let seed_key = (seed, mip, layer);
+        let mut color = Vec::new();
+        for k in 0..d.c.weighted(&[15, 55, 20, 10]) {
+            if colors.is_empty() {
+                break;
+            }
+            let key = if k == 0 && !t.depth && d.c.chance(70) {
+                seed_key
+            } else {
+                *d.c.pick(&colors)
+            };
+            if !color.contains(&key) {
+                color.push(key);
+            }
+        }
+        let depth = if !depths.is_empty() && (color.is_empty() || d.c.chance(50)) {
+            Some(if t.depth && d.c.chance(70) {
+                seed_key
+            } else {
+                *d.c.pick(&depths)
+            })
         } else {
             None
         };
@@ -206,204 +429,262 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
             framebuffers.push((color, depth));
         }
     }
+    // Mip chains (bloom, HiZ) and per-layer passes (shadow cascades): one framebuffer per
+    // subresource of a texture of several.
+    for &(r, t) in &textures {
+        if t.mips * t.layers > 1 && d.c.chance(60) {
+            let layer = d.c.below(t.layers as usize) as u32;
+            let subs: Vec<(u32, u32)> = if t.mips > 1 && (t.layers == 1 || d.c.chance(50)) {
+                (0..t.mips).map(|m| (m, layer)).collect()
+            } else {
+                (0..t.layers).map(|l| (0, l)).collect()
+            };
+            for (m, l) in subs {
+                framebuffers.push(if t.depth {
+                    (Vec::new(), Some((r, m, l)))
+                } else {
+                    (vec![(r, m, l)], None)
+                });
+            }
+        }
+    }
 
-    let texture_names: Vec<String> = textures.iter().map(|t| t.name.clone()).collect();
-    let all: Vec<String> = texture_names.iter().chain(&buffers).cloned().collect();
-    // Resources with contents so far: reads mostly pick these, so that most graphs are valid.
-    let mut written: Vec<String> = preserved;
     let mut passes = Vec::new();
     let mut previous_framebuffer: Option<usize> = None;
-    let pass_count = 1 + c.below(shape.max_passes);
+    let pass_count = 1 + d.c.below(shape.max_passes);
     for p in 0..pass_count {
         let kind = if framebuffers.is_empty() {
-            1 + c.below(2)
+            1 + d.c.below(2)
         } else {
-            c.weighted(&[70, 18, 12])
+            d.c.weighted(&[70, 18, 12])
         };
         let kind_name = ["render", "compute", "copy"][kind];
         let mut pass = json!({"name": format!("p{p}"), "type": kind_name});
         // What the pass writes; reads avoid these (mostly), since a pass cannot read what it writes.
-        let mut writes: Vec<String> = Vec::new();
-        // Something with contents to read, rarely anything at all (a read before write, a
-        // feedback), or nothing when nothing has contents yet.
-        let read = |c: &mut Choices<'_>, pool: &[String], writes: &[String]| -> Option<String> {
-            let fresh: Vec<&String> = written
-                .iter()
-                .filter(|w| pool.contains(w) && !writes.contains(w))
-                .collect();
-            let roll = c.below(100);
-            if !fresh.is_empty() && roll < 96 {
-                Some((*c.pick(&fresh)).clone())
-            } else if !(8..96).contains(&roll) {
-                Some(c.pick(pool).clone())
-            } else {
-                None
-            }
-        };
-        let add = |pass: &mut Value, list: &str, name: String| {
-            let entry = pass
-                .as_object_mut()
-                .expect("a pass is an object")
-                .entry(list)
-                .or_insert(json!([]));
-            entry
-                .as_array_mut()
-                .expect("lists are arrays")
-                .push(json!(name));
-        };
+        let mut writes: BTreeSet<Key> = BTreeSet::new();
         match kind {
             0 => {
                 // Often a chain: the previous render pass's attachments, drawn on top of, no samples.
-                let chain = previous_framebuffer.is_some() && c.chance(45);
+                let chain = previous_framebuffer.is_some() && d.c.chance(45);
                 let framebuffer = match previous_framebuffer {
                     Some(f) if chain => f,
-                    _ => c.below(framebuffers.len()),
+                    _ => d.c.below(framebuffers.len()),
                 };
                 previous_framebuffer = Some(framebuffer);
                 let (color, depth) = framebuffers[framebuffer].clone();
                 let mut entries = Vec::new();
-                for t in color {
-                    let name = &textures[t].name;
+                for key in color.iter().copied() {
+                    let (t, m, l) = key;
+                    let tex = d.res[t].texture.unwrap();
+                    let has = d.written.contains(&key);
                     // A first use mostly starts the contents; later ones mostly build on them.
-                    let weights = if chain && written.contains(name) {
+                    let weights = if chain && has {
                         [70, 0, 30, 0]
-                    } else if written.contains(name) {
+                    } else if has {
                         [50, 20, 27, 3]
                     } else {
-                        [3, 47, 47, 3]
+                        [2, 48, 48, 2]
                     };
-                    let access = ["read_write", "clear", "write", "read"][c.weighted(&weights)];
-                    let mut e = json!({"resource": name, "access": access});
+                    let access = ["read_write", "clear", "write", "read"][d.c.weighted(&weights)];
+                    let mut e = json!({"resource": d.res[t].name, "access": access});
+                    d.attached_json(&mut e, tex, (m, l));
                     // Own clear values belong to `clear` accesses; elsewhere they are an error,
                     // generated rarely.
-                    if c.chance(8) && (access == "clear" || c.chance(10)) {
-                        e["clear"] = slow_clear(c, false, textures[t].format);
+                    if d.c.chance(8) && (access == "clear" || d.c.chance(10)) {
+                        e["clear"] = slow_clear(d.c, false, tex.format);
                     }
-                    if textures[t].samples > 1 && c.chance(60) {
-                        let targets: Vec<&Texture> = textures
+                    if tex.samples > 1 && d.c.chance(60) {
+                        let targets: Vec<usize> = textures
                             .iter()
-                            .filter(|u| {
+                            .filter(|(_, u)| {
                                 u.samples == 1
-                                    && u.format == textures[t].format
-                                    && u.size == textures[t].size
+                                    && u.format == tex.format
+                                    && u.mip_size(0) == tex.mip_size(m)
                             })
+                            .map(|&(u, _)| u)
                             .collect();
                         if !targets.is_empty() {
-                            let target = c.pick(&targets).name.clone();
-                            writes.push(target.clone());
-                            e["resolve"] = json!(target);
+                            let target = *d.c.pick(&targets);
+                            writes.insert((target, 0, 0));
+                            e["resolve"] = json!(d.res[target].name);
                         }
                     }
-                    writes.push(name.clone());
+                    writes.insert(key);
                     entries.push(e);
                 }
                 if !entries.is_empty() {
                     pass["color"] = json!(entries);
                 }
                 let mut read_only_depth = None;
-                if let Some(t) = depth {
-                    let name = &textures[t].name;
-                    let weights = if chain && written.contains(name) {
+                if let Some(key) = depth {
+                    let (t, m, l) = key;
+                    let tex = d.res[t].texture.unwrap();
+                    let has = d.written.contains(&key);
+                    let weights = if chain && has {
                         [45, 45, 0, 10]
-                    } else if written.contains(name) {
+                    } else if has {
                         [35, 40, 15, 10]
                     } else {
                         [5, 5, 60, 30]
                     };
-                    let access = ["read_write", "read", "clear", "write"][c.weighted(&weights)];
-                    let mut e = json!({"resource": name, "access": access});
-                    if c.chance(8) && (access == "clear" || c.chance(10)) {
-                        e["clear"] = fast_clear(c, true);
+                    let access = ["read_write", "read", "clear", "write"][d.c.weighted(&weights)];
+                    let mut e = json!({"resource": d.res[t].name, "access": access});
+                    d.attached_json(&mut e, tex, (m, l));
+                    if d.c.chance(8) && (access == "clear" || d.c.chance(10)) {
+                        e["clear"] = fast_clear(d.c, true);
                     }
                     if access == "read" {
-                        read_only_depth = Some(name.clone());
+                        read_only_depth = Some(key);
                     } else {
-                        writes.push(name.clone());
+                        writes.insert(key);
                     }
                     pass["depth"] = e;
                 }
-                let samples = if chain { 0 } else { c.weighted(&[60, 30, 10]) };
-                for _ in 0..samples {
-                    // A read-only depth may be sampled by its own pass.
-                    let name = match &read_only_depth {
-                        Some(d) if c.chance(15) => Some(d.clone()),
-                        _ => read(c, &texture_names, &writes),
-                    };
-                    if let Some(name) = name {
-                        add(&mut pass, "sample", name);
+                if !chain {
+                    // A downsample reads the mip above the one it renders (the guide).
+                    for &(t, m, l) in &color {
+                        if m > 0 && d.written.contains(&(t, m - 1, l)) && d.c.chance(60) {
+                            let pick = Pick {
+                                resource: t,
+                                sub: Some((m - 1, l)),
+                            };
+                            add(&mut d, &mut pass, "sample", pick);
+                        }
                     }
                 }
-                if c.chance(10)
-                    && let Some(name) = read(c, &texture_names, &writes)
-                {
-                    add(&mut pass, "input", name);
+                let samples = if chain {
+                    0
+                } else {
+                    d.c.weighted(&[60, 30, 10])
+                };
+                for _ in 0..samples {
+                    // A read-only depth may be sampled by its own pass, alone or whole.
+                    let pick = match read_only_depth {
+                        Some((t, m, l)) if d.c.chance(15) => Some(Pick {
+                            resource: t,
+                            sub: if d.c.chance(50) { Some((m, l)) } else { None },
+                        }),
+                        _ => d.read(&texture_ids, &writes),
+                    };
+                    if let Some(pick) = pick {
+                        add(&mut d, &mut pass, "sample", pick);
+                    }
                 }
-                if c.chance(8) {
-                    let name = c.pick(&all).clone();
-                    writes.push(name.clone());
-                    let list = ["storage_write", "storage_read_write"][c.below(2)];
-                    add(&mut pass, list, name);
+                if d.c.chance(10)
+                    && let Some(pick) = d.read(&texture_ids, &writes)
+                {
+                    add(&mut d, &mut pass, "input", pick);
+                }
+                if d.c.chance(8) {
+                    let r = *d.c.pick(&all);
+                    let pick = d.careless(r);
+                    writes.extend(d.keys(pick));
+                    let list = ["storage_write", "storage_read_write"][d.c.below(2)];
+                    add(&mut d, &mut pass, list, pick);
                 }
             }
             1 => {
-                let mut outputs = Vec::new();
-                for _ in 0..1 + c.below(2) {
-                    let name = c.pick(&all).clone();
-                    if !outputs.contains(&name) {
-                        outputs.push(name);
+                let mut outputs: Vec<Pick> = Vec::new();
+                for _ in 0..1 + d.c.below(2) {
+                    let r = *d.c.pick(&all);
+                    let pick = match d.res[r].texture {
+                        Some(t) if t.mips * t.layers > 1 && d.c.chance(50) => Pick {
+                            resource: r,
+                            sub: Some((
+                                d.c.below(t.mips as usize) as u32,
+                                d.c.below(t.layers as usize) as u32,
+                            )),
+                        },
+                        _ if d.c.chance(2) => d.careless(r),
+                        _ => Pick {
+                            resource: r,
+                            sub: None,
+                        },
+                    };
+                    if !outputs.iter().any(|o| o.resource == pick.resource) {
+                        outputs.push(pick);
                     }
                 }
-                for _ in 0..c.weighted(&[30, 50, 20]) {
-                    let Some(name) = read(c, &all, &outputs) else {
+                let output_keys: BTreeSet<Key> = outputs.iter().flat_map(|&o| d.keys(o)).collect();
+                for _ in 0..d.c.weighted(&[30, 50, 20]) {
+                    let Some(pick) = d.read(&all, &output_keys) else {
                         continue;
                     };
-                    let list = if texture_names.contains(&name) && c.chance(50) {
+                    let list = if d.res[pick.resource].texture.is_some() && d.c.chance(50) {
                         "sample"
                     } else {
                         "storage_read"
                     };
-                    add(&mut pass, list, name);
+                    add(&mut d, &mut pass, list, pick);
                 }
-                for name in outputs {
-                    let has_contents = written.contains(&name);
-                    let list = if has_contents && c.chance(40) {
+                for pick in outputs {
+                    let keys = d.keys(pick);
+                    let has_contents = keys.iter().all(|k| d.written.contains(k));
+                    let list = if has_contents && d.c.chance(40) {
                         "storage_read_write"
                     } else {
                         "storage_write"
                     };
-                    writes.push(name.clone());
-                    add(&mut pass, list, name);
+                    writes.extend(keys);
+                    add(&mut d, &mut pass, list, pick);
                 }
             }
             _ => {
-                let dst = c.pick(&all).clone();
-                if let Some(src) = read(c, &all, std::slice::from_ref(&dst)) {
-                    add(&mut pass, "copy_src", src);
+                let r = *d.c.pick(&all);
+                let dst = match d.res[r].texture {
+                    Some(t) if t.mips * t.layers > 1 && d.c.chance(50) => Pick {
+                        resource: r,
+                        sub: Some((
+                            d.c.below(t.mips as usize) as u32,
+                            d.c.below(t.layers as usize) as u32,
+                        )),
+                    },
+                    _ if d.c.chance(2) => d.careless(r),
+                    _ => Pick {
+                        resource: r,
+                        sub: None,
+                    },
+                };
+                let dst_keys: BTreeSet<Key> = d.keys(dst).into_iter().collect();
+                if let Some(src) = d.read(&all, &dst_keys) {
+                    add(&mut d, &mut pass, "copy_src", src);
                 }
-                writes.push(dst.clone());
-                add(&mut pass, "copy_dst", dst);
+                writes.extend(dst_keys);
+                add(&mut d, &mut pass, "copy_dst", dst);
             }
         }
-        if c.chance(35) || (p + 1 == pass_count && c.chance(50)) {
+        if d.c.chance(35) || (p + 1 == pass_count && d.c.chance(50)) {
             pass["side_effects"] = json!(true);
         }
-        for w in writes {
-            if !written.contains(&w) {
-                written.push(w);
-            }
-        }
+        d.written.extend(writes);
         passes.push(pass);
     }
     json!({"resources": resources, "passes": passes})
 }
 
-fn size_json(size: usize) -> Value {
-    let [w, h, l] = SIZES[size];
-    if l == 1 {
-        json!([w, h])
+/// Appends an entry to one of a pass's lists.
+fn add(d: &mut Decoder<'_, '_>, pass: &mut Value, list: &str, pick: Pick) {
+    let e = d.entry_json(pick);
+    pass.as_object_mut()
+        .expect("a pass is an object")
+        .entry(list)
+        .or_insert(json!([]))
+        .as_array_mut()
+        .expect("lists are arrays")
+        .push(e);
+}
+
+fn texture_json(t: &Texture) -> Value {
+    let size = if t.layers == 1 {
+        json!([t.width, t.height])
     } else {
-        json!([w, h, l])
+        json!([t.width, t.height, t.layers])
+    };
+    let mut v = json!({"format": t.format, "size": size, "samples": t.samples});
+    if t.mips > 1 {
+        v["mips"] = json!(t.mips);
     }
+    v
 }
 
 fn fast_clear(c: &mut Choices<'_>, depth: bool) -> Value {
