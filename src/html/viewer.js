@@ -56,7 +56,7 @@
     resolve: ['Rs', 'resolve', 'w']
   };
   var LISTS = ['sample', 'input', 'storage_read', 'storage_write', 'storage_read_write', 'copy_src', 'copy_dst'];
-  // Ops: short label and whether they move bytes (DESIGN §5).
+  // Ops: short label and whether they move bytes (the guide's traffic model).
   var LOAD = { clear: ['C', false], load: ['L', true], dont_care: ['DC', false] };
   var STORE = { store: ['S', true], discard: ['D', false], none: ['N', false] };
   var GROUP_TYPES = { render: 't-render', compute: 't-compute', copy: 't-copy' };
@@ -69,7 +69,7 @@
     resolve: 'this group resolves its multisampled attachment and the next pass would keep drawing',
     end_of_graph: 'no live pass follows'
   };
-  // Texel bytes (block copy size) of common formats; DESIGN §5.
+  // Texel bytes (block copy size) of common formats, as the guide's traffic model counts them.
   var TEXEL = {
     depth16unorm: 2, depth24plus: 4, 'depth24plus-stencil8': 4, depth32float: 4,
     'depth32float-stencil8': 8, stencil8: 1, rgb10a2unorm: 4, rgb10a2uint: 4,
@@ -184,7 +184,7 @@
     });
   });
 
-  // Bytes of one subresource (DESIGN §5); null when the format's texel size is unknown.
+  // Bytes of one subresource (the guide's traffic model); null when the format's texel size is unknown.
   function subBytes(r, mip, samples) {
     var res = resources[r];
     if (!res || !res.texture) return null;
@@ -235,7 +235,7 @@
     G.last = p.i;
   });
 
-  // Naive plan (DESIGN §5): every live render pass its own render pass, load unless it clears,
+  // Naive plan (the guide's traffic model): every live render pass its own render pass, load unless it clears,
   // store always, resolves as declared.
   function naivePassBytes(p) {
     if (p.culled || p.type !== 'render') return 0;

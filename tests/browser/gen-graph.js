@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Prints a graph description (DESIGN §3) of a long deferred frame: blocks of ten passes
+// Prints a graph description (the guide) of a long deferred frame: blocks of ten passes
 // (shadows, G-buffer, decals, a compute cull, lighting, transparents, bloom, composite and two
 // debug passes nobody reads, so they are culled) and fourteen resources each, blocks chained
 // through their outputs; the last block composites into an imported backbuffer.

@@ -57,7 +57,7 @@ class Check {
   }
 }
 
-// The expected attachment label, as DESIGN §2.2 names subresources: `name@mip#layer`.
+// The expected attachment label, as the guide names subresources: `name@mip#layer`.
 function subLabel(res, mip, layer) {
   const t = res && res.texture ? res.texture : {};
   const mips = t.mips || 1;
@@ -68,7 +68,7 @@ function subLabel(res, mip, layer) {
   return s;
 }
 
-// Planned bytes of one group from its ops (DESIGN §5), or null for an unknown format.
+// Planned bytes of one group from its ops (the guide), or null for an unknown format.
 function groupBytes(group, resByName) {
   let total = 0;
   for (const a of attachments(group)) {

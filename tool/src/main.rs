@@ -1,4 +1,4 @@
-//! `tilegraph`: plan, explain and draw render graphs described in JSON (DESIGN §3, §4).
+//! `tilegraph`: plan, explain and draw render graphs described in JSON (the guide).
 
 use std::process::ExitCode;
 
@@ -108,7 +108,7 @@ fn run(args: &Args) -> Result<String, GraphError> {
     let mut options = CompileOptions::default().with_fps(args.fps);
     if args.dont_care {
         // SAFETY: `--dont-care` is the user's statement that every `write` access in the file
-        // overwrites every pixel of its attachment (DESIGN §2), which is what the token asks for.
+        // overwrites every pixel of its attachment (the guide), which is what the token asks for.
         options = options.with_dont_care(unsafe { tilegraph::wgpu::LoadOpDontCare::enabled() });
     }
     let plan = graph.compile(&options)?;

@@ -1,6 +1,6 @@
 //! What reaches the GL driver: `tilegraph run --backend gl` traced with apitrace, checked against
 //! the plan. Every planned `clear` and `dont_care` load must arrive as `glClear*`/`glClearBuffer*`
-//! of that attachment inside its render pass (DESIGN §2.1: the executor records a `dont_care` as
+//! of that attachment inside its render pass (the guide: the executor records a `dont_care` as
 //! a clear on GL, whose wgpu backend ignores DontCare), and every planned `discard` store as an
 //! attachment of `glInvalidateFramebuffer`. Render passes are found by their debug group, which
 //! wgpu's GL backend opens with the pass label (the group's passes joined by `+`).
