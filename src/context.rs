@@ -149,24 +149,15 @@ impl<'f> PassContext<'f> {
             crate::resource::ResourceKind::Texture(t) => t.subresource_count() == 1,
             crate::resource::ResourceKind::Buffer(_) => false,
         };
-        self.pass
-            .entries()
-            .any(|(_, e)| e.resource == r && (e.sub.is_none() || single))
-            || (single && self.pass.uses(r))
+        self.pass.lists_name(r, |e| e.sub.is_none() || single) || (single && self.pass.uses(r))
     }
 
     fn declares_sub(&self, r: ResourceId, sub: Subresource) -> bool {
-        self.pass
-            .attachments()
-            .any(|a| a.resource == r && a.sub == sub)
-            || self
-                .pass
-                .attachments()
-                .any(|a| a.resolve == Some(r) && sub == Subresource::BASE)
-            || self
-                .pass
-                .entries()
-                .any(|(_, e)| e.resource == r && e.sub.is_none_or(|s| s == sub))
+        let pass = self.pass;
+        pass.color.iter().any(|c| {
+            (c.resource == r && c.sub == sub) || (c.resolve == Some(r) && sub == Subresource::BASE)
+        }) || pass.depth.is_some_and(|d| d.resource == r && d.sub == sub)
+            || pass.lists_name(r, |e| e.sub.is_none_or(|s| s == sub))
     }
 
     fn undeclared(&self, r: ResourceId, what: String) -> ContextError {

@@ -682,8 +682,20 @@ impl PassDecl {
 
     /// Whether the pass names `resource` anywhere: an attachment, a resolve target or a list.
     pub fn uses(&self, resource: ResourceId) -> bool {
-        self.attachments()
-            .any(|a| a.resource == resource || a.resolve == Some(resource))
-            || self.entries().any(|(_, e)| e.resource == resource)
+        self.color
+            .iter()
+            .any(|c| c.resource == resource || c.resolve == Some(resource))
+            || self.depth.is_some_and(|d| d.resource == resource)
+            || self.lists_name(resource, |_| true)
+    }
+
+    /// Whether an entry of the lists names `resource` and satisfies `accept`. Plain loops: the
+    /// executor asks this for every view a pass closure requests.
+    pub(crate) fn lists_name(&self, resource: ResourceId, accept: impl Fn(&Entry) -> bool) -> bool {
+        ListAccess::ALL.iter().any(|&a| {
+            self.list(a)
+                .iter()
+                .any(|e| e.resource == resource && accept(e))
+        })
     }
 }

@@ -315,8 +315,8 @@ impl Executor {
             });
         let recorded = self.record(graph, plan, imports, mode, &mut encoder);
         let commands = encoder.finish();
-        let validation = pollster::block_on(validation.pop());
-        let oom = pollster::block_on(oom.pop());
+        let validation = ready_or_block(validation.pop());
+        let oom = ready_or_block(oom.pop());
         recorded?;
         if let Some(error) = validation {
             let message = error.to_string();
@@ -410,7 +410,7 @@ impl Executor {
             };
             let recorded = recorder.group(group, &mut graph.callbacks);
             drop(encoder.finish());
-            let failed = pollster::block_on(scope.pop()).is_some();
+            let failed = ready_or_block(scope.pop()).is_some();
             if recorded.is_err() || failed {
                 return Some(group.label.clone());
             }
@@ -680,6 +680,17 @@ impl Executor {
             }
         }
         out
+    }
+}
+
+/// The output of a future wgpu resolves at once on native backends (error scopes), without
+/// pollster's thread parking on that path; pollster blocks when it is not ready.
+fn ready_or_block<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(out) => out,
+        std::task::Poll::Pending => pollster::block_on(future),
     }
 }
 
