@@ -9,7 +9,7 @@
 //!     [--timings] [--no-dont-care] [--resize-at FRAME WxH]
 //! ```
 
-#[path = "../post/app.rs"]
+#[path = "../common/app.rs"]
 mod app;
 mod frame;
 

@@ -12,7 +12,7 @@
 //! its buffers beside it): its triangle meshes, in their base colours, fitted onto the ground.
 //! A file it cannot read or draw is an error naming the file; nothing is written then.
 
-#[path = "../post/app.rs"]
+#[path = "../common/app.rs"]
 mod app;
 mod frame;
 mod scene;

@@ -13,6 +13,7 @@
 //! downsampled mips and load them. `--resize-at` renders from frame FRAME on at another size:
 //! the history is reallocated and TAA starts over (`PassContext::history_valid`).
 
+#[path = "../common/app.rs"]
 mod app;
 mod frame;
 
