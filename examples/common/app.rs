@@ -63,6 +63,8 @@ pub struct Options<C> {
     pub mode: ExecuteMode,
     pub backend: Backend,
     pub print_plan: bool,
+    /// Write the plan as an HTML page here.
+    pub plan_html: Option<PathBuf>,
     /// Hand over `wgpu::LoadOpDontCare` (default; `--no-dont-care` turns it off).
     pub dont_care: bool,
     pub timings: bool,
@@ -72,7 +74,7 @@ pub struct Options<C> {
 }
 
 const COMMON_USAGE: &str = "[--headless | --window] [--output PATH] [--size WxH] [--frames N]
-    [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--timings]
+    [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--plan-html PATH] [--timings]
     [--no-dont-care] [--resize-at FRAME WxH]";
 
 fn usage<E: Example>() -> String {
@@ -112,6 +114,7 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
         mode: ExecuteMode::Planned,
         backend: Backend::Auto,
         print_plan: false,
+        plan_html: None,
         dont_care: true,
         timings: false,
         resize_at: None,
@@ -146,6 +149,7 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
                     .ok_or_else(|| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
             }
             "--print-plan" => o.print_plan = true,
+            "--plan-html" => o.plan_html = Some(PathBuf::from(value()?)),
             "--no-dont-care" => o.dont_care = false,
             "--timings" => o.timings = true,
             "--resize-at" => {
@@ -264,6 +268,11 @@ fn run_headless<E: Example>(o: &Options<E::Config>) -> Result<(), String> {
         .ok_or("the output format has no PNG conversion")?;
     headless::write_png(&o.output, size.0, size.1, &rgba)
         .map_err(|e| format!("cannot write {}: {e}", o.output.display()))?;
+    if let (Some(path), Some(plan)) = (&o.plan_html, &last_plan) {
+        std::fs::write(path, plan.to_html())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("wrote the plan to {}", path.display());
+    }
     if let Some(plan) = last_plan {
         println!("{}", plan.to_table());
     }
@@ -506,8 +515,14 @@ impl<E: Example> WindowState<E> {
             .cache
             .get_or_compile(&graph, &compile_options(options.dont_care))
             .map_err(|e| format!("{}: {e}", e.kind()))?;
-        if options.print_plan && !self.plan_printed {
-            println!("{}", plan.to_table());
+        if !self.plan_printed {
+            if options.print_plan {
+                println!("{}", plan.to_table());
+            }
+            if let Some(path) = &options.plan_html {
+                std::fs::write(path, plan.to_html())
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
             self.plan_printed = true;
         }
         self.imports.clear();

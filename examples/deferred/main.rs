@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example deferred -- [--headless | --window] [--output PATH] [--size WxH]
 //!     [--frames N] [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan]
+//!     [--plan-html PATH]
 //!     [--no-dont-care] [--timings] [--light-path storage|uniform|auto]
 //! ```
 //!
@@ -31,7 +32,7 @@ use tilegraph_tool::timings;
 
 const USAGE: &str =
     "usage: deferred [--headless | --window] [--output PATH] [--size WxH] [--frames N]
-                [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan]
+                [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--plan-html PATH]
                 [--no-dont-care] [--timings] [--light-path storage|uniform|auto]";
 
 /// The headless output format: the tonemap writes linear values that the format encodes.
@@ -47,6 +48,8 @@ pub struct Options {
     mode: ExecuteMode,
     backend: Backend,
     print_plan: bool,
+    /// Write the plan as an HTML page here.
+    plan_html: Option<PathBuf>,
     /// Hand over `wgpu::LoadOpDontCare` (default; `--no-dont-care` turns it off).
     dont_care: bool,
     timings: bool,
@@ -83,6 +86,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
         mode: ExecuteMode::Planned,
         backend: Backend::Auto,
         print_plan: false,
+        plan_html: None,
         dont_care: true,
         timings: false,
         light_path: None,
@@ -121,6 +125,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
                     .ok_or_else(|| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
             }
             "--print-plan" => o.print_plan = true,
+            "--plan-html" => o.plan_html = Some(PathBuf::from(value("--plan-html")?)),
             "--no-dont-care" => o.dont_care = false,
             "--timings" => o.timings = true,
             "--light-path" => {
@@ -225,6 +230,11 @@ fn run_headless(o: &Options) -> Result<(), String> {
         .ok_or("the output format has no PNG conversion")?;
     headless::write_png(&o.output, w, h, &rgba)
         .map_err(|e| format!("cannot write {}: {e}", o.output.display()))?;
+    if let (Some(path), Some(plan)) = (&o.plan_html, &last_plan) {
+        std::fs::write(path, plan.to_html())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("wrote the plan to {}", path.display());
+    }
     if let Some(plan) = last_plan {
         println!("{}", plan.to_table());
     }

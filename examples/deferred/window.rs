@@ -244,8 +244,14 @@ impl State {
             .cache
             .get_or_compile(&graph, &crate::compile_options(options.dont_care))
             .map_err(|e| format!("{}: {e}", e.kind()))?;
-        if options.print_plan && !self.plan_printed {
-            println!("{}", plan.to_table());
+        if !self.plan_printed {
+            if options.print_plan {
+                println!("{}", plan.to_table());
+            }
+            if let Some(path) = &options.plan_html {
+                std::fs::write(path, plan.to_html())
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
             self.plan_printed = true;
         }
         self.imports.clear();
