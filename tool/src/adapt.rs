@@ -315,6 +315,20 @@ fn copy_draw(
             ),
         ));
     }
+    if s.format.is_depth_stencil_format() && s.samples > 1 {
+        // Reading a multisampled depth in a shader and writing it back per sample does not give
+        // the same depth on wgpu's GL backend in every execute mode: refused, not approximated.
+        return Err(unsupported(
+            name,
+            format!(
+                "copies `{}` ({}, {} samples): the {} backend cannot copy depth or multisampled textures, and a full-screen draw does not reproduce a multisampled depth faithfully there",
+                src[0],
+                tilegraph::format::format_name(s.format),
+                s.samples,
+                caps.backend
+            ),
+        ));
+    }
     if s.format.has_stencil_aspect() {
         return Err(unsupported(
             name,

@@ -114,9 +114,7 @@ fn a_file_system_error_is_reported_as_io() {
 }
 
 /// A multisampled depth prepass copied into another multisampled depth (wgpu copies those whole,
-/// at equal sample counts) runs and agrees across modes on Vulkan. On wgpu's GL backend the copy
-/// is made with a draw (`tilegraph_tool::adapt`), but sampling the multisampled copy there
-/// gives mode-dependent values, so this graph is not among the examples that CI runs on GL.
+/// at equal sample counts) runs and agrees across modes on Vulkan.
 #[test]
 fn msaa_depth_copy_agrees_across_modes_on_vulkan() {
     let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/graphs/msaa_depth_copy.json");
@@ -125,4 +123,28 @@ fn msaa_depth_copy_agrees_across_modes_on_vulkan() {
     for mode in ["naive", "poison"] {
         assert_eq!(run_hash(&graph, mode, "vulkan"), planned, "{mode}");
     }
+}
+
+/// The same graph on GL is refused precisely: wgpu's GL backend cannot copy a multisampled depth,
+/// and a draw does not reproduce one faithfully there.
+#[test]
+fn msaa_depth_copy_is_refused_precisely_on_gl() {
+    let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/graphs/msaa_depth_copy.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilegraph"))
+        .arg("run")
+        .arg(&graph)
+        .args(["--backend", "gl", "--hash", "--size", "64x64"])
+        .output()
+        .expect("start tilegraph");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the run should be refused: {stderr}");
+    assert!(
+        stderr.contains("error: unsupported: pass `copy_prepass_depth`")
+            && stderr.contains("`depth_msaa` (depth32float, 4 samples)"),
+        "the refusal names the pass, the resource and the format: {stderr}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "nothing is printed for a refused run"
+    );
 }
