@@ -511,17 +511,38 @@ mod tests {
         assert_eq!(linear["texture"]["format"], "r32uint");
         assert!(a.float_bits.contains("linear_depth"));
 
-        let (out, a) = adapt(
-            include_str!("../tests/graphs/msaa_depth_copy.json"),
-            &caps_of_gl(),
-        )
-        .unwrap();
+        // A depth copy becomes a draw; a multisampled depth copy is refused (a draw does not
+        // reproduce one faithfully on GL).
+        let depth_copy = r#"{"resources": [
+            {"name": "depth", "texture": {"format": "depth32float", "size": [8, 8]}},
+            {"name": "depth_copy", "texture": {"format": "depth32float", "size": [8, 8]}},
+            {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]},
+             "import": {"contents": "undefined", "after": "keep"}}],
+          "passes": [
+            {"name": "prepass", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
+            {"name": "copy_prepass_depth", "type": "copy", "copy_src": ["depth"], "copy_dst": ["depth_copy"]},
+            {"name": "fog", "type": "render", "sample": ["depth_copy"],
+             "color": [{"resource": "out", "access": "write"}]}]}"#;
+        let (out, a) = adapt(depth_copy, &caps_of_gl()).unwrap();
         let v: Value = serde_json::from_str(&out).unwrap();
         let copy = &v["passes"][1];
         assert_eq!(copy["type"], "render");
         assert_eq!(copy["depth"]["resource"], "depth_copy");
         assert_eq!(copy["depth"]["access"], "write");
         assert!(a.copy_draws.contains("copy_prepass_depth"));
+        match adapt(
+            include_str!("../tests/graphs/msaa_depth_copy.json"),
+            &caps_of_gl(),
+        ) {
+            Err(RunError::Unsupported { pass, message }) => {
+                assert_eq!(pass, "copy_prepass_depth");
+                assert!(
+                    message.contains("`depth_msaa` (depth32float, 4 samples)"),
+                    "{message}"
+                );
+            }
+            other => panic!("expected the multisampled depth copy to be refused, got {other:?}"),
+        }
     }
 
     #[test]
