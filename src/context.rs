@@ -145,10 +145,9 @@ impl<'f> PassContext<'f> {
     /// A whole-texture view reads every subresource: the pass must name the texture whole, or
     /// the texture must have one subresource that the pass names.
     fn declares_whole(&self, r: ResourceId) -> bool {
-        let single = match self.resources[r.index()].kind {
-            crate::resource::ResourceKind::Texture(t) => t.subresource_count() == 1,
-            crate::resource::ResourceKind::Buffer(_) => false,
-        };
+        let decl = &self.resources[r.index()];
+        let single = decl.subresource_count() == 1
+            && matches!(decl.kind, crate::resource::ResourceKind::Texture(_));
         self.pass.lists_name(r, |e| e.sub.is_none() || single) || (single && self.pass.uses(r))
     }
 

@@ -475,6 +475,16 @@ impl Entry {
     }
 }
 
+impl ResourceDecl {
+    /// Subresources of the resource: mips × layers of a texture, one for a buffer.
+    pub fn subresource_count(&self) -> u32 {
+        match self.kind {
+            ResourceKind::Texture(t) => t.subresource_count(),
+            ResourceKind::Buffer(_) => 1,
+        }
+    }
+}
+
 /// A declared pass: its type and every access.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PassDecl {

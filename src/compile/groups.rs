@@ -1,7 +1,6 @@
 //! Step 4: groups. The next live render pass joins the current group when nothing forces a
 //! boundary; the first reason that applies is recorded.
 
-use super::group_id;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
@@ -181,7 +180,7 @@ pub(super) fn form_groups(
                 marks.resolved = false;
             }
         }
-        group_of[p] = Some(group_id(groups.len() - 1));
+        group_of[p] = Some(GroupId::new(groups.len() - 1));
         marks.record(PassId::new(p), pass, v);
     }
     Grouping { groups, group_of }

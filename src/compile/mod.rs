@@ -33,7 +33,6 @@ use std::sync::Arc;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::hash::FastHasher;
-use crate::ids::GroupId;
 use crate::options::CompileOptions;
 use crate::plan::{CompiledGraph, PassPlan};
 
@@ -91,9 +90,4 @@ pub(crate) fn compile(
         warnings,
         dependencies,
     })
-}
-
-/// `GroupId` of a group index.
-fn group_id(index: usize) -> GroupId {
-    GroupId::new(index)
 }

@@ -101,8 +101,7 @@ pub(super) fn mark_transients(
         for a in group.color.iter().chain(group.depth.iter()) {
             let decl = &graph.resources[a.resource.index()];
             let plan = &mut plans[a.resource.index()];
-            let one_subresource =
-                matches!(decl.kind, ResourceKind::Texture(t) if t.subresource_count() == 1);
+            let one_subresource = decl.subresource_count() == 1;
             let only_attachment =
                 plan.usage == ResourceUsage::Texture(TextureUsages::RENDER_ATTACHMENT);
             let one_group = plan.first_group == plan.last_group;

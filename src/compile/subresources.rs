@@ -25,12 +25,11 @@ impl SubTable {
         let mut total = 0usize;
         for r in res {
             base.push(total as u32);
-            let (m, count) = match r.kind {
-                ResourceKind::Texture(t) => (t.mips, t.subresource_count() as usize),
-                ResourceKind::Buffer(_) => (1, 1),
-            };
-            mips.push(m);
-            total += count;
+            mips.push(match r.kind {
+                ResourceKind::Texture(t) => t.mips,
+                ResourceKind::Buffer(_) => 1,
+            });
+            total += r.subresource_count() as usize;
             if total > MAX_SUBRESOURCES {
                 return Err(GraphError::invalid(format!(
                     "the graph declares more than {MAX_SUBRESOURCES} subresources (mips × layers over all textures)"

@@ -60,7 +60,7 @@ fn read_before_write_hint(
     sub: Option<Subresource>,
 ) -> String {
     let what = match sub {
-        Some(s) if s != Subresource::BASE || !single(decl) => {
+        Some(s) if s != Subresource::BASE || decl.subresource_count() > 1 => {
             format!(" (mip {} of layer {})", s.mip, s.layer)
         }
         _ => String::new(),
@@ -73,13 +73,6 @@ fn read_before_write_hint(
         _ => "; clear values apply to attachments only",
     };
     format!("{what}{advice}")
-}
-
-fn single(decl: &ResourceDecl) -> bool {
-    match decl.kind {
-        crate::resource::ResourceKind::Texture(t) => t.subresource_count() == 1,
-        crate::resource::ResourceKind::Buffer(_) => true,
-    }
 }
 
 pub(super) fn trace_versions(
@@ -187,9 +180,9 @@ impl<'g> Tracer<'g> {
             for sub in self.subs.of(e.resource, e.sub) {
                 let Some(version) = self.current[sub] else {
                     let decl = &self.res[e.resource.index()];
-                    let named = e
-                        .sub
-                        .or_else(|| (!single(decl)).then(|| self.subs.sub_at(e.resource, sub)));
+                    let named = e.sub.or_else(|| {
+                        (decl.subresource_count() > 1).then(|| self.subs.sub_at(e.resource, sub))
+                    });
                     return Err(GraphError::ReadBeforeWrite {
                         pass: pass.name.to_string(),
                         resource: decl.name.to_string(),

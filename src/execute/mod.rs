@@ -564,21 +564,19 @@ impl Executor {
 
         let histories = self.bind_histories(graph, plan);
         self.slots.clear();
+        let bound = &self.prepared[index].bound;
         for (r, resource) in plan.resources().iter().enumerate() {
             let id = ResourceId::new(r);
             let decl = plan.resource_decl(id);
+            let history = histories.iter().find(|h| h.0 == id);
             let slot = match (resource.physical, decl.kind) {
                 _ if resource.culled => Slot::Unbound,
-                _ if histories.iter().any(|h| h.0 == id) => {
-                    let &(_, pair, current) = histories.iter().find(|h| h.0 == id).expect("found");
+                _ if history.is_some() => {
+                    let &(_, pair, current) = history.expect("matched");
                     Slot::History(pair, current)
                 }
-                (Some(p), ResourceKind::Texture(_)) => {
-                    Slot::PoolTexture(prepared_bound(&self.prepared[index], p.index()))
-                }
-                (Some(p), ResourceKind::Buffer(_)) => {
-                    Slot::PoolBuffer(prepared_bound(&self.prepared[index], p.index()))
-                }
+                (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(bound[p.index()]),
+                (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(bound[p.index()]),
                 (None, ResourceKind::Texture(desc)) => {
                     let (texture, _) =
                         imports
@@ -692,8 +690,4 @@ fn ready_or_block<F: std::future::Future>(future: F) -> F::Output {
         std::task::Poll::Ready(out) => out,
         std::task::Poll::Pending => pollster::block_on(future),
     }
-}
-
-fn prepared_bound(prepared: &Prepared, physical: usize) -> u32 {
-    prepared.bound[physical]
 }

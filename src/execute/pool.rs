@@ -12,7 +12,8 @@ use crate::resource::{Subresource, TextureDesc};
 pub(crate) struct TextureViews {
     /// Every mip and layer; an array view when the texture has more than one layer.
     pub(crate) whole: wgpu::TextureView,
-    /// One mip of one layer each, at `layer * mips + mip`; `[whole]` for a one-subresource texture.
+    /// One mip of one layer each, at `layer * mips + mip`; empty for a one-subresource texture,
+    /// whose one subresource is `whole` (imports are bound every frame: no allocation for them).
     subs: Vec<wgpu::TextureView>,
     mips: u32,
 }
@@ -33,7 +34,7 @@ impl TextureViews {
             })
         });
         let subs = if mips * layers == 1 {
-            vec![whole.clone()]
+            Vec::new()
         } else {
             (0..layers)
                 .flat_map(|layer| (0..mips).map(move |mip| (mip, layer)))
@@ -57,6 +58,7 @@ impl TextureViews {
     pub(crate) fn get(&self, sub: Option<Subresource>) -> Option<&wgpu::TextureView> {
         match sub {
             None => Some(&self.whole),
+            Some(s) if self.subs.is_empty() => (s == Subresource::BASE).then_some(&self.whole),
             Some(s) if s.mip < self.mips => self.subs.get((s.layer * self.mips + s.mip) as usize),
             Some(_) => None,
         }
@@ -64,7 +66,11 @@ impl TextureViews {
 
     /// Every subresource view (what poisoning overwrites).
     pub(crate) fn subresources(&self) -> &[wgpu::TextureView] {
-        &self.subs
+        if self.subs.is_empty() {
+            std::slice::from_ref(&self.whole)
+        } else {
+            &self.subs
+        }
     }
 }
 
