@@ -400,6 +400,13 @@ macro_rules! common_pass_methods {
             self.inner.decl().side_effects = true;
             self
         }
+
+        /// Pins the pass in declaration order: restructuring moves no pass across it. For work
+        /// the graph cannot see (a query, a readback, an external dependency).
+        pub fn keep_order(mut self) -> Self {
+            self.inner.decl().keep_order = true;
+            self
+        }
     };
 }
 

@@ -175,6 +175,9 @@ struct PassJson {
     copy_dst: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     side_effects: bool,
+    /// Read as any JSON value so that a wrong type is an error naming the pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    keep_order: Option<serde_json::Value>,
 }
 
 impl From<AccessJson> for Access {
@@ -382,6 +385,15 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
         *decl.list_mut(access) = list(entries)?;
     }
     decl.side_effects = p.side_effects;
+    decl.keep_order = match &p.keep_order {
+        None => false,
+        Some(serde_json::Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(GraphError::invalid(format!(
+                "{owner}: `keep_order` must be true or false, not {other}"
+            )));
+        }
+    };
     Ok(decl)
 }
 
@@ -564,6 +576,7 @@ pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
                 copy_src: names(&p.copy_src),
                 copy_dst: names(&p.copy_dst),
                 side_effects: p.side_effects,
+                keep_order: p.keep_order.then_some(serde_json::Value::Bool(true)),
             })
             .collect();
         serde_json::to_string_pretty(&Description { resources, passes })

@@ -18,6 +18,9 @@ pub struct CompileOptions {
     pub transient: bool,
     /// Share physical textures between resources whose lifetimes do not overlap.
     pub alias: bool,
+    /// Restructure the frame: drop dead resolves, fold copies into resolves and reorder passes
+    /// when that lets them merge and saves traffic ([guide](crate::guide#restructuring)).
+    pub restructure: bool,
 }
 
 impl Default for CompileOptions {
@@ -29,6 +32,7 @@ impl Default for CompileOptions {
             merge: true,
             transient: true,
             alias: true,
+            restructure: true,
         }
     }
 }
@@ -61,6 +65,12 @@ impl CompileOptions {
     /// Switches sharing of physical textures on or off.
     pub fn with_alias(mut self, on: bool) -> Self {
         self.alias = on;
+        self
+    }
+
+    /// Switches restructuring on or off; off gives the plan of the declared order.
+    pub fn with_restructure(mut self, on: bool) -> Self {
+        self.restructure = on;
         self
     }
 

@@ -251,8 +251,159 @@ pub struct Group {
 pub struct PassPlan {
     /// Nobody uses its results.
     pub culled: bool,
-    /// Its group; `None` when culled.
+    /// Its group; `None` when culled or folded.
     pub group: Option<GroupId>,
+    /// Why it is alive; `None` when culled, folded, or kept only because culling is off.
+    pub needed_by: Option<NeededBy>,
+    /// A copy folded into the resolve of this pass: it does not run, the resolve writes its
+    /// destination ([guide](crate::guide#restructuring)).
+    pub folded_into: Option<PassId>,
+}
+
+/// Why a live pass is alive ([guide](crate::guide#restructuring)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NeededBy {
+    /// A later live pass reads what it wrote (the first such reader).
+    Reader(PassId),
+    /// It writes the frame-end contents of an import kept after the frame.
+    KeptImport(ResourceId),
+    /// It is declared with side effects.
+    SideEffects,
+}
+
+impl NeededBy {
+    /// The plan's spelling: the reader's name, `import:NAME` or `side_effects`.
+    pub fn describe(
+        self,
+        pass_name: impl Fn(PassId) -> String,
+        resource_name: impl Fn(ResourceId) -> String,
+    ) -> String {
+        match self {
+            NeededBy::Reader(p) => pass_name(p),
+            NeededBy::KeptImport(r) => format!("import:{}", resource_name(r)),
+            NeededBy::SideEffects => "side_effects".into(),
+        }
+    }
+}
+
+/// One change restructuring made to how the frame runs ([guide](crate::guide#restructuring)).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Restructuring {
+    /// `pass` runs right after the group of `joins` and merges into it.
+    Moved {
+        /// The pass that moved.
+        pass: PassId,
+        /// The first pass of the group it joined.
+        joins: PassId,
+        /// Passes it depends on, moved ahead of that group.
+        ahead: Vec<PassId>,
+        /// Passes declared between the group and it, now after it.
+        after: Vec<PassId>,
+        /// Attachment bytes a frame the move saved.
+        saved_bytes: u64,
+    },
+    /// `pass` no longer resolves into `resource`: nothing reads what it would resolve.
+    ResolveDropped {
+        /// The pass that resolved.
+        pass: PassId,
+        /// The resolve target.
+        resource: ResourceId,
+        /// The live pass that overwrites the target next, if any.
+        overwritten_by: Option<PassId>,
+    },
+    /// The copy `pass` does not run: the resolve of `into` writes its destination.
+    CopyFolded {
+        /// The copy pass.
+        pass: PassId,
+        /// The pass whose resolve now writes the copy's destination.
+        into: PassId,
+        /// The resolve target the copy read.
+        source: ResourceId,
+        /// The copy's destination, now the resolve target.
+        target: ResourceId,
+    },
+}
+
+impl Restructuring {
+    /// The plan's name of the change: `moved`, `resolve_dropped` or `copy_folded`.
+    pub fn kind_str(&self) -> &'static str {
+        match self {
+            Restructuring::Moved { .. } => "moved",
+            Restructuring::ResolveDropped { .. } => "resolve_dropped",
+            Restructuring::CopyFolded { .. } => "copy_folded",
+        }
+    }
+
+    /// The pass the change is about.
+    pub fn pass(&self) -> PassId {
+        match self {
+            Restructuring::Moved { pass, .. }
+            | Restructuring::ResolveDropped { pass, .. }
+            | Restructuring::CopyFolded { pass, .. } => *pass,
+        }
+    }
+
+    /// Why, as a sentence naming passes and resources.
+    pub fn describe(
+        &self,
+        pass_name: impl Fn(PassId) -> String,
+        resource_name: impl Fn(ResourceId) -> String,
+    ) -> String {
+        let list = |passes: &[PassId]| {
+            passes
+                .iter()
+                .map(|&p| format!("`{}`", pass_name(p)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Restructuring::Moved {
+                joins,
+                ahead,
+                after,
+                saved_bytes,
+                ..
+            } => {
+                let mut s = format!(
+                    "runs in the group of `{}` (same attachments), saving {saved_bytes} attachment bytes a frame",
+                    pass_name(*joins)
+                );
+                if !ahead.is_empty() {
+                    s += &format!("; {} it depends on moved ahead of that group", list(ahead));
+                }
+                if !after.is_empty() {
+                    s += &format!("; {} now run after it", list(after));
+                }
+                s
+            }
+            Restructuring::ResolveDropped {
+                resource,
+                overwritten_by: Some(next),
+                ..
+            } => format!(
+                "nothing reads what it resolves into `{}` before `{}` overwrites it",
+                resource_name(*resource),
+                pass_name(*next)
+            ),
+            Restructuring::ResolveDropped { resource, .. } => format!(
+                "nothing reads what it resolves into `{}`, and the frame does not keep it",
+                resource_name(*resource)
+            ),
+            Restructuring::CopyFolded {
+                into,
+                source,
+                target,
+                ..
+            } => format!(
+                "only this copy reads `{}`, so `{}` resolves straight into `{}`",
+                resource_name(*source),
+                pass_name(*into),
+                resource_name(*target)
+            ),
+        }
+    }
 }
 
 /// The wgpu usages a resource needs, from how live passes use it.
@@ -299,6 +450,9 @@ pub struct Traffic {
     pub bytes_per_frame: u64,
     /// The same for the naive plan.
     pub naive_bytes_per_frame: u64,
+    /// The same for the plan of the declared order (equal to `bytes_per_frame` when nothing
+    /// was restructured).
+    pub declared_bytes_per_frame: u64,
     /// Frame rate the per-second figures use.
     pub fps: u32,
     /// `bytes_per_frame × fps`.
@@ -457,6 +611,12 @@ pub struct CompiledGraph {
     pub(crate) resource_decls: Arc<Vec<ResourceDecl>>,
     pub(crate) passes: Vec<PassPlan>,
     pub(crate) groups: Vec<Group>,
+    /// Live passes in execution order.
+    pub(crate) order: Vec<PassId>,
+    pub(crate) restructure: Vec<Restructuring>,
+    /// The plan of the declared order, compiled when first asked for (only when restructuring
+    /// changed something).
+    pub(crate) declared: OnceLock<Box<CompiledGraph>>,
     /// Built from `naive_sources` when first asked for.
     pub(crate) naive_groups: OnceLock<Vec<Group>>,
     pub(crate) naive_sources: NaiveSources,
@@ -487,6 +647,17 @@ impl CompiledGraph {
     /// Groups in execution order.
     pub fn groups(&self) -> &[Group] {
         &self.groups
+    }
+
+    /// Live passes in execution order (folded copies are not among them).
+    pub fn order(&self) -> &[PassId] {
+        &self.order
+    }
+
+    /// What restructuring changed, in the order it decided ([guide](crate::guide#restructuring)):
+    /// empty for a plan of the declared order.
+    pub fn restructuring(&self) -> &[Restructuring] {
+        &self.restructure
     }
 
     /// The naive plan ([guide](crate::guide#traffic-model)): every live pass its own group,

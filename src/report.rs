@@ -8,13 +8,17 @@ use serde::Serialize;
 use crate::description::describe;
 use crate::format::format_name;
 use crate::ids::{GroupId, PhysicalId};
-use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, StoreOp, Warning, WarningKind};
+use crate::plan::{
+    AttachmentPlan, CompiledGraph, Group, LoadOp, Restructuring, StoreOp, Warning, WarningKind,
+};
 use crate::resource::{PassId, PassKind, ResourceId, ResourceKind, Subresource};
 
 #[derive(Serialize)]
 struct PlanJson<'p> {
     passes: Vec<PassJson<'p>>,
     groups: Vec<GroupJson<'p>>,
+    order: Vec<&'p str>,
+    restructure: Vec<RestructureJson<'p>>,
     resources: Vec<ResourceJson<'p>>,
     traffic: TrafficJson,
     warnings: Vec<WarningJson<'p>>,
@@ -25,6 +29,28 @@ struct PassJson<'p> {
     name: &'p str,
     culled: bool,
     group: Option<GroupId>,
+    needed_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    folded_into: Option<&'p str>,
+}
+
+#[derive(Serialize)]
+struct RestructureJson<'p> {
+    kind: &'static str,
+    pass: &'p str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    joins: Option<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resource: Option<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    into: Option<&'p str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ahead: Vec<&'p str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    after: Vec<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saved_bytes: Option<u64>,
+    reason: String,
 }
 
 #[derive(Serialize)]
@@ -75,6 +101,7 @@ struct ResourceJson<'p> {
 struct TrafficJson {
     bytes_per_frame: u64,
     naive_bytes_per_frame: u64,
+    declared_bytes_per_frame: u64,
     fps: u32,
     bytes_per_second: u64,
     naive_bytes_per_second: u64,
@@ -102,6 +129,10 @@ impl CompiledGraph {
                     name: self.pass_name(PassId::new(p)),
                     culled: plan.culled,
                     group: plan.group,
+                    needed_by: plan.needed_by.map(|n| {
+                        n.describe(|p| self.pass_name(p).to_owned(), |r| rname(r).to_owned())
+                    }),
+                    folded_into: plan.folded_into.map(|p| self.pass_name(p)),
                 })
                 .collect(),
             groups: self
@@ -141,6 +172,12 @@ impl CompiledGraph {
                     }
                 })
                 .collect(),
+            order: self.order.iter().map(|&p| self.pass_name(p)).collect(),
+            restructure: self
+                .restructure
+                .iter()
+                .map(|change| self.restructure_json(change))
+                .collect(),
             resources: self
                 .resources
                 .iter()
@@ -157,6 +194,7 @@ impl CompiledGraph {
             traffic: TrafficJson {
                 bytes_per_frame: self.traffic.bytes_per_frame,
                 naive_bytes_per_frame: self.traffic.naive_bytes_per_frame,
+                declared_bytes_per_frame: self.traffic.declared_bytes_per_frame,
                 fps: self.traffic.fps,
                 bytes_per_second: self.traffic.bytes_per_second,
                 naive_bytes_per_second: self.traffic.naive_bytes_per_second,
@@ -174,6 +212,46 @@ impl CompiledGraph {
                 .collect(),
         };
         serde_json::to_string_pretty(&plan).expect("plans always serialize")
+    }
+
+    fn restructure_json<'p>(&'p self, change: &Restructuring) -> RestructureJson<'p> {
+        let pname = |p: PassId| self.pass_name(p);
+        let mut json = RestructureJson {
+            kind: change.kind_str(),
+            pass: pname(change.pass()),
+            joins: None,
+            resource: None,
+            into: None,
+            ahead: Vec::new(),
+            after: Vec::new(),
+            saved_bytes: None,
+            reason: change.describe(
+                |p| pname(p).to_owned(),
+                |r| self.resource_name(r).to_owned(),
+            ),
+        };
+        match change {
+            Restructuring::Moved {
+                joins,
+                ahead,
+                after,
+                saved_bytes,
+                ..
+            } => {
+                json.joins = Some(pname(*joins));
+                json.ahead = ahead.iter().map(|&p| pname(p)).collect();
+                json.after = after.iter().map(|&p| pname(p)).collect();
+                json.saved_bytes = Some(*saved_bytes);
+            }
+            Restructuring::ResolveDropped { resource, .. } => {
+                json.resource = Some(self.resource_name(*resource));
+            }
+            Restructuring::CopyFolded { into, target, .. } => {
+                json.into = Some(pname(*into));
+                json.resource = Some(self.resource_name(*target));
+            }
+        }
+        json
     }
 
     /// The plan as one self-contained HTML page (inline CSS and script, no network): passes

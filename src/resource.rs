@@ -512,6 +512,9 @@ pub struct PassDecl {
     pub copy_dst: Vec<Entry>,
     /// Keeps the pass alive even if nobody reads its outputs.
     pub side_effects: bool,
+    /// Pins the pass: restructuring moves no pass across it, for work the graph cannot see
+    /// ([guide](crate::guide#restructuring)).
+    pub keep_order: bool,
 }
 
 impl PassDecl {
@@ -530,6 +533,7 @@ impl PassDecl {
             copy_src: Vec::new(),
             copy_dst: Vec::new(),
             side_effects: false,
+            keep_order: false,
         }
     }
 }

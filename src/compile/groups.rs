@@ -1,5 +1,7 @@
 //! Step 4: groups. The next live render pass joins the current group when nothing forces a
-//! boundary; the first reason that applies is recorded.
+//! boundary; the first reason that applies is recorded. Passes arrive in execution order (the
+//! declared order, or the restructured one), one at a time, so restructuring can try an order
+//! on a stretch of the frame with the same rule.
 
 use super::subresources::SubTable;
 use super::versions::Versions;
@@ -15,19 +17,66 @@ pub(super) struct Grouping {
     pub group_of: Vec<Option<GroupId>>,
 }
 
-/// What the current group has done to each subresource, as stamps: 1 + the index of the last
-/// group that wrote it / read or wrote it outside its attachments.
-struct Marks<'s> {
-    subs: &'s SubTable,
+/// The merge rule applied to passes one at a time. What the current group has done to each
+/// subresource is kept as stamps (the current group's stamp: it wrote it / read or wrote it
+/// outside its attachments), so starting a group costs nothing.
+pub(super) struct Grouper<'a> {
+    passes: &'a [PassDecl],
+    subs: &'a SubTable,
+    v: &'a Versions,
+    options: &'a CompileOptions,
     written_in: Vec<u32>,
     touched_in: Vec<u32>,
-    /// 1 + index of the current group.
+    /// Stamp of the current group; 0 before the first.
     stamp: u32,
+    /// The current group's kind and first pass.
+    current: Option<(PassKind, PassId)>,
     /// The current group resolved its MSAA attachments.
     resolved: bool,
 }
 
-impl Marks<'_> {
+impl<'a> Grouper<'a> {
+    pub(super) fn new(
+        passes: &'a [PassDecl],
+        subs: &'a SubTable,
+        v: &'a Versions,
+        options: &'a CompileOptions,
+    ) -> Self {
+        Grouper {
+            passes,
+            subs,
+            v,
+            options,
+            written_in: vec![0; subs.len()],
+            touched_in: vec![0; subs.len()],
+            stamp: 0,
+            current: None,
+            resolved: false,
+        }
+    }
+
+    /// Forgets the current group: the next pass starts one.
+    pub(super) fn reset(&mut self) {
+        self.current = None;
+    }
+
+    /// Adds pass `p`: `None` when it joined the current group, else why the current group
+    /// ended (`EndOfGraph` when there was none) — `p` then starts a new group.
+    pub(super) fn push(&mut self, p: PassId) -> Option<GroupBoundary> {
+        let pass = &self.passes[p.index()];
+        let boundary = match self.current {
+            Some((kind, first)) => self.merge_boundary(kind, &self.passes[first.index()], pass),
+            None => Some(GroupBoundary::EndOfGraph),
+        };
+        if boundary.is_some() {
+            self.stamp += 1;
+            self.current = Some((pass.kind, p));
+            self.resolved = false;
+        }
+        self.record(p, pass);
+        boundary
+    }
+
     fn any(&self, marks: &[u32], entries: &[Entry]) -> bool {
         entries.iter().any(|e| {
             self.subs
@@ -45,11 +94,11 @@ impl Marks<'_> {
     }
 
     /// Records what live pass `p` does in the current group.
-    fn record(&mut self, p: PassId, pass: &PassDecl, v: &Versions) {
+    fn record(&mut self, p: PassId, pass: &PassDecl) {
         let stamp = self.stamp;
         // An attachment writes when it makes a version: every access but a `read`.
         for (slot, a) in pass.attachments().enumerate() {
-            if v.slot_written[v.slot(p, slot)].is_some() {
+            if self.v.slot_written[self.v.slot(p, slot)].is_some() {
                 self.written_in[self.subs.index(a.resource, a.sub)] = stamp;
             }
             if let Some(t) = a.resolve {
@@ -69,16 +118,16 @@ impl Marks<'_> {
         self.resolved |= pass.color.iter().any(|c| c.resolve.is_some());
     }
 
-    /// Why `next` cannot join the current group (whose first pass is `first`), or `None`.
+    /// Why `next` cannot join the current group (of `kind`, whose first pass is `first`), or
+    /// `None`.
     fn merge_boundary(
         &self,
-        group: &Group,
+        kind: PassKind,
         first: &PassDecl,
         next: &PassDecl,
-        options: &CompileOptions,
     ) -> Option<GroupBoundary> {
         // Only render passes share a wgpu render pass.
-        if group.kind != PassKind::Render || next.kind != PassKind::Render {
+        if kind != PassKind::Render || next.kind != PassKind::Render {
             return Some(GroupBoundary::NotRender);
         }
         // A shader read of this group's output needs it in memory: the group must end and store.
@@ -97,14 +146,7 @@ impl Marks<'_> {
             return Some(GroupBoundary::InputsGroupOutput);
         }
         // Keeping attachments on tile needs the very same framebuffer: same subresources per slot.
-        let same = |a: &PassDecl, b: &PassDecl| {
-            a.attachment_count() == b.attachment_count()
-                && a.color.len() == b.color.len()
-                && a.attachments()
-                    .zip(b.attachments())
-                    .all(|(x, y)| (x.resource, x.sub) == (y.resource, y.sub))
-        };
-        if !same(first, next) {
+        if !same_attachments(first, next) {
             return Some(GroupBoundary::AttachmentsDiffer);
         }
         // A clear is a load op: it can only happen where a wgpu render pass begins.
@@ -135,53 +177,50 @@ impl Marks<'_> {
             return Some(GroupBoundary::WritesBoundTexture);
         }
         // Merging is the point; only the caller's kill switch stops it here.
-        if !options.merge {
+        if !self.options.merge {
             return Some(GroupBoundary::MergingDisabled);
         }
         None
     }
 }
 
+/// Whether two passes attach the very same subresources in the same slots.
+pub(super) fn same_attachments(a: &PassDecl, b: &PassDecl) -> bool {
+    a.attachment_count() == b.attachment_count()
+        && a.color.len() == b.color.len()
+        && a.attachments()
+            .zip(b.attachments())
+            .all(|(x, y)| (x.resource, x.sub) == (y.resource, y.sub))
+}
+
+/// Groups the live passes of `order` (execution order).
 pub(super) fn form_groups(
     passes: &[PassDecl],
     subs: &SubTable,
     v: &Versions,
-    live: &[bool],
+    order: &[PassId],
     options: &CompileOptions,
 ) -> Grouping {
-    let mut groups: Vec<Group> = Vec::with_capacity(live.iter().filter(|&&l| l).count());
+    let mut groups: Vec<Group> = Vec::with_capacity(order.len());
     let mut group_of = vec![None; passes.len()];
-    let mut marks = Marks {
-        subs,
-        written_in: vec![0; subs.len()],
-        touched_in: vec![0; subs.len()],
-        stamp: 0,
-        resolved: false,
-    };
-    for (p, pass) in passes.iter().enumerate().filter(|&(p, _)| live[p]) {
-        let boundary = groups.last().map(|group| {
-            let first = &passes[group.passes[0].index()];
-            marks.merge_boundary(group, first, pass, options)
-        });
-        match (groups.last_mut(), boundary) {
-            (Some(group), Some(None)) => group.passes.push(PassId::new(p)),
-            (previous, reason) => {
-                if let (Some(group), Some(Some(reason))) = (previous, reason) {
+    let mut grouper = Grouper::new(passes, subs, v, options);
+    for &p in order {
+        match (grouper.push(p), groups.last_mut()) {
+            (None, Some(group)) => group.passes.push(p),
+            (reason, previous) => {
+                if let (Some(group), Some(reason)) = (previous, reason) {
                     group.boundary = reason;
                 }
                 groups.push(Group {
-                    kind: pass.kind,
-                    passes: vec![PassId::new(p)],
+                    kind: passes[p.index()].kind,
+                    passes: vec![p],
                     color: Vec::new(),
                     depth: None,
                     boundary: GroupBoundary::EndOfGraph,
                 });
-                marks.stamp = groups.len() as u32;
-                marks.resolved = false;
             }
         }
-        group_of[p] = Some(GroupId::new(groups.len() - 1));
-        marks.record(PassId::new(p), pass, v);
+        group_of[p.index()] = Some(GroupId::new(groups.len() - 1));
     }
     Grouping { groups, group_of }
 }

@@ -6,7 +6,7 @@ use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::plan::Dependency;
+use crate::plan::{Dependency, NeededBy};
 use crate::resource::{PassDecl, PassId};
 
 pub(super) fn find_live_passes(
@@ -31,6 +31,38 @@ pub(super) fn find_live_passes(
         }
     }
     needed
+}
+
+/// Why each live pass is alive: its side effects, else the kept import whose frame-end
+/// contents it writes, else the first live pass that reads what it wrote. `None` for culled
+/// passes (and for passes kept only because culling is off).
+pub(super) fn why_live(
+    passes: &[PassDecl],
+    subs: &SubTable,
+    v: &Versions,
+    live: &[bool],
+) -> Vec<Option<NeededBy>> {
+    let mut why: Vec<Option<NeededBy>> = passes
+        .iter()
+        .zip(live)
+        .map(|(p, &l)| (l && p.side_effects).then_some(NeededBy::SideEffects))
+        .collect();
+    for (version, &kept) in v.kept_at_end.iter().enumerate() {
+        if let (true, Some(p)) = (kept, v.writer[version]) {
+            let resource = subs.resource_at(v.sub_of[version] as usize);
+            why[p.index()].get_or_insert(NeededBy::KeptImport(resource));
+        }
+    }
+    for p in (0..passes.len()).filter(|&p| live[p]) {
+        for &version in v.reads_of(p) {
+            if let Some(w) = v.writer[version as usize]
+                && w.index() != p
+            {
+                why[w.index()].get_or_insert(NeededBy::Reader(PassId::new(p)));
+            }
+        }
+    }
+    why
 }
 
 /// Per version: the last live pass that reads it and its group.

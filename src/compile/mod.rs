@@ -7,7 +7,8 @@
 //! |---|---|---|
 //! | validate | `validate.rs` | that the declared graph is well formed (one checker method per rule) |
 //! | versions | `versions.rs` | which version of which subresource every access reads and writes |
-//! | liveness | `liveness.rs` | which passes are live; who reads each version last |
+//! | liveness | `liveness.rs` | which passes are live (and why); who reads each version last |
+//! | restructure | `restructure.rs` | dead resolves dropped, copies folded, the execution order |
 //! | groups | `groups.rs` | which live passes share one wgpu pass, and why each group ends |
 //! | ops | `ops.rs` | every attachment's load op, store op and read-only depth |
 //! | naive | `naive.rs` | what the naive plan (the executor's `Naive` mode) would load |
@@ -20,6 +21,7 @@ mod liveness;
 mod naive;
 mod ops;
 mod resources;
+mod restructure;
 mod subresources;
 mod traffic;
 mod validate;
@@ -28,15 +30,24 @@ mod warnings;
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::hash::FastHasher;
+use crate::ids::{GroupId, PassId};
 use crate::options::CompileOptions;
-use crate::plan::{CompiledGraph, PassPlan};
+use crate::plan::{CompiledGraph, Group, PassPlan, Restructuring};
+use crate::resource::{PassDecl, ResourceDecl};
 
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+
+/// The declarations a step reads: the declared ones, or those restructuring edited.
+#[derive(Clone, Copy)]
+pub(super) struct Decls<'a> {
+    pub passes: &'a [PassDecl],
+    pub resources: &'a [ResourceDecl],
+}
 
 impl RenderGraph<'_> {
     /// Compiles the graph in full. See [`PlanCache`](crate::PlanCache) to reuse a plan across frames.
@@ -45,46 +56,206 @@ impl RenderGraph<'_> {
     }
 }
 
+impl CompiledGraph {
+    /// The plan of the declared order: this plan itself when restructuring changed nothing
+    /// (or was off), else the same graph compiled with
+    /// [`with_restructure(false)`](CompileOptions::with_restructure), made when first asked
+    /// for. The executor's `Naive` and `Poison` modes record it, so their images check the
+    /// restructured plan.
+    pub fn as_declared(&self) -> &CompiledGraph {
+        if self.restructure.is_empty() {
+            return self;
+        }
+        self.declared.get_or_init(|| {
+            let options = self.options.with_restructure(false);
+            let declared = compile_decls(
+                &self.pass_decls,
+                &self.resource_decls,
+                self.fingerprint,
+                &options,
+            )
+            // The same declarations compiled once already; the declared order checks less.
+            .expect("a graph that compiled restructured compiles in declared order");
+            Box::new(declared)
+        })
+    }
+}
+
 /// The compiler pipeline.
 pub(crate) fn compile(
     graph: &RenderGraph<'_>,
     options: &CompileOptions,
 ) -> Result<CompiledGraph, GraphError> {
-    let checked = validate::validate(graph)?;
-    let versions = versions::trace_versions(graph, &checked.subs)?;
-    let live = liveness::find_live_passes(&graph.passes, &versions, options);
-    let grouping = groups::form_groups(&graph.passes, &checked.subs, &versions, &live, options);
-    let readers = liveness::last_readers(&graph.passes, &versions, &live, &grouping.group_of);
-    let planned = ops::infer_attachment_ops(graph, grouping.groups, &versions, &readers, options);
-    let naive = naive::naive_sources(&graph.passes, &versions);
-    let mut resources = resources::lifetimes_and_usage(graph, &live, &grouping.group_of);
-    resources::mark_transients(graph, &mut resources, &planned, options);
-    let physical = resources::plan_physical_resources(graph, &mut resources, options);
-    let traffic = traffic::measure_traffic(graph, &planned, &naive, &live, &checked, options.fps)?;
-    let warnings = warnings::collect_warnings(graph, &planned, &resources, options);
-    let dependencies = liveness::list_dependencies(&graph.passes, &versions, &checked.subs);
+    if let Some((pass, resource)) = &graph.foreign_handle {
+        return Err(GraphError::UnknownResource {
+            pass: pass.to_string(),
+            resource: resource.clone(),
+        });
+    }
+    compile_decls(&graph.passes, &graph.resources, graph.fingerprint(), options)
+}
+
+/// The groups of one execution order with their ops, and what they cost.
+struct Planned {
+    order: Vec<PassId>,
+    groups: Vec<Group>,
+    group_of: Vec<Option<GroupId>>,
+    bytes: Option<u64>,
+}
+
+fn plan_order(
+    decls: Decls<'_>,
+    subs: &subresources::SubTable,
+    v: &versions::Versions,
+    live: &[bool],
+    order: Vec<PassId>,
+    options: &CompileOptions,
+) -> Planned {
+    let grouping = groups::form_groups(decls.passes, subs, v, &order, options);
+    let readers = liveness::last_readers(decls.passes, v, live, &grouping.group_of);
+    let groups = ops::infer_attachment_ops(decls, grouping.groups, v, &readers, options);
+    let bytes = traffic::planned_bytes(decls.resources, &groups);
+    Planned {
+        order,
+        groups,
+        group_of: grouping.group_of,
+        bytes,
+    }
+}
+
+fn declared_order(live: &[bool]) -> Vec<PassId> {
+    (0..live.len()).filter(|&p| live[p]).map(PassId::new).collect()
+}
+
+fn compile_decls(
+    passes: &Arc<Vec<PassDecl>>,
+    resources: &Arc<Vec<ResourceDecl>>,
+    fingerprint: u128,
+    options: &CompileOptions,
+) -> Result<CompiledGraph, GraphError> {
+    let declared = Decls { passes, resources };
+    let checked = validate::validate(declared)?;
+    let subs = &checked.subs;
+    let versions = versions::trace_versions(passes, resources, subs)?;
+    let live = liveness::find_live_passes(passes, &versions, options);
+
+    // Restructuring: dead resolves and folded copies edit the declarations the later steps
+    // read; the order follows from the hazards. Each is kept only if the frame gets cheaper.
+    let mut edits = None;
+    let mut retraced = None;
+    let mut moves = Vec::new();
+    let mut planned = None;
+    if options.restructure {
+        let readers = restructure::ReadersOf::new(passes.len(), &versions);
+        edits = restructure::edit_resolves(passes, resources, subs, &versions, &live, &readers);
+        if let Some(e) = edits.as_ref().filter(|e| e.folded) {
+            // Folding moves a write from the copy to the resolve: versions change.
+            let v = versions::trace_versions(&e.passes, resources, subs)?;
+            let l = liveness::find_live_passes(&e.passes, &v, options);
+            retraced = Some((v, l));
+        }
+        let (v, l) = retraced.as_ref().map_or((&versions, &live[..]), |(v, l)| (v, &l[..]));
+        let eff = Decls {
+            passes: edits.as_ref().map_or(&passes[..], |e| &e.passes),
+            resources,
+        };
+        let readers = match &retraced {
+            Some((v, _)) => restructure::ReadersOf::new(passes.len(), v),
+            None => readers,
+        };
+        let reordered = restructure::reorder(eff.passes, resources, subs, v, l, &readers, options);
+        moves = reordered.moves;
+        if edits.is_some() || !moves.is_empty() {
+            planned = Some(plan_order(eff, subs, v, l, reordered.order, options));
+        }
+    }
+    let as_declared = plan_order(declared, subs, &versions, &live, declared_order(&live), options);
+    let declared_bytes = as_declared.bytes;
+    // The guarantee: never more traffic than the declared order. The moves are tried first,
+    // then the edits alone, then nothing.
+    let cheaper = |p: &Planned| p.bytes.zip(declared_bytes).is_some_and(|(a, b)| a <= b);
+    if planned.as_ref().is_some_and(|p| !cheaper(p)) {
+        moves.clear();
+        planned = None;
+        if let Some(e) = &edits {
+            let (v, l) = retraced.as_ref().map_or((&versions, &live[..]), |(v, l)| (v, &l[..]));
+            let eff = Decls { passes: &e.passes, resources };
+            let p = plan_order(eff, subs, v, l, declared_order(l), options);
+            if cheaper(&p) {
+                planned = Some(p);
+            }
+        }
+        if planned.is_none() {
+            edits = None;
+            retraced = None;
+        }
+    }
+    let restructured = planned.is_some();
+    let Planned {
+        order,
+        groups: planned_groups,
+        group_of,
+        ..
+    } = planned.unwrap_or(as_declared);
+    let (eff_passes, eff_versions, eff_live): (&[PassDecl], _, &[bool]) = match (&edits, &retraced)
+    {
+        (Some(e), Some((v, l))) => (&e.passes, v, l),
+        (Some(e), None) => (&e.passes, &versions, &live),
+        _ => (&passes[..], &versions, &live),
+    };
+    let eff = Decls {
+        passes: eff_passes,
+        resources,
+    };
+
+    let naive = naive::naive_sources(passes, &versions);
+    let mut resource_plans = resources::lifetimes_and_usage(eff, eff_live, &group_of);
+    resources::mark_transients(eff, &mut resource_plans, &planned_groups, options);
+    let physical = resources::plan_physical_resources(eff, &mut resource_plans, options);
+    let mut traffic =
+        traffic::measure_traffic(declared, &planned_groups, &naive, &live, &checked, options.fps)?;
+    traffic.declared_bytes_per_frame = declared_bytes.unwrap_or(traffic.bytes_per_frame);
+    let warnings = warnings::collect_warnings(eff, &planned_groups, &resource_plans, options);
+    let dependencies = liveness::list_dependencies(passes, &versions, subs);
+    let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live);
+    let mut restructure: Vec<Restructuring> = Vec::new();
+    let mut folded_into = vec![None; passes.len()];
+    if restructured {
+        if let Some(e) = edits {
+            restructure = e.changes;
+            folded_into = e.folded_into;
+        }
+        restructure.extend(moves);
+    }
     log::debug!(
-        "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}",
-        graph.passes.len(),
+        "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}, {} restructured",
+        passes.len(),
         live.iter().filter(|&&l| !l).count(),
-        planned.len(),
+        planned_groups.len(),
         traffic.bytes_per_frame,
-        traffic.naive_bytes_per_frame
+        traffic.naive_bytes_per_frame,
+        restructure.len()
     );
     Ok(CompiledGraph {
-        fingerprint: graph.fingerprint(),
+        fingerprint,
         options: *options,
-        pass_decls: Arc::clone(&graph.passes),
-        resource_decls: Arc::clone(&graph.resources),
-        passes: live
-            .iter()
-            .zip(&grouping.group_of)
-            .map(|(&l, &group)| PassPlan { culled: !l, group })
+        pass_decls: Arc::clone(passes),
+        resource_decls: Arc::clone(resources),
+        passes: (0..passes.len())
+            .map(|p| PassPlan {
+                culled: !eff_live[p] && folded_into[p].is_none(),
+                group: group_of[p],
+                needed_by: needed_by[p],
+                folded_into: folded_into[p],
+            })
             .collect(),
-        groups: planned,
-        naive_groups: std::sync::OnceLock::new(),
+        groups: planned_groups,
+        order,
+        restructure,
+        declared: OnceLock::new(),
+        naive_groups: OnceLock::new(),
         naive_sources: naive,
-        resources,
+        resources: resource_plans,
         physical,
         traffic,
         warnings,

@@ -3,13 +3,13 @@
 
 use super::liveness::Readers;
 use super::versions::{VersionId, Versions};
-use crate::declare::RenderGraph;
+use super::Decls;
 use crate::options::CompileOptions;
 use crate::plan::{AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason};
 use crate::resource::{Access, AttachmentDecl, PassKind, ResourceDecl};
 
 pub(super) fn infer_attachment_ops(
-    graph: &RenderGraph<'_>,
+    graph: Decls<'_>,
     mut groups: Vec<Group>,
     v: &Versions,
     readers: &Readers,

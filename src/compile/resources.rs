@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 use wgpu::{BufferUsages, TextureUsages};
 
 use super::FastMap;
-use crate::declare::RenderGraph;
+use super::Decls;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
@@ -29,7 +29,7 @@ fn list_usage(access: ListAccess) -> (TextureUsages, BufferUsages) {
 
 /// A resource lives from the first to the last live group that uses any of its subresources.
 pub(super) fn lifetimes_and_usage(
-    graph: &RenderGraph<'_>,
+    graph: Decls<'_>,
     live: &[bool],
     group_of: &[Option<GroupId>],
 ) -> Vec<ResourcePlan> {
@@ -89,7 +89,7 @@ pub(super) fn lifetimes_and_usage(
 /// sampled, stored to, copied or resolved into), all within one group that clears or ignores it
 /// on entry and discards it on exit.
 pub(super) fn mark_transients(
-    graph: &RenderGraph<'_>,
+    graph: Decls<'_>,
     plans: &mut [ResourcePlan],
     groups: &[Group],
     options: &CompileOptions,
@@ -128,7 +128,7 @@ pub(super) fn mark_transients(
 /// identical descriptor and usage whose previous tenant's lifetime has ended. Textures are
 /// numbered before buffers, so texture indices do not depend on where buffers are used.
 pub(super) fn plan_physical_resources(
-    graph: &RenderGraph<'_>,
+    graph: Decls<'_>,
     plans: &mut [ResourcePlan],
     options: &CompileOptions,
 ) -> Vec<PhysicalResource> {

@@ -67,6 +67,11 @@ impl SubTable {
         }
     }
 
+    /// The resource a subresource index belongs to.
+    pub(super) fn resource_at(&self, index: usize) -> ResourceId {
+        ResourceId::new(self.base.partition_point(|&b| b as usize <= index) - 1)
+    }
+
     /// The (mip, layer) of a resource's subresource index.
     pub(super) fn sub_at(&self, r: ResourceId, index: usize) -> Subresource {
         let offset = index as u32 - self.base[r.index()];

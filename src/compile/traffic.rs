@@ -2,15 +2,15 @@
 //! ([guide](crate::guide#traffic-model)).
 
 use super::validate::Checked;
-use crate::declare::RenderGraph;
+use super::Decls;
 use crate::error::GraphError;
 use crate::plan::{
     Group, LoadOp, NaiveSources, Traffic, attachment_bytes, naive_attachments, subresource_bytes,
 };
-use crate::resource::{PassId, ResourceId, Subresource};
+use crate::resource::{PassId, ResourceDecl, ResourceId, Subresource};
 
 pub(super) fn measure_traffic(
-    graph: &RenderGraph<'_>,
+    graph: Decls<'_>,
     planned: &[Group],
     naive: &NaiveSources,
     live: &[bool],
@@ -32,6 +32,8 @@ pub(super) fn measure_traffic(
         }
     };
     let planned_bytes = attachment_bytes(planned, bytes).ok_or_else(overflow)?;
+    // The naive plan and the sampled bytes are the declared frame's: `graph` and `live` are the
+    // declared order's, whatever restructuring did.
     // The naive plan, counted without building it: every live pass alone.
     let mut naive_bytes = 0u64;
     for (p, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
@@ -62,9 +64,15 @@ pub(super) fn measure_traffic(
     Ok(Traffic {
         bytes_per_frame: planned_bytes,
         naive_bytes_per_frame: naive_bytes,
+        declared_bytes_per_frame: planned_bytes,
         fps,
         bytes_per_second: per_second(planned_bytes)?,
         naive_bytes_per_second: per_second(naive_bytes)?,
         sampled_bytes_per_frame: sampled,
     })
+}
+
+/// Attachment bytes a frame of `groups` (`None` on overflow): what restructuring compares.
+pub(super) fn planned_bytes(res: &[ResourceDecl], groups: &[Group]) -> Option<u64> {
+    attachment_bytes(groups, |r, sub| subresource_bytes(&res[r.index()], sub))
 }

@@ -4,7 +4,7 @@
 use std::hash::Hasher;
 
 use super::subresources::SubTable;
-use crate::declare::RenderGraph;
+use super::Decls;
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
 use crate::hash::FastHasher;
@@ -29,13 +29,7 @@ pub(super) struct Checked {
 }
 
 /// Checks everything but reads before writes (the versions step finds those).
-pub(super) fn validate(graph: &RenderGraph<'_>) -> Result<Checked, GraphError> {
-    if let Some((pass, resource)) = &graph.foreign_handle {
-        return Err(GraphError::UnknownResource {
-            pass: pass.to_string(),
-            resource: resource.clone(),
-        });
-    }
+pub(super) fn validate(graph: Decls<'_>) -> Result<Checked, GraphError> {
     if graph.passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
     }
@@ -48,14 +42,14 @@ pub(super) fn validate(graph: &RenderGraph<'_>) -> Result<Checked, GraphError> {
         .iter()
         .map(validate_resource)
         .collect::<Result<Vec<_>, _>>()?;
-    let subs = SubTable::new(&graph.resources)?;
+    let subs = SubTable::new(graph.resources)?;
     // What each texture can be attached as, worked out once per resource, not once per use.
     let attachable: Vec<Attachable> = graph.resources.iter().map(Attachable::of).collect();
     let mut seen_in_pass = vec![0u32; graph.resources.len()];
     let mut uses = Vec::new();
     for (p, pass) in graph.passes.iter().enumerate() {
         PassChecker {
-            res: &graph.resources,
+            res: graph.resources,
             attachable: &attachable,
             pass,
             first: None,

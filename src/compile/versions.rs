@@ -2,7 +2,6 @@
 //! version it sees. Reading a subresource that has no version is a `read_before_write`.
 
 use super::subresources::SubTable;
-use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::resource::{
     Access, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId, Subresource,
@@ -26,6 +25,8 @@ pub(super) struct Versions {
     slot_start: Vec<u32>,
     pub slot_read: Vec<Option<VersionId>>,
     pub slot_written: Vec<Option<VersionId>>,
+    /// Per attachment slot: the version its resolve writes into the resolve target.
+    pub slot_resolved: Vec<Option<VersionId>>,
     /// Frame-end versions of imports kept after the frame: they must reach memory.
     pub kept_at_end: Vec<bool>,
 }
@@ -76,12 +77,13 @@ fn read_before_write_hint(
 }
 
 pub(super) fn trace_versions(
-    graph: &RenderGraph<'_>,
+    passes: &[PassDecl],
+    res: &[ResourceDecl],
     subs: &SubTable,
 ) -> Result<Versions, GraphError> {
-    let mut t = Tracer::new(graph, subs);
+    let mut t = Tracer::new(passes, res, subs);
     t.preserved_imports();
-    for (p, pass) in graph.passes.iter().enumerate() {
+    for (p, pass) in passes.iter().enumerate() {
         let pid = PassId::new(p);
         t.v.read_start.push(t.v.reads.len() as u32);
         t.v.slot_start.push(t.v.slot_read.len() as u32);
@@ -105,8 +107,7 @@ struct Tracer<'g> {
 }
 
 impl<'g> Tracer<'g> {
-    fn new(graph: &'g RenderGraph<'_>, subs: &'g SubTable) -> Self {
-        let (res, passes) = (&graph.resources, &graph.passes);
+    fn new(passes: &[PassDecl], res: &'g [ResourceDecl], subs: &'g SubTable) -> Self {
         // Sized up front for the common case of one subresource per access.
         let slots: usize = passes.iter().map(|p| p.attachment_count()).sum();
         let listed: usize = passes.iter().map(|p| p.entries().count()).sum();
@@ -122,6 +123,7 @@ impl<'g> Tracer<'g> {
                 slot_start: Vec::with_capacity(passes.len() + 1),
                 slot_read: Vec::with_capacity(slots),
                 slot_written: Vec::with_capacity(slots),
+                slot_resolved: Vec::with_capacity(slots),
                 kept_at_end: Vec::new(),
             },
             current: vec![None; subs.len()],
@@ -207,8 +209,11 @@ impl<'g> Tracer<'g> {
                 .then(|| self.new_version(self.subs.index(a.resource, a.sub), Some(pid)));
             self.v.slot_written.push(written);
         }
-        for target in pass.color.iter().filter_map(|c| c.resolve) {
-            self.new_version(self.subs.index(target, Subresource::BASE), Some(pid));
+        for a in pass.attachments() {
+            let resolved = a
+                .resolve
+                .map(|t| self.new_version(self.subs.index(t, Subresource::BASE), Some(pid)));
+            self.v.slot_resolved.push(resolved);
         }
         for (_, e) in pass.entries().filter(|(a, _)| a.writes()) {
             for sub in self.subs.of(e.resource, e.sub) {

@@ -1,13 +1,13 @@
 //! Step 8: warnings: what costs bandwidth or time and could be avoided
 //! ([guide](crate::guide#warnings)).
 
-use crate::declare::RenderGraph;
+use super::Decls;
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 use crate::resource::ResourceKind;
 
 pub(super) fn collect_warnings(
-    graph: &RenderGraph<'_>,
+    graph: Decls<'_>,
     groups: &[Group],
     resources: &[ResourcePlan],
     options: &CompileOptions,

@@ -65,6 +65,16 @@ pub enum ExecuteMode {
 }
 
 impl ExecuteMode {
+    /// The plan this mode records: the plan itself for `Planned`, the plan of the declared
+    /// order for `Naive` and `Poison` ([`CompiledGraph::as_declared`]), so that their images
+    /// check what restructuring did.
+    pub fn plan_to_record(self, plan: &CompiledGraph) -> &CompiledGraph {
+        match self {
+            ExecuteMode::Planned => plan,
+            ExecuteMode::Naive | ExecuteMode::Poison => plan.as_declared(),
+        }
+    }
+
     /// The mode's name: `planned`, `naive` or `poison`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -306,6 +316,7 @@ impl Executor {
         imports: &Imports,
         mode: ExecuteMode,
     ) -> Result<wgpu::CommandBuffer, ExecuteError> {
+        let plan = mode.plan_to_record(plan);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut encoder = self
@@ -428,6 +439,7 @@ impl Executor {
         mode: ExecuteMode,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), ExecuteError> {
+        let plan = mode.plan_to_record(plan);
         if plan.fingerprint() != graph.fingerprint() {
             return Err(ExecuteError::PlanMismatch {
                 plan: plan.fingerprint(),

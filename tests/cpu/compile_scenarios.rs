@@ -349,7 +349,7 @@ fn msaa_attachment_sampled_later_is_stored_and_not_transient() {
         "passes": [
             {"name": "draw", "type": "render",
              "color": [{"resource": "msaa", "access": "clear", "resolve": "resolved"}]},
-            {"name": "custom_resolve", "type": "render", "sample": ["msaa"],
+            {"name": "custom_resolve", "type": "render", "sample": ["msaa", "resolved"],
              "color": [{"resource": "out", "access": "write"}]}
         ]}"#,
     );
@@ -360,12 +360,13 @@ fn msaa_attachment_sampled_later_is_stored_and_not_transient() {
          g1 render [custom_resolve] end_of_graph
             color out clear store
          msaa 0..1 p0
-         resolved 0..0 p1
+         resolved 0..1 p1
          out 1..1 -",
     );
     assert_eq!(
         traffic(&p),
-        (4 * KB16 + KB16 + KB16, 4 * KB16 + KB16 + 2 * KB16, 4 * KB16)
+        // Sampled: the 4× texture and its resolve.
+        (4 * KB16 + KB16 + KB16, 4 * KB16 + KB16 + 2 * KB16, 5 * KB16)
     );
 }
 
@@ -1232,11 +1233,14 @@ fn plan_json_has_the_fields_of_the_contract() {
         k.sort();
         k.join(",")
     };
-    assert_eq!(keys(&p), "groups,passes,resources,traffic,warnings");
-    assert_eq!(keys(&p["passes"][0]), "culled,group,name");
+    assert_eq!(
+        keys(&p),
+        "groups,order,passes,resources,restructure,traffic,warnings"
+    );
+    assert_eq!(keys(&p["passes"][0]), "culled,group,name,needed_by");
     assert_eq!(
         p["passes"][1],
-        serde_json::json!({"name": "dbg", "culled": true, "group": null})
+        serde_json::json!({"name": "dbg", "culled": true, "group": null, "needed_by": null})
     );
     let render = &p["groups"][0];
     assert_eq!(keys(render), "break,color,depth,index,passes,type");
@@ -1271,7 +1275,7 @@ fn plan_json_has_the_fields_of_the_contract() {
     );
     assert_eq!(
         keys(&p["traffic"]),
-        "bytes_per_frame,bytes_per_second,fps,naive_bytes_per_frame,naive_bytes_per_second,sampled_bytes_per_frame"
+        "bytes_per_frame,bytes_per_second,declared_bytes_per_frame,fps,naive_bytes_per_frame,naive_bytes_per_second,sampled_bytes_per_frame"
     );
     let w = p["warnings"]
         .as_array()

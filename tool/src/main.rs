@@ -5,11 +5,11 @@ use std::process::ExitCode;
 use tilegraph::{CompileOptions, GraphError, RenderGraph};
 
 const USAGE: &str = "usage:
-  tilegraph plan FILE [--format json|text|html] [--fps N] [--dont-care]
-  tilegraph dot FILE [--dont-care]
+  tilegraph plan FILE [--format json|text|html] [--fps N] [--dont-care] [--as-declared]
+  tilegraph dot FILE [--dont-care] [--as-declared]
   tilegraph run FILE [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--hash]
                      [--out DIR] [--size WxH] [--frames N] [--dont-care] [--timings]
-                     [--plan-html PATH]";
+                     [--plan-html PATH] [--as-declared]";
 
 /// A failure of the tool: a usage mistake, an unreadable file, or a graph error.
 enum Failure {
@@ -36,6 +36,7 @@ struct Args {
     format: Format,
     fps: u32,
     dont_care: bool,
+    as_declared: bool,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, Failure> {
@@ -51,6 +52,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, Failure> {
         format: Format::Text,
         fps: 60,
         dont_care: false,
+        as_declared: false,
     };
     let mut file = None;
     while let Some(arg) = args.next() {
@@ -79,6 +81,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, Failure> {
                 }
             }
             "--dont-care" => parsed.dont_care = true,
+            "--as-declared" => parsed.as_declared = true,
             flag if flag.starts_with("--") => {
                 return Err(Failure::Usage(format!("unknown flag `{flag}`")));
             }
@@ -105,7 +108,9 @@ fn read_description(path: &str) -> Result<String, GraphError> {
 
 fn run(args: &Args) -> Result<String, GraphError> {
     let graph = RenderGraph::from_json(&read_description(&args.file)?)?;
-    let mut options = CompileOptions::default().with_fps(args.fps);
+    let mut options = CompileOptions::default()
+        .with_fps(args.fps)
+        .with_restructure(!args.as_declared);
     if args.dont_care {
         // SAFETY: `--dont-care` is the user's statement that every `write` access in the file
         // overwrites every pixel of its attachment (the guide), which is what the token asks for.
@@ -213,6 +218,7 @@ mod run_command {
                 "--plan-html" => parsed.plan_html = Some(PathBuf::from(value("--plan-html")?)),
                 "--hash" => parsed.hash = true,
                 "--dont-care" => parsed.options.dont_care = true,
+                "--as-declared" => parsed.options.as_declared = true,
                 "--timings" => parsed.options.timings = true,
                 flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
                 path if file.is_none() => file = Some(path.to_owned()),

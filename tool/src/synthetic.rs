@@ -105,6 +105,8 @@ pub struct RunOptions {
     pub size: Option<(u32, u32)>,
     /// Write GPU timestamps around every group and collect them (when the device can).
     pub timings: bool,
+    /// Compile the declared order, without restructuring (the `--as-declared` flag).
+    pub as_declared: bool,
 }
 
 impl Default for RunOptions {
@@ -115,6 +117,7 @@ impl Default for RunOptions {
             dont_care: false,
             size: None,
             timings: false,
+            as_declared: false,
         }
     }
 }
@@ -200,7 +203,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
     };
     let (description, adaptation) = adapt(description, &Capabilities::of(&gpu.adapter))?;
     let mut graph = RenderGraph::from_json(&description)?;
-    let mut compile = CompileOptions::default();
+    let mut compile = CompileOptions::default().with_restructure(!options.as_declared);
     if options.dont_care {
         // SAFETY: the caller states that every `write` access of the description overwrites every
         // pixel; the synthetic shaders make it true (a full-screen draw with no test or blending).

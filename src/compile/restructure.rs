@@ -1,0 +1,596 @@
+//! Step 3b: restructuring ([guide](crate::guide#restructuring)). The frame may run in another
+//! way than declared, never compute anything else:
+//! - `drop_dead_resolves` / `fold_copies`: a resolve nobody reads is not made; a copy that only
+//!   moves a resolve's result elsewhere becomes that resolve's target;
+//! - `reorder`: a pass moves back to join an earlier group with the same attachments when every
+//!   hazard keeps its order and the traffic model says it pays.
+
+use super::groups::{Grouper, same_attachments};
+use super::subresources::SubTable;
+use super::versions::{VersionId, Versions};
+use crate::options::CompileOptions;
+use crate::plan::{Restructuring, subresource_bytes};
+use crate::resource::{
+    Access, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
+    ResourceKind, Subresource,
+};
+
+/// How far back a pass looks for a group to join.
+const WINDOW: usize = 32;
+/// The longest stretch of the frame one move may regroup (the joined group and the one before
+/// it included); longer stretches are left as they are.
+const MAX_REGION: usize = 256;
+/// "No pass / no position".
+const NONE: u32 = u32::MAX;
+
+/// Per version: every pass that reads it (live or not), in declaration order.
+pub(super) struct ReadersOf {
+    start: Vec<u32>,
+    passes: Vec<PassId>,
+}
+
+impl ReadersOf {
+    pub(super) fn new(pass_count: usize, v: &Versions) -> Self {
+        let mut start = vec![0u32; v.writer.len() + 1];
+        for p in 0..pass_count {
+            for &version in v.reads_of(p) {
+                start[version as usize + 1] += 1;
+            }
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start.clone();
+        let mut passes = vec![PassId::new(0); start[v.writer.len()] as usize];
+        for p in 0..pass_count {
+            for &version in v.reads_of(p) {
+                let slot = &mut fill[version as usize];
+                passes[*slot as usize] = PassId::new(p);
+                *slot += 1;
+            }
+        }
+        ReadersOf { start, passes }
+    }
+
+    fn of(&self, version: VersionId) -> &[PassId] {
+        let v = version as usize;
+        &self.passes[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+}
+
+/// Declarations as the restructured frame runs them, and what changed.
+pub(super) struct Edits {
+    /// The declarations with dropped resolves removed, folded resolves retargeted and folded
+    /// copies emptied.
+    pub passes: Vec<PassDecl>,
+    pub changes: Vec<Restructuring>,
+    /// Per pass: the pass its copy was folded into.
+    pub folded_into: Vec<Option<PassId>>,
+    /// A copy was folded: versions must be traced again.
+    pub folded: bool,
+}
+
+/// Drops dead resolves and folds copies into resolves; `None` when neither applies.
+pub(super) fn edit_resolves(
+    passes: &[PassDecl],
+    res: &[ResourceDecl],
+    subs: &SubTable,
+    v: &Versions,
+    live: &[bool],
+    readers: &ReadersOf,
+) -> Option<Edits> {
+    let mut edits: Option<Edits> = None;
+    // The next version of the same subresource: who overwrites a dead resolve.
+    let mut next_version = vec![NONE; v.writer.len()];
+    let mut last = vec![NONE; subs.len()];
+    for (version, &sub) in v.sub_of.iter().enumerate() {
+        if last[sub as usize] != NONE {
+            next_version[last[sub as usize] as usize] = version as u32;
+        }
+        last[sub as usize] = version as u32;
+    }
+    for p in (0..passes.len()).filter(|&p| live[p]) {
+        let pid = PassId::new(p);
+        for (slot, c) in passes[p].color.iter().enumerate() {
+            let (Some(target), Some(version)) = (c.resolve, v.slot_resolved[v.slot(pid, slot)])
+            else {
+                continue;
+            };
+            let all_readers = readers.of(version);
+            let change = if !v.kept_at_end[version as usize]
+                && !all_readers.iter().any(|r| live[r.index()])
+            {
+                drop_dead_resolve(pid, target, version, &next_version, v, live)
+            } else {
+                fold_copy(passes, res, pid, target, all_readers, live)
+            };
+            let Some((change, new_resolve)) = change else {
+                continue;
+            };
+            let e = edits.get_or_insert_with(|| Edits {
+                passes: passes.to_vec(),
+                changes: Vec::new(),
+                folded_into: vec![None; passes.len()],
+                folded: false,
+            });
+            e.passes[p].color[slot].resolve = new_resolve;
+            if let Restructuring::CopyFolded { pass: copy, .. } = change {
+                let decl = &mut e.passes[copy.index()];
+                *decl = PassDecl::new(decl.name.clone(), PassKind::Copy);
+                e.folded_into[copy.index()] = Some(pid);
+                e.folded = true;
+            }
+            e.changes.push(change);
+        }
+    }
+    edits
+}
+
+/// A resolve is dead when no live pass reads the version it writes and the frame does not keep
+/// it: the next access overwrites it, or nothing touches the target again.
+fn drop_dead_resolve(
+    pass: PassId,
+    target: ResourceId,
+    version: VersionId,
+    next_version: &[u32],
+    v: &Versions,
+    live: &[bool],
+) -> Option<(Restructuring, Option<ResourceId>)> {
+    let mut next = next_version[version as usize];
+    let mut overwritten_by = None;
+    while next != NONE {
+        if let Some(w) = v.writer[next as usize]
+            && live[w.index()]
+        {
+            overwritten_by = Some(w);
+            break;
+        }
+        next = next_version[next as usize];
+    }
+    Some((
+        Restructuring::ResolveDropped {
+            pass,
+            resource: target,
+            overwritten_by,
+        },
+        None,
+    ))
+}
+
+/// A copy whose only source is what the resolve just wrote, into a graph-owned single-sampled
+/// texture of the same shape that nothing touches between the two, can be the resolve itself.
+fn fold_copy(
+    passes: &[PassDecl],
+    res: &[ResourceDecl],
+    pass: PassId,
+    source: ResourceId,
+    readers: &[PassId],
+    live: &[bool],
+) -> Option<(Restructuring, Option<ResourceId>)> {
+    let &[copy] = readers else {
+        return None;
+    };
+    let c = &passes[copy.index()];
+    let whole_or_base = |sub: Option<Subresource>| sub.is_none_or(|s| s == Subresource::BASE);
+    let only_a_copy = c.kind == PassKind::Copy
+        && live[copy.index()]
+        && !c.side_effects
+        && !c.keep_order
+        && c.copy_src.len() == 1
+        && c.copy_dst.len() == 1
+        && c.entries().count() == 2
+        && c.copy_src[0].resource == source
+        && whole_or_base(c.copy_src[0].sub)
+        && whole_or_base(c.copy_dst[0].sub);
+    if !only_a_copy {
+        return None;
+    }
+    let target = c.copy_dst[0].resource;
+    let (src, dst) = (&res[source.index()], &res[target.index()]);
+    // The same texture shape (single-sampled, one subresource), owned by the graph: an
+    // imported texture's usages are the caller's, and a kept source must still be written.
+    let same_shape = matches!(dst.kind, ResourceKind::Texture(_))
+        && dst.kind == src.kind
+        && dst.subresource_count() == 1
+        && dst.import.is_none()
+        && src.import.is_none_or(|i| i.after != ImportAfter::Keep);
+    // Nothing between the resolve and the copy (culled passes too) may see the destination.
+    let untouched_between = (pass.index()..copy.index()).all(|q| !passes[q].uses(target));
+    (same_shape && untouched_between && target != source).then_some((
+        Restructuring::CopyFolded {
+            pass: copy,
+            into: pass,
+            source,
+            target,
+        },
+        Some(target),
+    ))
+}
+
+/// Hazards among live passes as edges to earlier passes: read after write, write after read,
+/// write after write on one subresource, and side-effect passes in their order. Any order that
+/// keeps every edge pointing backwards computes the same frame.
+struct Hazards {
+    start: Vec<u32>,
+    preds: Vec<u32>,
+}
+
+impl Hazards {
+    fn new(passes: &[PassDecl], subs: &SubTable, live: &[bool]) -> Self {
+        let mut start = vec![0u32; passes.len() + 1];
+        let mut preds = Vec::new();
+        let mut last_writer = vec![NONE; subs.len()];
+        // Readers since the last write of each subresource, as lists in one arena.
+        let mut head = vec![NONE; subs.len()];
+        let mut arena: Vec<(u32, u32)> = Vec::new();
+        let mut last_side_effect = NONE;
+        for (p, pass) in passes.iter().enumerate() {
+            start[p] = preds.len() as u32;
+            if !live[p] {
+                continue;
+            }
+            let me = p as u32;
+            for (range, _) in accesses(pass, subs).filter(|&(_, w)| !w) {
+                for s in range {
+                    if last_writer[s] != NONE && last_writer[s] != me {
+                        preds.push(last_writer[s]);
+                    }
+                    arena.push((me, head[s]));
+                    head[s] = (arena.len() - 1) as u32;
+                }
+            }
+            for (range, _) in accesses(pass, subs).filter(|&(_, w)| w) {
+                for s in range {
+                    if last_writer[s] != NONE && last_writer[s] != me {
+                        preds.push(last_writer[s]);
+                    }
+                    let mut at = head[s];
+                    while at != NONE {
+                        let (reader, next) = arena[at as usize];
+                        if reader != me {
+                            preds.push(reader);
+                        }
+                        at = next;
+                    }
+                    head[s] = NONE;
+                    last_writer[s] = me;
+                }
+            }
+            if pass.side_effects {
+                if last_side_effect != NONE {
+                    preds.push(last_side_effect);
+                }
+                last_side_effect = me;
+            }
+        }
+        start[passes.len()] = preds.len() as u32;
+        Hazards { start, preds }
+    }
+
+    fn of(&self, p: PassId) -> &[u32] {
+        &self.preds[self.start[p.index()] as usize..self.start[p.index() + 1] as usize]
+    }
+}
+
+/// Every subresource range a pass touches, with whether it writes it. A pass that reads and
+/// writes a subresource lists it twice.
+fn accesses<'p>(
+    pass: &'p PassDecl,
+    subs: &'p SubTable,
+) -> impl Iterator<Item = (std::ops::Range<usize>, bool)> + 'p {
+    let attachments = pass.attachments().flat_map(move |a| {
+        let s = subs.index(a.resource, a.sub);
+        let reads = matches!(a.access, Access::Read | Access::ReadWrite);
+        let writes = a.access != Access::Read;
+        let resolve = a.resolve.map(|t| {
+            let s = subs.index(t, Subresource::BASE);
+            (s..s + 1, true)
+        });
+        reads
+            .then_some((s..s + 1, false))
+            .into_iter()
+            .chain(writes.then_some((s..s + 1, true)))
+            .chain(resolve)
+    });
+    let lists = pass.entries().flat_map(move |(access, e)| {
+        let range = subs.of(e.resource, e.sub);
+        let reads = access.reads() || !access.writes();
+        reads
+            .then_some((range.clone(), false))
+            .into_iter()
+            .chain(access.writes().then_some((range, true)))
+    });
+    attachments.chain(lists)
+}
+
+/// The execution order and the moves that made it.
+pub(super) struct Reordered {
+    pub order: Vec<PassId>,
+    pub moves: Vec<Restructuring>,
+}
+
+/// Greedy, in declared order: each live render pass looks up to `WINDOW` passes back for the
+/// last pass with the same attachments. If passes stand between, it tries the order where what
+/// it depends on among them goes ahead of that pass's group, itself right after the group, and
+/// the rest after itself; it keeps that order when it merges there and the traffic of the
+/// regrouped stretch goes down.
+pub(super) fn reorder(
+    passes: &[PassDecl],
+    res: &[ResourceDecl],
+    subs: &SubTable,
+    v: &Versions,
+    live: &[bool],
+    readers: &ReadersOf,
+    options: &CompileOptions,
+) -> Reordered {
+    let live_count = live.iter().filter(|&&l| l).count();
+    let mut r = Reorderer {
+        passes,
+        res,
+        v,
+        live,
+        readers,
+        hazards: Hazards::new(passes, subs, live),
+        keys: passes.iter().map(attachment_key).collect(),
+        out: Vec::with_capacity(live_count),
+        pos: vec![NONE; passes.len()],
+        starts: Vec::with_capacity(live_count),
+        tail: Grouper::new(passes, subs, v, options),
+        scratch: Grouper::new(passes, subs, v, options),
+        mark: vec![0; passes.len()],
+        stamp: 0,
+        local_group: vec![(0, 0); passes.len()],
+        moves: Vec::new(),
+    };
+    for p in (0..passes.len()).filter(|&p| live[p]) {
+        r.place(PassId::new(p), options);
+    }
+    Reordered {
+        order: r.out,
+        moves: r.moves,
+    }
+}
+
+/// A hash of the attachment set (0: none); equal keys are confirmed with `same_attachments`.
+fn attachment_key(pass: &PassDecl) -> u64 {
+    if pass.kind != PassKind::Render || pass.attachment_count() == 0 {
+        return 0;
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ pass.color.len() as u64;
+    for a in pass.attachments() {
+        for x in [
+            a.resource.index() as u64,
+            u64::from(a.sub.mip),
+            u64::from(a.sub.layer),
+        ] {
+            h = (h ^ x).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h | 1
+}
+
+struct Reorderer<'a> {
+    passes: &'a [PassDecl],
+    res: &'a [ResourceDecl],
+    v: &'a Versions,
+    live: &'a [bool],
+    readers: &'a ReadersOf,
+    hazards: Hazards,
+    keys: Vec<u64>,
+    /// The order so far.
+    out: Vec<PassId>,
+    /// Per pass: its position in `out`.
+    pos: Vec<u32>,
+    /// Per position: a group starts there.
+    starts: Vec<bool>,
+    /// The merge rule's state after `out`.
+    tail: Grouper<'a>,
+    /// The merge rule on trial orders.
+    scratch: Grouper<'a>,
+    /// Per pass: a stamp (dependency marks, region membership).
+    mark: Vec<u32>,
+    stamp: u32,
+    /// Per pass: (stamp of the region it was last simulated in, its group there).
+    local_group: Vec<(u32, u32)>,
+    moves: Vec<Restructuring>,
+}
+
+impl Reorderer<'_> {
+    fn place(&mut self, x: PassId, options: &CompileOptions) {
+        let i = self.out.len();
+        self.out.push(x);
+        self.pos[x.index()] = i as u32;
+        if options.merge
+            && let Some(()) = self.try_move(x, i)
+        {
+            return;
+        }
+        let starts = self.tail.push(x).is_some();
+        self.starts.push(starts);
+    }
+
+    /// The start of the group holding position `at`, if within `MAX_REGION` of `from`.
+    fn group_start(&self, at: usize, from: usize) -> Option<usize> {
+        let mut s = at;
+        while !self.starts[s] {
+            if from - s >= MAX_REGION {
+                return None;
+            }
+            s -= 1;
+        }
+        Some(s)
+    }
+
+    fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
+        let xd = &self.passes[x.index()];
+        let key = self.keys[x.index()];
+        if key == 0 || xd.keep_order || i == 0 {
+            return None;
+        }
+        // The nearest earlier pass with the same attachments, not across a pinned pass.
+        let mut k = None;
+        for at in (i.saturating_sub(WINDOW)..i).rev() {
+            let q = self.out[at];
+            if self.keys[q.index()] == key && same_attachments(&self.passes[q.index()], xd) {
+                k = Some(at);
+                break;
+            }
+            if self.passes[q.index()].keep_order {
+                return None;
+            }
+        }
+        let k = k?;
+        if k + 1 == i {
+            // Already next to it: it merged, or nothing in between is what stops it.
+            return None;
+        }
+        let gs = self.group_start(k, i)?;
+        // What x depends on among the passes in between goes ahead of the group.
+        self.stamp += 1;
+        let dep = self.stamp;
+        let mut stack = vec![x];
+        while let Some(p) = stack.pop() {
+            for &q in self.hazards.of(p) {
+                let at = self.pos[q as usize] as usize;
+                if at > k && at < i && self.mark[q as usize] != dep {
+                    self.mark[q as usize] = dep;
+                    stack.push(PassId::new(q as usize));
+                }
+            }
+        }
+        let ahead: Vec<PassId> = self.out[k + 1..i]
+            .iter()
+            .copied()
+            .filter(|q| self.mark[q.index()] == dep)
+            .collect();
+        if !ahead.is_empty() {
+            let group = &self.out[gs..=k];
+            // Nothing moved ahead may depend on the group, nor cross a pinned pass in it.
+            if group.iter().any(|g| self.passes[g.index()].keep_order) {
+                return None;
+            }
+            for &d in &ahead {
+                if self.hazards.of(d).iter().any(|&q| {
+                    let at = self.pos[q as usize] as usize;
+                    (gs..=k).contains(&at)
+                }) {
+                    return None;
+                }
+            }
+        }
+        let after: Vec<PassId> = self.out[k + 1..i]
+            .iter()
+            .copied()
+            .filter(|q| self.mark[q.index()] != dep)
+            .collect();
+        // The stretch to regroup starts with the group before the joined one: what moves ahead
+        // could join that one.
+        let rs = if gs > 0 {
+            self.group_start(gs - 1, i)?
+        } else {
+            gs
+        };
+        let old: Vec<PassId> = self.out[rs..=i].to_vec();
+        let mut new = Vec::with_capacity(old.len());
+        new.extend_from_slice(&self.out[rs..gs]);
+        new.extend_from_slice(&ahead);
+        new.extend_from_slice(&self.out[gs..=k]);
+        new.push(x);
+        new.extend_from_slice(&after);
+        let joins = self.out[gs];
+        let old_cost = self.simulate(&old);
+        let new_cost = self.simulate(&new);
+        let joined = self.local_group[x.index()] == self.local_group[self.out[k].index()];
+        if !joined || new_cost >= old_cost {
+            return None;
+        }
+        // Keep the new order: positions, group starts and the merge rule's state.
+        self.tail.reset();
+        for (offset, &p) in new.iter().enumerate() {
+            let at = rs + offset;
+            self.out[at] = p;
+            self.pos[p.index()] = at as u32;
+            let starts = self.tail.push(p).is_some();
+            if at < self.starts.len() {
+                self.starts[at] = starts;
+            } else {
+                self.starts.push(starts);
+            }
+        }
+        log::debug!(
+            "restructure: `{}` joins `{}`, saving {} bytes",
+            xd.name,
+            self.passes[joins.index()].name,
+            old_cost - new_cost
+        );
+        self.moves.push(Restructuring::Moved {
+            pass: x,
+            joins,
+            ahead,
+            after,
+            saved_bytes: old_cost - new_cost,
+        });
+        Some(())
+    }
+
+    /// Groups `seq` (which starts a group) with the merge rule and returns its attachment
+    /// bytes, counting every reader outside `seq` as later. Resolves are left out: every
+    /// resolving pass ends its group in any order, so they cost the same.
+    fn simulate(&mut self, seq: &[PassId]) -> u64 {
+        self.stamp += 1;
+        let region = self.stamp;
+        self.scratch.reset();
+        let mut group = 0u32;
+        let mut bounds = Vec::with_capacity(seq.len() + 1);
+        for (at, &p) in seq.iter().enumerate() {
+            if self.scratch.push(p).is_some() {
+                if at > 0 {
+                    group += 1;
+                }
+                bounds.push(at);
+            }
+            self.local_group[p.index()] = (region, group);
+        }
+        bounds.push(seq.len());
+        let mut cost = 0u64;
+        for (g, w) in bounds.windows(2).enumerate() {
+            cost = cost.saturating_add(self.group_cost(&seq[w[0]..w[1]], g as u32, region));
+        }
+        cost
+    }
+
+    /// Loads at the start of a group and stores at its end, as the ops step would decide them.
+    fn group_cost(&self, members: &[PassId], g: u32, region: u32) -> u64 {
+        let first = members[0];
+        let pass = &self.passes[first.index()];
+        if pass.kind != PassKind::Render {
+            return 0;
+        }
+        let mut cost = 0u64;
+        for (slot, a) in pass.attachments().enumerate() {
+            let bytes = subresource_bytes(&self.res[a.resource.index()], a.sub);
+            if matches!(a.access, Access::Read | Access::ReadWrite)
+                && self.v.slot_read[self.v.slot(first, slot)].is_some()
+            {
+                cost = cost.saturating_add(bytes);
+            }
+            let written = members
+                .iter()
+                .rev()
+                .find_map(|&p| self.v.slot_written[self.v.slot(p, slot)]);
+            if let Some(version) = written {
+                let later = self.v.kept_at_end[version as usize]
+                    || self.readers.of(version).iter().any(|r| {
+                        self.live[r.index()] && {
+                            let (stamp, rg) = self.local_group[r.index()];
+                            stamp != region || rg > g
+                        }
+                    });
+                if later {
+                    cost = cost.saturating_add(bytes);
+                }
+            }
+        }
+        cost
+    }
+}
