@@ -173,8 +173,8 @@ pub use execute::{
 pub use ids::{GroupId, PassId, PhysicalId, ResourceId};
 pub use options::CompileOptions;
 pub use plan::{
-    AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, LoadReason, StoreOp, StoreReason,
-    Traffic, Warning, WarningKind,
+    AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, LoadReason, NeededBy,
+    Restructuring, StoreOp, StoreReason, Traffic, Warning, WarningKind,
 };
 pub use resource::{
     Access, BufferDesc, BufferHandle, ClearValue, Entry, Import, ImportAfter, ImportContents,

@@ -357,6 +357,33 @@ impl CompiledGraph {
         if !culled.is_empty() {
             let _ = writeln!(out, "\nCULLED (results unused)\n  {}", culled.join(", "));
         }
+        if !self.restructure.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nRESTRUCTURED (the declared order would move {} bytes a frame)",
+                self.traffic.declared_bytes_per_frame
+            );
+            for change in &self.restructure {
+                let _ = writeln!(
+                    out,
+                    "  {:<16} {}: {}",
+                    change.kind_str(),
+                    self.pass_name(change.pass()),
+                    change.describe(
+                        |p| self.pass_name(p).to_owned(),
+                        |r| self.resource_name(r).to_owned()
+                    )
+                );
+            }
+        }
+        let _ = writeln!(out, "\nNEEDED BY (why each live pass runs)");
+        for &p in &self.order {
+            let why = self.passes[p.index()].needed_by.map_or_else(
+                || "culling is off".to_owned(),
+                |n| n.describe(|q| self.pass_name(q).to_owned(), |r| self.resource_name(r).to_owned()),
+            );
+            let _ = writeln!(out, "  {:<24} {why}", self.pass_name(p));
+        }
         let _ = writeln!(out, "\nRESOURCES");
         let _ = writeln!(
             out,
@@ -533,11 +560,31 @@ impl CompiledGraph {
             );
             let _ = writeln!(out, "    style=rounded; color=\"#4a7ab5\";");
             for &p in &group.passes {
-                let _ = writeln!(out, "    p{p} [label=\"{}\"];", escape(self.pass_name(p)));
+                let mut label = escape(self.pass_name(p));
+                for change in self.restructure.iter().filter(|c| c.pass() == p) {
+                    match change {
+                        Restructuring::Moved { joins, .. } => {
+                            let _ = write!(label, "\\nmoved to join {}", escape(self.pass_name(*joins)));
+                        }
+                        Restructuring::ResolveDropped { resource, .. } => {
+                            let _ = write!(label, "\\nresolve into {} dropped", escape(self.resource_name(*resource)));
+                        }
+                        Restructuring::CopyFolded { .. } => {}
+                    }
+                }
+                let _ = writeln!(out, "    p{p} [label=\"{label}\"];");
             }
             let _ = writeln!(out, "  }}");
         }
         for (p, plan) in self.passes.iter().enumerate() {
+            if let Some(into) = plan.folded_into {
+                let _ = writeln!(
+                    out,
+                    "  p{p} [label=\"{}\\nfolded into the resolve of {}\", style=\"rounded,dotted\", color=\"#4a7ab5\"];",
+                    escape(self.pass_name(PassId::new(p))),
+                    escape(self.pass_name(into))
+                );
+            }
             if plan.culled {
                 let _ = writeln!(
                     out,

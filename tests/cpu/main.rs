@@ -15,4 +15,5 @@ mod prop_interpreter;
 mod prop_plan;
 mod prop_regressions;
 mod report;
+mod restructure;
 mod subresources;
