@@ -1,5 +1,6 @@
 //! Compile time of generated deferred frames (100, 1 000, 10 000 passes) declared with the builder
-//! and loaded from JSON with mips and layers, and a plan-cache hit.
+//! and loaded from JSON with mips and layers (also compiled in declared order, without
+//! restructuring), and a plan-cache hit.
 //!
 //! `cargo bench --bench compile`
 
@@ -26,6 +27,19 @@ fn compile(c: &mut Criterion) {
             &graph,
             |b, graph| {
                 b.iter(|| black_box(graph.compile(&options).expect("generated frames are valid")))
+            },
+        );
+    }
+    // The same frames in declared order: what restructuring costs.
+    let declared = options.with_restructure(false);
+    for passes in [1_000, 10_000] {
+        let json = generate::subresource_frame_json(passes);
+        let graph = RenderGraph::from_json(&json).expect("generated descriptions load");
+        group.bench_with_input(
+            BenchmarkId::new("json_subresources_as_declared", passes),
+            &graph,
+            |b, graph| {
+                b.iter(|| black_box(graph.compile(&declared).expect("generated frames are valid")))
             },
         );
     }

@@ -146,8 +146,13 @@ fn compile_decls(
     let mut moves = Vec::new();
     let mut planned = None;
     if options.restructure {
-        let readers = restructure::ReadersOf::new(passes.len(), &versions);
-        edits = restructure::edit_resolves(passes, resources, subs, &versions, &live, &readers);
+        // Who reads each version: needed only where something resolves (or passes may move).
+        let resolves = (0..passes.len())
+            .any(|p| live[p] && passes[p].color.iter().any(|c| c.resolve.is_some()));
+        let readers = resolves.then(|| restructure::ReadersOf::new(passes.len(), &versions));
+        edits = readers.as_ref().and_then(|readers| {
+            restructure::edit_resolves(passes, resources, subs, &versions, &live, readers)
+        });
         if let Some(e) = edits.as_ref().filter(|e| e.folded) {
             // Folding moves a write from the copy to the resolve: versions change.
             let v = versions::trace_versions(&e.passes, resources, subs)?;
@@ -160,10 +165,11 @@ fn compile_decls(
             resources,
         };
         let readers = match &retraced {
-            Some((v, _)) => restructure::ReadersOf::new(passes.len(), v),
+            Some(_) => None,
             None => readers,
         };
-        let reordered = restructure::reorder(eff.passes, resources, subs, v, l, &readers, options);
+        let reordered =
+            restructure::reorder(eff.passes, resources, subs, v, l, readers.as_ref(), options);
         moves = reordered.moves;
         if edits.is_some() || !moves.is_empty() {
             planned = Some(plan_order(eff, subs, v, l, reordered.order, options));

@@ -320,10 +320,29 @@ pub(super) fn reorder(
     subs: &SubTable,
     v: &Versions,
     live: &[bool],
-    readers: &ReadersOf,
+    readers: Option<&ReadersOf>,
     options: &CompileOptions,
 ) -> Reordered {
-    let live_count = live.iter().filter(|&&l| l).count();
+    let keys: Vec<u64> = passes.iter().map(attachment_key).collect();
+    let declared: Vec<PassId> = (0..passes.len())
+        .filter(|&p| live[p])
+        .map(PassId::new)
+        .collect();
+    if !options.merge || !has_candidates(passes, &keys, &declared) {
+        return Reordered {
+            order: declared,
+            moves: Vec::new(),
+        };
+    }
+    let built;
+    let readers = match readers {
+        Some(r) => r,
+        None => {
+            built = ReadersOf::new(passes.len(), v);
+            &built
+        }
+    };
+    let live_count = declared.len();
     let mut r = Reorderer {
         passes,
         res,
@@ -331,7 +350,7 @@ pub(super) fn reorder(
         live,
         readers,
         hazards: Hazards::new(passes, subs, live),
-        keys: passes.iter().map(attachment_key).collect(),
+        keys,
         out: Vec::with_capacity(live_count),
         pos: vec![NONE; passes.len()],
         starts: Vec::with_capacity(live_count),
@@ -342,13 +361,38 @@ pub(super) fn reorder(
         local_group: vec![(0, 0); passes.len()],
         moves: Vec::new(),
     };
-    for p in (0..passes.len()).filter(|&p| live[p]) {
-        r.place(PassId::new(p), options);
+    for p in declared {
+        r.place(p, options);
     }
     Reordered {
         order: r.out,
         moves: r.moves,
     }
+}
+
+/// Whether any live render pass has an earlier one with the same attachments within the window,
+/// not right before it and not behind a pinned pass: most frames have none, and then the
+/// declared order stands without building anything else.
+fn has_candidates(passes: &[PassDecl], keys: &[u64], declared: &[PassId]) -> bool {
+    declared.iter().enumerate().any(|(i, &x)| {
+        let key = keys[x.index()];
+        if key == 0 || passes[x.index()].keep_order || i < 2 {
+            return false;
+        }
+        let previous = declared[i - 1];
+        if keys[previous.index()] == key || passes[previous.index()].keep_order {
+            return false;
+        }
+        for &q in declared[i.saturating_sub(WINDOW)..i - 1].iter().rev() {
+            if keys[q.index()] == key {
+                return true;
+            }
+            if passes[q.index()].keep_order {
+                return false;
+            }
+        }
+        false
+    })
 }
 
 /// A hash of the attachment set (0: none); equal keys are confirmed with `same_attachments`.
