@@ -234,3 +234,43 @@ fn a_failed_pass_is_described_without_repeating_its_message() {
     let text = tilegraph_tool::headless::describe_failure(&e);
     assert_eq!(text, "pass `lighting` failed: the light buffer is empty");
 }
+
+const BEVY: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../examples/graphs/bevy_core3d.json"
+);
+
+#[test]
+fn as_declared_gives_the_declared_order_plan_and_the_default_restructures() {
+    let json = |args: &[&str]| -> Value {
+        let o = tool(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).expect("plan JSON")
+    };
+    let restructured = json(&["plan", BEVY, "--format", "json"]);
+    let declared = json(&["plan", BEVY, "--format", "json", "--as-declared"]);
+    assert_eq!(
+        restructured["restructure"][0]["kind"], "resolve_dropped",
+        "{restructured}"
+    );
+    assert_eq!(declared["restructure"], serde_json::json!([]));
+    // The flag is the library's switch.
+    let graph = RenderGraph::from_json(&std::fs::read_to_string(BEVY).unwrap()).unwrap();
+    let library = graph
+        .compile(&CompileOptions::default().with_restructure(false))
+        .unwrap()
+        .to_json();
+    assert_eq!(declared, serde_json::from_str::<Value>(&library).unwrap());
+    // At most half of naive restructured (the contract's figure for this frame).
+    let t = &restructured["traffic"];
+    assert!(
+        t["bytes_per_frame"].as_u64().unwrap() * 2 <= t["naive_bytes_per_frame"].as_u64().unwrap(),
+        "{t}"
+    );
+    let table = stdout(&tool(&["plan", BEVY]));
+    assert!(table.contains("RESTRUCTURED"), "{table}");
+    assert!(!stdout(&tool(&["plan", BEVY, "--as-declared"])).contains("RESTRUCTURED"));
+    let dot = stdout(&tool(&["dot", BEVY]));
+    assert!(dot.contains("dropped"), "{dot}");
+    assert!(!stdout(&tool(&["dot", BEVY, "--as-declared"])).contains("dropped"));
+}
