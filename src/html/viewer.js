@@ -150,9 +150,40 @@
       var desc = descPass.get(name) || {};
       return {
         i: i, name: name, lname: name.toLowerCase(), desc: desc, type: str(desc.type),
-        culled: pp.culled === true, group: int(pp.group), acc: []
+        culled: pp.culled === true, group: int(pp.group), acc: [],
+        // Why it is alive (a pass name, `import:NAME` or `side_effects`); undefined where the plan
+        // predates `needed_by`.
+        need: has(pp, 'needed_by') ? (pp.needed_by == null ? null : str(pp.needed_by)) : undefined,
+        folded: pp.folded_into == null ? null : str(pp.folded_into),
+        pos: null, col: -1, rs: [], into: []
       };
     });
+  var passIndex = new Map();
+  passes.forEach(function (p) { if (!passIndex.has(p.name)) passIndex.set(p.name, p.i); });
+  function passOf(name) { var i = passIndex.get(str(name)); return i == null ? -1 : i; }
+
+  // Columns: the live passes in execution order (the plan's `order`; declaration order for a plan
+  // from before restructuring), then the copies folded into a resolve, then the culled passes.
+  // seq[k] is the pass shown in the k-th column; p.pos is its place in execution order.
+  var seq = [];
+  (function () {
+    var placed = new Uint8Array(passes.length);
+    function place(i) { if (i >= 0 && !placed[i]) { placed[i] = 1; passes[i].col = seq.length; seq.push(i); } }
+    function running(p) { return !p.culled && p.folded == null; }
+    arr(plan.order).forEach(function (n) { var i = passOf(n); if (i >= 0 && running(passes[i])) place(i); });
+    passes.forEach(function (p) { if (running(p)) place(p.i); });
+    seq.forEach(function (i, k) { passes[i].pos = k; });
+    passes.forEach(function (p) { if (p.folded != null && !p.culled) place(p.i); });
+    passes.forEach(function (p) { place(p.i); });
+  })();
+  var running = passes.filter(function (p) { return p.pos != null; }).length;
+  var declaredRank = new Map(); // pass -> its place among the running passes in declaration order
+  passes.forEach(function (p) { if (p.pos != null) declaredRank.set(p.i, declaredRank.size); });
+  var restructure = arr(plan.restructure).filter(isObj);
+  restructure.forEach(function (x, xi) {
+    var p = passOf(x.pass);
+    if (p >= 0) passes[p].rs.push(xi);
+  });
 
   // A subresource suffix: `@mip` and `#layer` where the entry names one (or the texture has several).
   function subLabel(r, mip, layer) {
@@ -182,6 +213,24 @@
         else if (isObj(e)) add(e.resource, list, entryMip(e), entryLayer(e), null, false);
       });
     });
+  });
+
+  // Restructuring as the grid marks it: a declared resolve that was dropped (a.dropped), and a
+  // resolve that now writes a folded copy's destination (a.redirect); both the entry's index.
+  restructure.forEach(function (x, xi) {
+    var p = passOf(x.pass);
+    if (p < 0) return;
+    if (x.kind === 'resolve_dropped') {
+      passes[p].acc.forEach(function (a) { if (a.kind === 'resolve' && a.res === str(x.resource)) a.dropped = xi; });
+    } else if (x.kind === 'copy_folded') {
+      var into = passOf(x.into);
+      if (into < 0) return;
+      passes[into].into.push(xi);
+      var src = passes[p].acc.filter(function (a) { return a.kind === 'copy_src'; }).map(function (a) { return a.res; });
+      passes[into].acc.forEach(function (a) {
+        if (a.kind === 'resolve' && a.dropped == null && src.indexOf(a.res) >= 0) a.redirect = xi;
+      });
+    }
   });
 
   // Bytes of one subresource (the guide's traffic model); null when the format's texel size is unknown.
@@ -226,7 +275,8 @@
     groupById.set(G.index, G);
     return G;
   });
-  passes.forEach(function (p) {
+  seq.forEach(function (pi) {
+    var p = passes[pi];
     var G = p.group == null ? null : groupById.get(p.group);
     p.G = G || null;
     if (!G) return;
@@ -262,17 +312,15 @@
 
   var traffic = isObj(plan.traffic) ? plan.traffic : {};
   var warnings = arr(plan.warnings).filter(isObj);
-  var passIndex = new Map();
-  passes.forEach(function (p) { if (!passIndex.has(p.name)) passIndex.set(p.name, p.i); });
-
   // ---------------------------------------------------------------- reasons
 
   function sameSub(acc, A) {
     return acc.r === A.r && (acc.whole || (acc.mip === A.mip && acc.layer === A.layer));
   }
+  // The running pass after pass `after` in execution order.
   function nextLivePass(after) {
-    for (var i = after + 1; i < passes.length; i++) if (!passes[i].culled) return passes[i];
-    return null;
+    var k = passes[after].pos;
+    return k != null && k + 1 < running ? passes[seq[k + 1]] : null;
   }
   function loadReason(A) {
     if (typeof A.ex.load_reason === 'string' && A.ex.load_reason) return A.ex.load_reason;
@@ -305,9 +353,9 @@
     else if (A.store === 'discard') s = 'no live pass after this group reads it' + (res && res.imported ? ' and the import is not kept' : '');
     else if (A.store === 'store') {
       var next = null;
-      for (var i = (G.last == null ? -1 : G.last) + 1; i < passes.length && !next; i++) {
-        if (passes[i].culled) continue;
-        passes[i].acc.forEach(function (a) { if (!next && sameSub(a, A)) next = { p: passes[i], a: a }; });
+      for (var k = G.last == null || passes[G.last].pos == null ? 0 : passes[G.last].pos + 1; k < running && !next; k++) {
+        var np = passes[seq[k]];
+        np.acc.forEach(function (a) { if (!next && sameSub(a, A)) next = { p: np, a: a }; });
       }
       if (next) s = 'its content is needed after this group: next use `' + next.p.name + '` (' + next.a.kind + ')';
       else if (res && res.imported) s = 'it is an import kept after the frame (after: ' + str(res.imported.after) + ')';
@@ -325,34 +373,55 @@
 
   // ---------------------------------------------------------------- summary, traffic, warnings
 
-  var live = passes.filter(function (p) { return !p.culled; }).length;
+  var nCulled = passes.filter(function (p) { return p.culled; }).length;
+  var nFolded = passes.length - nCulled - running;
+  var RS_KINDS = { moved: 'moved', resolve_dropped: 'resolve dropped', copy_folded: 'copy folded' };
+  function rsSummary() {
+    if (!Array.isArray(plan.restructure)) return null;
+    if (!restructure.length) return 'declared order kept';
+    var n = {};
+    restructure.forEach(function (x) { var k = str(x.kind); n[k] = (n[k] || 0) + 1; });
+    return 'restructured: ' + Object.keys(n).map(function (k) {
+      return fmtInt(n[k]) + ' ' + (has(RS_KINDS, k) ? RS_KINDS[k] : k);
+    }).join(', ');
+  }
   var summary = $('summary');
   [
-    plural(passes.length, 'pass', 'passes') + ' (' + fmtInt(live) + ' live, ' + fmtInt(passes.length - live) + ' culled)',
+    plural(passes.length, 'pass', 'passes') + ' (' + fmtInt(running) + ' run, ' +
+      (nFolded ? fmtInt(nFolded) + ' folded, ' : '') + fmtInt(nCulled) + ' culled)',
+    rsSummary(),
     plural(groups.length, 'group'),
     plural(resources.length, 'resource') + ' (' + fmtInt(resources.filter(function (r) { return r.transient; }).length) + ' transient, ' +
       fmtInt(resources.filter(function (r) { return r.imported; }).length) + ' imported, ' +
       fmtInt(resources.filter(function (r) { return r.culled; }).length) + ' culled)',
     plural(warnings.length, 'warning')
-  ].forEach(function (t) { summary.appendChild(el('span', 'sumitem', t)); });
+  ].forEach(function (t) { if (t != null) summary.appendChild(el('span', 'sumitem', t)); });
 
   (function drawTraffic() {
     var sec = $('traffic');
     var fps = num(traffic.fps, 60);
-    var rows = [
-      ['planned', 'bytes_per_frame', 'bytes_per_second'],
-      ['naive', 'naive_bytes_per_frame', 'naive_bytes_per_second']
-    ];
-    var max = Math.max(num(traffic.bytes_per_frame, 0), num(traffic.naive_bytes_per_frame, 0), 1);
+    // What the declared order would move: shown when restructuring changed it. The plan gives it
+    // per frame; per second is per frame times fps, like the other two.
+    var declared = num(traffic.declared_bytes_per_frame, null);
+    var fig = {
+      bytes_per_frame: num(traffic.bytes_per_frame, null), bytes_per_second: num(traffic.bytes_per_second, null),
+      naive_bytes_per_frame: num(traffic.naive_bytes_per_frame, null), naive_bytes_per_second: num(traffic.naive_bytes_per_second, null),
+      declared_bytes_per_frame: declared, declared_bytes_per_second: declared == null ? null : declared * fps
+    };
+    var rows = [['planned', 'bytes_per_frame', 'bytes_per_second']];
+    if (declared != null && declared !== fig.bytes_per_frame) rows.push(['declared order', 'declared_bytes_per_frame', 'declared_bytes_per_second']);
+    rows.push(['naive', 'naive_bytes_per_frame', 'naive_bytes_per_second']);
+    var max = Math.max(num(traffic.bytes_per_frame, 0), num(traffic.naive_bytes_per_frame, 0), num(declared, 0), 1);
     var table = el('table', 'tt');
     var head = el('tr');
     ['', 'per frame', 'per second at ' + fmtInt(fps) + ' fps', ''].forEach(function (t) { head.appendChild(el('th', null, t)); });
     table.appendChild(head);
     rows.forEach(function (row) {
-      var tr = el('tr', 'tr-' + row[0]);
+      var tcls = row[0] === 'declared order' ? 'declared' : row[0];
+      var tr = el('tr', 'tr-' + tcls);
       tr.appendChild(el('th', null, row[0]));
       [row[1], row[2]].forEach(function (k) {
-        var v = num(traffic[k], null);
+        var v = fig[k];
         var td = el('td', 'num');
         td.setAttribute('data-k', k);
         td.appendChild(el('span', 'exact', fmtInt(v) + ' B'));
@@ -360,8 +429,8 @@
         tr.appendChild(td);
       });
       var barTd = el('td', 'bartd');
-      var bar = el('div', 'tbar ' + row[0]);
-      bar.style.width = (100 * num(traffic[row[1]], 0) / max).toFixed(2) + '%';
+      var bar = el('div', 'tbar ' + tcls);
+      bar.style.width = (100 * num(fig[row[1]], 0) / max).toFixed(2) + '%';
       barTd.appendChild(bar);
       tr.appendChild(barTd);
       table.appendChild(tr);
@@ -372,6 +441,11 @@
     var notes = el('p', 'tnotes');
     if (planned != null && naive != null && naive > 0) {
       notes.appendChild(el('span', 'saved', 'saved ' + fmtBytes(naive - planned) + ' per frame (' + (100 * (naive - planned) / naive).toFixed(1) + '%)'));
+    }
+    if (planned != null && declared != null && declared !== planned && declared > 0) {
+      var d = declared - planned;
+      notes.appendChild(el('span', 'saved rsaved', 'restructuring ' + (d > 0 ? 'saved ' : 'added ') + fmtBytes(Math.abs(d)) +
+        ' per frame against the declared order (' + (100 * Math.abs(d) / declared).toFixed(1) + '%)'));
     }
     if (traffic.sampled_bytes_per_frame != null) {
       notes.appendChild(el('span', 'sampled', 'sampled and input reads, not counted above: ' + fmtBytes(num(traffic.sampled_bytes_per_frame, null)) + ' per frame'));
@@ -419,6 +493,69 @@
     });
   })();
 
+  // One restructure entry as DOM: kind, pass, what it did (names as text), and the reason.
+  var rsEls = [];
+  (function drawRestructure() {
+    var sec = $('restructure');
+    if (!Array.isArray(plan.restructure)) {
+      sec.appendChild(el('p', 'none', 'The plan does not say (a compiler from before restructuring): passes run as declared.'));
+      return;
+    }
+    if (!restructure.length) { sec.appendChild(el('p', 'none', 'Nothing restructured: the passes run as declared.')); return; }
+    sec.appendChild(el('p', 'rsintro', 'The compiler changed how the frame runs, not what it computes. Columns in the grid follow the order below; click an entry to select its pass.'));
+    var ul = el('ul', 'rslist');
+    restructure.forEach(function (x, xi) {
+      var li = el('li');
+      var b = el('button', 'rs');
+      b.type = 'button';
+      b.setAttribute('data-x', String(xi));
+      var kind = str(x.kind);
+      b.appendChild(el('span', 'rkind', kind));
+      b.appendChild(el('span', 'rpass', str(x.pass)));
+      function names(cls, label, list) {
+        if (!Array.isArray(list) || !list.length) return;
+        var sp = el('span', cls, label);
+        list.forEach(function (n, k) {
+          if (k) sp.appendChild(doc.createTextNode(', '));
+          sp.appendChild(el('span', 'q', str(n)));
+        });
+        b.appendChild(sp);
+      }
+      if (kind === 'moved') {
+        if (x.joins != null) b.appendChild(el('span', 'rjoins', str(x.joins)));
+        names('rahead', 'moved ahead of the group: ', x.ahead);
+        names('rafter', 'now run after it: ', x.after);
+        if (x.saved_bytes != null) {
+          var sv = el('span', 'rbytes', 'saves ');
+          sv.appendChild(el('span', 'exact', fmtInt(num(x.saved_bytes, null)) + ' B'));
+          sv.appendChild(doc.createTextNode(' (' + fmtBytes(num(x.saved_bytes, null)) + ') a frame'));
+          b.appendChild(sv);
+        }
+      } else if (kind === 'copy_folded') {
+        if (x.into != null) b.appendChild(el('span', 'rinto', str(x.into)));
+        if (x.resource != null) b.appendChild(el('span', 'rres', str(x.resource)));
+      } else if (x.resource != null) {
+        b.appendChild(el('span', 'rres', str(x.resource)));
+      }
+      b.appendChild(quotedInto(el('span', 'rmsg'), x.reason));
+      var p = passOf(x.pass);
+      if (p < 0) b.classList.add('nolink');
+      li.appendChild(b);
+      ul.appendChild(li);
+      var rel = [p];
+      [x.joins, x.into].concat(arr(x.ahead), arr(x.after)).forEach(function (n) { if (n != null) rel.push(passOf(n)); });
+      rsEls.push({ el: li, p: p, rel: rel, r: x.resource == null ? -1 : resOf(x.resource) });
+    });
+    sec.appendChild(ul);
+    ul.addEventListener('click', function (ev) {
+      var b = ev.target.closest('button.rs');
+      if (!b) return;
+      var X = rsEls[Number(b.getAttribute('data-x'))];
+      if (X.r >= 0) selectRes(X.r, false);
+      if (X.p >= 0) selectPass(X.p, true);
+    });
+  })();
+
   // ---------------------------------------------------------------- grid
 
   var scroller = $('scroller');
@@ -437,8 +574,11 @@
     var cols = [], passCol = new Array(passes.length), gx0 = [], gx1 = [], loadCol = [], storeCol = [];
     var x = 0;
     function edges(G) { return G && G.atts.length > 0; }
-    passes.forEach(function (p) {
+    var notRun = null; // x of the first column that does not run (folded copies, culled passes)
+    seq.forEach(function (pi) {
+      var p = passes[pi];
       var G = p.G;
+      if (p.pos == null && notRun == null) { notRun = x; x += 6; }
       if (G && G.first === p.i) {
         gx0[G.i] = x;
         if (edges(G)) { loadCol[G.i] = cols.length; cols.push({ kind: 'load', x: x, w: EW, g: G.i }); x += EW; }
@@ -454,7 +594,7 @@
     var LW = Math.min(260, Math.max(150, 60 + resources.reduce(function (m, r) { return Math.max(m, r.name.length); }, 4) * 7));
     return {
       CW: CW, EW: EW, RH: RH, BAND_H: BAND_H, BYTES_H: BYTES_H, NAME_H: NAME_H, HH: BAND_H + BYTES_H + NAME_H,
-      LW: LW, W: Math.max(x, 1), H: Math.max(resources.length * RH, RH),
+      LW: LW, W: Math.max(x, 1), H: Math.max(resources.length * RH, RH), notRun: notRun,
       cols: cols, passCol: passCol, gx0: gx0, gx1: gx1, loadCol: loadCol, storeCol: storeCol
     };
   }
@@ -526,19 +666,36 @@
       fh.appendChild(gb);
     });
 
-    // Pass headers, edge headers, culled columns.
+    // Columns that do not run: folded copies and culled passes, after a divider.
+    if (L.notRun != null) {
+      var nr = el('div', 'notrun', L.W - L.notRun >= 60 ? 'not run' : '');
+      pos(nr, L.notRun + 6, 0, L.W - L.notRun - 6, L.BAND_H);
+      fh.appendChild(nr);
+      var dv = el('div', 'rundiv');
+      pos(dv, L.notRun, 0, 6, L.H);
+      fb.appendChild(dv);
+    }
+
+    // Pass headers (with a mark: folded, culled, moved), edge headers, culled and folded columns.
     L.cols.forEach(function (c) {
       if (c.kind === 'pass') {
         var p = passes[c.p];
-        var h = el('div', 'pass' + (p.culled ? ' culled' : ''));
+        var h = el('div', 'pass' + (p.culled ? ' culled' : p.folded != null ? ' folded' : ''));
         h.setAttribute('data-t', 'pass');
         h.setAttribute('data-p', String(p.i));
         h.appendChild(el('span', 'pname', p.name));
+        var mark = null;
+        if (p.culled) mark = el('span', 'pmark', 'culled');
+        else if (p.folded != null) {
+          mark = el('span', 'pmark', 'folded into ');
+          mark.appendChild(el('span', 'q', p.folded));
+        } else if (p.rs.some(function (xi) { return restructure[xi].kind === 'moved'; })) mark = el('span', 'pmark', 'moved');
+        if (mark) h.appendChild(mark);
         pos(h, c.x, L.BAND_H + L.BYTES_H, c.w, L.NAME_H);
         fh.appendChild(h);
         passHead[p.i] = h;
-        if (p.culled) {
-          var cc = el('div', 'culledcol');
+        if (p.culled || p.folded != null) {
+          var cc = el('div', p.culled ? 'culledcol' : 'foldedcol');
           pos(cc, c.x, 0, c.w, L.H);
           fb.appendChild(cc);
         }
@@ -589,15 +746,32 @@
       });
       var c = L.cols[L.passCol[p.i]];
       byRes.forEach(function (list, r) {
-        var rd = false, wr = false;
+        var rd = false, wr = false, dropped = 0, redirect = false;
         var parts = list.map(function (a) {
           var k = has(ACCESS, a.kind) ? ACCESS[a.kind] : ['?', a.kind || '?', 'r'];
-          if (k[2] !== 'w') rd = true;
-          if (k[2] !== 'r') wr = true;
+          if (a.dropped != null) dropped++;
+          else {
+            if (k[2] !== 'w') rd = true;
+            if (k[2] !== 'r') wr = true;
+          }
+          if (a.redirect != null) redirect = true;
           return (compact ? k[0] : k[1]) + (a.whole ? '' : subLabel(r, a.mip, a.layer));
         });
-        var text = compact ? parts[0] + (parts.length > 1 ? '+' : '') : parts.join(' ');
-        var cell = el('div', 'cell ' + (rd && wr ? 'k-rw' : wr ? 'k-w' : 'k-r') + (p.culled ? ' culled' : ''), text);
+        // A dropped resolve is struck through: all of the cell, or its own part of the text.
+        var kcls = !rd && !wr ? 'k-w' : rd && wr ? 'k-rw' : wr ? 'k-w' : 'k-r';
+        var cls = 'cell ' + kcls + (p.culled ? ' culled' : p.folded != null ? ' folded' : '') +
+          (dropped && dropped === list.length ? ' dropped' : '') + (redirect ? ' redirect' : '');
+        var cell;
+        if (dropped && dropped < list.length && !compact) {
+          cell = el('div', cls);
+          list.forEach(function (a, k) {
+            if (k) cell.appendChild(doc.createTextNode(' '));
+            if (a.dropped != null) cell.appendChild(el('span', 'xdrop', parts[k]));
+            else cell.appendChild(doc.createTextNode(parts[k]));
+          });
+        } else {
+          cell = el('div', cls, compact ? parts[0] + (parts.length > 1 ? '+' : '') : parts.join(' '));
+        }
         cell.setAttribute('data-t', 'cell');
         cell.setAttribute('data-p', String(p.i));
         cell.setAttribute('data-r', String(r));
@@ -695,13 +869,22 @@
       item.appendChild(doc.createTextNode(' ' + m[1]));
       misc.appendChild(item);
     });
+    var cols = el('span', 'lgroup');
+    cols.appendChild(el('span', 'ltitle', 'columns'));
+    cols.appendChild(el('span', 'lnote', 'execution order, then what does not run:'));
+    [['CS', 'lcell lfold', 'folded copy'], ['Rs', 'lcell ldrop', 'dropped resolve'], ['Rs', 'lcell k-w lredir', 'resolve into a folded copy\u2019s destination']].forEach(function (m) {
+      var item = el('span', 'litem');
+      item.appendChild(el('span', m[1], m[0]));
+      item.appendChild(doc.createTextNode(' ' + m[2]));
+      cols.appendChild(item);
+    });
     var toggle = el('button', 'mode', '');
     toggle.type = 'button';
     function label() { toggle.textContent = compact ? 'wide columns' : 'compact columns'; }
     label();
     toggle.addEventListener('click', function () { compact = !compact; label(); drawGrid(); drawGroups(); });
     var keys = el('span', 'keys', '/ search \u00b7 Enter next match \u00b7 Esc clear \u00b7 arrows move in the grid');
-    [acc, ops, misc, toggle, keys].forEach(function (x) { lg.appendChild(x); });
+    [acc, ops, misc, cols, toggle, keys].forEach(function (x) { lg.appendChild(x); });
   })();
 
   // ---------------------------------------------------------------- groups
@@ -797,6 +980,13 @@
         });
         card.appendChild(t);
       }
+      var notes = [];
+      G.passes.forEach(function (pi) { passes[pi].rs.concat(passes[pi].into).forEach(function (xi) { notes.push(rsLine(xi)); }); });
+      if (notes.length) {
+        var gn = el('div', 'gnotes');
+        renderLines(gn, notes);
+        card.appendChild(gn);
+      }
       var br = el('p', 'break');
       br.setAttribute('data-t', 'band');
       br.setAttribute('data-g', String(gi));
@@ -841,13 +1031,56 @@
       var slot = a.slot == null ? '' : a.slot === 'd' ? 'depth ' : 'color ' + a.slot.slice(1) + ' ';
       var what = a.kind === 'resolve' ? 'resolve target' : k;
       var label = a.kind !== k && has(ACCESS, a.kind) && k === 'storage' ? ' (' + a.kind + ')' : '';
-      return ['  ' + slot + what + label + ': ', N(a.res + (a.whole || a.r < 0 ? '' : subLabel(a.r, a.mip, a.layer)))];
+      var line = ['  ' + slot + what + label + ': ', N(a.res + (a.whole || a.r < 0 ? '' : subLabel(a.r, a.mip, a.layer)))];
+      if (a.dropped != null) line.push(' \u2014 resolve dropped: ', S(restructure[a.dropped].reason));
+      if (a.redirect != null) {
+        var X = restructure[a.redirect];
+        line.push(' \u2014 resolves straight into ', N(X.resource), ' instead: the copy ', N(X.pass), ' is folded into it');
+      }
+      return line;
     });
+  }
+  // Where a pass runs, and why it is alive, as tooltip or panel lines.
+  function runLine(P) {
+    if (P.culled) return ['culled: nothing live uses its results'];
+    if (P.folded != null) return ['does not run: folded into ', N(P.folded), ', whose resolve writes its destination'];
+    var s = 'runs ' + (P.pos + 1) + ' of ' + running;
+    var d = declaredRank.get(P.i);
+    if (d != null && d !== P.pos) s += ' (declared ' + (d + 1) + ')';
+    return [s + (P.G ? ', group #' + P.G.index : ', no group')];
+  }
+  // What keeps a pass alive: {k: 'pass', p, name} | {k: 'import', name, r} | {k: 'side_effects'} | null.
+  // A pass may be named `side_effects` or `import:…` too: the description decides (a pass that
+  // declares side effects, an imported resource of that name) and otherwise the pass of that name.
+  function needOf(P) {
+    var nb = P.need;
+    if (nb == null) return null;
+    if (nb === 'side_effects' && (P.desc.side_effects === true || passOf(nb) < 0)) return { k: 'side_effects' };
+    if (nb.indexOf('import:') === 0) {
+      var r = resOf(nb.slice(7));
+      if ((r >= 0 && resources[r].imported) || passOf(nb) < 0) return { k: 'import', name: nb.slice(7), r: r };
+    }
+    return { k: 'pass', name: nb, p: passOf(nb) };
+  }
+  function needParts(P) {
+    if (P.culled || P.folded != null || P.need === undefined) return null;
+    var n = needOf(P);
+    if (!n) return ['alive because: the plan does not say'];
+    if (n.k === 'side_effects') return ['alive because: it has side effects'];
+    if (n.k === 'import') return ['alive because: the kept import ', N(n.name), ' needs its frame-end contents'];
+    return ['alive because: ', N(n.name), ' reads what it writes'];
   }
   function passTip(p) {
     var P = passes[p];
-    return [['pass ', N(P.name), ' \u00b7 ' + (P.type || '?') + ' \u00b7 ' +
-      (P.culled ? 'culled: nothing live uses its results' : P.G ? 'group #' + P.G.index : 'no group')]].concat(accLines(P.acc));
+    var lines = [['pass ', N(P.name), ' \u00b7 ' + (P.type || '?')], runLine(P)];
+    var need = needParts(P);
+    if (need) lines.push(need);
+    P.rs.concat(P.into).forEach(function (xi) { lines.push(rsLine(xi)); });
+    return lines.concat(accLines(P.acc));
+  }
+  function rsLine(xi) {
+    var X = restructure[xi];
+    return [(has(RS_KINDS, str(X.kind)) ? RS_KINDS[str(X.kind)] : str(X.kind)) + ' (', N(X.pass), '): ', S(X.reason)];
   }
   function resTip(r) {
     var R = resources[r];
@@ -875,7 +1108,8 @@
   }
   function cellTip(p, r) {
     var P = passes[p];
-    return [[N(P.name), ' \u00d7 ', N(resources[r].name), P.culled ? ' (pass culled)' : '']]
+    return [[N(P.name), ' \u00d7 ', N(resources[r].name), P.culled ? ' (pass culled)' : P.folded != null ? ' (pass folded into ' : ''].concat(
+      P.folded != null && !P.culled ? [N(P.folded), ': it does not run)'] : [])]
       .concat(accLines(P.acc.filter(function (a) { return a.r === r; })));
   }
   function opTip(g, slot, edge) {
@@ -885,7 +1119,13 @@
     if (!A) return [];
     var where = 'group #' + G.index + ', ' + (slot === 'd' ? 'depth' : 'color ' + slot.slice(1));
     if (edge === 'resolve') {
-      return [[N(A.label), ' resolves into ', N(A.resolve), ' at the end of ' + where + ' (moves ' + fmtBytes(A.bytesResolve) + ')']];
+      var rl = [[N(A.label), ' resolves into ', N(A.resolve), ' at the end of ' + where + ' (moves ' + fmtBytes(A.bytesResolve) + ')']];
+      G.passes.forEach(function (pi) {
+        passes[pi].into.forEach(function (xi) {
+          if (str(restructure[xi].resource) === A.resolve) rl.push(['copy ', N(restructure[xi].pass), ' folded into this resolve: ', S(restructure[xi].reason)]);
+        });
+      });
+      return rl;
     }
     if (edge === 'load') {
       return [[N(A.label), ' \u2014 load op: ' + (A.load || '?') + ' (' + where + (A.bytesLoad ? ', moves ' + fmtBytes(A.bytesLoad) : ', free') + ')'],
@@ -965,14 +1205,101 @@
     var r = scroller.getBoundingClientRect();
     if (r.top < top || r.bottom > doc.documentElement.clientHeight) window.scrollBy(0, r.top - top - 8);
   }
+  // A short highlight; an animation rather than a class toggled around a forced layout, which on a
+  // large grid cost more than everything else a click does.
   function flash(e) {
+    if (e.animate) {
+      e.animate([{ boxShadow: '0 0 0 4px #f08c00' }, { boxShadow: '0 0 0 0 transparent' }], { duration: 1200, easing: 'ease-out' });
+      return;
+    }
     e.classList.remove('flash');
     void e.offsetWidth;
     e.classList.add('flash');
   }
+  // The selected pass: where it runs, why it is alive (a control that selects the pass, or the
+  // import's row, that keeps it alive, so the chain can be followed to its end), what was restructured.
+  var passinfo = $('passinfo');
+  function drawPassInfo(p) {
+    var P = passes[p];
+    passinfo.textContent = '';
+    if (!P) return;
+    var head = el('p', 'pihead');
+    head.appendChild(doc.createTextNode('pass '));
+    head.appendChild(el('span', 'q piname', P.name));
+    head.appendChild(doc.createTextNode(' \u00b7 ' + (P.type || '?') + ' \u00b7 '));
+    renderLines(head.appendChild(el('span', 'pirun')), [runLine(P)]);
+    passinfo.appendChild(head);
+    var line = el('p', 'pineed');
+    var nb = needOf(P);
+    var ctl = null;
+    if (P.folded != null && !P.culled) {
+      line.appendChild(doc.createTextNode('folded into '));
+      ctl = el('button', 'need');
+      ctl.setAttribute('data-kind', 'folded');
+      ctl.appendChild(el('span', 'q', P.folded));
+      var fp = passOf(P.folded);
+      if (fp >= 0) ctl.setAttribute('data-p', String(fp));
+    } else if (P.culled) {
+      line.appendChild(el('span', 'need', 'culled: nothing live uses its results'));
+      line.lastChild.setAttribute('data-kind', 'culled');
+    } else if (P.need === undefined) {
+      line.appendChild(el('span', 'need', 'the plan does not say why it is alive'));
+      line.lastChild.setAttribute('data-kind', 'unknown');
+    } else {
+      if (nb == null) {
+        line.appendChild(el('span', 'need', 'alive, but the plan names nothing that needs it'));
+        line.lastChild.setAttribute('data-kind', 'none');
+      } else {
+        line.appendChild(doc.createTextNode('alive because '));
+        if (nb.k === 'side_effects') {
+          line.appendChild(el('span', 'need', 'it has side effects'));
+          line.lastChild.setAttribute('data-kind', 'side_effects');
+          line.appendChild(doc.createTextNode(' \u2014 the end of the chain'));
+        } else if (nb.k === 'import') {
+          var b = el('button', 'need', 'the kept import ');
+          b.setAttribute('data-kind', 'import');
+          b.appendChild(el('span', 'q', nb.name));
+          if (nb.r >= 0) b.setAttribute('data-r', String(nb.r));
+          line.appendChild(b);
+          line.appendChild(doc.createTextNode(' needs its frame-end contents \u2014 the end of the chain'));
+        } else {
+          var bp = el('button', 'need');
+          bp.setAttribute('data-kind', 'pass');
+          bp.appendChild(el('span', 'q', nb.name));
+          if (nb.p >= 0) bp.setAttribute('data-p', String(nb.p));
+          line.appendChild(bp);
+          line.appendChild(doc.createTextNode(' reads what it writes'));
+        }
+      }
+    }
+    if (ctl) line.appendChild(ctl);
+    passinfo.appendChild(line);
+    var nbtn = passinfo.querySelector('button.need');
+    if (nbtn) {
+      nbtn.type = 'button';
+      if (!nbtn.hasAttribute('data-p') && !nbtn.hasAttribute('data-r')) nbtn.disabled = true;
+      else nbtn.title = nbtn.hasAttribute('data-p') ? 'select this pass' : 'select this resource';
+    }
+    var rl = P.rs.concat(P.into).map(rsLine);
+    if (rl.length) renderLines(passinfo.appendChild(el('div', 'pirs')), rl);
+  }
+  passinfo.addEventListener('click', function (ev) {
+    var b = ev.target.closest('button.need');
+    if (!b) return;
+    var refocus = doc.activeElement === b;
+    if (b.hasAttribute('data-p')) selectPass(Number(b.getAttribute('data-p')), true);
+    else if (b.hasAttribute('data-r')) selectRes(Number(b.getAttribute('data-r')), true);
+    // Keyboard users keep following the chain: focus the new control (or the panel at its end).
+    if (refocus) {
+      var next = passinfo.querySelector('button.need:not([disabled])');
+      (next || passinfo).focus({ preventScroll: true });
+    }
+  });
+
   function selectPass(p, scroll) {
     if (selPass >= 0 && passHead[selPass]) passHead[selPass].classList.remove('sel');
     selPass = p;
+    drawPassInfo(p);
     var h = passHead[p];
     if (!h) return;
     h.classList.add('sel');
@@ -1118,7 +1445,9 @@
     root.classList.add('searching');
     body.classList.add('searching');
     var pm = new Uint8Array(passes.length), rm = new Uint8Array(resources.length), gm = new Uint8Array(groups.length);
-    passes.forEach(function (p) {
+    // Matches in column order, so Enter walks the grid left to right.
+    seq.forEach(function (pi) {
+      var p = passes[pi];
       if (p.lname.indexOf(q) >= 0) { pm[p.i] = 1; matches.push({ k: 'p', i: p.i }); if (p.G) gm[p.G.i] = 1; }
     });
     resources.forEach(function (r) { if (r.lname.indexOf(q) >= 0) { rm[r.i] = 1; matches.push({ k: 'r', i: r.i }); } });
@@ -1132,6 +1461,7 @@
     bandEls.forEach(function (c) { if (gm[c.g]) hit(c.el); });
     cardEls.forEach(function (e, gi) { if (gm[gi]) hit(e); });
     warnEls.forEach(function (w) { if ((w.p >= 0 && pm[w.p]) || (w.r >= 0 && rm[w.r])) hit(w.el); });
+    rsEls.forEach(function (x) { if (x.rel.some(function (p) { return p >= 0 && pm[p]; }) || (x.r >= 0 && rm[x.r])) hit(x.el); });
     count.textContent = matches.length ? matches.length + (matches.length === 1 ? ' match' : ' matches') + ', Enter for next' : 'no match';
   }
   function jump(step) {

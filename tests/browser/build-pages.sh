@@ -2,8 +2,8 @@
 # Builds the pages the browser tests load, into OUTDIR:
 #  - fixture-*.html: tests/browser/fixtures/*.data.json wrapped by src/html.rs itself, compiled
 #    standalone with rustc (hand-written plans: explain sentences, mips and layers, hostile names);
-#  - plan-*.html: the example graphs, the hostile-names graph, the subresources graph and a generated
-#    500-pass graph, planned by the tool: `tilegraph plan FILE --format html` where the tool has it,
+#  - plan-*.html: the example graphs, the fixture graphs (fixtures/*.graph.json: hostile names,
+#    subresources, restructuring) and a generated 500-pass graph, planned by the tool: `tilegraph plan FILE --format html` where the tool has it,
 #    else its `--format json` plan wrapped the same way as the fixtures.
 # usage: tests/browser/build-pages.sh OUTDIR [TILEGRAPH_BINARY]   (default: target/release/tilegraph)
 set -euo pipefail
@@ -24,8 +24,7 @@ if [ ! -x "$bin" ]; then
 fi
 html=0
 if "$bin" plan "$root/examples/graphs/deferred.json" --format html > /dev/null 2>&1; then html=1; fi
-for g in "$root"/examples/graphs/*.json "$here/fixtures/malicious.graph.json" \
-         "$here/fixtures/subresources.graph.json" "$out/big500.graph.json"; do
+for g in "$root"/examples/graphs/*.json "$here"/fixtures/*.graph.json "$out/big500.graph.json"; do
   n=$(basename "$g" .json)
   n=${n%.graph}
   if [ $html = 1 ]; then

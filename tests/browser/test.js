@@ -4,12 +4,20 @@
 // Every page is checked the same way, against the data object embedded in it:
 //  - no console errors, page errors or network requests; `data-ready` set within the budget
 //    (navigation start to the viewer's ready mark; printed with the page size);
-//  - one column per pass (names and culled state in order), one row per resource;
+//  - one column per pass: the plan's `order` (execution order), then the copies folded into a
+//    resolve, then the culled passes, each marked; every group's passes in adjacent columns under
+//    its band, in the group's order; one row per resource;
 //  - every group's load and store ops (and resolves), attachment by attachment, as the grid and the
 //    group list show them, in the row of the attachment's resource, coloured by cost;
 //  - hovering an op shows its reason; hovering a group's store op shows why the group ended;
 //  - traffic figures equal the plan's, and the per-group bytes add up to them;
 //  - warnings listed, and clicking one selects its pass column;
+//  - the Restructured list equals the plan's `restructure` entries, and clicking each selects its
+//    pass column (and the resource it names); the declared-order traffic is shown when it differs;
+//    dropped resolves are struck through in their cell and the cell's tooltip gives the reason;
+//  - needed_by: selecting a pass shows why it is alive; following the link (by mouse, by keyboard,
+//    and from every running pass) selects the pass the plan names at each step and reaches an
+//    `import:` or `side_effects` pass without a cycle; hovering a pass says why it is alive;
 //  - search: `/` focuses it, Enter jumps to the next match, Escape clears; arrow keys move in the grid;
 //  - names are text: no element the viewer does not make exists, no injected script ran, and every
 //    pass and resource name reads back exactly as the data has it.
@@ -18,6 +26,9 @@
 const fs = require('fs');
 const { launch, fileUrl } = require('./browser');
 
+// A real mouse click costs playwright's actionability checks (about 0.4 s on the 500-pass page):
+// the mouse follows this many needed_by steps, the keyboard and the in-page walk the whole chains.
+const MOUSE_STEPS = 6;
 const LOAD_SHORT = { clear: 'C', load: 'L', dont_care: 'DC' };
 const STORE_SHORT = { store: 'S', discard: 'D', none: 'N' };
 const COSTLY = new Set(['load', 'store']);
@@ -86,6 +97,44 @@ function groupBytes(group, resByName) {
   return total;
 }
 
+// The columns the viewer must draw, as indices into plan.passes: the plan's `order`, then folded
+// copies, then culled passes (declaration order among each); without `order` (a plan from before
+// restructuring) the running passes in declaration order come first.
+function expectedColumns(plan, c) {
+  const ps = plan.passes || [];
+  const byName = new Map();
+  ps.forEach((p, i) => { if (!byName.has(p.name)) byName.set(p.name, i); });
+  const runs = (p) => !p.culled && p.folded_into == null;
+  const cols = [];
+  const seen = new Set();
+  const put = (i) => { if (!seen.has(i)) { seen.add(i); cols.push(i); } };
+  if (Array.isArray(plan.order)) {
+    plan.order.forEach((n, k) => {
+      const i = byName.get(n);
+      if (c.ok(i != null && runs(ps[i]), `plan order[${k}] ${JSON.stringify(n)} is not a running pass`)) put(i);
+    });
+    c.eq(plan.order.length, ps.filter(runs).length, 'plan order: one entry per running pass');
+  }
+  ps.forEach((p, i) => { if (runs(p)) put(i); });
+  ps.forEach((p, i) => { if (!p.culled) put(i); });
+  ps.forEach((p, i) => put(i));
+  return cols;
+}
+
+// What keeps a pass alive, read from the plan as the guide defines `needed_by` (a pass whose own
+// name is `side_effects` or `import:…` is told apart by its description, as the viewer does).
+function neededBy(p, graph, planPassIndex, resByName) {
+  const nb = p.needed_by;
+  if (nb == null) return null;
+  const desc = (graph.passes || []).find((d) => d.name === p.name) || {};
+  if (nb === 'side_effects' && (desc.side_effects === true || !planPassIndex.has(nb))) return { k: 'side_effects' };
+  if (nb.startsWith('import:')) {
+    const r = resByName.get(nb.slice(7));
+    if ((r && r.import) || !planPassIndex.has(nb)) return { k: 'import', name: nb.slice(7) };
+  }
+  return { k: 'pass', name: nb, p: planPassIndex.has(nb) ? planPassIndex.get(nb) : -1 };
+}
+
 function attachments(group) {
   const list = (group.color || []).map((a, k) => Object.assign({ slot: 'c' + k }, a));
   if (group.depth) list.push(Object.assign({ slot: 'd' }, group.depth));
@@ -102,6 +151,131 @@ async function hoverTip(page, locator) {
       !['tl', 'q'].includes(e.getAttribute('class')));
     return { hidden: tip.hidden, text: tip.textContent, foreign: foreign.length };
   });
+}
+
+// The selected-pass panel's needed-by control, read back.
+function readNeed(page) {
+  return page.evaluate(() => {
+    const info = document.getElementById('passinfo');
+    const sel = document.querySelector('.colhead .pass.sel');
+    const n = info.querySelector('.need');
+    return {
+      sel: sel ? Number(sel.dataset.p) : null,
+      name: info.querySelector('.piname') ? info.querySelector('.piname').textContent : null,
+      kind: n ? n.dataset.kind : null,
+      button: !!n && n.tagName === 'BUTTON' && !n.disabled,
+      target: n && n.querySelector('.q') ? n.querySelector('.q').textContent : null,
+      focused: !!n && document.activeElement === n,
+      foreign: [...info.querySelectorAll('*')].filter((e) => !['P', 'SPAN', 'BUTTON', 'DIV'].includes(e.tagName)).length
+    };
+  });
+}
+
+// Follows needed_by from pass to pass through the panel's control: from the first column by mouse
+// (the first MOUSE_STEPS steps), from the last running column by keyboard (focus, Enter), then from every
+// running pass by the control's click (in the page, for speed); each step must select the pass the
+// plan names, and every chain must end at an import or side effects without a cycle.
+async function followNeeds(page, c, planPasses, columns, graph, planPassIndex, resByName, resIndex) {
+  const running = columns.filter((i) => !planPasses[i].culled && planPasses[i].folded_into == null);
+  if (!running.length || !planPasses.some((p) => 'needed_by' in p)) return 0;
+  const want = (pi) => neededBy(planPasses[pi], graph, planPassIndex, resByName);
+  const check = (got, pi, where) => {
+    const w = want(pi);
+    c.eq(got.sel, pi, `${where}: selected pass`);
+    c.eq(got.name, planPasses[pi].name, `${where}: panel names the pass`);
+    c.eq(got.foreign, 0, `${where}: elements in the panel that the viewer does not make`);
+    if (!w) { c.eq(got.kind, 'none', `${where}: needed-by kind`); return null; }
+    c.eq(got.kind, w.k, `${where}: needed-by kind`);
+    if (w.k !== 'side_effects') {
+      c.eq(got.target, w.name, `${where}: needed-by target`);
+      c.ok(got.button, `${where}: the needed-by target is not an enabled button`);
+    }
+    return w;
+  };
+  let steps = 0;
+  for (const [how, start] of [['mouse', running[0]], ['keyboard', running[running.length - 1]]]) {
+    await page.locator(`.colhead .pass[data-p="${start}"]`).click();
+    let pi = start;
+    const seen = new Set();
+    for (;;) {
+      const where = `needed_by by ${how} from ${planPasses[start].name}, at ${planPasses[pi].name}`;
+      if (!c.ok(!seen.has(pi), `${where}: a cycle`)) break;
+      seen.add(pi);
+      const got = await readNeed(page);
+      const w = check(got, pi, where);
+      if (!w || w.k === 'side_effects') break;
+      if ((how === 'mouse' && seen.size > MOUSE_STEPS) || !got.button) break;
+      if (how === 'mouse') await page.locator('#passinfo button.need').click();
+      else {
+        if (!got.focused) await page.locator('#passinfo button.need').focus();
+        await page.keyboard.press('Enter');
+      }
+      steps++;
+      if (w.k === 'import') {
+        const r = await page.evaluate(() => { const e = document.querySelector('.rowhead .res.sel'); return e ? Number(e.dataset.r) : null; });
+        c.eq(r, resIndex.has(w.name) ? resIndex.get(w.name) : null, `${where}: following the import selects its resource row`);
+        break;
+      }
+      if (!c.ok(w.p >= 0, `${where}: needed_by names no pass of the plan`)) break;
+      if (how === 'keyboard') c.ok((await readNeed(page)).focused || want(w.p) == null || want(w.p).k === 'side_effects',
+        `${where}: after Enter the focus is not on the next needed-by control`);
+      pi = w.p;
+    }
+  }
+  // Every running pass: select it, then click through; passes already known to reach the end stop a chain.
+  const result = await page.evaluate((running) => {
+    const out = [];
+    const done = new Set();
+    const read = () => {
+      const sel = document.querySelector('.colhead .pass.sel');
+      const n = document.querySelector('#passinfo .need');
+      return {
+        sel: sel ? Number(sel.dataset.p) : null,
+        name: document.querySelector('#passinfo .piname') ? document.querySelector('#passinfo .piname').textContent : null,
+        kind: n ? n.dataset.kind : null, button: !!n && n.tagName === 'BUTTON' && !n.disabled,
+        target: n && n.querySelector('.q') ? n.querySelector('.q').textContent : null, focused: false,
+        foreign: [...document.getElementById('passinfo').querySelectorAll('*')].filter((e) => !['P', 'SPAN', 'BUTTON', 'DIV'].includes(e.tagName)).length
+      };
+    };
+    for (const start of running) {
+      if (done.has(start)) continue;
+      document.querySelector(`.colhead .pass[data-p="${start}"]`).click();
+      const chain = [];
+      const seen = new Set();
+      for (let k = 0; k <= running.length + 1; k++) {
+        const got = read();
+        chain.push(got);
+        if (got.sel == null || done.has(got.sel) || seen.has(got.sel)) break;
+        seen.add(got.sel);
+        const b = document.querySelector('#passinfo button.need');
+        if (got.kind !== 'pass' || !b) break;
+        b.click();
+      }
+      chain.forEach((g) => { if (g.sel != null) done.add(g.sel); });
+      out.push({ start, chain });
+    }
+    return out;
+  }, running);
+  const ends = new Set();
+  for (const { start, chain } of result) {
+    let pi = start;
+    const seen = new Set();
+    for (const [k, got] of chain.entries()) {
+      const where = `needed_by from ${planPasses[start].name}, step ${k} at ${planPasses[pi] ? planPasses[pi].name : pi}`;
+      if (ends.has(pi)) break;
+      if (!c.ok(!seen.has(pi), `${where}: a cycle`)) break;
+      seen.add(pi);
+      const w = check(got, pi, where);
+      if (!w || w.k !== 'pass') { c.ok(w && (w.k === 'import' || w.k === 'side_effects'), `${where}: the chain ends without an import or side effects`); break; }
+      steps++;
+      if (!c.ok(w.p >= 0, `${where}: needed_by names no pass of the plan`)) break;
+      if (!c.ok(k + 1 < chain.length, `${where}: the chain stopped early`)) break;
+      pi = w.p;
+    }
+    for (const p of seen) ends.add(p);
+  }
+  c.eq(running.every((pi) => ends.has(pi)), true, 'needed_by: every running pass was followed to the end of its chain');
+  return steps;
 }
 
 async function testPage(context, file) {
@@ -153,9 +327,15 @@ async function testPage(context, file) {
       scripts: document.scripts.length,
       pwned: window.__pwned,
       elements: document.getElementsByTagName('*').length,
-      passes: [...document.querySelectorAll('.colhead .pass')].map((e) => ({
+      passes: [...document.querySelectorAll('.colhead .pass')].sort((a, b) => a.offsetLeft - b.offsetLeft).map((e) => ({
         name: e.querySelector('.pname').textContent, culled: e.classList.contains('culled'),
-        children: e.querySelector('.pname').children.length
+        folded: e.classList.contains('folded'), p: Number(e.dataset.p),
+        mark: e.querySelector('.pmark') ? e.querySelector('.pmark').textContent : null,
+        children: e.querySelector('.pname').children.length,
+        left: e.offsetLeft, right: e.offsetLeft + e.offsetWidth
+      })),
+      bands: [...document.querySelectorAll('.colhead .band')].map((e) => ({
+        g: Number(e.dataset.g), left: e.offsetLeft, right: e.offsetLeft + e.offsetWidth
       })),
       resources: [...document.querySelectorAll('.rowhead .res')].map((e) => ({
         name: e.querySelector('.rname').textContent, children: e.querySelector('.rname').children.length
@@ -166,15 +346,42 @@ async function testPage(context, file) {
   c.eq(dom.scripts, 2, 'script elements');
   c.eq(dom.pwned, undefined, 'window.__pwned (set by a script injected through a name)');
 
-  // One column per pass, in declaration order; one row per resource.
+  // One column per pass: execution order, then folded copies, then culled passes; one row per resource.
+  const planPassIndex = new Map();
+  planPasses.forEach((p, i) => { if (!planPassIndex.has(p.name)) planPassIndex.set(p.name, i); });
+  const columns = expectedColumns(plan, c);
+  const restructure = plan.restructure || [];
+  const moved = new Set(restructure.filter((x) => x.kind === 'moved').map((x) => x.pass));
   c.eq(dom.passes.length, planPasses.length, 'pass columns');
   if (graph.passes) c.eq(dom.passes.length, graph.passes.length, 'pass columns against the description');
-  planPasses.forEach((p, i) => {
+  columns.forEach((pi, i) => {
+    const p = planPasses[pi];
     const d = dom.passes[i];
     if (!d) return;
     c.eq(d.name, p.name, `pass column ${i} name`);
+    c.eq(d.p, pi, `pass column ${i} (${p.name}) pass index`);
     c.eq(d.culled, !!p.culled, `pass column ${i} (${p.name}) culled`);
+    const folded = !p.culled && p.folded_into != null;
+    c.eq(d.folded, folded, `pass column ${i} (${p.name}) folded`);
+    c.eq(d.mark, p.culled ? 'culled' : folded ? `folded into ${p.folded_into}` : moved.has(p.name) ? 'moved' : null,
+      `pass column ${i} (${p.name}) mark`);
+    if (folded) c.eq(p.group, null, `folded pass ${p.name} has a group`);
     c.eq(d.children, 0, `pass column ${i} name has child elements`);
+  });
+  // Group bands: a group's passes sit in adjacent columns, in the group's order, under its band,
+  // and no other pass column is under it.
+  const colOf = new Map(dom.passes.map((d, i) => [d.p, i]));
+  groups.forEach((g, gi) => {
+    const cols = (g.passes || []).map((n) => colOf.get(planPassIndex.get(n)));
+    cols.forEach((col, k) => {
+      if (k) c.eq(col, cols[k - 1] + 1, `group ${gi}: pass ${JSON.stringify(g.passes[k])} is not in the column after ${JSON.stringify(g.passes[k - 1])}`);
+    });
+    const band = dom.bands.find((b) => b.g === gi);
+    if (!c.ok(band, `group ${gi} has no band`)) return;
+    dom.passes.forEach((d, i) => {
+      const inside = d.left >= band.left && d.right <= band.right;
+      c.eq(inside, cols.includes(i), `group ${gi} band over pass column ${i} (${d.name})`);
+    });
   });
   c.eq(dom.resources.length, gRes.length, 'resource rows');
   gRes.forEach((r, i) => {
@@ -275,10 +482,18 @@ async function testPage(context, file) {
     if (edge === 'store') c.ok(tip.text.includes(`group ended: ${groups[gi].break}`), `${where}: tooltip does not say why the group ended`);
   }
   // Hover a pass header too: names in tooltips are text.
+  // The first column is the first pass to run; its tooltip also says why it is alive.
   if (planPasses.length) {
-    const tip = await hoverTip(page, page.locator('.colhead .pass').first());
-    c.ok(!tip.hidden && tip.text.includes(planPasses[0].name), 'hovering the first pass: tooltip lacks its name');
+    const first = planPasses[columns[0]];
+    const tip = await hoverTip(page, page.locator(`.colhead .pass[data-p="${columns[0]}"]`));
+    c.ok(!tip.hidden && tip.text.includes(first.name), 'hovering the first pass: tooltip lacks its name');
     c.eq(tip.foreign, 0, 'elements in the pass tooltip that the viewer does not make');
+    const need = neededBy(first, graph, planPassIndex, resByName);
+    if ('needed_by' in first && !first.culled && first.folded_into == null) {
+      const want = !need ? 'alive because: the plan does not say' : need.k === 'side_effects' ? 'alive because: it has side effects'
+        : need.k === 'import' ? `alive because: the kept import ${need.name} needs` : `alive because: ${need.name} reads what it writes`;
+      c.ok(tip.text.includes(want), `hovering the first pass: tooltip lacks ${JSON.stringify(want)}: ${JSON.stringify(tip.text)}`);
+    }
   }
   await page.mouse.move(0, 0);
 
@@ -293,6 +508,15 @@ async function testPage(context, file) {
     c.eq((figures.cells[k] || '').replace(/[^0-9]/g, ''), String(traffic[k]), `traffic ${k}`);
   }
   for (const m of figures.mismatch) c.fail(`traffic: ${m}`);
+  // The declared order's figure, next to planned and naive, where restructuring changed it.
+  const declared = traffic.declared_bytes_per_frame;
+  if (declared != null && declared !== traffic.bytes_per_frame) {
+    c.eq((figures.cells.declared_bytes_per_frame || '').replace(/[^0-9]/g, ''), String(declared), 'traffic declared_bytes_per_frame');
+    c.eq((figures.cells.declared_bytes_per_second || '').replace(/[^0-9]/g, ''), String(declared * (traffic.fps == null ? 60 : traffic.fps)),
+      'traffic declared bytes per second (declared per frame times fps)');
+  } else {
+    c.ok(!('declared_bytes_per_frame' in figures.cells), 'traffic shows a declared-order row where the plan has none or it equals planned');
+  }
 
   // Warnings: listed, and clicking one selects its pass.
   const warnings = plan.warnings || [];
@@ -328,6 +552,74 @@ async function testPage(context, file) {
     c.ok(sel.visible, `clicking warning ${wi}: the pass column is not scrolled into view`);
   }
 
+  // Restructured: the list equals the plan's entries, and clicking an entry selects its pass.
+  const rsShown = await page.evaluate(() => {
+    const t = (e, sel) => { const x = e.querySelector(sel); return x ? x.textContent : null; };
+    const names = (e, sel) => { const x = e.querySelector(sel); return x ? [...x.querySelectorAll('.q')].map((q) => q.textContent) : null; };
+    return [...document.querySelectorAll('.rslist .rs')].map((b) => ({
+      kind: t(b, '.rkind'), pass: t(b, '.rpass'), joins: t(b, '.rjoins'), into: t(b, '.rinto'), resource: t(b, '.rres'),
+      ahead: names(b, '.rahead'), after: names(b, '.rafter'), saved: t(b, '.rbytes .exact'), reason: t(b, '.rmsg')
+    }));
+  });
+  c.eq(rsShown.length, restructure.length, 'restructure entries listed');
+  restructure.forEach((x, i) => {
+    const s = rsShown[i];
+    if (!s) return;
+    const w = `restructure entry ${i} (${x.kind} ${x.pass})`;
+    c.eq(s.kind, x.kind, `${w} kind`);
+    c.eq(s.pass, x.pass, `${w} pass`);
+    c.eq(s.reason, x.reason, `${w} reason`);
+    c.eq(s.joins, x.kind === 'moved' ? x.joins : null, `${w} joins`);
+    c.eq(JSON.stringify(s.ahead), JSON.stringify(x.kind === 'moved' && x.ahead && x.ahead.length ? x.ahead : null), `${w} ahead`);
+    c.eq(JSON.stringify(s.after), JSON.stringify(x.kind === 'moved' && x.after && x.after.length ? x.after : null), `${w} after`);
+    c.eq(s.saved == null ? null : s.saved.replace(/[^0-9]/g, ''), x.kind === 'moved' && x.saved_bytes != null ? String(x.saved_bytes) : null, `${w} saved bytes`);
+    c.eq(s.into, x.kind === 'copy_folded' ? x.into : null, `${w} into`);
+    c.eq(s.resource, x.kind !== 'moved' && x.resource != null ? x.resource : null, `${w} resource`);
+  });
+  // Click every entry (the first ten): its pass column is selected and in view, and the resource it names.
+  for (let i = 0; i < Math.min(restructure.length, rsShown.length, 10); i++) {
+    const x = restructure[i];
+    await page.locator('.rslist .rs').nth(i).click();
+    const sel = await page.evaluate(() => {
+      const h = document.querySelector('.colhead .pass.sel');
+      const r = document.querySelector('.rowhead .res.sel');
+      const s = document.getElementById('scroller').getBoundingClientRect();
+      const b = h ? h.getBoundingClientRect() : null;
+      return {
+        p: h ? Number(h.dataset.p) : null, r: r ? Number(r.dataset.r) : null,
+        info: document.querySelector('#passinfo .piname') ? document.querySelector('#passinfo .piname').textContent : null,
+        visible: !!b && b.left >= s.left && b.right <= s.right + 1 && b.top >= s.top - 1 && b.bottom <= s.bottom + 1
+      };
+    });
+    c.eq(sel.p, planPassIndex.has(x.pass) ? planPassIndex.get(x.pass) : null, `clicking restructure entry ${i}: selected pass column`);
+    c.ok(sel.visible, `clicking restructure entry ${i}: the pass column is not scrolled into view`);
+    c.eq(sel.info, x.pass, `clicking restructure entry ${i}: the selected-pass panel`);
+    if (x.kind !== 'moved' && resIndex.has(x.resource)) c.eq(sel.r, resIndex.get(x.resource), `clicking restructure entry ${i}: selected resource row`);
+  }
+
+  // Dropped resolves: struck through in their cell, and the cell's tooltip gives the reason.
+  for (const [i, x] of restructure.entries()) {
+    if (x.kind !== 'resolve_dropped' || !planPassIndex.has(x.pass) || !resIndex.has(x.resource)) continue;
+    const loc = page.locator(`.gbody .cell[data-p="${planPassIndex.get(x.pass)}"][data-r="${resIndex.get(x.resource)}"]`);
+    const cell = await loc.evaluate((e) => ({ dropped: e.classList.contains('dropped') || !!e.querySelector('.xdrop'), deco: getComputedStyle(e.querySelector('.xdrop') || e).textDecorationLine }))
+      .catch(() => null);
+    if (!c.ok(cell, `restructure entry ${i}: no cell for the dropped resolve`)) continue;
+    c.ok(cell.dropped && cell.deco.includes('line-through'), `restructure entry ${i}: the dropped resolve is not struck through`);
+    const tip = await hoverTip(page, loc);
+    c.ok(tip.text.includes('resolve dropped: ' + x.reason), `restructure entry ${i}: the cell's tooltip lacks the reason: ${JSON.stringify(tip.text)}`);
+    c.eq(tip.foreign, 0, `restructure entry ${i}: elements in the cell tooltip that the viewer does not make`);
+  }
+  // Folded copies: their cells are marked as not running.
+  for (const [pi, p] of planPasses.entries()) {
+    if (p.culled || p.folded_into == null) continue;
+    const cells = await page.evaluate((pi) => [...document.querySelectorAll(`.gbody .cell[data-p="${pi}"]`)].map((e) => e.classList.contains('folded')), pi);
+    c.ok(cells.length > 0 && cells.every(Boolean), `folded pass ${p.name}: its cells are not all marked folded`);
+  }
+  await page.mouse.move(0, 0);
+
+  // needed_by: why each pass is alive, as the selected-pass panel shows it.
+  const needSteps = await followNeeds(page, c, planPasses, columns, graph, planPassIndex, resByName, resIndex);
+
   // Search: `/` focuses it, Enter jumps to the first match, Escape clears.
   const target = planPasses[Math.floor(planPasses.length / 2)];
   if (target) {
@@ -337,7 +629,7 @@ async function testPage(context, file) {
     await page.locator('#search').fill(target.name);
     await page.keyboard.press('Enter');
     const q = target.name.trim().toLowerCase();
-    const firstPass = planPasses.findIndex((p) => p.name.toLowerCase().includes(q));
+    const firstPass = columns.find((i) => planPasses[i].name.toLowerCase().includes(q));
     const found = await page.evaluate(() => {
       const h = document.querySelector('.colhead .pass.sel');
       return {
@@ -388,7 +680,8 @@ async function testPage(context, file) {
   c.failures.push(...problems);
   await page.close();
   const line = `${file}: ${planPasses.length} passes, ${gRes.length} resources, ${groups.length} groups, ` +
-    `page ${size} bytes, ready in ${readyMs.toFixed(0)} ms (budget ${budgetMs} ms), ${dom.elements} elements`;
+    `page ${size} bytes, ready in ${readyMs.toFixed(0)} ms (budget ${budgetMs} ms), ${dom.elements} elements, ` +
+    `${restructure.length} restructured, ${needSteps} needed_by steps followed`;
   return { c, line };
 }
 
