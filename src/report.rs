@@ -44,6 +44,8 @@ struct RestructureJson<'p> {
     resource: Option<&'p str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     into: Option<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'p str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     ahead: Vec<&'p str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -105,6 +107,7 @@ struct TrafficJson {
     fps: u32,
     bytes_per_second: u64,
     naive_bytes_per_second: u64,
+    declared_bytes_per_second: u64,
     sampled_bytes_per_frame: u64,
 }
 
@@ -198,6 +201,8 @@ impl CompiledGraph {
                 fps: self.traffic.fps,
                 bytes_per_second: self.traffic.bytes_per_second,
                 naive_bytes_per_second: self.traffic.naive_bytes_per_second,
+                declared_bytes_per_second: self.traffic.declared_bytes_per_frame
+                    * u64::from(self.traffic.fps),
                 sampled_bytes_per_frame: self.traffic.sampled_bytes_per_frame,
             },
             warnings: self
@@ -222,6 +227,7 @@ impl CompiledGraph {
             joins: None,
             resource: None,
             into: None,
+            source: None,
             ahead: Vec::new(),
             after: Vec::new(),
             saved_bytes: None,
@@ -246,9 +252,15 @@ impl CompiledGraph {
             Restructuring::ResolveDropped { resource, .. } => {
                 json.resource = Some(self.resource_name(*resource));
             }
-            Restructuring::CopyFolded { into, target, .. } => {
+            Restructuring::CopyFolded {
+                into,
+                source,
+                target,
+                ..
+            } => {
                 json.into = Some(pname(*into));
                 json.resource = Some(self.resource_name(*target));
+                json.source = Some(self.resource_name(*source));
             }
         }
         json

@@ -1275,7 +1275,7 @@ fn plan_json_has_the_fields_of_the_contract() {
     );
     assert_eq!(
         keys(&p["traffic"]),
-        "bytes_per_frame,bytes_per_second,declared_bytes_per_frame,fps,naive_bytes_per_frame,naive_bytes_per_second,sampled_bytes_per_frame"
+        "bytes_per_frame,bytes_per_second,declared_bytes_per_frame,declared_bytes_per_second,fps,naive_bytes_per_frame,naive_bytes_per_second,sampled_bytes_per_frame"
     );
     let w = p["warnings"]
         .as_array()

@@ -49,6 +49,10 @@ fn without_new_fields(mut plan: Value) -> String {
         .as_object_mut()
         .unwrap()
         .remove("declared_bytes_per_frame");
+    obj["traffic"]
+        .as_object_mut()
+        .unwrap()
+        .remove("declared_bytes_per_second");
     for p in obj["passes"].as_array_mut().unwrap() {
         p.as_object_mut().unwrap().remove("needed_by");
     }
@@ -281,7 +285,7 @@ fn a_copy_of_a_resolve_is_folded_into_the_resolve() {
     let p = plan(FOLD);
     assert_eq!(
         p["restructure"],
-        json!([{"kind": "copy_folded", "pass": "keep_copy", "into": "draw", "resource": "history",
+        json!([{"kind": "copy_folded", "pass": "keep_copy", "into": "draw", "resource": "history", "source": "resolved",
                 "reason": "only this copy reads `resolved`, so `draw` resolves straight into `history`"}])
     );
     assert_eq!(p["groups"][0]["color"][0]["resolve"], "history");
