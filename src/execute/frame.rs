@@ -4,7 +4,7 @@
 use super::ExecuteError;
 use super::history::HistoryPair;
 use super::imports::Imports;
-use super::lower::{ExecGroup, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
+use super::lower::{ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use super::pool::{Pool, TextureViews};
 use super::timing::Timestamps;
 use crate::context::{FrameResources, PassContext};
@@ -199,6 +199,43 @@ impl<'r> Recorder<'r, '_> {
         });
     }
 
+    /// Records the empty render pass that invalidates a group's `DontCare` attachments (GL).
+    fn invalidate(&mut self, invalidation: &Invalidation) {
+        let token = invalidation.token;
+        let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
+        for (slot, &(r, sub)) in invalidation.color.iter().enumerate() {
+            color[slot] = Some(wgpu::RenderPassColorAttachment {
+                view: self.tables.attachment_view(r, sub),
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::DontCare(token),
+                    store: wgpu::StoreOp::Discard,
+                },
+            });
+        }
+        // Depth and stencil share the store op, or wgpu zero-fills the discarded aspect.
+        let depth = invalidation.depth.map(|(r, sub, depth, stencil)| {
+            wgpu::RenderPassDepthStencilAttachment {
+                view: self.tables.attachment_view(r, sub),
+                depth_ops: depth.then_some(wgpu::Operations {
+                    load: wgpu::LoadOp::DontCare(token),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: stencil.then_some(wgpu::Operations {
+                    load: wgpu::LoadOp::DontCare(token),
+                    store: wgpu::StoreOp::Discard,
+                }),
+            }
+        });
+        let _ = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: self.debug_groups.then_some(&*invalidation.label),
+            color_attachments: &color[..invalidation.color.len()],
+            depth_stencil_attachment: depth,
+            ..Default::default()
+        });
+    }
+
     pub(super) fn group(
         &mut self,
         group: &ExecGroup,
@@ -216,6 +253,9 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut [Option<PassCallback<'_>>],
     ) -> Result<(), ExecuteError> {
+        if let Some(invalidation) = &group.invalidate_before {
+            self.invalidate(invalidation);
+        }
         // wgpu allows at most eight colour attachments; the compiler enforces it.
         let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
         for (slot, c) in group.color.iter().enumerate() {

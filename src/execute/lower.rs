@@ -56,6 +56,21 @@ pub(super) struct ExecGroup {
     pub poison_before: Vec<ResourceId>,
     /// Attachments poisoned after the group (Poison mode).
     pub poison_after: Vec<(ResourceId, Subresource)>,
+    /// The group's `DontCare` attachments, invalidated before it on GL.
+    pub invalidate_before: Option<Invalidation>,
+}
+
+/// An empty render pass over a group's `DontCare` attachments, recorded before the group on GL:
+/// `LoadOp::DontCare` and `StoreOp::Discard`, which wgpu's GL backend issues as
+/// `glInvalidateFramebuffer` and nothing else; the group then loads them with `DontCare` too.
+/// Nothing is bound and nothing drawn ([guide](crate::guide#what-each-backend-does-with-the-ops)).
+#[derive(Debug)]
+pub(super) struct Invalidation {
+    pub label: String,
+    pub token: wgpu::LoadOpDontCare,
+    pub color: Vec<(ResourceId, Subresource)>,
+    /// The depth/stencil attachment, with whether the format has a depth and a stencil aspect.
+    pub depth: Option<(ResourceId, Subresource, bool, bool)>,
 }
 
 /// How the backend treats `LoadOp::DontCare`.
@@ -63,14 +78,14 @@ pub(super) struct ExecGroup {
 pub(super) enum DontCareSupport {
     /// Issued as such (Vulkan, Metal).
     Native,
-    /// Ignored: it would behave as `Load` (GL/GLES), so a clear stands in.
-    AsClear,
+    /// Ignored: it would behave as `Load` (GL/GLES), so the attachment is invalidated first.
+    InvalidateBefore,
 }
 
 impl DontCareSupport {
     pub(super) fn of(backend: wgpu::Backend) -> Self {
         match backend {
-            wgpu::Backend::Gl => DontCareSupport::AsClear,
+            wgpu::Backend::Gl => DontCareSupport::InvalidateBefore,
             _ => DontCareSupport::Native,
         }
     }
@@ -99,7 +114,6 @@ pub(super) fn lower(
             ExecGroup {
                 kind: group.kind,
                 passes: group.passes.clone(),
-                label,
                 color: group
                     .color
                     .iter()
@@ -108,15 +122,12 @@ pub(super) fn lower(
                         sub: a.sub,
                         resolve: a.resolve,
                         ops: wgpu::Operations {
-                            load: map_load(load_op(plan, a, mode, dont_care), ClearValue::color),
+                            load: map_load(load_op(plan, a, mode), ClearValue::color),
                             store: store_op(a.store),
                         },
                     })
                     .collect(),
-                depth: group
-                    .depth
-                    .as_ref()
-                    .map(|a| depth_ops(plan, a, mode, dont_care)),
+                depth: group.depth.as_ref().map(|a| depth_ops(plan, a, mode)),
                 poison_before: if poison {
                     textures_to_poison_before(plan, group, &mut poisoned)
                 } else {
@@ -133,9 +144,52 @@ pub(super) fn lower(
                 } else {
                     Vec::new()
                 },
+                invalidate_before: match dont_care {
+                    DontCareSupport::InvalidateBefore => invalidation(plan, group, mode, &label),
+                    DontCareSupport::Native => None,
+                },
+                label,
             }
         })
         .collect()
+}
+
+/// The group's attachments recorded with `LoadOp::DontCare`, if any.
+fn invalidation(
+    plan: &CompiledGraph,
+    group: &Group,
+    mode: ExecuteMode,
+    label: &str,
+) -> Option<Invalidation> {
+    let token = plan.options().dont_care?;
+    let dont_care =
+        |a: &&AttachmentPlan| matches!(load_op(plan, a, mode), wgpu::LoadOp::DontCare(_));
+    let color: Vec<_> = group
+        .color
+        .iter()
+        .filter(dont_care)
+        .map(|a| (a.resource, a.sub))
+        .collect();
+    let depth = group
+        .depth
+        .iter()
+        .filter(|a| !a.read_only)
+        .find(dont_care)
+        .map(|a| {
+            let format = format_of(plan, a.resource);
+            (
+                a.resource,
+                a.sub,
+                format.has_depth_aspect(),
+                format.has_stencil_aspect(),
+            )
+        });
+    (!color.is_empty() || depth.is_some()).then(|| Invalidation {
+        label: format!("invalidate {label}"),
+        token,
+        color,
+        depth,
+    })
 }
 
 fn format_of(plan: &CompiledGraph, r: ResourceId) -> wgpu::TextureFormat {
@@ -150,7 +204,6 @@ fn load_op(
     plan: &CompiledGraph,
     a: &AttachmentPlan,
     mode: ExecuteMode,
-    dont_care: DontCareSupport,
 ) -> wgpu::LoadOp<ClearValue> {
     let format = format_of(plan, a.resource);
     if mode == ExecuteMode::Poison && a.load_reason == LoadReason::Overwritten {
@@ -166,12 +219,12 @@ fn load_op(
             ])
         });
     }
-    match (a.load, plan.options().dont_care, dont_care) {
-        (LoadOp::Clear(v), ..) => wgpu::LoadOp::Clear(v),
-        (LoadOp::Load, ..) => wgpu::LoadOp::Load,
-        (LoadOp::DontCare, Some(token), DontCareSupport::Native) => wgpu::LoadOp::DontCare(token),
-        // A backend that would load instead gets a clear: free on tilers, unlike a load.
-        (LoadOp::DontCare, ..) => wgpu::LoadOp::Clear(
+    match (a.load, plan.options().dont_care) {
+        (LoadOp::Clear(v), _) => wgpu::LoadOp::Clear(v),
+        (LoadOp::Load, _) => wgpu::LoadOp::Load,
+        (LoadOp::DontCare, Some(token)) => wgpu::LoadOp::DontCare(token),
+        // The compiler plans `DontCare` only with the caller's token; without one, a clear.
+        (LoadOp::DontCare, None) => wgpu::LoadOp::Clear(
             plan.resource_decl(a.resource)
                 .clear
                 .unwrap_or_else(|| ClearValue::fast_default(format)),
@@ -195,12 +248,7 @@ fn store_op(store: StoreOp) -> wgpu::StoreOp {
 }
 
 /// Depth and stencil aspects of one attachment get the same ops; a read-only depth gets none.
-fn depth_ops(
-    plan: &CompiledGraph,
-    a: &AttachmentPlan,
-    mode: ExecuteMode,
-    dont_care: DontCareSupport,
-) -> DepthOps {
+fn depth_ops(plan: &CompiledGraph, a: &AttachmentPlan, mode: ExecuteMode) -> DepthOps {
     let format = format_of(plan, a.resource);
     if a.read_only {
         return DepthOps {
@@ -210,7 +258,7 @@ fn depth_ops(
             stencil: None,
         };
     }
-    let load = load_op(plan, a, mode, dont_care);
+    let load = load_op(plan, a, mode);
     let store = store_op(a.store);
     DepthOps {
         resource: a.resource,
