@@ -80,14 +80,35 @@ pub(super) enum DontCareSupport {
     Native,
     /// Ignored: it would behave as `Load` (GL/GLES), so the attachment is invalidated first.
     InvalidateBefore,
+    /// Ignored, and the GL context cannot invalidate either (desktop GL below 4.3): recorded
+    /// as it is, it behaves as `Load`, which costs nothing on the immediate-mode GPUs that
+    /// offer such contexts; an empty pass would only cost a framebuffer change.
+    AsLoad,
 }
 
 impl DontCareSupport {
-    pub(super) fn of(backend: wgpu::Backend) -> Self {
-        match backend {
-            wgpu::Backend::Gl => DontCareSupport::InvalidateBefore,
+    pub(super) fn of(info: &wgpu::AdapterInfo) -> Self {
+        match info.backend {
+            wgpu::Backend::Gl if gl_invalidates(&info.driver_info) => {
+                DontCareSupport::InvalidateBefore
+            }
+            wgpu::Backend::Gl => DontCareSupport::AsLoad,
             _ => DontCareSupport::Native,
         }
+    }
+}
+
+/// Whether wgpu's GL backend issues `glInvalidateFramebuffer` on a context whose `GL_VERSION`
+/// is `version` (wgpu reports it as the adapter's `driver_info`): GLES 3.0 and later, desktop
+/// GL 4.3 and later, as wgpu-hal decides. An unreadable version counts as able.
+fn gl_invalidates(version: &str) -> bool {
+    let number = |s: &str| -> Option<(u32, u32)> {
+        let mut it = s.split(|c: char| !c.is_ascii_digit());
+        Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+    };
+    match version.find(" ES ") {
+        Some(i) => number(&version[i + 4..]).is_none_or(|v| v >= (3, 0)),
+        None => number(version).is_none_or(|v| v >= (4, 3)),
     }
 }
 
@@ -146,7 +167,7 @@ pub(super) fn lower(
                 },
                 invalidate_before: match dont_care {
                     DontCareSupport::InvalidateBefore => invalidation(plan, group, mode, &label),
-                    DontCareSupport::Native => None,
+                    DontCareSupport::Native | DontCareSupport::AsLoad => None,
                 },
                 label,
             }
@@ -301,4 +322,21 @@ fn textures_to_poison_before(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gl_invalidates;
+
+    #[test]
+    fn gl_contexts_that_invalidate_are_read_from_the_version_string() {
+        assert!(gl_invalidates("4.5 (Core Profile) Mesa 22.3.6"));
+        assert!(gl_invalidates("4.3.0 NVIDIA 580.159.04"));
+        assert!(!gl_invalidates("3.3.0 NVIDIA 580.159.04"));
+        assert!(!gl_invalidates("4.1 ATI-4.14.1"));
+        assert!(gl_invalidates("OpenGL ES 3.2 v1.r38p1"));
+        assert!(gl_invalidates("OpenGL ES 3.0 Mesa 22.3.6"));
+        assert!(!gl_invalidates("OpenGL ES 2.0 Mesa 22.3.6"));
+        assert!(gl_invalidates("WebGL 2.0"));
+    }
 }

@@ -256,7 +256,7 @@ impl Executor {
             device: device.clone(),
             queue: queue.clone(),
             options,
-            dont_care: DontCareSupport::of(device.adapter_info().backend),
+            dont_care: DontCareSupport::of(&device.adapter_info()),
             pool: Pool::default(),
             prepared: Vec::new(),
             slots: Vec::new(),

@@ -303,7 +303,7 @@ fn refuse_sampled_multisample(
     Err(unsupported(
         name,
         format!(
-            "reads `{resource}` ({}, {} samples) in a shader, which needs a multisampled texture with TEXTURE_BINDING that holds what is rendered into it; on this adapter ({}) it stays empty (wgpu's GL backend allocates it with the GL_TEXTURE_2D target, which the driver rejects: wgpu issue #6084)",
+            "reads `{resource}` ({}, {} samples) in a shader, which needs a multisampled texture with TEXTURE_BINDING that holds what is rendered into it; on this adapter ({}) it stays empty (wgpu's GL backend allocates it with the GL_TEXTURE_2D target instead of GL_TEXTURE_2D_MULTISAMPLE: wgpu issue #6084)",
             tilegraph::format::format_name(t.format),
             t.samples,
             caps.backend

@@ -281,9 +281,9 @@ impl Gpu {
     /// Whether a multisampled texture that shaders may read (`TEXTURE_BINDING`) holds what is
     /// rendered into it. Always on Vulkan and Metal. wgpu 30's GL backend allocates such a
     /// texture with the `GL_TEXTURE_2D` target instead of `GL_TEXTURE_2D_MULTISAMPLE` (wgpu issue
-    /// #6084): NVIDIA's driver accepts that, Mesa's rejects it (`GL_INVALID_ENUM`) and leaves the
-    /// texture without storage, so draws into it and resolves from it do nothing, silently. Found
-    /// out by rendering: a clear of such a texture, resolved and read back.
+    /// #6084): Mesa rejects it (`GL_INVALID_ENUM`) and leaves the texture without storage, so
+    /// draws into it and resolves from it do nothing, silently; NVIDIA's GL 3.3 context leaves it
+    /// empty too. Found out by rendering: a clear of such a texture, resolved and read back.
     pub fn sampled_multisample_textures_work(&self) -> bool {
         if self.adapter.get_info().backend != wgpu::Backend::Gl {
             return true;
