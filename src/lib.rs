@@ -138,10 +138,12 @@
 //   4  description, options           JSON in and out; what the compiler may do
 //   5  plan                            the compiled plan's types
 //   6  compile                         the compiler: declared graph → plan
-//   7  cache, report, html             plan reuse; JSON, table, DOT and HTML of a plan
+//   7  cache, report, html, backend    plan reuse; JSON, table, DOT and HTML of a plan; what
+//                                      wgpu's backends make of it
 //   8  execute                         recording a plan into wgpu
 //   9  helpers                         bind-group cache, full-screen passes, relative sizes
 
+pub mod backend;
 pub mod cache;
 pub mod compile;
 pub mod context;

@@ -4,7 +4,7 @@
 use super::ExecuteError;
 use super::history::HistoryPair;
 use super::imports::Imports;
-use super::lower::{ExecGroup, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
+use super::lower::{ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use super::pool::{Pool, TextureViews};
 use super::timing::Timestamps;
 use crate::context::{FrameResources, PassContext};
@@ -233,10 +233,22 @@ impl<'r> Recorder<'r, '_> {
             depth_ops: d.depth,
             stencil_ops: d.stencil,
         });
-        let timestamp_writes = self
+        let mut timestamp_writes = self
             .timestamps
             .as_deref_mut()
             .and_then(|t| t.next_render(&group.label));
+        if let Some(invalidation) = &group.invalidate_before {
+            // The group's time starts with its invalidation.
+            let begin = timestamp_writes
+                .as_mut()
+                .map(|t| wgpu::RenderPassTimestampWrites {
+                    query_set: t.query_set,
+                    beginning_of_pass_write_index: t.beginning_of_pass_write_index.take(),
+                    end_of_pass_write_index: None,
+                });
+            let label = self.debug_groups.then_some(&*invalidation.label);
+            invalidate(self.encoder, self.tables, label, invalidation, begin);
+        }
         let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some(&group.label),
             color_attachments: &color[..group.color.len()],
@@ -275,6 +287,51 @@ impl<'r> Recorder<'r, '_> {
         call_passes!(self, group, callbacks, &mut *self.encoder, Copy, "copy");
         Ok(())
     }
+}
+
+/// Records the empty render pass that invalidates a group's `DontCare` attachments (GL).
+fn invalidate(
+    encoder: &mut wgpu::CommandEncoder,
+    tables: Tables<'_>,
+    label: Option<&str>,
+    invalidation: &Invalidation,
+    timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
+) {
+    let token = invalidation.token;
+    let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
+    for (slot, &(r, sub)) in invalidation.color.iter().enumerate() {
+        color[slot] = Some(wgpu::RenderPassColorAttachment {
+            view: tables.attachment_view(r, sub),
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::DontCare(token),
+                store: wgpu::StoreOp::Discard,
+            },
+        });
+    }
+    // Depth and stencil share the store op, or wgpu zero-fills the discarded aspect.
+    let depth =
+        invalidation.depth.map(
+            |(r, sub, depth, stencil)| wgpu::RenderPassDepthStencilAttachment {
+                view: tables.attachment_view(r, sub),
+                depth_ops: depth.then_some(wgpu::Operations {
+                    load: wgpu::LoadOp::DontCare(token),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: stencil.then_some(wgpu::Operations {
+                    load: wgpu::LoadOp::DontCare(token),
+                    store: wgpu::StoreOp::Discard,
+                }),
+            },
+        );
+    let _ = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label,
+        color_attachments: &color[..invalidation.color.len()],
+        depth_stencil_attachment: depth,
+        timestamp_writes,
+        ..Default::default()
+    });
 }
 
 fn mismatch(pass: &str, expected: &'static str, found: &PassCallback<'_>) -> ExecuteError {

@@ -56,6 +56,21 @@ pub(super) struct ExecGroup {
     pub poison_before: Vec<ResourceId>,
     /// Attachments poisoned after the group (Poison mode).
     pub poison_after: Vec<(ResourceId, Subresource)>,
+    /// The group's `DontCare` attachments, invalidated before it on GL.
+    pub invalidate_before: Option<Invalidation>,
+}
+
+/// An empty render pass over a group's `DontCare` attachments, recorded before the group on GL:
+/// `LoadOp::DontCare` and `StoreOp::Discard`, which wgpu's GL backend issues as
+/// `glInvalidateFramebuffer` and nothing else; the group then loads them with `DontCare` too.
+/// Nothing is bound and nothing drawn ([guide](crate::guide#what-each-backend-does-with-the-ops)).
+#[derive(Debug)]
+pub(super) struct Invalidation {
+    pub label: String,
+    pub token: wgpu::LoadOpDontCare,
+    pub color: Vec<(ResourceId, Subresource)>,
+    /// The depth/stencil attachment, with whether the format has a depth and a stencil aspect.
+    pub depth: Option<(ResourceId, Subresource, bool, bool)>,
 }
 
 /// How the backend treats `LoadOp::DontCare`.
@@ -63,16 +78,37 @@ pub(super) struct ExecGroup {
 pub(super) enum DontCareSupport {
     /// Issued as such (Vulkan, Metal).
     Native,
-    /// Ignored: it would behave as `Load` (GL/GLES), so a clear stands in.
-    AsClear,
+    /// Ignored: it would behave as `Load` (GL/GLES), so the attachment is invalidated first.
+    InvalidateBefore,
+    /// Ignored, and the GL context cannot invalidate either (desktop GL below 4.3): recorded
+    /// as it is, it behaves as `Load`, which costs nothing on the immediate-mode GPUs that
+    /// offer such contexts; an empty pass would only cost a framebuffer change.
+    AsLoad,
 }
 
 impl DontCareSupport {
-    pub(super) fn of(backend: wgpu::Backend) -> Self {
-        match backend {
-            wgpu::Backend::Gl => DontCareSupport::AsClear,
+    pub(super) fn of(info: &wgpu::AdapterInfo) -> Self {
+        match info.backend {
+            wgpu::Backend::Gl if gl_invalidates(&info.driver_info) => {
+                DontCareSupport::InvalidateBefore
+            }
+            wgpu::Backend::Gl => DontCareSupport::AsLoad,
             _ => DontCareSupport::Native,
         }
+    }
+}
+
+/// Whether wgpu's GL backend issues `glInvalidateFramebuffer` on a context whose `GL_VERSION`
+/// is `version` (wgpu reports it as the adapter's `driver_info`): GLES 3.0 and later, desktop
+/// GL 4.3 and later, as wgpu-hal decides. An unreadable version counts as able.
+fn gl_invalidates(version: &str) -> bool {
+    let number = |s: &str| -> Option<(u32, u32)> {
+        let mut it = s.split(|c: char| !c.is_ascii_digit());
+        Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+    };
+    match version.find(" ES ") {
+        Some(i) => number(&version[i + 4..]).is_none_or(|v| v >= (3, 0)),
+        None => number(version).is_none_or(|v| v >= (4, 3)),
     }
 }
 
@@ -99,7 +135,6 @@ pub(super) fn lower(
             ExecGroup {
                 kind: group.kind,
                 passes: group.passes.clone(),
-                label,
                 color: group
                     .color
                     .iter()
@@ -108,15 +143,12 @@ pub(super) fn lower(
                         sub: a.sub,
                         resolve: a.resolve,
                         ops: wgpu::Operations {
-                            load: map_load(load_op(plan, a, mode, dont_care), ClearValue::color),
+                            load: map_load(load_op(plan, a, mode), ClearValue::color),
                             store: store_op(a.store),
                         },
                     })
                     .collect(),
-                depth: group
-                    .depth
-                    .as_ref()
-                    .map(|a| depth_ops(plan, a, mode, dont_care)),
+                depth: group.depth.as_ref().map(|a| depth_ops(plan, a, mode)),
                 poison_before: if poison {
                     textures_to_poison_before(plan, group, &mut poisoned)
                 } else {
@@ -133,9 +165,52 @@ pub(super) fn lower(
                 } else {
                     Vec::new()
                 },
+                invalidate_before: match dont_care {
+                    DontCareSupport::InvalidateBefore => invalidation(plan, group, mode, &label),
+                    DontCareSupport::Native | DontCareSupport::AsLoad => None,
+                },
+                label,
             }
         })
         .collect()
+}
+
+/// The group's attachments recorded with `LoadOp::DontCare`, if any.
+fn invalidation(
+    plan: &CompiledGraph,
+    group: &Group,
+    mode: ExecuteMode,
+    label: &str,
+) -> Option<Invalidation> {
+    let token = plan.options().dont_care?;
+    let dont_care =
+        |a: &&AttachmentPlan| matches!(load_op(plan, a, mode), wgpu::LoadOp::DontCare(_));
+    let color: Vec<_> = group
+        .color
+        .iter()
+        .filter(dont_care)
+        .map(|a| (a.resource, a.sub))
+        .collect();
+    let depth = group
+        .depth
+        .iter()
+        .filter(|a| !a.read_only)
+        .find(dont_care)
+        .map(|a| {
+            let format = format_of(plan, a.resource);
+            (
+                a.resource,
+                a.sub,
+                format.has_depth_aspect(),
+                format.has_stencil_aspect(),
+            )
+        });
+    (!color.is_empty() || depth.is_some()).then(|| Invalidation {
+        label: format!("invalidate {label}"),
+        token,
+        color,
+        depth,
+    })
 }
 
 fn format_of(plan: &CompiledGraph, r: ResourceId) -> wgpu::TextureFormat {
@@ -150,7 +225,6 @@ fn load_op(
     plan: &CompiledGraph,
     a: &AttachmentPlan,
     mode: ExecuteMode,
-    dont_care: DontCareSupport,
 ) -> wgpu::LoadOp<ClearValue> {
     let format = format_of(plan, a.resource);
     if mode == ExecuteMode::Poison && a.load_reason == LoadReason::Overwritten {
@@ -166,12 +240,12 @@ fn load_op(
             ])
         });
     }
-    match (a.load, plan.options().dont_care, dont_care) {
-        (LoadOp::Clear(v), ..) => wgpu::LoadOp::Clear(v),
-        (LoadOp::Load, ..) => wgpu::LoadOp::Load,
-        (LoadOp::DontCare, Some(token), DontCareSupport::Native) => wgpu::LoadOp::DontCare(token),
-        // A backend that would load instead gets a clear: free on tilers, unlike a load.
-        (LoadOp::DontCare, ..) => wgpu::LoadOp::Clear(
+    match (a.load, plan.options().dont_care) {
+        (LoadOp::Clear(v), _) => wgpu::LoadOp::Clear(v),
+        (LoadOp::Load, _) => wgpu::LoadOp::Load,
+        (LoadOp::DontCare, Some(token)) => wgpu::LoadOp::DontCare(token),
+        // The compiler plans `DontCare` only with the caller's token; without one, a clear.
+        (LoadOp::DontCare, None) => wgpu::LoadOp::Clear(
             plan.resource_decl(a.resource)
                 .clear
                 .unwrap_or_else(|| ClearValue::fast_default(format)),
@@ -195,12 +269,7 @@ fn store_op(store: StoreOp) -> wgpu::StoreOp {
 }
 
 /// Depth and stencil aspects of one attachment get the same ops; a read-only depth gets none.
-fn depth_ops(
-    plan: &CompiledGraph,
-    a: &AttachmentPlan,
-    mode: ExecuteMode,
-    dont_care: DontCareSupport,
-) -> DepthOps {
+fn depth_ops(plan: &CompiledGraph, a: &AttachmentPlan, mode: ExecuteMode) -> DepthOps {
     let format = format_of(plan, a.resource);
     if a.read_only {
         return DepthOps {
@@ -210,7 +279,7 @@ fn depth_ops(
             stencil: None,
         };
     }
-    let load = load_op(plan, a, mode, dont_care);
+    let load = load_op(plan, a, mode);
     let store = store_op(a.store);
     DepthOps {
         resource: a.resource,
@@ -253,4 +322,21 @@ fn textures_to_poison_before(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gl_invalidates;
+
+    #[test]
+    fn gl_contexts_that_invalidate_are_read_from_the_version_string() {
+        assert!(gl_invalidates("4.5 (Core Profile) Mesa 22.3.6"));
+        assert!(gl_invalidates("4.3.0 NVIDIA 580.159.04"));
+        assert!(!gl_invalidates("3.3.0 NVIDIA 580.159.04"));
+        assert!(!gl_invalidates("4.1 ATI-4.14.1"));
+        assert!(gl_invalidates("OpenGL ES 3.2 v1.r38p1"));
+        assert!(gl_invalidates("OpenGL ES 3.0 Mesa 22.3.6"));
+        assert!(!gl_invalidates("OpenGL ES 2.0 Mesa 22.3.6"));
+        assert!(gl_invalidates("WebGL 2.0"));
+    }
 }

@@ -55,8 +55,8 @@ pub enum ExecuteMode {
     /// wrote), `Load` otherwise, `Store` always, nothing transient.
     Naive,
     /// The plan, made to fail loudly where it depends on contents it declared dead: every
-    /// attachment whose first access in a group is `write` (so its plan load is `DontCare`, or a
-    /// clear standing in for it) is cleared to poison, every `Discard`ed attachment is
+    /// attachment whose first access in a group is `write` (so its plan load is `DontCare` with
+    /// the token, `Clear` without) is cleared to poison, every `Discard`ed attachment is
     /// overwritten with poison after its group, and every subresource of every graph-owned
     /// texture (and of every imported one with undefined contents) that is attached somewhere is
     /// poisoned before the first group that attaches it. Textures used only as storage or copies
@@ -266,7 +266,7 @@ impl Executor {
             device: device.clone(),
             queue: queue.clone(),
             options,
-            dont_care: DontCareSupport::of(device.adapter_info().backend),
+            dont_care: DontCareSupport::of(&device.adapter_info()),
             pool: Pool::default(),
             prepared: Vec::new(),
             slots: Vec::new(),

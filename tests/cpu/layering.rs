@@ -12,7 +12,7 @@ const LAYERS: [&[&str]; 10] = [
     &["description", "options"],
     &["plan"],
     &["compile"],
-    &["cache", "report", "html"],
+    &["cache", "report", "html", "backend"],
     &["execute"],
     &["helpers"],
 ];

@@ -17,6 +17,10 @@
 //!   the same layout, carrying the floats' bits: writers store the bits, readers reinterpret them,
 //!   and clear values become their bit patterns. The bytes read back are the float texels.
 //!
+//! - **Multisampled textures that shaders read**, where the adapter cannot keep one (wgpu 30's
+//!   GL backend on Mesa; see [`Gpu::sampled_multisample_textures_work`]): no adaptation reads
+//!   the samples faithfully, so a pass that samples one, or copies one with a draw, is refused.
+//!
 //! Each change is named in a note that `tilegraph run` prints. What cannot be adapted is a
 //! [`RunError::Unsupported`] naming the pass, the resource and the missing capability.
 
@@ -24,6 +28,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
 
+use crate::headless::Gpu;
 use crate::synthetic::RunError;
 
 /// What [`adapt`] changed, for the shaders and for the user.
@@ -46,6 +51,9 @@ pub struct Capabilities {
     pub read_only_depth_sampling: bool,
     /// Texture-to-texture copies handle depth and multisampled textures (not wgpu's GL backend).
     pub depth_and_multisample_copies: bool,
+    /// Multisampled textures that shaders read hold what is rendered into them
+    /// ([`Gpu::sampled_multisample_textures_work`]).
+    pub sampled_multisample: bool,
     /// Formats the adapter can render to (colour).
     renderable: Vec<wgpu::TextureFormat>,
     /// What the backend is called in messages.
@@ -53,8 +61,9 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
-    /// The capabilities of `adapter`.
-    pub fn of(adapter: &wgpu::Adapter) -> Self {
+    /// The capabilities of `gpu`'s adapter and device.
+    pub fn of(gpu: &Gpu) -> Self {
+        let adapter = &gpu.adapter;
         let info = adapter.get_info();
         let flags = adapter.get_downlevel_capabilities().flags;
         let renderable = FLOAT_BITS
@@ -70,6 +79,7 @@ impl Capabilities {
         Capabilities {
             read_only_depth_sampling: flags.contains(wgpu::DownlevelFlags::READ_ONLY_DEPTH_STENCIL),
             depth_and_multisample_copies: info.backend != wgpu::Backend::Gl,
+            sampled_multisample: gpu.sampled_multisample_textures_work(),
             renderable,
             backend: format!("{:?}", info.backend),
         }
@@ -80,6 +90,7 @@ impl Capabilities {
         Capabilities {
             read_only_depth_sampling: true,
             depth_and_multisample_copies: true,
+            sampled_multisample: true,
             renderable: FLOAT_BITS.iter().map(|&(f, _)| f).collect(),
             backend: "any".into(),
         }
@@ -193,6 +204,9 @@ pub fn adapt(description: &str, caps: &Capabilities) -> Result<(String, Adaptati
         if kind == "copy" && !caps.depth_and_multisample_copies {
             copy_draw(&mut pass, &name, &textures, caps, &mut adaptation)?;
         }
+        if !caps.sampled_multisample {
+            refuse_sampled_multisample(&pass, &name, &textures, caps)?;
+        }
         for c in pass
             .get("color")
             .and_then(Value::as_array)
@@ -267,6 +281,34 @@ fn shader_depth_test(
         .shader_depth_tests
         .insert(name.to_owned(), resource);
     Ok(())
+}
+
+/// A pass that reads a multisampled texture in a shader (a copy by draw included), on an
+/// adapter where such a texture stays empty: refused, since no stand-in reads the samples.
+fn refuse_sampled_multisample(
+    pass: &Value,
+    name: &str,
+    textures: &HashMap<String, Texture>,
+    caps: &Capabilities,
+) -> Result<(), RunError> {
+    let read = ["sample", "input"]
+        .iter()
+        .filter_map(|key| pass.get(*key).and_then(Value::as_array))
+        .flatten()
+        .filter_map(entry_name)
+        .find_map(|r| textures.get(r).filter(|t| t.samples > 1).map(|t| (r, t)));
+    let Some((resource, t)) = read else {
+        return Ok(());
+    };
+    Err(unsupported(
+        name,
+        format!(
+            "reads `{resource}` ({}, {} samples) in a shader, which needs a multisampled texture with TEXTURE_BINDING that holds what is rendered into it; on this adapter ({}) it stays empty (wgpu's GL backend allocates it with the GL_TEXTURE_2D target instead of GL_TEXTURE_2D_MULTISAMPLE: wgpu issue #6084)",
+            tilegraph::format::format_name(t.format),
+            t.samples,
+            caps.backend
+        ),
+    ))
 }
 
 /// A copy pass between depth or multisampled textures: copy with a draw instead.
@@ -473,6 +515,7 @@ mod tests {
         Capabilities {
             read_only_depth_sampling: false,
             depth_and_multisample_copies: false,
+            sampled_multisample: true,
             renderable: Vec::new(),
             backend: "Gl".into(),
         }
@@ -543,6 +586,30 @@ mod tests {
             }
             other => panic!("expected the multisampled depth copy to be refused, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_sampled_multisampled_texture_is_refused_where_it_stays_empty() {
+        let d = include_str!("../tests/graphs/sampled_msaa.json");
+        let caps = Capabilities {
+            sampled_multisample: false,
+            ..caps_of_gl()
+        };
+        match adapt(d, &caps) {
+            Err(RunError::Unsupported { pass, message }) => {
+                assert_eq!(pass, "post");
+                assert!(
+                    message.contains("`m` (rgba16float, 4 samples)")
+                        && message.contains("TEXTURE_BINDING"),
+                    "{message}"
+                );
+            }
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        // Where such textures work, the graph runs as it is.
+        let (out, a) = adapt(d, &caps_of_gl()).unwrap();
+        assert_eq!(out, d);
+        assert!(a.notes.is_empty());
     }
 
     #[test]

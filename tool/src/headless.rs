@@ -278,6 +278,62 @@ impl Gpu {
         target
     }
 
+    /// Whether a multisampled texture that shaders may read (`TEXTURE_BINDING`) holds what is
+    /// rendered into it. Always on Vulkan and Metal. wgpu 30's GL backend allocates such a
+    /// texture with the `GL_TEXTURE_2D` target instead of `GL_TEXTURE_2D_MULTISAMPLE` (wgpu issue
+    /// #6084): Mesa rejects it (`GL_INVALID_ENUM`) and leaves the texture without storage, so
+    /// draws into it and resolves from it do nothing, silently; NVIDIA's GL 3.3 context leaves it
+    /// empty too. Found out by rendering: a clear of such a texture, resolved and read back.
+    pub fn sampled_multisample_textures_work(&self) -> bool {
+        if self.adapter.get_info().backend != wgpu::Backend::Gl {
+            return true;
+        }
+        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let msaa = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("tilegraph multisample probe"),
+            size: wgpu::Extent3d {
+                width: 4,
+                height: 4,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 4,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let (resolved, resolved_view) = self.target(
+            "tilegraph multisample probe",
+            (4, 4),
+            format,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        );
+        let view = msaa.create_view(&Default::default());
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        let _ = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("tilegraph multisample probe"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: Some(&resolved_view),
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: 1.0,
+                        g: 0.0,
+                        b: 1.0,
+                        a: 1.0,
+                    }),
+                    store: wgpu::StoreOp::Discard,
+                },
+            })],
+            ..Default::default()
+        });
+        self.queue.submit([encoder.finish()]);
+        read_texture(&self.device, &self.queue, &resolved)
+            .is_ok_and(|r| r.bytes.chunks_exact(4).all(|t| t == [255, 0, 255, 255]))
+    }
+
     /// Errors wgpu raised outside any error scope since the last call.
     pub fn take_uncaptured_errors(&self) -> Vec<String> {
         std::mem::take(&mut *self.uncaptured.lock().unwrap_or_else(|e| e.into_inner()))
@@ -353,7 +409,10 @@ pub fn open_with(
                 Backend::Auto => "Vulkan or GL",
             },
         })?;
-    let wanted = wgpu::Features::TIMESTAMP_QUERY;
+    // Adapter-specific format features: storage, blending and filtering of formats beyond
+    // WebGPU's guarantees (Bevy's SSAO writes an r16float storage texture).
+    let wanted =
+        wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("tilegraph"),
         required_features: adapter.features() & wanted,

@@ -201,7 +201,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         }
         None => description,
     };
-    let (description, adaptation) = adapt(description, &Capabilities::of(&gpu.adapter))?;
+    let (description, adaptation) = adapt(description, &Capabilities::of(gpu))?;
     let mut graph = RenderGraph::from_json(&description)?;
     let mut compile = CompileOptions::default().with_restructure(!options.as_declared);
     if options.dont_care {

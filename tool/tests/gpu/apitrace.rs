@@ -1,26 +1,32 @@
 //! What reaches the GL driver: `tilegraph run --backend gl` traced with apitrace, checked against
-//! the plan. Every planned `clear` and `dont_care` load must arrive as `glClear*`/`glClearBuffer*`
-//! of that attachment inside its render pass (the guide: the executor records a `dont_care` as
-//! a clear on GL, whose wgpu backend ignores DontCare), and every planned `discard` store as an
-//! attachment of `glInvalidateFramebuffer`. Render passes are found by their debug group, which
-//! wgpu's GL backend opens with the pass label (the group's passes joined by `+`).
+//! the plan. Every planned `clear` load must arrive as `glClear*`/`glClearBuffer*` of that
+//! attachment inside its render pass, and every planned `discard` store as an attachment of
+//! `glInvalidateFramebuffer`. A planned `dont_care` load is never a clear: it arrives as an
+//! attachment of the `glInvalidateFramebuffer` of the empty pass the executor records before the
+//! group (the guide: wgpu's GL backend does nothing for DontCare, so the attachment is discarded
+//! first). Render passes are found by their debug group, which wgpu's GL backend opens with the
+//! pass label (the group's passes joined by `+`; the empty pass: `invalidate ` and the group's).
 //!
 //! Needs `apitrace` (CI installs it); without it the test fails under CI and is skipped, loudly,
 //! elsewhere.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
-fn example_graphs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/graphs");
+/// The example graphs, and one whose depth (with stencil) loads `dont_care`.
+fn traced_graphs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("../examples/graphs");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
+    files.push(root.join("tests/graphs/depth_write.json"));
     files
 }
 
@@ -51,11 +57,17 @@ fn plan(graph: &Path, dont_care: bool) -> Value {
     serde_json::from_slice(&out.stdout).expect("plan JSON")
 }
 
+/// Frames each traced run records.
+const FRAMES: usize = 2;
+
 /// The GL calls of one traced run, one line each.
 fn traced_calls(graph: &Path, dont_care: bool, name: &str) -> Vec<String> {
     let dir = std::env::temp_dir().join(format!("tilegraph-apitrace-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let trace = dir.join(format!("{name}-{dont_care}.trace"));
+    // Tests run in parallel and may trace the same graph.
+    static RUN: AtomicUsize = AtomicUsize::new(0);
+    let run = RUN.fetch_add(1, Ordering::Relaxed);
+    let trace = dir.join(format!("{name}-{dont_care}-{run}.trace"));
     let _ = std::fs::remove_file(&trace);
     let mut cmd = Command::new("apitrace");
     cmd.args(["trace", "--api", "egl", "-o"])
@@ -63,7 +75,8 @@ fn traced_calls(graph: &Path, dont_care: bool, name: &str) -> Vec<String> {
         .arg(env!("CARGO_BIN_EXE_tilegraph"))
         .arg("run")
         .arg(graph)
-        .args(["--backend", "gl", "--size", "160x96", "--hash"]);
+        .args(["--backend", "gl", "--size", "160x96", "--hash"])
+        .args(["--frames", &FRAMES.to_string()]);
     if dont_care {
         cmd.arg("--dont-care");
     }
@@ -80,15 +93,17 @@ fn traced_calls(graph: &Path, dont_care: bool, name: &str) -> Vec<String> {
         .output()
         .expect("start apitrace dump");
     assert!(dump.status.success(), "apitrace dump failed");
-    String::from_utf8_lossy(&dump.stdout)
+    let calls = String::from_utf8_lossy(&dump.stdout)
         .lines()
         .map(str::to_owned)
-        .collect()
+        .collect();
+    let _ = std::fs::remove_file(&trace);
+    calls
 }
 
-/// The calls between the debug group opened with `label` and its close (first occurrence
-/// after `from`), and the index after it.
-fn pass_calls<'c>(calls: &'c [String], label: &str, from: usize) -> Option<(&'c [String], usize)> {
+/// The indices of the first debug group opened with `label` at or after `from`: its opening
+/// call and its close.
+fn pass_span(calls: &[String], label: &str, from: usize) -> Option<(usize, usize)> {
     let open = format!("message = \"{label}\")");
     let start = (from..calls.len())
         .find(|&i| calls[i].contains("glPushDebugGroup(") && calls[i].ends_with(&open))?;
@@ -99,11 +114,29 @@ fn pass_calls<'c>(calls: &'c [String], label: &str, from: usize) -> Option<(&'c 
         } else if call.contains("glPopDebugGroup(") {
             depth -= 1;
             if depth == 0 {
-                return Some((&calls[start..=i], i + 1));
+                return Some((start, i));
             }
         }
     }
     None
+}
+
+fn is_clear(call: &str) -> bool {
+    call.contains("glClear(") || call.contains("glClearBuffer")
+}
+
+/// The planned loads of one plan that are `dont_care`, colour and depth.
+fn dont_care_loads(plan: &Value) -> usize {
+    plan["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| {
+            let color = g["color"].as_array().cloned().unwrap_or_default();
+            color.into_iter().chain(g.get("depth").cloned())
+        })
+        .filter(|a| a["load"] == "dont_care")
+        .count()
 }
 
 fn clears_color(calls: &[String], slot: usize, slots: usize) -> bool {
@@ -131,11 +164,10 @@ fn invalidates(calls: &[String], attachment: &str) -> bool {
     })
 }
 
-/// Every mismatch between the plan and the trace of one run.
-fn mismatches(graph: &Path, dont_care: bool) -> Vec<String> {
+/// Every mismatch between the plan and `calls`, the trace of one run (its first frame).
+fn mismatches(graph: &Path, dont_care: bool, calls: &[String]) -> Vec<String> {
     let name = graph.file_stem().unwrap().to_string_lossy().into_owned();
     let plan = plan(graph, dont_care);
-    let calls = traced_calls(graph, dont_care, &name);
     let mut wrong = Vec::new();
     let mut from = 0;
     for group in plan["groups"].as_array().unwrap() {
@@ -149,21 +181,46 @@ fn mismatches(graph: &Path, dont_care: bool) -> Vec<String> {
             .map(|p| p.as_str().unwrap())
             .collect();
         let label = label.join("+");
-        let Some((pass, next)) = pass_calls(&calls, &label, from) else {
+        let Some((start, end)) = pass_span(calls, &label, from) else {
             wrong.push(format!("{name}: no render pass `{label}` in the trace"));
             continue;
         };
-        from = next;
+        let pass = &calls[start..=end];
+        // The empty pass that invalidates the group's `dont_care` attachments: after the group
+        // before, before this one.
+        let invalidation = pass_span(calls, &format!("invalidate {label}"), from)
+            .filter(|&(_, e)| e < start)
+            .map(|(s, e)| &calls[s..=e]);
+        from = end + 1;
+        if let Some(empty) = invalidation
+            && let Some(clear) = empty.iter().find(|c| is_clear(c))
+        {
+            wrong.push(format!("{name}: `invalidate {label}` clears: {clear}"));
+        }
+        let invalidated_before =
+            |attachment: &str| invalidation.is_some_and(|c| invalidates(c, attachment));
         let color = group["color"].as_array().unwrap();
+        let mut dont_care_slot = 0;
         for (slot, a) in color.iter().enumerate() {
             let what = format!(
                 "{name} (dont_care {dont_care}): `{label}` colour {slot} `{}`",
                 a["resource"]
             );
-            if (a["load"] == "clear" || a["load"] == "dont_care")
-                && !clears_color(pass, slot, color.len())
-            {
-                wrong.push(format!("{what}: planned load {} but no glClear", a["load"]));
+            let cleared = clears_color(pass, slot, color.len());
+            if a["load"] == "clear" && !cleared {
+                wrong.push(format!("{what}: planned load clear but no glClear"));
+            }
+            if a["load"] == "dont_care" {
+                if cleared {
+                    wrong.push(format!("{what}: planned load dont_care but cleared"));
+                }
+                // The empty pass attaches only the `dont_care` attachments, in slot order.
+                if !invalidated_before(&format!("GL_COLOR_ATTACHMENT{dont_care_slot}")) {
+                    wrong.push(format!(
+                        "{what}: planned load dont_care but not invalidated before the pass"
+                    ));
+                }
+                dont_care_slot += 1;
             }
             if a["store"] == "discard" && !invalidates(pass, &format!("GL_COLOR_ATTACHMENT{slot}"))
             {
@@ -175,13 +232,24 @@ fn mismatches(graph: &Path, dont_care: bool) -> Vec<String> {
                 "{name} (dont_care {dont_care}): `{label}` depth `{}`",
                 d["resource"]
             );
-            if (d["load"] == "clear" || d["load"] == "dont_care") && !clears_depth(pass) {
-                wrong.push(format!("{what}: planned load {} but no glClear", d["load"]));
+            let invalidated = |calls: &[String]| {
+                invalidates(calls, "GL_DEPTH_ATTACHMENT")
+                    || invalidates(calls, "GL_DEPTH_STENCIL_ATTACHMENT")
+            };
+            if d["load"] == "clear" && !clears_depth(pass) {
+                wrong.push(format!("{what}: planned load clear but no glClear"));
             }
-            if d["store"] == "discard"
-                && !invalidates(pass, "GL_DEPTH_ATTACHMENT")
-                && !invalidates(pass, "GL_DEPTH_STENCIL_ATTACHMENT")
-            {
+            if d["load"] == "dont_care" {
+                if clears_depth(pass) {
+                    wrong.push(format!("{what}: planned load dont_care but cleared"));
+                }
+                if !invalidation.is_some_and(invalidated) {
+                    wrong.push(format!(
+                        "{what}: planned load dont_care but not invalidated before the pass"
+                    ));
+                }
+            }
+            if d["store"] == "discard" && !invalidated(pass) {
                 wrong.push(format!("{what}: planned discard but not invalidated"));
             }
         }
@@ -194,35 +262,41 @@ fn planned_clears_and_discards_reach_the_gl_driver() {
     if !apitrace_available() {
         return;
     }
-    let wrong: Vec<String> = example_graphs()
+    let wrong: Vec<String> = traced_graphs()
         .iter()
-        .flat_map(|g| mismatches(g, false))
+        .flat_map(|g| {
+            let name = g.file_stem().unwrap().to_string_lossy().into_owned();
+            mismatches(g, false, &traced_calls(g, false, &name))
+        })
         .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[test]
-fn planned_dont_care_loads_reach_the_gl_driver_as_clears() {
+fn planned_dont_care_loads_reach_the_gl_driver_as_invalidations_not_clears() {
     if !apitrace_available() {
         return;
     }
-    let graphs = example_graphs();
-    let dont_cares: usize = graphs
-        .iter()
-        .map(|g| {
-            plan(g, true)["groups"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .flat_map(|g| {
-                    let color = g["color"].as_array().cloned().unwrap_or_default();
-                    color.into_iter().chain(g.get("depth").cloned())
-                })
-                .filter(|a| a["load"] == "dont_care")
-                .count()
-        })
-        .sum();
+    let graphs = traced_graphs();
+    let mut wrong = Vec::new();
+    let mut dont_cares = 0;
+    for graph in &graphs {
+        let name = graph.file_stem().unwrap().to_string_lossy().into_owned();
+        let planned = dont_care_loads(&plan(graph, true));
+        dont_cares += planned;
+        let traced = traced_calls(graph, true, &name);
+        wrong.extend(mismatches(graph, true, &traced));
+        // Without the token every `write` clears; with it none does.
+        let clears = |calls: &[String]| calls.iter().filter(|c| is_clear(c)).count();
+        let with = clears(&traced);
+        let without = clears(&traced_calls(graph, false, &name));
+        if with + planned * FRAMES > without {
+            wrong.push(format!(
+                "{name}: {with} clears with the DontCare token, {without} without; {planned} dont_care loads a frame over {FRAMES} frames should save {}",
+                planned * FRAMES
+            ));
+        }
+    }
     assert!(dont_cares > 0, "no example graph plans a dont_care load");
-    let wrong: Vec<String> = graphs.iter().flat_map(|g| mismatches(g, true)).collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

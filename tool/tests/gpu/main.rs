@@ -2,5 +2,6 @@
 //! software one on CI); no adapter fails the test with the tool's message.
 
 mod apitrace;
+mod inputs;
 mod run;
 mod vendor;
