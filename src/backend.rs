@@ -14,7 +14,7 @@ use crate::resource::{PassKind, ResourceId, ResourceKind};
 /// The resolve target is a GL texture, not a renderbuffer, when it has a usage besides
 /// `RENDER_ATTACHMENT` or more than one layer; for an import that is judged from the usages the
 /// graph needs of it (a window surface is a renderbuffer and never qualifies).
-pub fn gles_msaa_on_tile(plan: &CompiledGraph, group: &Group) -> bool {
+pub(crate) fn gles_msaa_on_tile(plan: &CompiledGraph, group: &Group) -> bool {
     if group.kind != PassKind::Render {
         return false;
     }

@@ -143,7 +143,7 @@
 //   8  execute                         recording a plan into wgpu
 //   9  helpers                         bind-group cache, full-screen passes, relative sizes
 
-pub mod backend;
+mod backend;
 pub mod cache;
 pub mod compile;
 pub mod context;

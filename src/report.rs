@@ -357,6 +357,12 @@ impl CompiledGraph {
             if let Some(a) = &group.depth {
                 let _ = writeln!(out, "         depth  {}", self.describe_attachment(a));
             }
+            if crate::backend::gles_msaa_on_tile(self, group) {
+                let _ = writeln!(
+                    out,
+                    "         gles   multisampled colour on tile (EXT_multisampled_render_to_texture): no MSAA texture, no resolve blit"
+                );
+            }
             let _ = writeln!(out, "         break  {}", group.boundary.as_str());
         }
         let culled: Vec<&str> = self

@@ -509,3 +509,34 @@ fn the_table_and_dot_show_what_moved_and_why_each_pass_runs() {
             .contains(r"main_opaque_pass_3d\nresolve into main_texture_a dropped")
     );
 }
+
+#[test]
+fn the_table_says_where_gles_keeps_msaa_colour_on_tile() {
+    // Bevy's merged opaque + transparent group resolves and discards its 4× colour into a
+    // sampled texture: a GLES device with EXT_multisampled_render_to_texture keeps it on tile.
+    let bevy = RenderGraph::from_json(BEVY)
+        .unwrap()
+        .compile(&CompileOptions::default())
+        .unwrap();
+    let table = bevy.to_table();
+    let gles: Vec<&str> = table.lines().filter(|l| l.contains("gles ")).collect();
+    assert_eq!(gles.len(), 1, "{table}");
+    let before = table.split("gles ").next().unwrap();
+    assert!(
+        before
+            .lines()
+            .rev()
+            .find(|l| l.trim_start().starts_with('#'))
+            .unwrap()
+            .contains("main_opaque_pass_3d + main_transparent_pass_3d"),
+        "{table}"
+    );
+    // In declared order the opaque group stores its colour for transparent: it does not qualify
+    // (the transparent group does).
+    let declared = bevy.as_declared().to_table();
+    assert_eq!(
+        declared.lines().filter(|l| l.contains("gles ")).count(),
+        1,
+        "{declared}"
+    );
+}
