@@ -39,7 +39,13 @@ fn compile(c: &mut Criterion) {
             BenchmarkId::new("json_subresources_as_declared", passes),
             &graph,
             |b, graph| {
-                b.iter(|| black_box(graph.compile(&declared).expect("generated frames are valid")))
+                b.iter(|| {
+                    black_box(
+                        graph
+                            .compile(&declared)
+                            .expect("generated frames are valid"),
+                    )
+                })
             },
         );
     }

@@ -398,7 +398,12 @@ impl CompiledGraph {
         for &p in &self.order {
             let why = self.passes[p.index()].needed_by.map_or_else(
                 || "culling is off".to_owned(),
-                |n| n.describe(|q| self.pass_name(q).to_owned(), |r| self.resource_name(r).to_owned()),
+                |n| {
+                    n.describe(
+                        |q| self.pass_name(q).to_owned(),
+                        |r| self.resource_name(r).to_owned(),
+                    )
+                },
             );
             let _ = writeln!(out, "  {:<24} {why}", self.pass_name(p));
         }
@@ -582,10 +587,18 @@ impl CompiledGraph {
                 for change in self.restructure.iter().filter(|c| c.pass() == p) {
                     match change {
                         Restructuring::Moved { joins, .. } => {
-                            let _ = write!(label, "\\nmoved to join {}", escape(self.pass_name(*joins)));
+                            let _ = write!(
+                                label,
+                                "\\nmoved to join {}",
+                                escape(self.pass_name(*joins))
+                            );
                         }
                         Restructuring::ResolveDropped { resource, .. } => {
-                            let _ = write!(label, "\\nresolve into {} dropped", escape(self.resource_name(*resource)));
+                            let _ = write!(
+                                label,
+                                "\\nresolve into {} dropped",
+                                escape(self.resource_name(*resource))
+                            );
                         }
                         Restructuring::CopyFolded { .. } => {}
                     }

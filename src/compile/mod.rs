@@ -92,7 +92,12 @@ pub(crate) fn compile(
             resource: resource.clone(),
         });
     }
-    compile_decls(&graph.passes, &graph.resources, graph.fingerprint(), options)
+    compile_decls(
+        &graph.passes,
+        &graph.resources,
+        graph.fingerprint(),
+        options,
+    )
 }
 
 /// The groups of one execution order with their ops, and what they cost.
@@ -124,7 +129,10 @@ fn plan_order(
 }
 
 fn declared_order(live: &[bool]) -> Vec<PassId> {
-    (0..live.len()).filter(|&p| live[p]).map(PassId::new).collect()
+    (0..live.len())
+        .filter(|&p| live[p])
+        .map(PassId::new)
+        .collect()
 }
 
 fn compile_decls(
@@ -159,7 +167,9 @@ fn compile_decls(
             let l = liveness::find_live_passes(&e.passes, &v, options);
             retraced = Some((v, l));
         }
-        let (v, l) = retraced.as_ref().map_or((&versions, &live[..]), |(v, l)| (v, &l[..]));
+        let (v, l) = retraced
+            .as_ref()
+            .map_or((&versions, &live[..]), |(v, l)| (v, &l[..]));
         let eff = Decls {
             passes: edits.as_ref().map_or(&passes[..], |e| &e.passes),
             resources,
@@ -175,7 +185,14 @@ fn compile_decls(
             planned = Some(plan_order(eff, subs, v, l, reordered.order, options));
         }
     }
-    let as_declared = plan_order(declared, subs, &versions, &live, declared_order(&live), options);
+    let as_declared = plan_order(
+        declared,
+        subs,
+        &versions,
+        &live,
+        declared_order(&live),
+        options,
+    );
     let declared_bytes = as_declared.bytes;
     // The guarantee: never more traffic than the declared order. The moves are tried first,
     // then the edits alone, then nothing.
@@ -184,8 +201,13 @@ fn compile_decls(
         moves.clear();
         planned = None;
         if let Some(e) = &edits {
-            let (v, l) = retraced.as_ref().map_or((&versions, &live[..]), |(v, l)| (v, &l[..]));
-            let eff = Decls { passes: &e.passes, resources };
+            let (v, l) = retraced
+                .as_ref()
+                .map_or((&versions, &live[..]), |(v, l)| (v, &l[..]));
+            let eff = Decls {
+                passes: &e.passes,
+                resources,
+            };
             let p = plan_order(eff, subs, v, l, declared_order(l), options);
             if cheaper(&p) {
                 planned = Some(p);
@@ -218,8 +240,14 @@ fn compile_decls(
     let mut resource_plans = resources::lifetimes_and_usage(eff, eff_live, &group_of);
     resources::mark_transients(eff, &mut resource_plans, &planned_groups, options);
     let physical = resources::plan_physical_resources(eff, &mut resource_plans, options);
-    let mut traffic =
-        traffic::measure_traffic(declared, &planned_groups, &naive, &live, &checked, options.fps)?;
+    let mut traffic = traffic::measure_traffic(
+        declared,
+        &planned_groups,
+        &naive,
+        &live,
+        &checked,
+        options.fps,
+    )?;
     traffic.declared_bytes_per_frame = declared_bytes.unwrap_or(traffic.bytes_per_frame);
     let warnings = warnings::collect_warnings(eff, &planned_groups, &resource_plans, options);
     let dependencies = liveness::list_dependencies(passes, &versions, subs);

@@ -1,9 +1,9 @@
 //! Step 5: load op, store op, resolve and read-only depth of every attachment of every render
 //! group ([guide](crate::guide#load-ops)).
 
+use super::Decls;
 use super::liveness::Readers;
 use super::versions::{VersionId, Versions};
-use super::Decls;
 use crate::options::CompileOptions;
 use crate::plan::{AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason};
 use crate::resource::{Access, AttachmentDecl, PassKind, ResourceDecl};

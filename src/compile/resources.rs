@@ -6,8 +6,8 @@ use std::collections::BinaryHeap;
 
 use wgpu::{BufferUsages, TextureUsages};
 
-use super::FastMap;
 use super::Decls;
+use super::FastMap;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};

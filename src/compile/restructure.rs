@@ -11,8 +11,8 @@ use super::versions::{VersionId, Versions};
 use crate::options::CompileOptions;
 use crate::plan::{Restructuring, subresource_bytes};
 use crate::resource::{
-    Access, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
-    ResourceKind, Subresource,
+    Access, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
+    Subresource,
 };
 
 /// How far back a pass looks for a group to join.

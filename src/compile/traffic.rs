@@ -1,8 +1,8 @@
 //! Step 7: attachment traffic of the plan and of the naive plan
 //! ([guide](crate::guide#traffic-model)).
 
-use super::validate::Checked;
 use super::Decls;
+use super::validate::Checked;
 use crate::error::GraphError;
 use crate::plan::{
     Group, LoadOp, NaiveSources, Traffic, attachment_bytes, naive_attachments, subresource_bytes,

@@ -3,8 +3,8 @@
 
 use std::hash::Hasher;
 
-use super::subresources::SubTable;
 use super::Decls;
+use super::subresources::SubTable;
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
 use crate::hash::FastHasher;

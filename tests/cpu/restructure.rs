@@ -121,7 +121,10 @@ fn the_switch_gives_the_declared_plan_exactly() {
                 .with_restructure(false)
                 .with_fps(60),
         );
-        assert_eq!(without_new_fields(off.clone()), without_new_fields(untouched));
+        assert_eq!(
+            without_new_fields(off.clone()),
+            without_new_fields(untouched)
+        );
         // The restructured plan's declared figure is the declared plan's.
         assert_eq!(
             plan(json)["traffic"]["declared_bytes_per_frame"],
@@ -157,7 +160,15 @@ fn passes_move_to_merge_and_what_they_depend_on_goes_ahead() {
     let p = plan(MOVES);
     assert_eq!(
         order(&p),
-        ["shadow", "sim", "prepass", "opaque", "transparent", "ssao", "tonemap"]
+        [
+            "shadow",
+            "sim",
+            "prepass",
+            "opaque",
+            "transparent",
+            "ssao",
+            "tonemap"
+        ]
     );
     assert_eq!(
         p["restructure"],
@@ -177,13 +188,21 @@ fn passes_move_to_merge_and_what_they_depend_on_goes_ahead() {
         "g0 render [shadow] not_render"
     );
     let merged = &p["groups"][2];
-    assert_eq!(merged["passes"], json!(["prepass", "opaque", "transparent"]));
+    assert_eq!(
+        merged["passes"],
+        json!(["prepass", "opaque", "transparent"])
+    );
     // Every live pass says why it runs; the chain ends at the kept import.
     let needed: Vec<(String, Value)> = p["passes"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|q| (q["name"].as_str().unwrap().to_owned(), q["needed_by"].clone()))
+        .map(|q| {
+            (
+                q["name"].as_str().unwrap().to_owned(),
+                q["needed_by"].clone(),
+            )
+        })
         .collect();
     assert_eq!(
         needed,
@@ -219,7 +238,15 @@ fn no_pass_moves_across_a_keep_order_pass() {
     assert_eq!(kinds(&p), []);
     assert_eq!(
         order(&p),
-        ["prepass", "shadow", "opaque", "ssao", "sim", "transparent", "tonemap"]
+        [
+            "prepass",
+            "shadow",
+            "opaque",
+            "ssao",
+            "sim",
+            "transparent",
+            "tonemap"
+        ]
     );
 }
 
@@ -305,7 +332,10 @@ fn a_copy_of_a_resolve_is_folded_into_the_resolve() {
 #[test]
 fn copies_are_not_folded_when_the_result_is_needed_elsewhere_or_the_target_is_touched() {
     // The resolve target is also sampled: the copy is needed.
-    let sampled = FOLD.replace(r#""sample": ["history"]"#, r#""sample": ["history", "resolved"]"#);
+    let sampled = FOLD.replace(
+        r#""sample": ["history"]"#,
+        r#""sample": ["history", "resolved"]"#,
+    );
     assert_eq!(kinds(&plan(&sampled)), []);
     // An imported destination keeps its usages: no fold.
     let imported = FOLD.replace(

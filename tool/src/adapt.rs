@@ -17,6 +17,12 @@
 //!   the same layout, carrying the floats' bits: writers store the bits, readers reinterpret them,
 //!   and clear values become their bit patterns. The bytes read back are the float texels.
 //!
+//! - **Formats without storage support** (`r16float` storage on GLES, or anywhere without
+//!   `TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES`): a texture a compute pass stores to in such a
+//!   format is realised in the nearest format that has it (`r32float`, then `rgba16float`,
+//!   then `rgba32float` for floats; the 32-bit twin for integers), which reads back the same
+//!   values to the precision of the original.
+//!
 //! - **Multisampled textures that shaders read**, where the adapter cannot keep one (wgpu 30's
 //!   GL backend on Mesa; see [`Gpu::sampled_multisample_textures_work`]): no adaptation reads
 //!   the samples faithfully, so a pass that samples one, or copies one with a draw, is refused.
@@ -42,6 +48,26 @@ pub struct Adaptation {
     pub shader_depth_tests: HashMap<String, String>,
     /// Copy passes turned into render passes that copy with a draw, by name.
     pub copy_draws: HashSet<String>,
+    /// Storage capabilities of the formats the adapter has beyond the guaranteed ones
+    /// (with `TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES` enabled on the device).
+    pub storage_flags: Vec<(wgpu::TextureFormat, wgpu::TextureFormatFeatureFlags)>,
+}
+
+impl Adaptation {
+    /// The storage flags of `format` on the device the description runs on.
+    pub fn storage_flags(
+        &self,
+        format: wgpu::TextureFormat,
+        features: wgpu::Features,
+    ) -> wgpu::TextureFormatFeatureFlags {
+        self.storage_flags
+            .iter()
+            .find(|&&(f, _)| f == format)
+            .map_or_else(
+                || format.guaranteed_format_features(features).flags,
+                |&(_, flags)| flags,
+            )
+    }
 }
 
 /// What the adapter can do, as far as descriptions are concerned.
@@ -56,6 +82,8 @@ pub struct Capabilities {
     pub sampled_multisample: bool,
     /// Formats the adapter can render to (colour).
     renderable: Vec<wgpu::TextureFormat>,
+    /// Storage flags of the formats a description may store to, as the device can use them.
+    storage: Vec<(wgpu::TextureFormat, wgpu::TextureFormatFeatureFlags)>,
     /// What the backend is called in messages.
     backend: String,
 }
@@ -76,11 +104,26 @@ impl Capabilities {
                     .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
             })
             .collect();
+        // Adapter-specific format features count only where the device enabled them.
+        let features = gpu.device.features();
+        let specific = features.contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES);
+        let storage = STORAGE_FORMATS
+            .iter()
+            .map(|&f| {
+                let flags = if specific {
+                    adapter.get_texture_format_features(f).flags
+                } else {
+                    f.guaranteed_format_features(features).flags
+                };
+                (f, flags & STORAGE_FLAGS)
+            })
+            .collect();
         Capabilities {
             read_only_depth_sampling: flags.contains(wgpu::DownlevelFlags::READ_ONLY_DEPTH_STENCIL),
             depth_and_multisample_copies: info.backend != wgpu::Backend::Gl,
             sampled_multisample: gpu.sampled_multisample_textures_work(),
             renderable,
+            storage,
             backend: format!("{:?}", info.backend),
         }
     }
@@ -92,12 +135,64 @@ impl Capabilities {
             depth_and_multisample_copies: true,
             sampled_multisample: true,
             renderable: FLOAT_BITS.iter().map(|&(f, _)| f).collect(),
+            storage: STORAGE_FORMATS
+                .iter()
+                .map(|&f| (f, STORAGE_FLAGS))
+                .collect(),
             backend: "any".into(),
         }
     }
 
+    /// Whether `format` can be stored to with `needed`.
+    fn stores(&self, format: wgpu::TextureFormat, needed: wgpu::TextureFormatFeatureFlags) -> bool {
+        self.storage
+            .iter()
+            .find(|&&(f, _)| f == format)
+            .is_some_and(|&(_, flags)| flags.contains(needed))
+    }
+
     fn renders(&self, format: wgpu::TextureFormat) -> bool {
         !FLOAT_BITS.iter().any(|&(f, _)| f == format) || self.renderable.contains(&format)
+    }
+}
+
+const STORAGE_FLAGS: wgpu::TextureFormatFeatureFlags =
+    wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY
+        .union(wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY)
+        .union(wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE);
+
+/// Formats storage textures come in, and for each the formats that may stand in for it where
+/// it has no storage support, nearest first: same channel type, at least its precision.
+const STORAGE_FORMATS: [wgpu::TextureFormat; 14] = [
+    wgpu::TextureFormat::R16Float,
+    wgpu::TextureFormat::Rg16Float,
+    wgpu::TextureFormat::Rgba16Float,
+    wgpu::TextureFormat::R32Float,
+    wgpu::TextureFormat::Rg32Float,
+    wgpu::TextureFormat::Rgba32Float,
+    wgpu::TextureFormat::R16Uint,
+    wgpu::TextureFormat::R32Uint,
+    wgpu::TextureFormat::Rg32Uint,
+    wgpu::TextureFormat::Rgba32Uint,
+    wgpu::TextureFormat::R8Unorm,
+    wgpu::TextureFormat::Rg8Unorm,
+    wgpu::TextureFormat::Rgba8Unorm,
+    wgpu::TextureFormat::Rgba16Uint,
+];
+
+fn storage_stand_ins(format: wgpu::TextureFormat) -> &'static [wgpu::TextureFormat] {
+    use wgpu::TextureFormat as F;
+    match format {
+        F::R16Float => &[F::R32Float, F::Rgba16Float, F::Rgba32Float],
+        F::Rg16Float => &[F::Rgba16Float, F::Rg32Float, F::Rgba32Float],
+        F::Rgba16Float => &[F::Rgba32Float],
+        F::R32Float => &[F::Rgba32Float],
+        F::Rg32Float => &[F::Rgba32Float],
+        F::R8Unorm | F::Rg8Unorm => &[F::Rgba8Unorm, F::Rgba16Float, F::Rgba32Float],
+        F::R16Uint => &[F::R32Uint, F::Rgba16Uint, F::Rgba32Uint],
+        F::Rg32Uint => &[F::Rgba32Uint],
+        F::R32Uint => &[F::Rgba32Uint],
+        _ => &[],
     }
 }
 
@@ -223,11 +318,101 @@ pub fn adapt(description: &str, caps: &Capabilities) -> Result<(String, Adaptati
         adapted.push(pass);
     }
     value["passes"] = Value::Array(adapted);
+    storage_formats(&mut value, &textures, caps, &rendered_to, &mut adaptation)?;
     float_bits(&mut value, &textures, caps, &rendered_to, &mut adaptation)?;
+    adaptation.storage_flags = caps.storage.clone();
     if adaptation.notes.is_empty() {
         return Ok((description.to_owned(), adaptation));
     }
     Ok((value.to_string(), adaptation))
+}
+
+/// Textures stored to in a format the adapter cannot store: realised in the nearest format
+/// that it can (see the module documentation).
+fn storage_formats(
+    value: &mut Value,
+    textures: &HashMap<String, Texture>,
+    caps: &Capabilities,
+    rendered_to: &[(String, String, bool)],
+    adaptation: &mut Adaptation,
+) -> Result<(), RunError> {
+    use wgpu::TextureFormatFeatureFlags as Flags;
+    // Per texture: the first pass that stores to it and the flags every such pass needs.
+    let mut needs: Vec<(String, String, Flags)> = Vec::new();
+    for pass in value
+        .get("passes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = pass.get("name").and_then(Value::as_str).unwrap_or_default();
+        for (list, flag) in [
+            ("storage_read", Flags::STORAGE_READ_ONLY),
+            ("storage_write", Flags::STORAGE_WRITE_ONLY),
+            ("storage_read_write", Flags::STORAGE_READ_WRITE),
+        ] {
+            for r in pass
+                .get(list)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(entry_name)
+            {
+                if !textures.contains_key(r) {
+                    continue;
+                }
+                match needs.iter_mut().find(|(n, _, _)| n == r) {
+                    Some((_, _, f)) => *f |= flag,
+                    None => needs.push((r.to_owned(), name.to_owned(), flag)),
+                }
+            }
+        }
+    }
+    let mut realised = HashMap::new();
+    for (resource, pass, needed) in needs {
+        let t = &textures[&resource];
+        if caps.stores(t.format, needed) {
+            continue;
+        }
+        let attached = rendered_to.iter().any(|(_, r, _)| *r == resource);
+        let Some(&twin) = storage_stand_ins(t.format)
+            .iter()
+            .find(|&&f| caps.stores(f, needed) && (!attached || caps.renders(f)))
+        else {
+            return Err(unsupported(
+                &pass,
+                format!(
+                    "`{resource}` is a {} storage texture, which this adapter ({}) cannot store to ({:?} missing), and no format that can stands in for it",
+                    tilegraph::format::format_name(t.format),
+                    caps.backend,
+                    needed
+                ),
+            ));
+        };
+        adaptation.notes.push(format!(
+            "`{resource}` is {}, which this adapter ({}) cannot use as a storage texture; it is realised as {}",
+            tilegraph::format::format_name(t.format),
+            caps.backend,
+            tilegraph::format::format_name(twin)
+        ));
+        realised.insert(resource, twin);
+    }
+    for r in value
+        .get_mut("resources")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        let Some(&twin) = r
+            .get("name")
+            .and_then(Value::as_str)
+            .and_then(|n| realised.get(n))
+        else {
+            continue;
+        };
+        r["texture"]["format"] = json!(tilegraph::format::format_name(twin));
+    }
+    Ok(())
 }
 
 /// A render pass that attaches a depth texture `read` and samples it: test in the shader.
@@ -517,8 +702,75 @@ mod tests {
             depth_and_multisample_copies: false,
             sampled_multisample: true,
             renderable: Vec::new(),
+            // GLES 3.1's storage formats: no 16-bit floats.
+            storage: STORAGE_FORMATS
+                .iter()
+                .map(|&f| {
+                    let gles = !matches!(
+                        f,
+                        wgpu::TextureFormat::R16Float
+                            | wgpu::TextureFormat::Rg16Float
+                            | wgpu::TextureFormat::R16Uint
+                            | wgpu::TextureFormat::R8Unorm
+                            | wgpu::TextureFormat::Rg8Unorm
+                            | wgpu::TextureFormat::Rg32Float
+                            | wgpu::TextureFormat::Rg32Uint
+                    );
+                    let flags = if gles {
+                        STORAGE_FLAGS
+                    } else {
+                        wgpu::TextureFormatFeatureFlags::empty()
+                    };
+                    (f, flags)
+                })
+                .collect(),
             backend: "Gl".into(),
         }
+    }
+
+    #[test]
+    fn storage_formats_the_adapter_lacks_are_realised_in_one_it_has() {
+        let d = include_str!("../../examples/graphs/bevy_ssao.json");
+        let (out, a) = adapt(d, &caps_of_gl()).unwrap();
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let format = |name: &str| {
+            v["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["name"] == name)
+                .unwrap()["texture"]["format"]
+                .clone()
+        };
+        for r in ["ssao_preprocessed_depth", "ssao_noisy", "ssao"] {
+            assert_eq!(format(r), "r32float", "{r}");
+            assert!(
+                a.notes
+                    .iter()
+                    .any(|n| n.starts_with(&format!("`{r}` is r16float"))
+                        && n.ends_with("realised as r32float")),
+                "{:?}",
+                a.notes
+            );
+        }
+        // Formats the adapter stores stay as they are.
+        assert_eq!(format("ssao_depth_differences"), "r32uint");
+        // With every storage format there is nothing to do.
+        let (same, a) = adapt(d, &Capabilities::full()).unwrap();
+        assert_eq!(same, d);
+        assert!(a.notes.is_empty());
+        // No stand-in at all: an unsupported error naming the pass, the resource and the format.
+        let mut none = caps_of_gl();
+        none.storage
+            .iter_mut()
+            .for_each(|(_, f)| *f = wgpu::TextureFormatFeatureFlags::empty());
+        let e = adapt(d, &none).unwrap_err().to_string();
+        assert!(
+            e.contains("ssao_preprocess_depth")
+                && e.contains("ssao_preprocessed_depth")
+                && e.contains("r16float"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -631,7 +631,11 @@ fn inputs(
 }
 
 /// WGSL declarations of the inputs, bindings 0.., and `fn inputs(px, dims) -> vec4f`, their sum.
-fn inputs_wgsl(inputs: &[Input], device: &wgpu::Device) -> Result<String, String> {
+fn inputs_wgsl(
+    inputs: &[Input],
+    device: &wgpu::Device,
+    adaptation: &Adaptation,
+) -> Result<String, String> {
     let mut decls = String::new();
     let mut body = String::new();
     for (i, input) in inputs.iter().enumerate() {
@@ -670,7 +674,7 @@ fn inputs_wgsl(inputs: &[Input], device: &wgpu::Device) -> Result<String, String
                 }
             }
             Input::StorageTexture(_, t, s) => {
-                let flags = t.format.guaranteed_format_features(device.features()).flags;
+                let flags = adaptation.storage_flags(t.format, device.features());
                 if !flags.contains(wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY)
                     || t.layers > 1
                 {
@@ -989,7 +993,7 @@ struct FOut {{
         tri[1].1,
         tri[2].0,
         tri[2].1,
-        inputs = inputs_wgsl(&inputs, device)?,
+        inputs = inputs_wgsl(&inputs, device, adaptation)?,
         w = width,
         hgt = height,
     );
@@ -1298,7 +1302,7 @@ fn compute_pass<'a>(
         let name = &resources[r.index()].name;
         outputs.push(match resources[r.index()].kind {
             ResourceKind::Texture(t) => {
-                let flags = t.format.guaranteed_format_features(features).flags;
+                let flags = adaptation.storage_flags(t.format, features);
                 let needed = if read_write {
                     wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE
                 } else {
@@ -1336,7 +1340,7 @@ fn compute_pass<'a>(
         .chain(&pass.storage_read_write)
         .map(|e| Some(scalar_of(resources, e.resource, adaptation)))
         .collect();
-    let common = inputs_wgsl(&inputs, device)?;
+    let common = inputs_wgsl(&inputs, device, adaptation)?;
     let n = inputs.len();
     let mut kernels = Vec::new();
     for (slot, output) in outputs.iter().enumerate() {
