@@ -37,7 +37,7 @@ pub(super) fn measure_traffic(
     // The naive plan, counted without building it: every live pass alone.
     let mut naive_bytes = 0u64;
     for (p, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
-        for a in naive_attachments(pass, PassId::new(p), &graph.resources, naive) {
+        for a in naive_attachments(pass, PassId::new(p), graph.resources, naive) {
             let moved = 1 + u64::from(a.load == LoadOp::Load);
             naive_bytes = bytes(a.resource, a.sub)
                 .checked_mul(moved)
