@@ -164,7 +164,11 @@ fn compile_decls(
         if let Some(e) = edits.as_ref().filter(|e| e.folded) {
             // Folding moves a write from the copy to the resolve: versions change.
             let v = versions::trace_versions(&e.passes, resources, subs)?;
-            let l = liveness::find_live_passes(&e.passes, &v, options);
+            let mut l = liveness::find_live_passes(&e.passes, &v, options);
+            // A folded copy does not run, also where culling is off.
+            for (live, folded) in l.iter_mut().zip(&e.folded_into) {
+                *live &= folded.is_none();
+            }
             retraced = Some((v, l));
         }
         let (v, l) = retraced
