@@ -223,3 +223,36 @@ fn subresource_corners_have_every_property() {
         assert_properties(json);
     }
 }
+
+/// Compiler bug found by the restructured-plan properties: with culling off, a copy folded into a
+/// resolve keeps its place in the order and a group of its own (`folded_into` set and `group`
+/// set), although the guide says a folded copy does not run (`group: None`). The group runs the
+/// declared copy, which reads the resolve target that the folded resolve no longer writes, and
+/// overwrites the destination the resolve wrote with garbage: the sampling pass sees garbage.
+#[test]
+fn folded_copy_does_not_run_with_culling_off() {
+    let json = r#"{
+      "resources": [
+        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [16, 16], "samples": 4}},
+        {"name": "resolved", "texture": {"format": "rgba8unorm", "size": [16, 16]}},
+        {"name": "copy", "texture": {"format": "rgba8unorm", "size": [16, 16]}}
+      ],
+      "passes": [
+        {"name": "draw", "type": "render",
+         "color": [{"resource": "msaa", "access": "clear", "resolve": "resolved"}]},
+        {"name": "capture", "type": "copy", "copy_src": ["resolved"], "copy_dst": ["copy"]},
+        {"name": "use", "type": "compute", "sample": ["copy"], "side_effects": true}
+      ]
+    }"#;
+    let mut options = tilegraph::CompileOptions::default();
+    options.cull = false;
+    let plan = tilegraph::RenderGraph::from_json(json)
+        .unwrap()
+        .compile(&options)
+        .unwrap();
+    let capture = plan.passes()[1];
+    assert_eq!(capture.folded_into, Some(tilegraph::PassId::new(0)));
+    assert_eq!(capture.group, None, "the folded copy still runs: {capture:?}");
+    let mut tally = Tally::default();
+    check_graph(json, &options_from(0b1000), &mut tally).unwrap();
+}
