@@ -1621,14 +1621,34 @@ pub fn check_usage_scopes(
     Ok(())
 }
 
+/// Minimality, for small graphs: no load/store assignment of the declared plan's groups, nor of
+/// the restructured plan's, that the interpreter accepts moves fewer bytes than the compiler's;
+/// and the restructured order's moves are worth it ([`check_moves`]).
 pub fn check_minimal(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
     options: &CompileOptions,
     tally: &mut Tally,
 ) -> Result<(), String> {
-    let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    let reference = reference(graph, &live)?;
+    let declared = plan.as_declared();
+    let live: Vec<bool> = declared.passes().iter().map(|p| !p.culled).collect();
+    check_minimal_ops(graph, declared, &reference(graph, &live)?, options, tally)?;
+    if !plan.restructuring().is_empty() {
+        let data = reference_with(graph, &runs(plan), Copies::Propagate)?;
+        check_minimal_ops(graph, plan, &data, options, tally)
+            .map_err(|e| format!("restructured plan: {e}"))?;
+        check_moves(graph, plan, options, tally)?;
+    }
+    Ok(())
+}
+
+fn check_minimal_ops(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    reference: &Reference,
+    options: &CompileOptions,
+    tally: &mut Tally,
+) -> Result<(), String> {
     let attached: BTreeSet<Key> = plan
         .groups()
         .iter()
@@ -1643,7 +1663,7 @@ pub fn check_minimal(
         let found = search_cheaper(
             graph,
             plan,
-            &reference,
+            reference,
             r,
             sub,
             sub_bytes(graph, r, sub),
@@ -1656,6 +1676,167 @@ pub fn check_minimal(
                 "resource {r} {sub:?}: the compiler's ops move {} bytes, but {choices:?} moves {bytes} and every read still sees the right version",
                 found.compiled
             ));
+        }
+    }
+    Ok(())
+}
+
+/// The guide's groups and attachment bytes for running `order`, re-derived without the compiler:
+/// `passes` are the declarations as the plan runs them, `reference` a reference of the passes
+/// that run (copy tokens, folded writers). Passes join a group by the merge rule
+/// (`expected_boundary`); each group attachment loads when the group's first access needs prior
+/// contents that exist, stores when the group's last write of it is read in a later group or kept
+/// after the frame, and adds the target's bytes when the group's last pass resolves it.
+pub fn model_traffic(
+    graph: &RenderGraph<'_>,
+    passes: &[PassDecl],
+    reference: &Reference,
+    order: &[PassId],
+    options: &CompileOptions,
+) -> (Vec<Vec<PassId>>, u64) {
+    let mut groups: Vec<Vec<PassId>> = Vec::new();
+    for &p in order {
+        match groups.last_mut() {
+            Some(g) if expected_boundary(graph, passes, reference, g, p, options).is_none() => {
+                g.push(p)
+            }
+            _ => groups.push(vec![p]),
+        }
+    }
+    let mut group_of = vec![usize::MAX; passes.len()];
+    for (g, members) in groups.iter().enumerate() {
+        for &p in members {
+            group_of[p.index()] = g;
+        }
+    }
+    let mut bytes = 0;
+    for (g, members) in groups.iter().enumerate() {
+        let (first, last) = (members[0], *members.last().unwrap());
+        if passes[first.index()].kind != PassKind::Render {
+            continue;
+        }
+        for a in attachments(&passes[first.index()]) {
+            let b = sub_bytes(graph, a.resource, a.sub);
+            let reads = matches!(a.access, Access::Read | Access::ReadWrite);
+            if reads && !reference.fallback_clears.contains(&(first, a.slot)) {
+                bytes += b;
+            }
+            let writer = members.iter().rev().find(|&&q| {
+                attachments(&passes[q.index()])
+                    .get(a.slot as usize)
+                    .is_some_and(|x| x.access != Access::Read)
+            });
+            if let Some(&q) = writer {
+                let content = Content::Written {
+                    pass: q,
+                    resource: a.resource,
+                    sub: a.sub,
+                };
+                let needed = reference.expected.iter().any(|(obs, &c)| {
+                    c == content
+                        && match *obs {
+                            Observation::Read { pass, .. } => group_of[pass.index()] > g,
+                            Observation::FrameEnd(..) => true,
+                        }
+                });
+                if needed {
+                    bytes += b;
+                }
+            }
+            if let Some(t) = attachments(&passes[last.index()])
+                .get(a.slot as usize)
+                .and_then(|x| x.resolve)
+            {
+                bytes += sub_bytes(graph, t, BASE);
+            }
+        }
+    }
+    (groups, bytes)
+}
+
+/// Moves are worth it, re-derived with [`model_traffic`] (itself checked against the plan's own
+/// groups and traffic): the restructured order is strictly cheaper than the declared order with
+/// the same resolve changes when it moved anything (and is the declared order when it moved
+/// nothing); and no single further legal move of one render pass to right after an earlier group
+/// that ends with a pass of its attachments (crossing no pass it conflicts with, no `keep_order`
+/// pass) would be cheaper. The last is a search of the compiler's greedy neighbourhood, counted
+/// in the tally as `moves_tried` and `cheaper_single_moves`.
+pub fn check_moves(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    options: &CompileOptions,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let eff = effective_passes(graph, plan);
+    let runs = runs(plan);
+    let reference = fold_writers(reference(graph, &runs)?, plan);
+    let order = plan.order();
+    let (groups, bytes) = model_traffic(graph, &eff, &reference, order, options);
+    let planned: Vec<Vec<PassId>> = plan.groups().iter().map(|g| g.passes.clone()).collect();
+    ensure!(
+        groups == planned,
+        "the merge rule groups the order as {groups:?}, the plan as {planned:?}"
+    );
+    ensure!(
+        bytes == plan.traffic().bytes_per_frame,
+        "the traffic model gives {bytes} bytes for the plan's order, the plan says {}",
+        plan.traffic().bytes_per_frame
+    );
+    let declared_order: Vec<PassId> = (0..runs.len())
+        .filter(|&p| runs[p])
+        .map(PassId::new)
+        .collect();
+    let moved = plan
+        .restructuring()
+        .iter()
+        .any(|c| matches!(c, Restructuring::Moved { .. }));
+    if order != declared_order {
+        let (_, unmoved) = model_traffic(graph, &eff, &reference, &declared_order, options);
+        ensure!(
+            bytes < unmoved,
+            "the moves do not pay: {bytes} bytes, {unmoved} in declared order with the same resolves"
+        );
+    }
+    ensure!(
+        moved == (order != declared_order),
+        "moved entries {moved}, but the order is {order:?}"
+    );
+    let hazards = hazard_pairs(graph, &eff, &runs);
+    let conflict = |a: PassId, b: PassId| hazards.contains(&(a.min(b), a.max(b)));
+    let group_end: BTreeSet<PassId> = planned.iter().map(|g| *g.last().unwrap()).collect();
+    for i in 0..order.len() {
+        let x = order[i];
+        let xd = &eff[x.index()];
+        if xd.kind != PassKind::Render || xd.keep_order || xd.attachment_count() == 0 {
+            continue;
+        }
+        for j in (0..i.saturating_sub(1)).rev() {
+            let y = order[j];
+            let crossed = &order[j + 1..i];
+            if crossed
+                .iter()
+                .any(|&c| eff[c.index()].keep_order || conflict(c, x))
+            {
+                break;
+            }
+            if !group_end.contains(&y)
+                || eff[y.index()].kind != PassKind::Render
+                || attachment_slots(&eff[y.index()]) != attachment_slots(xd)
+            {
+                continue;
+            }
+            let mut trial: Vec<PassId> = order[..=j].to_vec();
+            trial.push(x);
+            trial.extend_from_slice(crossed);
+            trial.extend_from_slice(&order[i + 1..]);
+            tally.moves_tried += 1;
+            let (_, b) = model_traffic(graph, &eff, &reference, &trial, options);
+            if b < bytes {
+                tally.cheaper_single_moves += 1;
+                if std::env::var_os("TILEGRAPH_SHOW_MOVES").is_some() {
+                    eprintln!("cheaper single move: {trial:?} moves {b}, the plan's order {order:?} moves {bytes}");
+                }
+            }
         }
     }
     Ok(())
