@@ -252,7 +252,10 @@ fn folded_copy_does_not_run_with_culling_off() {
         .unwrap();
     let capture = plan.passes()[1];
     assert_eq!(capture.folded_into, Some(tilegraph::PassId::new(0)));
-    assert_eq!(capture.group, None, "the folded copy still runs: {capture:?}");
+    assert_eq!(
+        capture.group, None,
+        "the folded copy still runs: {capture:?}"
+    );
     let mut tally = Tally::default();
     check_graph(json, &options_from(0b1000), &mut tally).unwrap();
 }

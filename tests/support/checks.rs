@@ -363,20 +363,25 @@ pub fn check_restructured(
         // check_declared_order showed it is the declared plan.
         return Ok(());
     }
-    ensure!(
-        options.restructure,
-        "restructuring off, yet {changes:?}"
-    );
+    ensure!(options.restructure, "restructuring off, yet {changes:?}");
     tally.restructured_graphs += 1;
     let count = |kind: &str| changes.iter().filter(|c| c.kind_str() == kind).count() as u64;
-    let (moves, dropped, folded) = (count("moved"), count("resolve_dropped"), count("copy_folded"));
+    let (moves, dropped, folded) = (
+        count("moved"),
+        count("resolve_dropped"),
+        count("copy_folded"),
+    );
     tally.moves += moves;
     tally.moved_graphs += u64::from(moves > 0);
     tally.dropped_resolves += dropped;
     tally.dropped_graphs += u64::from(dropped > 0);
     tally.folded_copies += folded;
     tally.folded_graphs += u64::from(folded > 0);
-    let saved = declared.traffic().bytes_per_frame - plan.traffic().bytes_per_frame.min(declared.traffic().bytes_per_frame);
+    let saved = declared.traffic().bytes_per_frame
+        - plan
+            .traffic()
+            .bytes_per_frame
+            .min(declared.traffic().bytes_per_frame);
     tally.cheaper_graphs += u64::from(saved > 0);
     tally.keep_order_passes += graph
         .passes()
@@ -455,7 +460,11 @@ pub fn check_restructured(
 /// folded into wrote (the version's writer is that resolving pass).
 pub fn fold_writers(mut reference: Reference, plan: &CompiledGraph) -> Reference {
     for content in reference.expected.values_mut() {
-        if let Content::Written { pass, resource, sub } = *content
+        if let Content::Written {
+            pass,
+            resource,
+            sub,
+        } = *content
             && let Some(into) = plan.passes()[pass.index()].folded_into
         {
             *content = Content::Written {
@@ -560,7 +569,10 @@ pub fn check_changes(
             .iter()
             .filter_map(|(obs, &c)| match *obs {
                 Observation::Read {
-                    pass, resource, sub, ..
+                    pass,
+                    resource,
+                    sub,
+                    ..
                 } if resource == r && sub == BASE && c == token => Some(pass),
                 _ => None,
             })
@@ -674,7 +686,10 @@ pub fn check_changes(
                         && !cd.keep_order,
                     "{change:?}: not a plain copy from the source to the target"
                 );
-                ensure!(runs[p.index()], "{change:?}: the resolving pass does not run");
+                ensure!(
+                    runs[p.index()],
+                    "{change:?}: the resolving pass does not run"
+                );
                 let token = resolve_token(p, r)
                     .ok_or_else(|| format!("{change:?}: the pass declares no such resolve"))?;
                 let (rd, sd) = (&res[r.index()], &res[s.index()]);
@@ -684,7 +699,9 @@ pub fn check_changes(
                         && sd.kind == rd.kind
                         && interp::sub_count(sd) == 1
                         && sd.import.is_none()
-                        && rd.import.is_none_or(|i| i.after != tilegraph::ImportAfter::Keep),
+                        && rd
+                            .import
+                            .is_none_or(|i| i.after != tilegraph::ImportAfter::Keep),
                     "{change:?}: the target is not a graph-owned texture of the source's shape, or the source is kept"
                 );
                 let read = readers_of(r, token);
@@ -696,11 +713,14 @@ pub fn check_changes(
                     !kept_at_end(r, token),
                     "{change:?}: the frame ends with the resolve in a kept import"
                 );
-                for q in p.index() + 1..c.index() {
-                    ensure!(
-                        !declared_live(q) || !passes[q].uses(s),
+                let between = p.index() + 1..c.index();
+                if let Some(q) = between
+                    .clone()
+                    .find(|&q| declared_live(q) && passes[q].uses(s))
+                {
+                    return Err(format!(
                         "{change:?}: live pass {q} between the resolve and the copy uses the target"
-                    );
+                    ));
                 }
                 ensure!(
                     folded.insert((p, r), s).is_none(),
@@ -743,7 +763,9 @@ pub fn check_changes(
                     "pass {p} slot {slot}: resolves into {s}, declared {t}, no copy_folded says so"
                 ),
                 (None, Some(s)) => {
-                    return Err(format!("pass {p} slot {slot}: resolves into {s}, declared none"));
+                    return Err(format!(
+                        "pass {p} slot {slot}: resolves into {s}, declared none"
+                    ));
                 }
                 (None, None) => {}
             }
@@ -759,15 +781,19 @@ pub fn check_changes(
 /// Hazard pairs among the passes that run, from the declarations as the plan runs them: (earlier,
 /// later) in declared order, touching one subresource, at least one writing it; side-effect passes
 /// pairwise.
-pub fn hazard_pairs(graph: &RenderGraph<'_>, eff: &[PassDecl], runs: &[bool]) -> BTreeSet<(PassId, PassId)> {
+pub fn hazard_pairs(
+    graph: &RenderGraph<'_>,
+    eff: &[PassDecl],
+    runs: &[bool],
+) -> BTreeSet<(PassId, PassId)> {
     let running: Vec<usize> = (0..eff.len()).filter(|&p| runs[p]).collect();
     let access: Vec<Vec<(Key, bool)>> = eff.iter().map(|p| access_keys(graph, p)).collect();
     let mut pairs = BTreeSet::new();
     for (i, &p) in running.iter().enumerate() {
         for &q in &running[i + 1..] {
-            let conflict = access[p].iter().any(|&(k, wp)| {
-                access[q].iter().any(|&(l, wq)| k == l && (wp || wq))
-            });
+            let conflict = access[p]
+                .iter()
+                .any(|&(k, wp)| access[q].iter().any(|&(l, wq)| k == l && (wp || wq)));
             if conflict || (eff[p].side_effects && eff[q].side_effects) {
                 pairs.insert((PassId::new(p), PassId::new(q)));
             }
@@ -816,7 +842,11 @@ pub fn check_order(
         );
     }
     for &k in running.iter().filter(|k| eff[k.index()].keep_order) {
-        let before: Vec<PassId> = order[..pos[k.index()]].iter().copied().filter(|_| true).collect();
+        let before: Vec<PassId> = order[..pos[k.index()]]
+            .iter()
+            .copied()
+            .filter(|_| true)
+            .collect();
         let mut before = before;
         before.sort_unstable();
         let declared: Vec<PassId> = running.iter().copied().filter(|&p| p < k).collect();
@@ -1834,7 +1864,9 @@ pub fn check_moves(
             if b < bytes {
                 tally.cheaper_single_moves += 1;
                 if std::env::var_os("TILEGRAPH_SHOW_MOVES").is_some() {
-                    eprintln!("cheaper single move: {trial:?} moves {b}, the plan's order {order:?} moves {bytes}");
+                    eprintln!(
+                        "cheaper single move: {trial:?} moves {b}, the plan's order {order:?} moves {bytes}"
+                    );
                 }
             }
         }
@@ -1949,16 +1981,14 @@ pub fn check_boundaries(
         }
         let want = match groups.get(g + 1) {
             None => Some("end_of_graph"),
-            Some(next) => {
-                expected_boundary(
-                    graph,
-                    passes,
-                    reference,
-                    &group.passes,
-                    next.passes[0],
-                    options,
-                )
-            }
+            Some(next) => expected_boundary(
+                graph,
+                passes,
+                reference,
+                &group.passes,
+                next.passes[0],
+                options,
+            ),
         };
         ensure!(
             want == Some(group.boundary.as_str()),

@@ -126,12 +126,12 @@ pub enum Copies {
     Propagate,
 }
 
+/// One subresource of one resource.
+pub type SubKey = (ResourceId, Subresource);
+
 /// The (source, destination) subresource pairs of a copy that moves one entry into one entry of
 /// as many subresources; `None` for any other pass.
-pub fn copy_pairs(
-    res: &[ResourceDecl],
-    pass: &PassDecl,
-) -> Option<Vec<((ResourceId, Subresource), (ResourceId, Subresource))>> {
+pub fn copy_pairs(res: &[ResourceDecl], pass: &PassDecl) -> Option<Vec<(SubKey, SubKey)>> {
     let simple = pass.kind == PassKind::Copy
         && pass.copy_src.len() == 1
         && pass.copy_dst.len() == 1

@@ -346,7 +346,10 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
             let name = format!("t{i}_resolved");
             let twin = Texture { samples: 1, ..t };
             let mut r = json!({"name": name, "texture": texture_json(&twin)});
-            if d.c.chance(25) {
+            // A texture of the resolve target's shape to copy it into (a fold, the guide); a
+            // kept target cannot fold, so such targets are mostly the graph's own.
+            let copied = d.c.chance(50);
+            if d.c.chance(if copied { 5 } else { 25 }) {
                 r["import"] = json!({"contents": "undefined", "after": "keep"});
             }
             resources.push(r);
@@ -354,8 +357,7 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                 name,
                 texture: Some(twin),
             });
-            // A texture of the resolve target's shape to copy it into (a fold, the guide).
-            if d.c.chance(50) {
+            if copied {
                 let name = format!("t{i}_copy");
                 resources.push(json!({"name": name, "texture": texture_json(&twin)}));
                 copy_twins.push((d.res.len() - 1, d.res.len()));
@@ -851,7 +853,7 @@ fn scenario(d: &mut Decoder<'_, '_>, stage: &Stage<'_>, first: usize, budget: us
                 .map(move |&(u, _)| (m, u))
         })
         .collect();
-    if !pairs.is_empty() && (stage.framebuffers.is_empty() || d.c.chance(50)) {
+    if !pairs.is_empty() && (stage.framebuffers.is_empty() || d.c.chance(60)) {
         // Mostly a target with a texture of its shape to copy it into.
         let foldable: Vec<(usize, usize)> = pairs
             .iter()
@@ -864,7 +866,11 @@ fn scenario(d: &mut Decoder<'_, '_>, stage: &Stage<'_>, first: usize, budget: us
             *d.c.pick(&pairs)
         };
         let resolving = |d: &mut Decoder<'_, '_>, name: String, again: bool| {
-            let access = if again { "read_write" } else { ["clear", "write"][d.c.below(2)] };
+            let access = if again {
+                "read_write"
+            } else {
+                ["clear", "write"][d.c.below(2)]
+            };
             d.written.extend([(m, 0, 0), (t, 0, 0)]);
             json!({"name": name, "type": "render", "color": [
                 {"resource": d.res[m].name, "access": access, "resolve": d.res[t].name}
@@ -882,14 +888,35 @@ fn scenario(d: &mut Decoder<'_, '_>, stage: &Stage<'_>, first: usize, budget: us
             .map(|&(_, dst)| dst);
         let mut read = t;
         if out.len() < budget {
-            match d.c.weighted(&[35, 35, 30]) {
+            match d.c.weighted(&[30, 45, 25]) {
                 0 => out.push(resolving(d, name(&out), true)),
                 1 if twin.is_some() => {
                     let dst = twin.unwrap();
                     let mut pass = json!({"name": name(&out), "type": "copy"});
-                    add(d, &mut pass, "copy_src", Pick { resource: t, sub: None });
-                    add(d, &mut pass, "copy_dst", Pick { resource: dst, sub: None });
+                    add(
+                        d,
+                        &mut pass,
+                        "copy_src",
+                        Pick {
+                            resource: t,
+                            sub: None,
+                        },
+                    );
+                    add(
+                        d,
+                        &mut pass,
+                        "copy_dst",
+                        Pick {
+                            resource: dst,
+                            sub: None,
+                        },
+                    );
                     d.written.insert((dst, 0, 0));
+                    // Later passes mostly read the copy, not the resolve target: a fold needs
+                    // the copy to be the target's only reader.
+                    if d.c.chance(80) {
+                        d.written.remove(&(t, 0, 0));
+                    }
                     out.push(pass);
                     read = dst;
                 }
@@ -899,9 +926,17 @@ fn scenario(d: &mut Decoder<'_, '_>, stage: &Stage<'_>, first: usize, budget: us
                 }
             }
         }
-        if out.len() < budget && d.c.chance(70) {
+        if out.len() < budget && d.c.chance(85) {
             let mut pass = json!({"name": name(&out), "type": "compute", "side_effects": true});
-            add(d, &mut pass, "sample", Pick { resource: read, sub: None });
+            add(
+                d,
+                &mut pass,
+                "sample",
+                Pick {
+                    resource: read,
+                    sub: None,
+                },
+            );
             out.push(pass);
         }
         return out;
@@ -930,7 +965,15 @@ fn scenario(d: &mut Decoder<'_, '_>, stage: &Stage<'_>, first: usize, budget: us
         .collect();
     if !sampleable.is_empty() && d.c.chance(40) {
         let &(r, m, l) = d.c.pick(&sampleable);
-        add(d, &mut last, "sample", Pick { resource: r, sub: Some((m, l)) });
+        add(
+            d,
+            &mut last,
+            "sample",
+            Pick {
+                resource: r,
+                sub: Some((m, l)),
+            },
+        );
     }
     if d.c.chance(50) {
         last["side_effects"] = json!(true);
