@@ -68,6 +68,7 @@ struct Pass {
     depth: Option<(u8, u8, Option<Clear>, Option<Sub>)>,
     lists: Vec<(u8, u8, Option<Sub>)>,
     side_effects: bool,
+    keep_order: bool,
 }
 
 /// A mip and a layer, each 0 to 3: inside most textures here, one past the end of some.
@@ -199,6 +200,9 @@ impl Graph {
                 }
                 if p.side_effects {
                     v["side_effects"] = json!(true);
+                }
+                if p.keep_order {
+                    v["keep_order"] = json!(true);
                 }
                 v
             })

@@ -16,11 +16,27 @@
 //! the plan implies; and, for graphs of up to 6 passes, no load/store assignment of the compiler's
 //! groups that the interpreter accepts moves fewer bytes than the compiler's.
 //!
-//! Defaults: 40 000 graphs (semantics) and 20 000 (minimality) in release, under ten seconds;
-//! a tenth of that in debug builds. `TILEGRAPH_PROPTEST_CASES=N cargo test --release --test cpu
-//! prop_plan -- --nocapture` runs N graphs per property and prints how many were checked, with a
-//! tally of error kinds, merged groups, transients, shared physical textures, subresource use and
-//! searches.
+//! Those are properties of the declared-order plan (`with_restructure(false)`, which
+//! `as_declared()` must equal). The plan compiled with the options (restructured: the guide's
+//! Restructuring) must compute the same frame: the same passes live; `order()` a permutation of
+//! the passes that run, the groups in that order; every hazard pair (read/write, write/read,
+//! write/write on one subresource, derived from the declarations), side-effect pair and
+//! `keep_order` pass in declared order; every `moved`, `resolve_dropped` and `copy_folded` entry
+//! true of the declarations, and the plan's resolves differing from the declared ones exactly
+//! where an entry says; `needed_by` truthful; every read and every kept import seeing the declared
+//! contents in the interpreter with copies as data (folded copies do not run); traffic at most the
+//! declared plan's and `declared_bytes_per_frame` equal to it; the declared compiler's op,
+//! lifetime, physical, transient, usage-scope, boundary and warning rules on the declarations as
+//! the plan runs them; and, up to 6 passes, minimal ops for the restructured groups, a changed
+//! order strictly cheaper than the declared order with the same resolve changes (an independent
+//! traffic model), with single further moves tried and tallied.
+//!
+//! Defaults: 40 000 graphs (semantics) and 20 000 (minimality) in release, about fifteen seconds
+//! on two cores; a tenth of that in debug builds. `TILEGRAPH_PROPTEST_CASES=N cargo test --release
+//! --test cpu prop_plan -- --nocapture` runs N graphs per property and prints how many were
+//! checked, with a tally of error kinds, merged groups, transients, shared physical textures,
+//! subresource use, searches, and restructured plans (moves, dropped resolves, folded copies,
+//! live `keep_order` passes, single moves tried and how many of those would have been cheaper).
 
 use std::sync::Mutex;
 

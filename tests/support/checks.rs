@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tilegraph::plan::ResourceUsage;
+use tilegraph::plan::{NeededBy, ResourceUsage, Restructuring};
 use tilegraph::wgpu::{TextureFormat, TextureUsages};
 use tilegraph::{
     Access, ClearValue, CompileOptions, CompiledGraph, Entry, ErrorKind, LoadOp, LoadReason,
@@ -14,8 +14,9 @@ use tilegraph::{
 };
 
 use super::interp::{
-    self, BASE, Content, Memory, Observation, ReadKind, Reference, access_clear, attachments,
-    clear_key, entry_subs, execute_and_compare, reference,
+    self, BASE, Content, Copies, Memory, Observation, ReadKind, Reference, access_clear,
+    attachments, clear_key, entry_subs, execute_and_compare, memory_reads, memory_writes,
+    reference, reference_with,
 };
 use super::minimal::search_cheaper;
 
@@ -44,6 +45,21 @@ pub struct Tally {
     pub merged_sub_groups: u64,
     pub minimality_searches: u64,
     pub minimality_leaves: u64,
+    /// Plans restructuring changed, and how.
+    pub restructured_graphs: u64,
+    pub cheaper_graphs: u64,
+    pub moved_graphs: u64,
+    pub moves: u64,
+    pub dropped_graphs: u64,
+    pub dropped_resolves: u64,
+    pub folded_graphs: u64,
+    pub folded_copies: u64,
+    /// Live `keep_order` passes in restructured plans.
+    pub keep_order_passes: u64,
+    /// Minimality of moves: single moves tried on restructured plans, and those that would have
+    /// been cheaper (see `check_moves`).
+    pub moves_tried: u64,
+    pub cheaper_single_moves: u64,
 }
 
 /// the guide's texel bytes for the formats the generator uses (kept apart from the crate's table).
@@ -146,6 +162,11 @@ macro_rules! ensure {
 }
 
 /// Every property but minimality, for one graph description. `Ok(None)` when it does not compile.
+///
+/// The graph is compiled with `options` (restructured unless they say otherwise) and in declared
+/// order (`with_restructure(false)`). The declared-order plan gets every property of the declared
+/// compiler ([`check_declared_plan`]); the restructured plan must compute the same frame in
+/// another order ([`check_restructured`]). Returns the plan compiled with `options`.
 pub fn check_graph(
     json: &str,
     options: &CompileOptions,
@@ -155,8 +176,8 @@ pub fn check_graph(
     let graph =
         RenderGraph::from_json(json).map_err(|e| format!("generated description rejected: {e}"))?;
     // Validation covers the whole declared graph (the guide): the outcome cannot depend on what
-    // the options switch off, culling included.
-    let mut bare = CompileOptions::default();
+    // the options switch off, culling and restructuring included.
+    let mut bare = CompileOptions::default().with_restructure(false);
     (bare.cull, bare.merge, bare.transient, bare.alias) = (false, false, false, false);
     let outcome = graph.compile(options);
     let bare_kind = graph.compile(&bare).err().map(|e| e.kind());
@@ -180,40 +201,14 @@ pub fn check_graph(
         }
     };
     tally.compiled += 1;
-    check_determinism(&graph, &plan, options)?;
-    check_structure(&graph, &plan, options)?;
-    check_liveness(&graph, &plan, options)?;
+    let declared_options = options.with_restructure(false);
+    let declared = graph
+        .compile(&declared_options)
+        .map_err(|e| format!("compiles restructured but not in declared order: {e}"))?;
+    check_declared_order(&plan, &declared)?;
+    check_declared_plan(&graph, &declared, &declared_options)?;
+    check_restructured(&graph, &plan, &declared, options, tally)?;
     let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    let reference = reference(&graph, &live)?;
-    let planned = execute_and_compare(&graph, &plan, plan.groups(), Memory::Planned, &reference);
-    ensure!(
-        planned.is_empty(),
-        "planned execution differs from the declared semantics:\n  {}",
-        planned.join("\n  ")
-    );
-    // The naive plan clears where nothing wrote the prior contents, so it must match exactly too.
-    let naive = execute_and_compare(
-        &graph,
-        &plan,
-        plan.naive_groups(),
-        Memory::Separate,
-        &reference,
-    );
-    ensure!(
-        naive.is_empty(),
-        "naive execution differs from the declared semantics:\n  {}",
-        naive.join("\n  ")
-    );
-    check_naive_groups(&graph, &plan, &reference, &live)?;
-    check_planned_ops(&graph, &plan, &reference, options)?;
-    check_traffic(&graph, &plan, &live)?;
-    check_lifetimes(&graph, &plan, &live)?;
-    check_physical(&graph, &plan)?;
-    check_transients(&graph, &plan, options)?;
-    check_usage_scopes(&graph, &plan)?;
-    check_boundaries(&graph, &reference, &plan, options)?;
-    check_warnings(&graph, &plan, options)?;
-    check_dependencies(&graph, &plan, &reference)?;
     tally.groups += plan.groups().len() as u64;
     tally.merged_groups += plan.groups().iter().filter(|g| g.passes.len() > 1).count() as u64;
     tally.merged_sub_groups += plan
@@ -255,6 +250,679 @@ pub fn check_graph(
     Ok(Some((graph, plan)))
 }
 
+/// `with_restructure(false)` gives the declared order and says it changed nothing, and
+/// `as_declared()` is that plan; a restructuring that changed nothing is the declared plan.
+pub fn check_declared_order(plan: &CompiledGraph, declared: &CompiledGraph) -> Result<(), String> {
+    ensure!(
+        declared.restructuring().is_empty(),
+        "restructuring off, yet {:?}",
+        declared.restructuring()
+    );
+    let live: Vec<PassId> = (0..declared.passes().len())
+        .filter(|&p| !declared.passes()[p].culled)
+        .map(PassId::new)
+        .collect();
+    ensure!(
+        declared.order() == live,
+        "restructuring off, order {:?}, live passes {live:?}",
+        declared.order()
+    );
+    ensure!(
+        declared.passes().iter().all(|p| p.folded_into.is_none()),
+        "restructuring off, yet a copy is folded"
+    );
+    let t = declared.traffic();
+    ensure!(
+        t.declared_bytes_per_frame == t.bytes_per_frame,
+        "restructuring off: declared bytes {} but bytes {}",
+        t.declared_bytes_per_frame,
+        t.bytes_per_frame
+    );
+    // When restructuring changed nothing, as_declared() is the plan itself.
+    ensure!(
+        plan.as_declared().to_json() == declared.to_json(),
+        "as_declared() differs from the plan compiled with restructuring off{}",
+        if plan.restructuring().is_empty() {
+            " (restructuring changed nothing)"
+        } else {
+            ""
+        }
+    );
+    Ok(())
+}
+
+/// Every property of the declared-order compiler (the guide without restructuring).
+pub fn check_declared_plan(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    options: &CompileOptions,
+) -> Result<(), String> {
+    check_determinism(graph, plan, options)?;
+    check_structure(graph, plan, options, true)?;
+    check_liveness(graph, plan, options)?;
+    let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
+    let reference = reference(graph, &live)?;
+    let planned = execute_and_compare(graph, plan, plan.groups(), Memory::Planned, &reference);
+    ensure!(
+        planned.is_empty(),
+        "planned execution differs from the declared semantics:\n  {}",
+        planned.join("\n  ")
+    );
+    // The naive plan clears where nothing wrote the prior contents, so it must match exactly too.
+    let naive = execute_and_compare(
+        graph,
+        plan,
+        plan.naive_groups(),
+        Memory::Separate,
+        &reference,
+    );
+    ensure!(
+        naive.is_empty(),
+        "naive execution differs from the declared semantics:\n  {}",
+        naive.join("\n  ")
+    );
+    let passes = graph.passes();
+    check_naive_groups(graph, plan, &reference, &live)?;
+    check_planned_ops(graph, plan, &reference, options, passes)?;
+    check_traffic(graph, plan, &live)?;
+    check_lifetimes(graph, plan, passes, &live)?;
+    check_physical(graph, plan)?;
+    check_transients(graph, plan, options, passes)?;
+    check_usage_scopes(graph, plan, passes)?;
+    check_boundaries(graph, passes, &reference, plan, options)?;
+    check_warnings(graph, plan, options)?;
+    check_dependencies(graph, plan, &reference)?;
+    check_needed_by(graph, plan, &reference, options)?;
+    Ok(())
+}
+
+/// Per pass: it runs in the plan (live and not folded into a resolve).
+pub fn runs(plan: &CompiledGraph) -> Vec<bool> {
+    plan.passes()
+        .iter()
+        .map(|p| !p.culled && p.folded_into.is_none())
+        .collect()
+}
+
+/// The properties of a restructured plan (the guide's Restructuring), checked against the
+/// declarations and the declared-order plan `declared`, never against the compiler's reasoning:
+/// the same passes live; `order()`, groups and restructuring entries consistent and justified;
+/// every hazard, side effect and pinned pass in declared order; every read and every kept import
+/// seeing the declared contents (the interpreter, copies as data); traffic at most the declared
+/// plan's; and the declared compiler's per-plan properties (ops, lifetimes, transients, physical
+/// textures, usage scopes, boundaries, warnings) on the declarations as the plan runs them.
+pub fn check_restructured(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    declared: &CompiledGraph,
+    options: &CompileOptions,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let changes = plan.restructuring();
+    if changes.is_empty() {
+        // check_declared_order showed it is the declared plan.
+        return Ok(());
+    }
+    ensure!(options.restructure, "restructuring off, yet {changes:?}");
+    tally.restructured_graphs += 1;
+    let count = |kind: &str| changes.iter().filter(|c| c.kind_str() == kind).count() as u64;
+    let (moves, dropped, folded) = (
+        count("moved"),
+        count("resolve_dropped"),
+        count("copy_folded"),
+    );
+    tally.moves += moves;
+    tally.moved_graphs += u64::from(moves > 0);
+    tally.dropped_resolves += dropped;
+    tally.dropped_graphs += u64::from(dropped > 0);
+    tally.folded_copies += folded;
+    tally.folded_graphs += u64::from(folded > 0);
+    let saved = declared.traffic().bytes_per_frame
+        - plan
+            .traffic()
+            .bytes_per_frame
+            .min(declared.traffic().bytes_per_frame);
+    tally.cheaper_graphs += u64::from(saved > 0);
+    tally.keep_order_passes += graph
+        .passes()
+        .iter()
+        .zip(plan.passes())
+        .filter(|(d, p)| d.keep_order && !p.culled)
+        .count() as u64;
+
+    for (p, (pp, dp)) in plan.passes().iter().zip(declared.passes()).enumerate() {
+        ensure!(
+            pp.culled == dp.culled,
+            "pass {p}: culled {} restructured, {} in declared order",
+            pp.culled,
+            dp.culled
+        );
+    }
+    check_determinism(graph, plan, options)?;
+    check_structure(graph, plan, options, false)?;
+    let runs = runs(plan);
+    let eff = effective_passes(graph, plan);
+    let declared_live: Vec<bool> = declared.passes().iter().map(|p| !p.culled).collect();
+    let declared_ref = reference(graph, &declared_live)?;
+    check_changes(graph, plan, declared, &eff, &declared_ref, &runs)?;
+    check_order(graph, plan, &eff, &runs)?;
+    check_needed_by(graph, plan, &declared_ref, options)?;
+
+    // What every read sees, with copies as data: a folded copy's destination then holds what
+    // the copy would have put there. Folded copies do not run, so their reads are not expected.
+    let data = reference_with(graph, &runs, Copies::Propagate)?;
+    let planned = execute_and_compare(graph, plan, plan.groups(), Memory::Planned, &data);
+    ensure!(
+        planned.is_empty(),
+        "restructured execution differs from the declared semantics:\n  {}",
+        planned.join("\n  ")
+    );
+
+    let (t, d) = (plan.traffic(), declared.traffic());
+    ensure!(
+        t.bytes_per_frame <= d.bytes_per_frame,
+        "restructured traffic {} exceeds the declared plan's {}",
+        t.bytes_per_frame,
+        d.bytes_per_frame
+    );
+    ensure!(
+        t.declared_bytes_per_frame == d.bytes_per_frame,
+        "declared_bytes_per_frame {}, the declared plan moves {}",
+        t.declared_bytes_per_frame,
+        d.bytes_per_frame
+    );
+    ensure!(
+        (t.naive_bytes_per_frame, t.sampled_bytes_per_frame, t.fps)
+            == (d.naive_bytes_per_frame, d.sampled_bytes_per_frame, d.fps),
+        "naive or sampled traffic differs from the declared plan's"
+    );
+    ensure!(
+        plan.naive_groups() == declared.naive_groups(),
+        "the naive plan differs from the declared plan's"
+    );
+    let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
+    check_traffic(graph, plan, &live)?;
+
+    // The declared compiler's per-plan rules, on the declarations as the plan runs them.
+    let running = fold_writers(reference(graph, &runs)?, plan);
+    check_planned_ops(graph, plan, &running, options, &eff)?;
+    check_lifetimes(graph, plan, &eff, &runs)?;
+    check_physical(graph, plan)?;
+    check_transients(graph, plan, options, &eff)?;
+    check_usage_scopes(graph, plan, &eff)?;
+    check_boundaries(graph, &eff, &running, plan, options)?;
+    check_warnings(graph, plan, options)?;
+    check_dependencies(graph, plan, &declared_ref)?;
+    Ok(())
+}
+
+/// In a reference of the passes a plan runs: what a folded copy wrote is what the resolve it was
+/// folded into wrote (the version's writer is that resolving pass).
+pub fn fold_writers(mut reference: Reference, plan: &CompiledGraph) -> Reference {
+    for content in reference.expected.values_mut() {
+        if let Content::Written {
+            pass,
+            resource,
+            sub,
+        } = *content
+            && let Some(into) = plan.passes()[pass.index()].folded_into
+        {
+            *content = Content::Written {
+                pass: into,
+                resource,
+                sub,
+            };
+        }
+    }
+    reference
+}
+
+/// The declarations as the plan runs them: a pass resolves what its group resolves at its end
+/// (nothing when it does not end its group); everything else as declared.
+pub fn effective_passes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Vec<PassDecl> {
+    let mut eff = graph.passes().to_vec();
+    for group in plan.groups() {
+        for (k, &p) in group.passes.iter().enumerate() {
+            let last = k + 1 == group.passes.len();
+            for (slot, c) in eff[p.index()].color.iter_mut().enumerate() {
+                c.resolve = if last {
+                    group.color.get(slot).and_then(|a| a.resolve)
+                } else {
+                    None
+                };
+            }
+        }
+    }
+    eff
+}
+
+/// Whether a pass writes a subresource (attachment other than `read`, resolve target, storage or
+/// copy destination).
+fn writes_key(graph: &RenderGraph<'_>, pass: &PassDecl, key: Key) -> bool {
+    attachments(pass).iter().any(|a| {
+        (a.access != Access::Read && (a.resource, a.sub) == key)
+            || (a.resolve.map(|t| (t, BASE)) == Some(key))
+    }) || memory_writes(pass).any(|e| keys(graph, e).any(|k| k == key))
+}
+
+/// The subresources a pass reads and writes as the plan runs it: (key, writes).
+fn access_keys(graph: &RenderGraph<'_>, pass: &PassDecl) -> Vec<(Key, bool)> {
+    let mut out = Vec::new();
+    for a in attachments(pass) {
+        let key = (a.resource, a.sub);
+        if matches!(a.access, Access::Read | Access::ReadWrite) {
+            out.push((key, false));
+        }
+        if a.access != Access::Read {
+            out.push((key, true));
+        }
+        if let Some(t) = a.resolve {
+            out.push(((t, BASE), true));
+        }
+    }
+    for (_, e) in memory_reads(pass) {
+        out.extend(keys(graph, e).map(|k| (k, false)));
+    }
+    for e in memory_writes(pass) {
+        out.extend(keys(graph, e).map(|k| (k, true)));
+    }
+    out
+}
+
+/// The slots of a render pass: colour (resource, subresource) in order, then depth.
+fn attachment_slots(pass: &PassDecl) -> (Vec<Key>, Option<Key>) {
+    (
+        pass.color.iter().map(|c| (c.resource, c.sub)).collect(),
+        pass.depth.map(|d| (d.resource, d.sub)),
+    )
+}
+
+/// Every restructuring entry is true of the declarations, and the plan's resolves differ from the
+/// declared ones exactly where an entry says so.
+pub fn check_changes(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    declared: &CompiledGraph,
+    eff: &[PassDecl],
+    declared_ref: &Reference,
+    runs: &[bool],
+) -> Result<(), String> {
+    let passes = graph.passes();
+    let res = graph.resources();
+    let group_of = |p: PassId| plan.passes()[p.index()].group;
+    let declared_live = |p: usize| !declared.passes()[p].culled;
+    let resolve_token = |p: PassId, target: ResourceId| {
+        passes[p.index()]
+            .color
+            .iter()
+            .find(|c| c.resolve == Some(target))
+            .map(|c| Content::Resolved {
+                pass: p,
+                source: c.resource,
+                source_sub: c.sub,
+            })
+    };
+    // Live reads of a content at (r, BASE), and whether the frame ends with it.
+    let readers_of = |r: ResourceId, token: Content| -> Vec<PassId> {
+        declared_ref
+            .expected
+            .iter()
+            .filter_map(|(obs, &c)| match *obs {
+                Observation::Read {
+                    pass,
+                    resource,
+                    sub,
+                    ..
+                } if resource == r && sub == BASE && c == token => Some(pass),
+                _ => None,
+            })
+            .collect()
+    };
+    let kept_at_end = |r: ResourceId, token: Content| {
+        declared_ref.expected.get(&Observation::FrameEnd(r, BASE)) == Some(&token)
+    };
+    let mut dropped: BTreeSet<(PassId, ResourceId)> = BTreeSet::new();
+    let mut folded: BTreeMap<(PassId, ResourceId), ResourceId> = BTreeMap::new();
+    let mut moved: BTreeSet<PassId> = BTreeSet::new();
+    for change in plan.restructuring() {
+        match change {
+            Restructuring::Moved {
+                pass,
+                joins,
+                ahead,
+                after,
+                saved_bytes,
+            } => {
+                let (x, j) = (*pass, *joins);
+                ensure!(moved.insert(x), "pass {x} moved twice");
+                ensure!(
+                    runs[x.index()] && runs[j.index()],
+                    "{change:?}: a pass that does not run"
+                );
+                ensure!(
+                    passes[x.index()].kind == PassKind::Render
+                        && passes[j.index()].kind == PassKind::Render,
+                    "{change:?}: not render passes"
+                );
+                ensure!(j < x, "{change:?}: joins a pass declared after it");
+                ensure!(
+                    !passes[x.index()].keep_order,
+                    "{change:?}: a keep_order pass moved"
+                );
+                ensure!(*saved_bytes > 0, "{change:?}: saves nothing");
+                ensure!(
+                    attachment_slots(&passes[x.index()]) == attachment_slots(&passes[j.index()]),
+                    "{change:?}: the attachments differ"
+                );
+                ensure!(
+                    group_of(x).is_some() && group_of(x) == group_of(j),
+                    "{change:?}: {x} is in group {:?}, {j} in {:?}",
+                    group_of(x),
+                    group_of(j)
+                );
+                let mut listed = BTreeSet::new();
+                for &q in ahead.iter().chain(after) {
+                    ensure!(
+                        runs[q.index()] && q < x && q != j && listed.insert(q),
+                        "{change:?}: lists {q}, which does not run, is not declared before it or is listed twice"
+                    );
+                }
+            }
+            Restructuring::ResolveDropped {
+                pass,
+                resource,
+                overwritten_by,
+            } => {
+                let (p, t) = (*pass, *resource);
+                ensure!(runs[p.index()], "{change:?}: the pass does not run");
+                let token = resolve_token(p, t)
+                    .ok_or_else(|| format!("{change:?}: the pass declares no such resolve"))?;
+                let read = readers_of(t, token);
+                ensure!(
+                    read.is_empty(),
+                    "{change:?}: live passes {read:?} read the resolve"
+                );
+                ensure!(
+                    !kept_at_end(t, token),
+                    "{change:?}: the frame ends with the resolve in a kept import"
+                );
+                let next = (p.index() + 1..passes.len())
+                    .find(|&q| declared_live(q) && writes_key(graph, &passes[q], (t, BASE)))
+                    .map(PassId::new);
+                ensure!(
+                    *overwritten_by == next,
+                    "{change:?}: the next live write of the target is {next:?}"
+                );
+                ensure!(dropped.insert((p, t)), "{change:?} twice");
+            }
+            Restructuring::CopyFolded {
+                pass,
+                into,
+                source,
+                target,
+            } => {
+                let (c, p, r, s) = (*pass, *into, *source, *target);
+                let cp = &plan.passes()[c.index()];
+                ensure!(
+                    cp.folded_into == Some(p) && !cp.culled && cp.group.is_none(),
+                    "{change:?}: the copy's plan is {cp:?}"
+                );
+                ensure!(
+                    declared_live(c.index()),
+                    "{change:?}: the copy is culled in declared order"
+                );
+                let cd = &passes[c.index()];
+                let whole_or_base = |sub: Option<Subresource>| sub.is_none_or(|x| x == BASE);
+                ensure!(
+                    cd.kind == PassKind::Copy
+                        && cd.entries().count() == 2
+                        && cd.copy_src.len() == 1
+                        && cd.copy_dst.len() == 1
+                        && cd.copy_src[0].resource == r
+                        && cd.copy_dst[0].resource == s
+                        && whole_or_base(cd.copy_src[0].sub)
+                        && whole_or_base(cd.copy_dst[0].sub)
+                        && !cd.side_effects
+                        && !cd.keep_order,
+                    "{change:?}: not a plain copy from the source to the target"
+                );
+                ensure!(
+                    runs[p.index()],
+                    "{change:?}: the resolving pass does not run"
+                );
+                let token = resolve_token(p, r)
+                    .ok_or_else(|| format!("{change:?}: the pass declares no such resolve"))?;
+                let (rd, sd) = (&res[r.index()], &res[s.index()]);
+                ensure!(
+                    r != s
+                        && matches!(sd.kind, ResourceKind::Texture(_))
+                        && sd.kind == rd.kind
+                        && interp::sub_count(sd) == 1
+                        && sd.import.is_none()
+                        && rd
+                            .import
+                            .is_none_or(|i| i.after != tilegraph::ImportAfter::Keep),
+                    "{change:?}: the target is not a graph-owned texture of the source's shape, or the source is kept"
+                );
+                let read = readers_of(r, token);
+                ensure!(
+                    read == [c],
+                    "{change:?}: the resolve is read by {read:?}, not by the copy alone"
+                );
+                ensure!(
+                    !kept_at_end(r, token),
+                    "{change:?}: the frame ends with the resolve in a kept import"
+                );
+                let between = p.index() + 1..c.index();
+                if let Some(q) = between
+                    .clone()
+                    .find(|&q| declared_live(q) && passes[q].uses(s))
+                {
+                    return Err(format!(
+                        "{change:?}: live pass {q} between the resolve and the copy uses the target"
+                    ));
+                }
+                ensure!(
+                    folded.insert((p, r), s).is_none(),
+                    "{change:?}: a second fold of one resolve"
+                );
+            }
+            other => return Err(format!("unknown restructuring {other:?}")),
+        }
+    }
+    let folded_count = plan
+        .passes()
+        .iter()
+        .filter(|p| p.folded_into.is_some())
+        .count();
+    ensure!(
+        folded_count == folded.len(),
+        "{folded_count} folded passes, {} copy_folded entries",
+        folded.len()
+    );
+    // Resolves differ from the declared ones exactly where an entry says so.
+    for p in (0..passes.len()).filter(|&p| runs[p]) {
+        let pid = PassId::new(p);
+        for (slot, c) in passes[p].color.iter().enumerate() {
+            let planned = eff[p].color[slot].resolve;
+            match (c.resolve, planned) {
+                (d, e) if d == e => {
+                    if let Some(t) = d {
+                        ensure!(
+                            !dropped.contains(&(pid, t)) && !folded.contains_key(&(pid, t)),
+                            "pass {p} still resolves into {t}, though an entry changed it"
+                        );
+                    }
+                }
+                (Some(t), None) => ensure!(
+                    dropped.remove(&(pid, t)),
+                    "pass {p} slot {slot}: the resolve into {t} is gone, no resolve_dropped says so"
+                ),
+                (Some(t), Some(s)) => ensure!(
+                    folded.remove(&(pid, t)) == Some(s),
+                    "pass {p} slot {slot}: resolves into {s}, declared {t}, no copy_folded says so"
+                ),
+                (None, Some(s)) => {
+                    return Err(format!(
+                        "pass {p} slot {slot}: resolves into {s}, declared none"
+                    ));
+                }
+                (None, None) => {}
+            }
+        }
+    }
+    ensure!(
+        dropped.is_empty() && folded.is_empty(),
+        "entries with no effect on the plan: dropped {dropped:?}, folded {folded:?}"
+    );
+    Ok(())
+}
+
+/// Hazard pairs among the passes that run, from the declarations as the plan runs them: (earlier,
+/// later) in declared order, touching one subresource, at least one writing it; side-effect passes
+/// pairwise.
+pub fn hazard_pairs(
+    graph: &RenderGraph<'_>,
+    eff: &[PassDecl],
+    runs: &[bool],
+) -> BTreeSet<(PassId, PassId)> {
+    let running: Vec<usize> = (0..eff.len()).filter(|&p| runs[p]).collect();
+    let access: Vec<Vec<(Key, bool)>> = eff.iter().map(|p| access_keys(graph, p)).collect();
+    let mut pairs = BTreeSet::new();
+    for (i, &p) in running.iter().enumerate() {
+        for &q in &running[i + 1..] {
+            let conflict = access[p]
+                .iter()
+                .any(|&(k, wp)| access[q].iter().any(|&(l, wq)| k == l && (wp || wq)));
+            if conflict || (eff[p].side_effects && eff[q].side_effects) {
+                pairs.insert((PassId::new(p), PassId::new(q)));
+            }
+        }
+    }
+    pairs
+}
+
+/// `order()` holds the passes that run, once each, and the groups list them in that order; every
+/// hazard pair and every pair of side-effect passes keeps its declared order; no pass crosses a
+/// `keep_order` pass (the passes before it are those declared before it).
+pub fn check_order(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    eff: &[PassDecl],
+    runs: &[bool],
+) -> Result<(), String> {
+    let order = plan.order();
+    let mut sorted = order.to_vec();
+    sorted.sort_unstable();
+    let running: Vec<PassId> = (0..runs.len())
+        .filter(|&p| runs[p])
+        .map(PassId::new)
+        .collect();
+    ensure!(
+        sorted == running,
+        "order {order:?} is not a permutation of the passes that run {running:?}"
+    );
+    let grouped: Vec<PassId> = plan
+        .groups()
+        .iter()
+        .flat_map(|g| g.passes.iter().copied())
+        .collect();
+    ensure!(
+        grouped == order,
+        "groups list {grouped:?}, order is {order:?}"
+    );
+    let mut pos = vec![usize::MAX; runs.len()];
+    for (i, &p) in order.iter().enumerate() {
+        pos[p.index()] = i;
+    }
+    for (p, q) in hazard_pairs(graph, eff, runs) {
+        ensure!(
+            pos[p.index()] < pos[q.index()],
+            "passes {p} and {q} conflict (or both have side effects) but run in the other order: {order:?}"
+        );
+    }
+    for &k in running.iter().filter(|k| eff[k.index()].keep_order) {
+        let before: Vec<PassId> = order[..pos[k.index()]]
+            .iter()
+            .copied()
+            .filter(|_| true)
+            .collect();
+        let mut before = before;
+        before.sort_unstable();
+        let declared: Vec<PassId> = running.iter().copied().filter(|&p| p < k).collect();
+        ensure!(
+            before == declared,
+            "keep_order pass {k}: {before:?} run before it, {declared:?} are declared before it"
+        );
+    }
+    Ok(())
+}
+
+/// Every live pass says truly why it is alive (the guide): its side effects first, else a kept
+/// import whose frame-end contents it writes, else the first pass (in declared order) that runs
+/// and reads what it wrote (for a resolve a copy was folded into: what the copy wrote). Culled and
+/// folded passes, and live passes nothing needs (culling off), say nothing.
+pub fn check_needed_by(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    declared_ref: &Reference,
+    options: &CompileOptions,
+) -> Result<(), String> {
+    let passes = graph.passes();
+    let runs = runs(plan);
+    for (p, pp) in plan.passes().iter().enumerate() {
+        let pid = PassId::new(p);
+        if !runs[p] {
+            ensure!(
+                pp.needed_by.is_none(),
+                "pass {p} does not run, yet it is needed by {:?}",
+                pp.needed_by
+            );
+            continue;
+        }
+        let folded_here: Vec<PassId> = (0..passes.len())
+            .filter(|&c| plan.passes()[c].folded_into == Some(pid))
+            .map(PassId::new)
+            .collect();
+        let wrote = |c: Content| {
+            c.writer()
+                .is_some_and(|w| w == pid || folded_here.contains(&w))
+        };
+        let reader = declared_ref
+            .expected
+            .iter()
+            .filter_map(|(obs, &c)| match *obs {
+                Observation::Read { pass, .. } if pass != pid && runs[pass.index()] && wrote(c) => {
+                    Some(pass)
+                }
+                _ => None,
+            })
+            .min();
+        let kept: BTreeSet<ResourceId> = declared_ref
+            .expected
+            .iter()
+            .filter_map(|(obs, &c)| match *obs {
+                Observation::FrameEnd(r, _) if wrote(c) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let side = passes[p].side_effects;
+        let ok = match pp.needed_by {
+            Some(NeededBy::SideEffects) => side,
+            Some(NeededBy::KeptImport(r)) => !side && kept.contains(&r),
+            Some(NeededBy::Reader(q)) => !side && kept.is_empty() && reader == Some(q),
+            None => !options.cull && !side && kept.is_empty() && reader.is_none(),
+            Some(other) => return Err(format!("pass {p}: unknown reason {other:?}")),
+        };
+        ensure!(
+            ok,
+            "pass {p} is needed by {:?}; side effects {side}, kept imports {kept:?}, first reader {reader:?}",
+            pp.needed_by
+        );
+    }
+    Ok(())
+}
+
 pub fn check_determinism(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
@@ -284,10 +952,14 @@ pub fn check_determinism(
     Ok(())
 }
 
+/// Groups partition the passes that run: every pass in at most one group, of its group's type,
+/// in declaration order when `declared_order` (else in `order()`'s order, checked by
+/// `check_order`); culled and folded passes in none.
 pub fn check_structure(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
     options: &CompileOptions,
+    declared_order: bool,
 ) -> Result<(), String> {
     let passes = graph.passes();
     let mut seen: Vec<Option<usize>> = vec![None; passes.len()];
@@ -298,7 +970,7 @@ pub fn check_structure(
             ensure!(p.index() < passes.len(), "group {g} names pass {p}");
             ensure!(seen[p.index()].is_none(), "pass {p} is in two groups");
             ensure!(
-                previous < Some(p),
+                !declared_order || previous < Some(p),
                 "group {g} breaks declaration order at pass {p}"
             );
             previous = Some(p);
@@ -353,8 +1025,12 @@ pub fn check_structure(
             seen[p]
         );
         ensure!(
-            pp.culled == seen[p].is_none(),
-            "pass {p}: culled and grouped disagree"
+            pp.culled || pp.folded_into.is_some() == seen[p].is_none(),
+            "pass {p}: culled, folded and grouped disagree"
+        );
+        ensure!(
+            !(pp.culled && pp.folded_into.is_some()),
+            "pass {p}: culled and folded"
         );
         if passes[p].side_effects || !options.cull {
             ensure!(
@@ -541,13 +1217,18 @@ pub fn check_naive_groups(
 /// the guide's op inference, slot by slot, for the compiler's own groups: the load op from the
 /// group's first access, the store op from whether the group's last write of the subresource is
 /// read by a later group or kept after the frame, read-only depth, the resolve, and the reasons.
+///
+/// `passes` are the declarations as the plan runs them (declared, or with the restructured
+/// resolves of `effective_passes`); "later" means a later group, and the reader a store names is
+/// the last reading pass of the last group that reads.
 pub fn check_planned_ops(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
     reference: &Reference,
     options: &CompileOptions,
+    passes: &[PassDecl],
 ) -> Result<(), String> {
-    let passes = graph.passes();
+    let group_of = |p: PassId| plan.passes()[p.index()].group.map(|g| g.index());
     for (g, group) in plan.groups().iter().enumerate() {
         if group.kind != PassKind::Render {
             continue;
@@ -618,12 +1299,15 @@ pub fn check_planned_ops(
                         .expected
                         .iter()
                         .filter_map(|(obs, &c)| match *obs {
-                            Observation::Read { pass, .. } if pass > last && c == content => {
-                                Some(pass)
+                            Observation::Read { pass, .. }
+                                if c == content && group_of(pass).is_some_and(|h| h > g) =>
+                            {
+                                Some((group_of(pass), pass))
                             }
                             _ => None,
                         })
-                        .max();
+                        .max()
+                        .map(|(_, pass)| pass);
                     let kept = reference
                         .expected
                         .get(&Observation::FrameEnd(d.resource, d.sub))
@@ -759,15 +1443,17 @@ pub fn uses(pass: &PassDecl) -> Vec<(ResourceId, TextureUsages)> {
 }
 
 /// A resource lives from the first to the last live group that uses any of its subresources.
+/// `passes`: the declarations as the plan runs them; `runs[p]`: pass `p` runs (live, not folded).
 pub fn check_lifetimes(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
-    live: &[bool],
+    passes: &[PassDecl],
+    runs: &[bool],
 ) -> Result<(), String> {
     let n = graph.resources().len();
     let mut span: Vec<Option<(usize, usize)>> = vec![None; n];
     let mut usage = vec![TextureUsages::empty(); n];
-    for (p, pass) in graph.passes().iter().enumerate().filter(|&(p, _)| live[p]) {
+    for (p, pass) in passes.iter().enumerate().filter(|&(p, _)| runs[p]) {
         let g = plan.passes()[p]
             .group
             .expect("live passes are grouped")
@@ -860,6 +1546,7 @@ pub fn check_transients(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
     options: &CompileOptions,
+    passes: &[PassDecl],
 ) -> Result<(), String> {
     for (r, rp) in plan.resources().iter().enumerate() {
         let id = ResourceId::new(r);
@@ -870,7 +1557,7 @@ pub fn check_transients(
         let mut other_use = false;
         for (g, group) in plan.groups().iter().enumerate() {
             for &p in &group.passes {
-                let pass = &graph.passes()[p.index()];
+                let pass = &passes[p.index()];
                 for (u, usage) in uses(pass) {
                     if u == id {
                         let attached = pass.color.iter().any(|c| c.resource == u)
@@ -926,7 +1613,11 @@ fn bound_keys(graph: &RenderGraph<'_>, pass: &PassDecl) -> Vec<Key> {
 /// wgpu validates one render pass as one usage scope, per subresource: a subresource bound for
 /// sampling, input or storage there cannot also be a written attachment or resolve target of the
 /// pass (a read-only depth may be sampled; another mip or layer of an attached texture may be).
-pub fn check_usage_scopes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Result<(), String> {
+pub fn check_usage_scopes(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    passes: &[PassDecl],
+) -> Result<(), String> {
     for (g, group) in plan
         .groups()
         .iter()
@@ -948,7 +1639,7 @@ pub fn check_usage_scopes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Resu
                 .map(|d| (d.resource, d.sub)),
         );
         for &p in &group.passes {
-            let pass = &graph.passes()[p.index()];
+            let pass = &passes[p.index()];
             for key in bound_keys(graph, pass) {
                 ensure!(
                     !written.contains(&key),
@@ -960,14 +1651,34 @@ pub fn check_usage_scopes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Resu
     Ok(())
 }
 
+/// Minimality, for small graphs: no load/store assignment of the declared plan's groups, nor of
+/// the restructured plan's, that the interpreter accepts moves fewer bytes than the compiler's;
+/// and the restructured order's moves are worth it ([`check_moves`]).
 pub fn check_minimal(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
     options: &CompileOptions,
     tally: &mut Tally,
 ) -> Result<(), String> {
-    let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    let reference = reference(graph, &live)?;
+    let declared = plan.as_declared();
+    let live: Vec<bool> = declared.passes().iter().map(|p| !p.culled).collect();
+    check_minimal_ops(graph, declared, &reference(graph, &live)?, options, tally)?;
+    if !plan.restructuring().is_empty() {
+        let data = reference_with(graph, &runs(plan), Copies::Propagate)?;
+        check_minimal_ops(graph, plan, &data, options, tally)
+            .map_err(|e| format!("restructured plan: {e}"))?;
+        check_moves(graph, plan, options, tally)?;
+    }
+    Ok(())
+}
+
+fn check_minimal_ops(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    reference: &Reference,
+    options: &CompileOptions,
+    tally: &mut Tally,
+) -> Result<(), String> {
     let attached: BTreeSet<Key> = plan
         .groups()
         .iter()
@@ -982,7 +1693,7 @@ pub fn check_minimal(
         let found = search_cheaper(
             graph,
             plan,
-            &reference,
+            reference,
             r,
             sub,
             sub_bytes(graph, r, sub),
@@ -1000,17 +1711,180 @@ pub fn check_minimal(
     Ok(())
 }
 
+/// The guide's groups and attachment bytes for running `order`, re-derived without the compiler:
+/// `passes` are the declarations as the plan runs them, `reference` a reference of the passes
+/// that run (copy tokens, folded writers). Passes join a group by the merge rule
+/// (`expected_boundary`); each group attachment loads when the group's first access needs prior
+/// contents that exist, stores when the group's last write of it is read in a later group or kept
+/// after the frame, and adds the target's bytes when the group's last pass resolves it.
+pub fn model_traffic(
+    graph: &RenderGraph<'_>,
+    passes: &[PassDecl],
+    reference: &Reference,
+    order: &[PassId],
+    options: &CompileOptions,
+) -> (Vec<Vec<PassId>>, u64) {
+    let mut groups: Vec<Vec<PassId>> = Vec::new();
+    for &p in order {
+        match groups.last_mut() {
+            Some(g) if expected_boundary(graph, passes, reference, g, p, options).is_none() => {
+                g.push(p)
+            }
+            _ => groups.push(vec![p]),
+        }
+    }
+    let mut group_of = vec![usize::MAX; passes.len()];
+    for (g, members) in groups.iter().enumerate() {
+        for &p in members {
+            group_of[p.index()] = g;
+        }
+    }
+    let mut bytes = 0;
+    for (g, members) in groups.iter().enumerate() {
+        let (first, last) = (members[0], *members.last().unwrap());
+        if passes[first.index()].kind != PassKind::Render {
+            continue;
+        }
+        for a in attachments(&passes[first.index()]) {
+            let b = sub_bytes(graph, a.resource, a.sub);
+            let reads = matches!(a.access, Access::Read | Access::ReadWrite);
+            if reads && !reference.fallback_clears.contains(&(first, a.slot)) {
+                bytes += b;
+            }
+            let writer = members.iter().rev().find(|&&q| {
+                attachments(&passes[q.index()])
+                    .get(a.slot as usize)
+                    .is_some_and(|x| x.access != Access::Read)
+            });
+            if let Some(&q) = writer {
+                let content = Content::Written {
+                    pass: q,
+                    resource: a.resource,
+                    sub: a.sub,
+                };
+                let needed = reference.expected.iter().any(|(obs, &c)| {
+                    c == content
+                        && match *obs {
+                            Observation::Read { pass, .. } => group_of[pass.index()] > g,
+                            Observation::FrameEnd(..) => true,
+                        }
+                });
+                if needed {
+                    bytes += b;
+                }
+            }
+            if let Some(t) = attachments(&passes[last.index()])
+                .get(a.slot as usize)
+                .and_then(|x| x.resolve)
+            {
+                bytes += sub_bytes(graph, t, BASE);
+            }
+        }
+    }
+    (groups, bytes)
+}
+
+/// Moves are worth it, re-derived with [`model_traffic`] (itself checked against the plan's own
+/// groups and traffic): the restructured order is strictly cheaper than the declared order with
+/// the same resolve changes when it moved anything (and is the declared order when it moved
+/// nothing); and no single further legal move of one render pass to right after an earlier group
+/// that ends with a pass of its attachments (crossing no pass it conflicts with, no `keep_order`
+/// pass) would be cheaper. The last is a search of the compiler's greedy neighbourhood, counted
+/// in the tally as `moves_tried` and `cheaper_single_moves`.
+pub fn check_moves(
+    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
+    options: &CompileOptions,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let eff = effective_passes(graph, plan);
+    let runs = runs(plan);
+    let reference = fold_writers(reference(graph, &runs)?, plan);
+    let order = plan.order();
+    let (groups, bytes) = model_traffic(graph, &eff, &reference, order, options);
+    let planned: Vec<Vec<PassId>> = plan.groups().iter().map(|g| g.passes.clone()).collect();
+    ensure!(
+        groups == planned,
+        "the merge rule groups the order as {groups:?}, the plan as {planned:?}"
+    );
+    ensure!(
+        bytes == plan.traffic().bytes_per_frame,
+        "the traffic model gives {bytes} bytes for the plan's order, the plan says {}",
+        plan.traffic().bytes_per_frame
+    );
+    let declared_order: Vec<PassId> = (0..runs.len())
+        .filter(|&p| runs[p])
+        .map(PassId::new)
+        .collect();
+    let moved = plan
+        .restructuring()
+        .iter()
+        .any(|c| matches!(c, Restructuring::Moved { .. }));
+    if order != declared_order {
+        let (_, unmoved) = model_traffic(graph, &eff, &reference, &declared_order, options);
+        ensure!(
+            bytes < unmoved,
+            "the moves do not pay: {bytes} bytes, {unmoved} in declared order with the same resolves"
+        );
+    }
+    ensure!(
+        moved == (order != declared_order),
+        "moved entries {moved}, but the order is {order:?}"
+    );
+    let hazards = hazard_pairs(graph, &eff, &runs);
+    let conflict = |a: PassId, b: PassId| hazards.contains(&(a.min(b), a.max(b)));
+    let group_end: BTreeSet<PassId> = planned.iter().map(|g| *g.last().unwrap()).collect();
+    for i in 0..order.len() {
+        let x = order[i];
+        let xd = &eff[x.index()];
+        if xd.kind != PassKind::Render || xd.keep_order || xd.attachment_count() == 0 {
+            continue;
+        }
+        for j in (0..i.saturating_sub(1)).rev() {
+            let y = order[j];
+            let crossed = &order[j + 1..i];
+            if crossed
+                .iter()
+                .any(|&c| eff[c.index()].keep_order || conflict(c, x))
+            {
+                break;
+            }
+            if !group_end.contains(&y)
+                || eff[y.index()].kind != PassKind::Render
+                || attachment_slots(&eff[y.index()]) != attachment_slots(xd)
+            {
+                continue;
+            }
+            let mut trial: Vec<PassId> = order[..=j].to_vec();
+            trial.push(x);
+            trial.extend_from_slice(crossed);
+            trial.extend_from_slice(&order[i + 1..]);
+            tally.moves_tried += 1;
+            let (_, b) = model_traffic(graph, &eff, &reference, &trial, options);
+            if b < bytes {
+                tally.cheaper_single_moves += 1;
+                if std::env::var_os("TILEGRAPH_SHOW_MOVES").is_some() {
+                    eprintln!(
+                        "cheaper single move: {trial:?} moves {b}, the plan's order {order:?} moves {bytes}"
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Why `next` may not join a group of `members` (the guide's merge rule and boundary order, per
 /// subresource as the guide's Subresources says, then the compiler's documented additions), or `None` when it must
 /// join.
 fn expected_boundary(
     graph: &RenderGraph<'_>,
+    passes: &[PassDecl],
     reference: &Reference,
     members: &[PassId],
     next: PassId,
     options: &CompileOptions,
 ) -> Option<&'static str> {
-    let passes = graph.passes();
     let next = &passes[next.index()];
     let first = &passes[members[0].index()];
     if first.kind != PassKind::Render || next.kind != PassKind::Render {
@@ -1091,6 +1965,7 @@ fn expected_boundary(
 /// merges as much as the guide allows, and explains each boundary truthfully.
 pub fn check_boundaries(
     graph: &RenderGraph<'_>,
+    passes: &[PassDecl],
     reference: &Reference,
     plan: &CompiledGraph,
     options: &CompileOptions,
@@ -1098,7 +1973,7 @@ pub fn check_boundaries(
     let groups = plan.groups();
     for (g, group) in groups.iter().enumerate() {
         for (k, &p) in group.passes.iter().enumerate().skip(1) {
-            let why = expected_boundary(graph, reference, &group.passes[..k], p, options);
+            let why = expected_boundary(graph, passes, reference, &group.passes[..k], p, options);
             ensure!(
                 why.is_none(),
                 "group {g}: pass {p} joined although {why:?} applies"
@@ -1106,9 +1981,14 @@ pub fn check_boundaries(
         }
         let want = match groups.get(g + 1) {
             None => Some("end_of_graph"),
-            Some(next) => {
-                expected_boundary(graph, reference, &group.passes, next.passes[0], options)
-            }
+            Some(next) => expected_boundary(
+                graph,
+                passes,
+                reference,
+                &group.passes,
+                next.passes[0],
+                options,
+            ),
         };
         ensure!(
             want == Some(group.boundary.as_str()),

@@ -9,6 +9,12 @@
 //! with its store ops and resolves; compute and copy groups work on memory. [`reference`] gives
 //! what every read must see from the declarations alone, in declaration order (the guide);
 //! [`Machine`] gives what a plan makes it see. A correct plan makes the two agree.
+//!
+//! Memory remembers, per slot, which subresource last wrote it: reading a slot through another
+//! subresource (two resources sharing a physical texture) is reading garbage. Copies follow one of
+//! two models ([`Copies`]): the destination holds a token of the copy (`Write`, what the declared
+//! plan's checks use to tell versions apart), or the very content the source held (`Propagate`,
+//! the data itself: a copy folded into a resolve then shows as the same content as the copy).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -99,27 +105,51 @@ pub enum Content {
         resource: ResourceId,
         sub: Subresource,
     },
-    /// `target`'s mip 0 of layer 0 holding the resolve of what `pass` wrote into `source`'s
-    /// `source_sub`.
+    /// The resolve of what `pass` wrote into `source`'s `source_sub`, in whichever target: the
+    /// token does not name the target, so a resolve folded into a copy's destination leaves
+    /// there what the copy would have.
     Resolved {
-        target: ResourceId,
         pass: PassId,
         source: ResourceId,
         source_sub: Subresource,
     },
 }
 
-impl Content {
-    /// The subresource whose data this is: reading it through another one is reading garbage.
-    pub fn owner(self) -> Option<(ResourceId, Subresource)> {
-        match self {
-            Content::Undefined => None,
-            Content::Preserved(r, s) | Content::Cleared(r, s, _) => Some((r, s)),
-            Content::Written { resource, sub, .. } => Some((resource, sub)),
-            Content::Resolved { target, .. } => Some((target, BASE)),
-        }
-    }
+/// What a copy leaves in its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Copies {
+    /// A token of the copy itself (`Written` by the copy pass): every version names its writer.
+    #[default]
+    Write,
+    /// Whatever the source held, subresource by subresource, when the copy has one source and
+    /// one destination of as many subresources (else a token of the copy, as `Write`).
+    Propagate,
+}
 
+/// One subresource of one resource.
+pub type SubKey = (ResourceId, Subresource);
+
+/// The (source, destination) subresource pairs of a copy that moves one entry into one entry of
+/// as many subresources; `None` for any other pass.
+pub fn copy_pairs(res: &[ResourceDecl], pass: &PassDecl) -> Option<Vec<(SubKey, SubKey)>> {
+    let simple = pass.kind == PassKind::Copy
+        && pass.copy_src.len() == 1
+        && pass.copy_dst.len() == 1
+        && pass.entries().count() == 2;
+    if !simple {
+        return None;
+    }
+    let (src, dst) = (pass.copy_src[0], pass.copy_dst[0]);
+    let (from, to) = (entry_subs(res, src), entry_subs(res, dst));
+    (from.len() == to.len()).then(|| {
+        from.into_iter()
+            .map(|s| (src.resource, s))
+            .zip(to.into_iter().map(|s| (dst.resource, s)))
+            .collect()
+    })
+}
+
+impl Content {
     /// The pass that wrote it (`None`: an import's preserved contents, a clear, garbage).
     pub fn writer(self) -> Option<PassId> {
         match self {
@@ -252,6 +282,8 @@ pub fn access_clear(decl: &ResourceDecl, own: Option<ClearValue>) -> ClearKey {
 /// What every read of the live passes must see, from the declarations alone.
 #[derive(Debug, Clone, Default)]
 pub struct Reference {
+    /// The copy model the reference ran with; machines compared with it use the same.
+    pub copies: Copies,
     pub expected: BTreeMap<Observation, Content>,
     /// Attachment accesses (pass, slot) of `read_write`/`read` that found no contents and start
     /// from the clear value (the guide); a `read` of that kind writes nothing.
@@ -261,6 +293,15 @@ pub struct Reference {
 /// Executes the declared graph in declaration order. `live[p]` says whose reads to record (every
 /// pass still runs: a live read of a culled pass's output must show up as a mismatch).
 pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, String> {
+    reference_with(graph, live, Copies::Write)
+}
+
+/// [`reference`] with the given copy model.
+pub fn reference_with(
+    graph: &RenderGraph<'_>,
+    live: &[bool],
+    copies: Copies,
+) -> Result<Reference, String> {
     let res = graph.resources();
     let mut cur: BTreeMap<(ResourceId, Subresource), Content> = BTreeMap::new();
     for (r, d) in res.iter().enumerate() {
@@ -273,7 +314,10 @@ pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, St
             }
         }
     }
-    let mut out = Reference::default();
+    let mut out = Reference {
+        copies,
+        ..Reference::default()
+    };
     for (p, pass) in graph.passes().iter().enumerate() {
         let pid = PassId::new(p);
         let mut record = |obs: Observation, content: Content| {
@@ -347,13 +391,22 @@ pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, St
                 cur.insert(
                     (t, BASE),
                     Content::Resolved {
-                        target: t,
                         pass: pid,
                         source: a.resource,
                         source_sub: a.sub,
                     },
                 );
             }
+        }
+        let propagated = match copies {
+            Copies::Propagate => copy_pairs(res, pass),
+            Copies::Write => None,
+        };
+        if let Some(pairs) = propagated {
+            // The reads above found contents for every source subresource.
+            let moved: Vec<_> = pairs.iter().map(|(s, d)| (*d, cur[s])).collect();
+            cur.extend(moved);
+            continue;
         }
         for e in memory_writes(pass) {
             for sub in entry_subs(res, e) {
@@ -399,6 +452,9 @@ pub struct Machine<'g> {
     base: Vec<usize>,
     transient: Vec<bool>,
     memory: Vec<Content>,
+    /// Per memory slot: the subresource that wrote it last.
+    tags: Vec<Option<(ResourceId, Subresource)>>,
+    copies: Copies,
     pub observed: BTreeMap<Observation, Content>,
     /// Plans that cannot be executed at all (a pass attaching what its group does not).
     pub errors: Vec<String>,
@@ -447,6 +503,7 @@ impl<'g> Machine<'g> {
             }
         }
         let mut memory = vec![Content::Undefined; total];
+        let mut tags = vec![None; total];
         for (r, decl) in res.iter().enumerate() {
             if decl
                 .import
@@ -454,7 +511,9 @@ impl<'g> Machine<'g> {
             {
                 for sub in all_subs(decl) {
                     let i = base[r] + sub_index(decl, sub).unwrap() as usize;
-                    memory[i] = Content::Preserved(ResourceId::new(r), sub);
+                    let r = ResourceId::new(r);
+                    memory[i] = Content::Preserved(r, sub);
+                    tags[i] = Some((r, sub));
                 }
             }
         }
@@ -464,6 +523,8 @@ impl<'g> Machine<'g> {
             base,
             transient,
             memory,
+            tags,
+            copies: Copies::Write,
             observed: BTreeMap::new(),
             failed: !errors.is_empty(),
             errors,
@@ -471,9 +532,17 @@ impl<'g> Machine<'g> {
         }
     }
 
-    /// Compares every read with `reference` as it happens (for searches that prune early).
+    /// Compares every read with `reference` as it happens (for searches that prune early), with
+    /// the reference's copy model.
     pub fn expecting(mut self, reference: &'g Reference) -> Self {
         self.expect = Some(reference);
+        self.copies = reference.copies;
+        self
+    }
+
+    /// Runs copies with the given model.
+    pub fn with_copies(mut self, copies: Copies) -> Self {
+        self.copies = copies;
         self
     }
 
@@ -497,9 +566,8 @@ impl<'g> Machine<'g> {
         if self.transient[r.index()] {
             return Content::Undefined;
         }
-        let content = self.memory[i];
-        if content.owner() == Some((r, sub)) {
-            content
+        if self.tags[i] == Some((r, sub)) {
+            self.memory[i]
         } else {
             Content::Undefined
         }
@@ -510,6 +578,7 @@ impl<'g> Machine<'g> {
             && !self.transient[r.index()]
         {
             self.memory[i] = content;
+            self.tags[i] = Some((r, sub));
         }
     }
 
@@ -671,7 +740,6 @@ impl<'g> Machine<'g> {
                         resource,
                         sub,
                     } => Content::Resolved {
-                        target: t,
                         pass,
                         source: resource,
                         source_sub: sub,
@@ -703,6 +771,20 @@ impl<'g> Machine<'g> {
             self.failed = true;
         }
         self.read_lists(p, pass, &|_, _| false);
+        let propagated = match self.copies {
+            Copies::Propagate => copy_pairs(self.res, pass),
+            Copies::Write => None,
+        };
+        if let Some(pairs) = propagated {
+            let moved: Vec<_> = pairs
+                .iter()
+                .map(|&((r, s), d)| (d, self.read_memory(r, s)))
+                .collect();
+            for ((r, s), content) in moved {
+                self.write_memory(r, s, content);
+            }
+            return;
+        }
         for e in memory_writes(pass).collect::<Vec<_>>() {
             for sub in entry_subs(self.res, e) {
                 self.write_memory(
@@ -746,7 +828,7 @@ pub fn execute_and_compare(
     memory: Memory,
     reference: &Reference,
 ) -> Vec<String> {
-    let mut machine = Machine::new(graph, plan, memory);
+    let mut machine = Machine::new(graph, plan, memory).with_copies(reference.copies);
     machine.run(groups);
     let mut out = machine.errors.clone();
     out.extend(mismatches(reference, &machine.observed));

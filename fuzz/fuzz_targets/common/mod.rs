@@ -2,9 +2,11 @@
 
 use tilegraph::{CompileOptions, ErrorKind, RenderGraph};
 
-/// Loads `json`, compiles it with and without the `DontCare` opt-in and renders every report.
-/// Panics (a finding) on a crash, an undocumented error kind, a report that is not valid JSON, or a
-/// plan that changes across a description round trip.
+/// Loads `json`, compiles it with and without the `DontCare` opt-in, each also in declared order
+/// (restructuring off), and renders every report. Panics (a finding) on a crash, an undocumented
+/// error kind, a report that is not valid JSON, a plan that changes across a description round
+/// trip, restructuring that changes whether the graph compiles, or a restructured plan that moves
+/// more bytes than, or disagrees with, its declared-order plan.
 pub fn check_description(json: &str) {
     let graph = match RenderGraph::from_json(json) {
         Ok(graph) => graph,
@@ -37,6 +39,17 @@ pub fn check_description(json: &str) {
                 assert_eq!(again.fingerprint(), graph.fingerprint());
                 let replan = again.compile(&options).expect("a round trip compiles");
                 assert_eq!(replan.to_json(), json, "plan changed across a round trip");
+                let declared = graph
+                    .compile(&options.with_restructure(false))
+                    .expect("a graph that compiles restructured compiles in declared order");
+                assert!(declared.restructuring().is_empty());
+                assert_eq!(plan.as_declared().to_json(), declared.to_json());
+                let t = plan.traffic();
+                assert!(t.bytes_per_frame <= declared.traffic().bytes_per_frame);
+                assert_eq!(
+                    t.declared_bytes_per_frame,
+                    declared.traffic().bytes_per_frame
+                );
             }
             Err(e) => {
                 assert!(
@@ -44,6 +57,12 @@ pub fn check_description(json: &str) {
                     "undocumented kind {e:?}"
                 );
                 assert!(serde_json::from_str::<serde_json::Value>(&e.to_json()).is_ok());
+                let declared = graph.compile(&options.with_restructure(false));
+                assert_eq!(
+                    declared.err().map(|d| d.kind()),
+                    Some(e.kind()),
+                    "restructuring changed whether the graph compiles"
+                );
             }
         }
     }
