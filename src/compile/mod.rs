@@ -135,6 +135,101 @@ fn declared_order(live: &[bool]) -> Vec<PassId> {
         .collect()
 }
 
+/// What restructuring decided: the edited declarations (with their versions and liveness when
+/// a fold changed them), the moves and the plan of the resulting order.
+struct Restructured {
+    edits: Option<restructure::Edits>,
+    retraced: Option<(versions::Versions, Vec<bool>)>,
+    moves: Vec<Restructuring>,
+    planned: Planned,
+}
+
+/// Restructures the frame, or `None` when that would not make it cheaper than `as_declared`.
+/// Moves are kept only if they beat the same edits in declared order, and only while each moved
+/// pass still shares the group it joined.
+fn restructure_frame(
+    declared: Decls<'_>,
+    subs: &subresources::SubTable,
+    versions: &versions::Versions,
+    live: &[bool],
+    as_declared: &Planned,
+    options: &CompileOptions,
+) -> Option<Restructured> {
+    let (passes, resources) = (declared.passes, declared.resources);
+    // Who reads each version: needed only where something resolves (or passes may move).
+    let resolves =
+        (0..passes.len()).any(|p| live[p] && passes[p].color.iter().any(|c| c.resolve.is_some()));
+    let readers = resolves.then(|| restructure::ReadersOf::new(passes.len(), versions));
+    let edit = |folds| {
+        readers.as_ref().and_then(|readers| {
+            restructure::edit_resolves(passes, resources, subs, versions, live, readers, folds)
+        })
+    };
+    let mut edits = edit(true);
+    let mut retraced = None;
+    if let Some(e) = edits.as_ref().filter(|e| e.folded) {
+        // Folding moves a write from the copy to the resolve: versions change. A culled pass
+        // that read a dropped resolve can make them untraceable; then nothing is folded.
+        match versions::trace_versions(&e.passes, resources, subs) {
+            Ok(v) => {
+                let mut l = liveness::find_live_passes(&e.passes, &v, options);
+                // A folded copy does not run, also where culling is off.
+                for (live, folded) in l.iter_mut().zip(&e.folded_into) {
+                    *live &= folded.is_none();
+                }
+                retraced = Some((v, l));
+            }
+            Err(_) => edits = edit(false),
+        }
+    }
+    let (v, l) = retraced
+        .as_ref()
+        .map_or((versions, live), |(v, l)| (v, &l[..]));
+    let eff = Decls {
+        passes: edits.as_ref().map_or(passes, |e| &e.passes),
+        resources,
+    };
+    let readers = match &retraced {
+        Some(_) => None,
+        None => readers.as_ref(),
+    };
+    let reordered = restructure::reorder(eff.passes, resources, subs, v, l, readers, options);
+    let edited = edits
+        .is_some()
+        .then(|| plan_order(eff, subs, v, l, declared_order(l), options));
+    let mut moves = reordered.moves;
+    let mut planned = None;
+    if !moves.is_empty() {
+        let p = plan_order(eff, subs, v, l, reordered.order, options);
+        let baseline = edited.as_ref().unwrap_or(as_declared).bytes;
+        let pays = p.bytes.zip(baseline).is_some_and(|(a, b)| a < b);
+        // A later move can leave an earlier one's pass outside the group it joined.
+        moves.retain(|m| match m {
+            Restructuring::Moved { pass, joins, .. } => {
+                p.group_of[pass.index()] == p.group_of[joins.index()]
+            }
+            _ => true,
+        });
+        if pays && !moves.is_empty() {
+            planned = Some(p);
+        } else {
+            moves.clear();
+        }
+    }
+    let planned = planned.or(edited)?;
+    // The guarantee: never more traffic than the declared order.
+    let cheaper = planned
+        .bytes
+        .zip(as_declared.bytes)
+        .is_some_and(|(a, b)| a <= b);
+    cheaper.then_some(Restructured {
+        edits,
+        retraced,
+        moves,
+        planned,
+    })
+}
+
 fn compile_decls(
     passes: &Arc<Vec<PassDecl>>,
     resources: &Arc<Vec<ResourceDecl>>,
@@ -149,86 +244,22 @@ fn compile_decls(
 
     // Restructuring: dead resolves and folded copies edit the declarations the later steps
     // read; the order follows from the hazards. Each is kept only if the frame gets cheaper.
-    let mut edits = None;
-    let mut retraced = None;
-    let mut moves = Vec::new();
-    let mut planned = None;
-    if options.restructure {
-        // Who reads each version: needed only where something resolves (or passes may move).
-        let resolves = (0..passes.len())
-            .any(|p| live[p] && passes[p].color.iter().any(|c| c.resolve.is_some()));
-        let readers = resolves.then(|| restructure::ReadersOf::new(passes.len(), &versions));
-        edits = readers.as_ref().and_then(|readers| {
-            restructure::edit_resolves(passes, resources, subs, &versions, &live, readers)
-        });
-        if let Some(e) = edits.as_ref().filter(|e| e.folded) {
-            // Folding moves a write from the copy to the resolve: versions change.
-            let v = versions::trace_versions(&e.passes, resources, subs)?;
-            let mut l = liveness::find_live_passes(&e.passes, &v, options);
-            // A folded copy does not run, also where culling is off.
-            for (live, folded) in l.iter_mut().zip(&e.folded_into) {
-                *live &= folded.is_none();
-            }
-            retraced = Some((v, l));
-        }
-        let (v, l) = retraced
-            .as_ref()
-            .map_or((&versions, &live[..]), |(v, l)| (v, &l[..]));
-        let eff = Decls {
-            passes: edits.as_ref().map_or(&passes[..], |e| &e.passes),
-            resources,
-        };
-        let readers = match &retraced {
-            Some(_) => None,
-            None => readers,
-        };
-        let reordered =
-            restructure::reorder(eff.passes, resources, subs, v, l, readers.as_ref(), options);
-        moves = reordered.moves;
-        if edits.is_some() || !moves.is_empty() {
-            planned = Some(plan_order(eff, subs, v, l, reordered.order, options));
-        }
-    }
-    let as_declared = plan_order(
-        declared,
-        subs,
-        &versions,
-        &live,
-        declared_order(&live),
-        options,
-    );
+    let as_declared = plan_order(declared, subs, &versions, &live, declared_order(&live), options);
     let declared_bytes = as_declared.bytes;
-    // The guarantee: never more traffic than the declared order. The moves are tried first,
-    // then the edits alone, then nothing.
-    let cheaper = |p: &Planned| p.bytes.zip(declared_bytes).is_some_and(|(a, b)| a <= b);
-    if planned.as_ref().is_some_and(|p| !cheaper(p)) {
-        moves.clear();
-        planned = None;
-        if let Some(e) = &edits {
-            let (v, l) = retraced
-                .as_ref()
-                .map_or((&versions, &live[..]), |(v, l)| (v, &l[..]));
-            let eff = Decls {
-                passes: &e.passes,
-                resources,
-            };
-            let p = plan_order(eff, subs, v, l, declared_order(l), options);
-            if cheaper(&p) {
-                planned = Some(p);
-            }
-        }
-        if planned.is_none() {
-            edits = None;
-            retraced = None;
-        }
-    }
-    let restructured = planned.is_some();
+    let restructured = options
+        .restructure
+        .then(|| restructure_frame(declared, subs, &versions, &live, &as_declared, options))
+        .flatten();
+    let (edits, retraced, moves, planned) = match restructured {
+        Some(r) => (r.edits, r.retraced, r.moves, r.planned),
+        None => (None, None, Vec::new(), as_declared),
+    };
     let Planned {
         order,
         groups: planned_groups,
         group_of,
         ..
-    } = planned.unwrap_or(as_declared);
+    } = planned;
     let (eff_passes, eff_versions, eff_live): (&[PassDecl], _, &[bool]) = match (&edits, &retraced)
     {
         (Some(e), Some((v, l))) => (&e.passes, v, l),
@@ -258,13 +289,11 @@ fn compile_decls(
     let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live);
     let mut restructure: Vec<Restructuring> = Vec::new();
     let mut folded_into = vec![None; passes.len()];
-    if restructured {
-        if let Some(e) = edits {
-            restructure = e.changes;
-            folded_into = e.folded_into;
-        }
-        restructure.extend(moves);
+    if let Some(e) = edits {
+        restructure = e.changes;
+        folded_into = e.folded_into;
     }
+    restructure.extend(moves);
     log::debug!(
         "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}, {} restructured",
         passes.len(),

@@ -78,6 +78,7 @@ pub(super) fn edit_resolves(
     v: &Versions,
     live: &[bool],
     readers: &ReadersOf,
+    allow_folds: bool,
 ) -> Option<Edits> {
     let mut edits: Option<Edits> = None;
     // The next version of the same subresource: who overwrites a dead resolve.
@@ -101,8 +102,10 @@ pub(super) fn edit_resolves(
                 && !all_readers.iter().any(|r| live[r.index()])
             {
                 drop_dead_resolve(pid, target, version, &next_version, v, live)
-            } else {
+            } else if allow_folds {
                 fold_copy(passes, res, pid, target, all_readers, live)
+            } else {
+                None
             };
             let Some((change, new_resolve)) = change else {
                 continue;
@@ -500,6 +503,16 @@ impl Reorderer<'_> {
                     self.mark[q as usize] = dep;
                     stack.push(PassId::new(q as usize));
                 }
+            }
+        }
+        // A merge made earlier is never split: each group in between goes ahead or after whole.
+        let mut group_ahead = None;
+        for at in k + 1..i {
+            let ahead = self.mark[self.out[at].index()] == dep;
+            if self.starts[at] {
+                group_ahead = Some(ahead);
+            } else if group_ahead != Some(ahead) {
+                return None;
             }
         }
         let ahead: Vec<PassId> = self.out[k + 1..i]
