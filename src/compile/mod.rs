@@ -193,10 +193,20 @@ fn restructure_frame(
         Some(_) => None,
         None => readers.as_ref(),
     };
-    let reordered = restructure::reorder(eff.passes, resources, subs, v, l, readers, options);
     let edited = edits
         .is_some()
         .then(|| plan_order(eff, subs, v, l, declared_order(l), options));
+    let declared_groups = &edited.as_ref().unwrap_or(as_declared).group_of;
+    let reordered = restructure::reorder(
+        eff.passes,
+        resources,
+        subs,
+        v,
+        l,
+        readers,
+        declared_groups,
+        options,
+    );
     let mut moves = reordered.moves;
     let mut planned = None;
     if !moves.is_empty() {
@@ -244,7 +254,14 @@ fn compile_decls(
 
     // Restructuring: dead resolves and folded copies edit the declarations the later steps
     // read; the order follows from the hazards. Each is kept only if the frame gets cheaper.
-    let as_declared = plan_order(declared, subs, &versions, &live, declared_order(&live), options);
+    let as_declared = plan_order(
+        declared,
+        subs,
+        &versions,
+        &live,
+        declared_order(&live),
+        options,
+    );
     let declared_bytes = as_declared.bytes;
     let restructured = options
         .restructure

@@ -8,6 +8,7 @@
 use super::groups::{Grouper, same_attachments};
 use super::subresources::SubTable;
 use super::versions::{VersionId, Versions};
+use crate::ids::GroupId;
 use crate::options::CompileOptions;
 use crate::plan::{Restructuring, subresource_bytes};
 use crate::resource::{
@@ -210,71 +211,6 @@ fn fold_copy(
     ))
 }
 
-/// Hazards among live passes as edges to earlier passes: read after write, write after read,
-/// write after write on one subresource, and side-effect passes in their order. Any order that
-/// keeps every edge pointing backwards computes the same frame.
-struct Hazards {
-    start: Vec<u32>,
-    preds: Vec<u32>,
-}
-
-impl Hazards {
-    fn new(passes: &[PassDecl], subs: &SubTable, live: &[bool]) -> Self {
-        let mut start = vec![0u32; passes.len() + 1];
-        let mut preds = Vec::new();
-        let mut last_writer = vec![NONE; subs.len()];
-        // Readers since the last write of each subresource, as lists in one arena.
-        let mut head = vec![NONE; subs.len()];
-        let mut arena: Vec<(u32, u32)> = Vec::new();
-        let mut last_side_effect = NONE;
-        for (p, pass) in passes.iter().enumerate() {
-            start[p] = preds.len() as u32;
-            if !live[p] {
-                continue;
-            }
-            let me = p as u32;
-            for (range, _) in accesses(pass, subs).filter(|&(_, w)| !w) {
-                for s in range {
-                    if last_writer[s] != NONE && last_writer[s] != me {
-                        preds.push(last_writer[s]);
-                    }
-                    arena.push((me, head[s]));
-                    head[s] = (arena.len() - 1) as u32;
-                }
-            }
-            for (range, _) in accesses(pass, subs).filter(|&(_, w)| w) {
-                for s in range {
-                    if last_writer[s] != NONE && last_writer[s] != me {
-                        preds.push(last_writer[s]);
-                    }
-                    let mut at = head[s];
-                    while at != NONE {
-                        let (reader, next) = arena[at as usize];
-                        if reader != me {
-                            preds.push(reader);
-                        }
-                        at = next;
-                    }
-                    head[s] = NONE;
-                    last_writer[s] = me;
-                }
-            }
-            if pass.side_effects {
-                if last_side_effect != NONE {
-                    preds.push(last_side_effect);
-                }
-                last_side_effect = me;
-            }
-        }
-        start[passes.len()] = preds.len() as u32;
-        Hazards { start, preds }
-    }
-
-    fn of(&self, p: PassId) -> &[u32] {
-        &self.preds[self.start[p.index()] as usize..self.start[p.index() + 1] as usize]
-    }
-}
-
 /// Every subresource range a pass touches, with whether it writes it. A pass that reads and
 /// writes a subresource lists it twice.
 fn accesses<'p>(
@@ -316,15 +252,18 @@ pub(super) struct Reordered {
 /// last pass with the same attachments. If passes stand between, it tries the order where what
 /// it depends on among them goes ahead of that pass's group, itself right after the group, and
 /// the rest after itself; it keeps that order when it merges there and the traffic of the
-/// regrouped stretch goes down.
-pub(super) fn reorder(
-    passes: &[PassDecl],
-    res: &[ResourceDecl],
-    subs: &SubTable,
-    v: &Versions,
-    live: &[bool],
-    readers: Option<&ReadersOf>,
-    options: &CompileOptions,
+/// regrouped stretch goes down. `declared_groups` is the grouping of the declared order, which
+/// stands until the first move.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn reorder<'a>(
+    passes: &'a [PassDecl],
+    res: &'a [ResourceDecl],
+    subs: &'a SubTable,
+    v: &'a Versions,
+    live: &'a [bool],
+    readers: Option<&'a ReadersOf>,
+    declared_groups: &'a [Option<GroupId>],
+    options: &'a CompileOptions,
 ) -> Reordered {
     let keys: Vec<u64> = passes.iter().map(attachment_key).collect();
     let declared: Vec<PassId> = (0..passes.len())
@@ -337,35 +276,32 @@ pub(super) fn reorder(
             moves: Vec::new(),
         };
     }
-    let built;
-    let readers = match readers {
-        Some(r) => r,
-        None => {
-            built = ReadersOf::new(passes.len(), v);
-            &built
-        }
-    };
     let live_count = declared.len();
     let mut r = Reorderer {
         passes,
         res,
+        subs,
         v,
         live,
-        readers,
-        hazards: Hazards::new(passes, subs, live),
+        options,
+        given_readers: readers,
+        built_readers: None,
+        declared_groups,
         keys,
         out: Vec::with_capacity(live_count),
         pos: vec![NONE; passes.len()],
         starts: Vec::with_capacity(live_count),
-        tail: Grouper::new(passes, subs, v, options),
-        scratch: Grouper::new(passes, subs, v, options),
+        tail: None,
+        scratch: None,
         mark: vec![0; passes.len()],
+        read_mark: Vec::new(),
+        write_mark: Vec::new(),
         stamp: 0,
         local_group: vec![(0, 0); passes.len()],
         moves: Vec::new(),
     };
     for p in declared {
-        r.place(p, options);
+        r.place(p);
     }
     Reordered {
         order: r.out,
@@ -419,10 +355,14 @@ fn attachment_key(pass: &PassDecl) -> u64 {
 struct Reorderer<'a> {
     passes: &'a [PassDecl],
     res: &'a [ResourceDecl],
+    subs: &'a SubTable,
     v: &'a Versions,
     live: &'a [bool],
-    readers: &'a ReadersOf,
-    hazards: Hazards,
+    options: &'a CompileOptions,
+    given_readers: Option<&'a ReadersOf>,
+    /// Built at the first trial when the caller had none.
+    built_readers: Option<ReadersOf>,
+    declared_groups: &'a [Option<GroupId>],
     keys: Vec<u64>,
     /// The order so far.
     out: Vec<PassId>,
@@ -430,29 +370,38 @@ struct Reorderer<'a> {
     pos: Vec<u32>,
     /// Per position: a group starts there.
     starts: Vec<bool>,
-    /// The merge rule's state after `out`.
-    tail: Grouper<'a>,
-    /// The merge rule on trial orders.
-    scratch: Grouper<'a>,
-    /// Per pass: a stamp (dependency marks, region membership).
+    /// The merge rule's state after `out`, from the first move on (before it, `out` is the
+    /// declared order and its groups are `declared_groups`).
+    tail: Option<Grouper<'a>>,
+    /// The merge rule on trial orders, made at the first trial.
+    scratch: Option<Grouper<'a>>,
+    /// Per pass: a stamp (dependency marks).
     mark: Vec<u32>,
+    /// Per subresource: stamps of what the passes being moved read and write.
+    read_mark: Vec<u32>,
+    write_mark: Vec<u32>,
     stamp: u32,
     /// Per pass: (stamp of the region it was last simulated in, its group there).
     local_group: Vec<(u32, u32)>,
     moves: Vec<Restructuring>,
 }
 
-impl Reorderer<'_> {
-    fn place(&mut self, x: PassId, options: &CompileOptions) {
+impl<'a> Reorderer<'a> {
+    fn place(&mut self, x: PassId) {
         let i = self.out.len();
         self.out.push(x);
         self.pos[x.index()] = i as u32;
-        if options.merge
-            && let Some(()) = self.try_move(x, i)
-        {
+        if self.try_move(x, i).is_some() {
             return;
         }
-        let starts = self.tail.push(x).is_some();
+        let starts = match self.tail.as_mut() {
+            Some(tail) => tail.push(x).is_some(),
+            None => {
+                i == 0
+                    || self.declared_groups[x.index()]
+                        != self.declared_groups[self.out[i - 1].index()]
+            }
+        };
         self.starts.push(starts);
     }
 
@@ -466,6 +415,28 @@ impl Reorderer<'_> {
             s -= 1;
         }
         Some(s)
+    }
+
+    /// Marks what pass `p` reads and writes with `stamp`.
+    fn mark_accesses(&mut self, p: PassId, stamp: u32) {
+        for (range, writes) in accesses(&self.passes[p.index()], self.subs) {
+            let marks = if writes {
+                &mut self.write_mark
+            } else {
+                &mut self.read_mark
+            };
+            for s in range {
+                marks[s] = stamp;
+            }
+        }
+    }
+
+    /// Whether pass `p` and the passes marked with `stamp` touch one subresource, one of them
+    /// writing it: then they must keep their order.
+    fn conflicts(&self, p: PassId, stamp: u32) -> bool {
+        accesses(&self.passes[p.index()], self.subs).any(|(mut range, writes)| {
+            range.any(|s| self.write_mark[s] == stamp || (writes && self.read_mark[s] == stamp))
+        })
     }
 
     fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
@@ -492,17 +463,23 @@ impl Reorderer<'_> {
             return None;
         }
         let gs = self.group_start(k, i)?;
-        // What x depends on among the passes in between goes ahead of the group.
+        if self.read_mark.is_empty() {
+            self.read_mark = vec![0; self.subs.len()];
+            self.write_mark = vec![0; self.subs.len()];
+        }
+        // What x depends on among the passes in between goes ahead of the group: walking back,
+        // a pass that conflicts with x or with what already goes ahead must go ahead too.
         self.stamp += 1;
         let dep = self.stamp;
-        let mut stack = vec![x];
-        while let Some(p) = stack.pop() {
-            for &q in self.hazards.of(p) {
-                let at = self.pos[q as usize] as usize;
-                if at > k && at < i && self.mark[q as usize] != dep {
-                    self.mark[q as usize] = dep;
-                    stack.push(PassId::new(q as usize));
-                }
+        self.mark_accesses(x, dep);
+        let mut side_effects = xd.side_effects;
+        for at in (k + 1..i).rev() {
+            let q = self.out[at];
+            let qd = &self.passes[q.index()];
+            if self.conflicts(q, dep) || (side_effects && qd.side_effects) {
+                self.mark[q.index()] = dep;
+                side_effects |= qd.side_effects;
+                self.mark_accesses(q, dep);
             }
         }
         // A merge made earlier is never split: each group in between goes ahead or after whole.
@@ -521,16 +498,18 @@ impl Reorderer<'_> {
             .filter(|q| self.mark[q.index()] == dep)
             .collect();
         if !ahead.is_empty() {
-            let group = &self.out[gs..=k];
-            // Nothing moved ahead may depend on the group, nor cross a pinned pass in it.
-            if group.iter().any(|g| self.passes[g.index()].keep_order) {
-                return None;
-            }
+            // Nothing moved ahead may conflict with the group, nor cross a pinned pass in it.
+            self.stamp += 1;
+            let moved = self.stamp;
+            let mut side_effects = false;
             for &d in &ahead {
-                if self.hazards.of(d).iter().any(|&q| {
-                    let at = self.pos[q as usize] as usize;
-                    (gs..=k).contains(&at)
-                }) {
+                self.mark_accesses(d, moved);
+                side_effects |= self.passes[d.index()].side_effects;
+            }
+            for at in gs..=k {
+                let g = self.out[at];
+                let gd = &self.passes[g.index()];
+                if gd.keep_order || (side_effects && gd.side_effects) || self.conflicts(g, moved) {
                     return None;
                 }
             }
@@ -562,12 +541,16 @@ impl Reorderer<'_> {
             return None;
         }
         // Keep the new order: positions, group starts and the merge rule's state.
-        self.tail.reset();
+        let (passes, subs, v, options) = (self.passes, self.subs, self.v, self.options);
+        let tail = self
+            .tail
+            .get_or_insert_with(|| Grouper::new(passes, subs, v, options));
+        tail.reset();
         for (offset, &p) in new.iter().enumerate() {
             let at = rs + offset;
             self.out[at] = p;
             self.pos[p.index()] = at as u32;
-            let starts = self.tail.push(p).is_some();
+            let starts = tail.push(p).is_some();
             if at < self.starts.len() {
                 self.starts[at] = starts;
             } else {
@@ -596,11 +579,18 @@ impl Reorderer<'_> {
     fn simulate(&mut self, seq: &[PassId]) -> u64 {
         self.stamp += 1;
         let region = self.stamp;
-        self.scratch.reset();
+        if self.given_readers.is_none() && self.built_readers.is_none() {
+            self.built_readers = Some(ReadersOf::new(self.passes.len(), self.v));
+        }
+        let (passes, subs, v, options) = (self.passes, self.subs, self.v, self.options);
+        let scratch = self
+            .scratch
+            .get_or_insert_with(|| Grouper::new(passes, subs, v, options));
+        scratch.reset();
         let mut group = 0u32;
         let mut bounds = Vec::with_capacity(seq.len() + 1);
         for (at, &p) in seq.iter().enumerate() {
-            if self.scratch.push(p).is_some() {
+            if scratch.push(p).is_some() {
                 if at > 0 {
                     group += 1;
                 }
@@ -636,8 +626,12 @@ impl Reorderer<'_> {
                 .rev()
                 .find_map(|&p| self.v.slot_written[self.v.slot(p, slot)]);
             if let Some(version) = written {
+                let readers = self
+                    .given_readers
+                    .or(self.built_readers.as_ref())
+                    .expect("readers are built before the first trial");
                 let later = self.v.kept_at_end[version as usize]
-                    || self.readers.of(version).iter().any(|r| {
+                    || readers.of(version).iter().any(|r| {
                         self.live[r.index()] && {
                             let (stamp, rg) = self.local_group[r.index()];
                             stamp != region || rg > g
