@@ -480,7 +480,10 @@ pub fn attach(
             pass: pass.name.to_string(),
             message,
         };
+        // Shader translation failures (a GL without compute shaders or storage buffers in
+        // fragment shaders) are internal errors, not validation errors: catch both.
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
         let callback = match pass.kind {
             PassKind::Render if adaptation.copy_draws.contains(&*pass.name) => {
                 copy_draw_pass(device, graph, &resources, pass).map_err(unsupported)?
@@ -493,9 +496,22 @@ pub fn attach(
             }
             PassKind::Copy => copy_pass(graph, &resources, pass).map_err(unsupported)?,
         };
-        if let Some(error) = pollster::block_on(scope.pop()) {
+        let internal = pollster::block_on(internal.pop());
+        if let Some(error) = pollster::block_on(scope.pop()).or(internal) {
+            // The description carries the cause (a missing shader feature, say); the error's
+            // own text is only its kind.
+            let cause = match &error {
+                wgpu::Error::Validation { description, .. }
+                | wgpu::Error::Internal { description, .. } => description
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && *l != "Caused by:")
+                    .collect::<Vec<_>>()
+                    .join(": "),
+                other => other.to_string(),
+            };
             return Err(unsupported(format!(
-                "the adapter rejects its shaders: {error}"
+                "the adapter rejects its shaders: {cause}"
             )));
         }
         graph.set_callback(PassId::new(p), callback);
