@@ -506,7 +506,7 @@ impl CompiledGraph {
                 w.clear.map(|c| c.to_string()).unwrap_or_default()
             ),
             WarningKind::ClearForWrite => format!(
-                "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; handing over wgpu::LoadOpDontCare (--dont-care) skips the clear"
+                "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; handing over wgpu::LoadOpDontCare with CompileOptions::with_dont_care skips the clear"
             ),
             WarningKind::MsaaStored => {
                 let samples = match w.resource.map(|r| self.resource_decl(r).kind) {

@@ -183,3 +183,22 @@ fn every_error_kind_is_listed_once() {
     assert_eq!(unique.len(), names.len());
     assert!(names.contains(&"invalid_subresource"));
 }
+
+#[test]
+fn the_clear_for_write_warning_names_the_library_switch_not_a_tool_flag() {
+    let graph = tilegraph::RenderGraph::from_json(
+        r#"{"resources": [
+          {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]},
+           "import": {"contents": "undefined", "after": "keep"}}],
+         "passes": [{"name": "fill", "type": "render", "color": [{"resource": "out", "access": "write"}]}]}"#,
+    )
+    .unwrap();
+    let plan = graph
+        .compile(&tilegraph::CompileOptions::default())
+        .unwrap();
+    let message = plan.warning_message(&plan.warnings()[0]);
+    assert!(
+        message.contains("CompileOptions::with_dont_care") && !message.contains("--dont-care"),
+        "{message}"
+    );
+}
