@@ -67,8 +67,26 @@ pub(super) struct Edits {
     pub changes: Vec<Restructuring>,
     /// Per pass: the pass its copy was folded into.
     pub folded_into: Vec<Option<PassId>>,
+}
+
+impl Edits {
     /// A copy was folded: versions must be traced again.
-    pub folded: bool,
+    pub(super) fn folded(&self) -> bool {
+        self.folded_into.iter().any(Option::is_some)
+    }
+}
+
+/// Per version: the next version of the same subresource (`NONE` for the last).
+fn next_versions(v: &Versions, subs: &SubTable) -> Vec<u32> {
+    let mut next = vec![NONE; v.writer.len()];
+    let mut last = vec![NONE; subs.len()];
+    for (version, &sub) in v.sub_of.iter().enumerate() {
+        if last[sub as usize] != NONE {
+            next[last[sub as usize] as usize] = version as u32;
+        }
+        last[sub as usize] = version as u32;
+    }
+    next
 }
 
 /// Drops dead resolves and folds copies into resolves; `None` when neither applies.
@@ -82,15 +100,8 @@ pub(super) fn edit_resolves(
     allow_folds: bool,
 ) -> Option<Edits> {
     let mut edits: Option<Edits> = None;
-    // The next version of the same subresource: who overwrites a dead resolve.
-    let mut next_version = vec![NONE; v.writer.len()];
-    let mut last = vec![NONE; subs.len()];
-    for (version, &sub) in v.sub_of.iter().enumerate() {
-        if last[sub as usize] != NONE {
-            next_version[last[sub as usize] as usize] = version as u32;
-        }
-        last[sub as usize] = version as u32;
-    }
+    // Who overwrites a dead resolve, worked out at the first one.
+    let mut next_version: Option<Vec<u32>> = None;
     for p in (0..passes.len()).filter(|&p| live[p]) {
         let pid = PassId::new(p);
         for (slot, c) in passes[p].color.iter().enumerate() {
@@ -102,7 +113,8 @@ pub(super) fn edit_resolves(
             let change = if !v.kept_at_end[version as usize]
                 && !all_readers.iter().any(|r| live[r.index()])
             {
-                drop_dead_resolve(pid, target, version, &next_version, v, live)
+                let next = next_version.get_or_insert_with(|| next_versions(v, subs));
+                Some(drop_dead_resolve(pid, target, version, next, v, live))
             } else if allow_folds {
                 fold_copy(passes, res, pid, target, all_readers, live)
             } else {
@@ -115,14 +127,12 @@ pub(super) fn edit_resolves(
                 passes: passes.to_vec(),
                 changes: Vec::new(),
                 folded_into: vec![None; passes.len()],
-                folded: false,
             });
             e.passes[p].color[slot].resolve = new_resolve;
             if let Restructuring::CopyFolded { pass: copy, .. } = change {
                 let decl = &mut e.passes[copy.index()];
                 *decl = PassDecl::new(decl.name.clone(), PassKind::Copy);
                 e.folded_into[copy.index()] = Some(pid);
-                e.folded = true;
             }
             e.changes.push(change);
         }
@@ -139,7 +149,7 @@ fn drop_dead_resolve(
     next_version: &[u32],
     v: &Versions,
     live: &[bool],
-) -> Option<(Restructuring, Option<ResourceId>)> {
+) -> (Restructuring, Option<ResourceId>) {
     let mut next = next_version[version as usize];
     let mut overwritten_by = None;
     while next != NONE {
@@ -151,14 +161,14 @@ fn drop_dead_resolve(
         }
         next = next_version[next as usize];
     }
-    Some((
+    (
         Restructuring::ResolveDropped {
             pass,
             resource: target,
             overwritten_by,
         },
         None,
-    ))
+    )
 }
 
 /// A copy whose only source is what the resolve just wrote, into a graph-owned single-sampled
@@ -233,8 +243,8 @@ fn accesses<'p>(
     });
     let lists = pass.entries().flat_map(move |(access, e)| {
         let range = subs.of(e.resource, e.sub);
-        let reads = access.reads() || !access.writes();
-        reads
+        access
+            .reads()
             .then_some((range.clone(), false))
             .into_iter()
             .chain(access.writes().then_some((range, true)))
@@ -309,29 +319,31 @@ pub(super) fn reorder<'a>(
     }
 }
 
-/// Whether any live render pass has an earlier one with the same attachments within the window,
-/// not right before it and not behind a pinned pass: most frames have none, and then the
-/// declared order stands without building anything else.
+/// Whether any live render pass has somewhere to join ([`join_candidate`]): most frames have
+/// none, and then the declared order stands without building anything else.
 fn has_candidates(passes: &[PassDecl], keys: &[u64], declared: &[PassId]) -> bool {
-    declared.iter().enumerate().any(|(i, &x)| {
-        let key = keys[x.index()];
-        if key == 0 || passes[x.index()].keep_order || i < 2 {
-            return false;
+    (0..declared.len()).any(|i| join_candidate(passes, keys, declared, i).is_some())
+}
+
+/// The position of the nearest pass before position `i` of `order` with the attachments of the
+/// pass at `i`, within the window and not across a pinned pass, when passes stand between the
+/// two (right next to it, the pass merged already, or what stops it is not in between).
+fn join_candidate(passes: &[PassDecl], keys: &[u64], order: &[PassId], i: usize) -> Option<usize> {
+    let x = order[i];
+    let key = keys[x.index()];
+    if key == 0 || passes[x.index()].keep_order {
+        return None;
+    }
+    for at in (i.saturating_sub(WINDOW)..i).rev() {
+        let q = order[at];
+        if keys[q.index()] == key && same_attachments(&passes[q.index()], &passes[x.index()]) {
+            return (at + 1 < i).then_some(at);
         }
-        let previous = declared[i - 1];
-        if keys[previous.index()] == key || passes[previous.index()].keep_order {
-            return false;
+        if passes[q.index()].keep_order {
+            return None;
         }
-        for &q in declared[i.saturating_sub(WINDOW)..i - 1].iter().rev() {
-            if keys[q.index()] == key {
-                return true;
-            }
-            if passes[q.index()].keep_order {
-                return false;
-            }
-        }
-        false
-    })
+    }
+    None
 }
 
 /// A hash of the attachment set (0: none); equal keys are confirmed with `same_attachments`.
@@ -441,27 +453,7 @@ impl<'a> Reorderer<'a> {
 
     fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
         let xd = &self.passes[x.index()];
-        let key = self.keys[x.index()];
-        if key == 0 || xd.keep_order || i == 0 {
-            return None;
-        }
-        // The nearest earlier pass with the same attachments, not across a pinned pass.
-        let mut k = None;
-        for at in (i.saturating_sub(WINDOW)..i).rev() {
-            let q = self.out[at];
-            if self.keys[q.index()] == key && same_attachments(&self.passes[q.index()], xd) {
-                k = Some(at);
-                break;
-            }
-            if self.passes[q.index()].keep_order {
-                return None;
-            }
-        }
-        let k = k?;
-        if k + 1 == i {
-            // Already next to it: it merged, or nothing in between is what stops it.
-            return None;
-        }
+        let k = join_candidate(self.passes, &self.keys, &self.out, i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
             self.read_mark = vec![0; self.subs.len()];
