@@ -167,7 +167,7 @@ fn restructure_frame(
     };
     let mut edits = edit(true);
     let mut retraced = None;
-    if let Some(e) = edits.as_ref().filter(|e| e.folded) {
+    if let Some(e) = edits.as_ref().filter(|e| e.folded()) {
         // Folding moves a write from the copy to the resolve: versions change. A culled pass
         // that read a dropped resolve can make them untraceable; then nothing is folded.
         match versions::trace_versions(&e.passes, resources, subs) {
@@ -275,7 +275,7 @@ fn compile_decls(
         order,
         groups: planned_groups,
         group_of,
-        ..
+        bytes: planned_bytes,
     } = planned;
     let (eff_passes, eff_versions, eff_live): (&[PassDecl], _, &[bool]) = match (&edits, &retraced)
     {
@@ -292,15 +292,15 @@ fn compile_decls(
     let mut resource_plans = resources::lifetimes_and_usage(eff, eff_live, &group_of);
     resources::mark_transients(eff, &mut resource_plans, &planned_groups, options);
     let physical = resources::plan_physical_resources(eff, &mut resource_plans, options);
-    let mut traffic = traffic::measure_traffic(
+    let traffic = traffic::measure_traffic(
         declared,
-        &planned_groups,
+        planned_bytes,
+        declared_bytes,
         &naive,
         &live,
         &checked,
         options.fps,
     )?;
-    traffic.declared_bytes_per_frame = declared_bytes.unwrap_or(traffic.bytes_per_frame);
     let warnings = warnings::collect_warnings(eff, &planned_groups, &resource_plans, options);
     let dependencies = liveness::list_dependencies(passes, &versions, subs);
     let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live);

@@ -9,9 +9,13 @@ use crate::plan::{
 };
 use crate::resource::{PassId, ResourceDecl, ResourceId, Subresource};
 
+/// The traffic of a plan whose attachment bytes (`planned_bytes`, from [`planned_bytes`]) and
+/// those of the declared order's plan are counted already; `graph` and `live` are the declared
+/// frame's, whose naive plan and sampled bytes these are, whatever restructuring did.
 pub(super) fn measure_traffic(
     graph: Decls<'_>,
-    planned: &[Group],
+    planned_bytes: Option<u64>,
+    declared_bytes: Option<u64>,
     naive: &NaiveSources,
     live: &[bool],
     checked: &Checked,
@@ -31,9 +35,8 @@ pub(super) fn measure_traffic(
             subresource_bytes(&graph.resources[r.index()], sub)
         }
     };
-    let planned_bytes = attachment_bytes(planned, bytes).ok_or_else(overflow)?;
-    // The naive plan and the sampled bytes are the declared frame's: `graph` and `live` are the
-    // declared order's, whatever restructuring did.
+    let planned_bytes = planned_bytes.ok_or_else(overflow)?;
+    let declared_bytes = declared_bytes.ok_or_else(overflow)?;
     // The naive plan, counted without building it: every live pass alone.
     let mut naive_bytes = 0u64;
     for (p, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
@@ -64,7 +67,7 @@ pub(super) fn measure_traffic(
     Ok(Traffic {
         bytes_per_frame: planned_bytes,
         naive_bytes_per_frame: naive_bytes,
-        declared_bytes_per_frame: planned_bytes,
+        declared_bytes_per_frame: declared_bytes,
         fps,
         bytes_per_second: per_second(planned_bytes)?,
         naive_bytes_per_second: per_second(naive_bytes)?,
