@@ -397,22 +397,32 @@ fn storage_formats(
         ));
         realised.insert(resource, twin);
     }
+    retype_resources(value, &realised, |_| {});
+    Ok(())
+}
+
+/// Gives every resource named in `formats` its new format; `also` then adjusts the resource.
+fn retype_resources(
+    value: &mut Value,
+    formats: &HashMap<String, wgpu::TextureFormat>,
+    mut also: impl FnMut(&mut Value),
+) {
     for r in value
         .get_mut("resources")
         .and_then(Value::as_array_mut)
         .into_iter()
         .flatten()
     {
-        let Some(&twin) = r
+        let Some(&format) = r
             .get("name")
             .and_then(Value::as_str)
-            .and_then(|n| realised.get(n))
+            .and_then(|n| formats.get(n))
         else {
             continue;
         };
-        r["texture"]["format"] = json!(tilegraph::format::format_name(twin));
+        r["texture"]["format"] = Value::from(tilegraph::format::format_name(format));
+        also(r);
     }
-    Ok(())
 }
 
 /// A render pass that attaches a depth texture `read` and samples it: test in the shader.
@@ -637,25 +647,11 @@ fn float_bits(
     if stand_in.is_empty() {
         return Ok(());
     }
-    for r in value
-        .get_mut("resources")
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten()
-    {
-        let Some(twin) = r
-            .get("name")
-            .and_then(Value::as_str)
-            .and_then(|n| stand_in.get(n))
-            .copied()
-        else {
-            continue;
-        };
-        r["texture"]["format"] = Value::from(tilegraph::format::format_name(twin));
+    retype_resources(value, &stand_in, |r| {
         if let Some(clear) = r.get_mut("clear") {
             bits_of_clear(clear);
         }
-    }
+    });
     for pass in value
         .get_mut("passes")
         .and_then(Value::as_array_mut)
