@@ -50,16 +50,16 @@ pub enum ExecuteMode {
     /// The compiled plan: merged groups, inferred ops, transient textures.
     #[default]
     Planned,
-    /// The plan's naive groups ([`CompiledGraph::naive_groups`]), the baseline: every live pass
-    /// its own render pass, `Clear` only where a pass declares `clear` (or reads contents nothing
-    /// wrote), `Load` otherwise, `Store` always, nothing transient.
+    /// The naive groups ([`CompiledGraph::naive_groups`]) of the declared order, the baseline:
+    /// every live pass its own render pass, `Clear` only where a pass declares `clear` (or reads
+    /// contents nothing wrote), `Load` otherwise, `Store` always, nothing transient.
     Naive,
-    /// The plan, made to fail loudly where it depends on contents it declared dead: every
-    /// attachment whose first access in a group is `write` (so its plan load is `DontCare` with
-    /// the token, `Clear` without) is cleared to poison, every `Discard`ed attachment is
-    /// overwritten with poison after its group, and every subresource of every graph-owned
-    /// texture (and of every imported one with undefined contents) that is attached somewhere is
-    /// poisoned before the first group that attaches it. Textures used only as storage or copies
+    /// The plan of the declared order ([`CompiledGraph::as_declared`]), made to fail loudly where
+    /// it depends on contents it declared dead: every attachment whose first access in a group
+    /// is `write` (so its plan load is `DontCare` with the token, `Clear` without) is cleared to
+    /// poison, every `Discard`ed attachment is overwritten with poison after its group, and
+    /// every subresource of every graph-owned texture (and of every imported one with undefined
+    /// contents) that is attached somewhere is poisoned before the first group that attaches it. Textures used only as storage or copies
     /// are not poisoned. Nothing is transient, since poisoned textures are stored to.
     Poison,
 }
