@@ -38,6 +38,59 @@ pub enum ContextError {
     },
 }
 
+/// Which views a render pass closure records ([guide](crate::guide#multiview)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Views {
+    /// An ordinary pass (no `multiview`), or a compute or copy pass.
+    One,
+    /// All `count` views in one multiview render pass: the attachments are 2D-array views of
+    /// the pass's layers, and shaders pick their view with `@builtin(view_index)`. Pipelines
+    /// need `multiview_mask` [`Views::multiview_mask`].
+    Multiview {
+        /// Views of the pass.
+        count: u32,
+    },
+    /// View `view` of `count` in a render pass of its own (the device has no multiview, or the
+    /// executor was told not to use it): the attachments are that layer's views, and pipelines
+    /// have no `multiview_mask`. The closure is called once per view, in view order.
+    PerView {
+        /// The view being recorded, `0 .. count`.
+        view: u32,
+        /// Views of the pass.
+        count: u32,
+    },
+}
+
+impl Views {
+    /// The `multiview_mask` of the render pass being recorded, for the pipelines drawn in it:
+    /// all `count` views in multiview, else `None`.
+    pub fn multiview_mask(self) -> Option<std::num::NonZeroU32> {
+        match self {
+            Views::Multiview { count } => {
+                std::num::NonZeroU32::new(u32::MAX.checked_shr(32 - count.min(32)).unwrap_or(0))
+            }
+            Views::One | Views::PerView { .. } => None,
+        }
+    }
+
+    /// The view recorded alone, where the closure is called once per view.
+    pub fn single_view(self) -> Option<u32> {
+        match self {
+            Views::PerView { view, .. } => Some(view),
+            Views::One | Views::Multiview { .. } => None,
+        }
+    }
+
+    /// Views the pass renders in all: 1 for an ordinary pass.
+    pub fn count(self) -> u32 {
+        match self {
+            Views::One => 1,
+            Views::Multiview { count } | Views::PerView { count, .. } => count,
+        }
+    }
+}
+
 /// Where the executor keeps this frame's wgpu objects, one per declared resource.
 pub(crate) trait FrameResources {
     /// The texture behind a resource.
@@ -60,6 +113,7 @@ pub struct PassContext<'f> {
     pub(crate) pass: &'f PassDecl,
     pub(crate) resources: &'f [ResourceDecl],
     pub(crate) frame: &'f dyn FrameResources,
+    pub(crate) views: Views,
 }
 
 impl<'f> PassContext<'f> {
@@ -76,6 +130,12 @@ impl<'f> PassContext<'f> {
     /// The name of the pass being recorded.
     pub fn pass_name(&self) -> &'f str {
         &self.pass.name
+    }
+
+    /// Which views the closure records: one, all of a multiview pass at once, or one view of
+    /// a multiview pass recorded per view ([guide](crate::guide#multiview)).
+    pub fn views(&self) -> Views {
+        self.views
     }
 
     /// A view of a texture the pass declared: one subresource (`texture.mip(1)`), or the whole
@@ -153,10 +213,10 @@ impl<'f> PassContext<'f> {
 
     fn declares_sub(&self, r: ResourceId, sub: Subresource) -> bool {
         let pass = self.pass;
-        pass.color.iter().any(|c| {
-            (c.resource == r && c.sub == sub) || (c.resolve == Some(r) && sub == Subresource::BASE)
-        }) || pass.depth.is_some_and(|d| d.resource == r && d.sub == sub)
-            || pass.lists_name(r, |e| e.sub.is_none_or(|s| s == sub))
+        pass.attachments().any(|a| {
+            (a.resource == r && a.sub == sub)
+                || (a.resolve == Some(r) && sub == a.resolve_subresource())
+        }) || pass.lists_name(r, |e| e.sub.is_none_or(|s| s == sub))
     }
 
     fn undeclared(&self, r: ResourceId, what: String) -> ContextError {

@@ -543,6 +543,16 @@ impl<'a> RenderPassBuilder<'_, 'a> {
         self
     }
 
+    /// Makes the pass a multiview pass of `views` views ([guide](crate::guide#multiview)): each
+    /// attachment then names layers `layer .. layer + views` of an array texture (a resolve
+    /// target: layers `0 .. views`). The closure is called once with a multiview render pass
+    /// where the device has `Features::MULTIVIEW`, else once per view, each with that layer;
+    /// [`PassContext::views`] says which.
+    pub fn multiview(mut self, views: u32) -> Self {
+        self.inner.decl().multiview = Some(views);
+        self
+    }
+
     /// Reads a texture at the pixel being shaded, as written by an earlier pass (framebuffer
     /// fetch; executed as a sampled read on wgpu).
     pub fn input(mut self, texture: impl Into<TextureRef>) -> Self {

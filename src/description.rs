@@ -178,6 +178,9 @@ struct PassJson {
     /// Read as any JSON value so that a wrong type is an error naming the pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     keep_order: Option<serde_json::Value>,
+    /// Views of a multiview render pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    multiview: Option<u32>,
 }
 
 impl From<AccessJson> for Access {
@@ -394,6 +397,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
             )));
         }
     };
+    decl.multiview = p.multiview;
     Ok(decl)
 }
 
@@ -577,6 +581,7 @@ pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
                 copy_dst: names(&p.copy_dst),
                 side_effects: p.side_effects,
                 keep_order: p.keep_order.then_some(serde_json::Value::Bool(true)),
+                multiview: p.multiview,
             })
             .collect();
         serde_json::to_string_pretty(&Description { resources, passes })

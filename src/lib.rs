@@ -166,7 +166,7 @@ pub mod resource;
 pub use wgpu;
 
 pub use cache::PlanCache;
-pub use context::{ContextError, PassContext, PassError};
+pub use context::{ContextError, PassContext, PassError, Views};
 pub use declare::{History, PassCallback, RenderGraph};
 pub use error::{ErrorKind, GraphError};
 pub use execute::{

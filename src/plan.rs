@@ -238,12 +238,32 @@ pub struct Group {
     pub kind: PassKind,
     /// Its passes, in order.
     pub passes: Vec<PassId>,
-    /// Colour attachments in slot order.
+    /// Colour attachments in slot order; in a multiview group, one per view of each slot
+    /// (layers `layer .. layer + N` of slot 0, then of slot 1, ...).
     pub color: Vec<AttachmentPlan>,
-    /// Depth/stencil attachment.
+    /// Depth/stencil attachment (its first view in a multiview group).
     pub depth: Option<AttachmentPlan>,
+    /// The depth/stencil attachment's views 1 .. N in a multiview group; empty otherwise.
+    pub depth_views: Vec<AttachmentPlan>,
+    /// The group's multiview count ([guide](crate::guide#multiview)): `None` for one view.
+    pub multiview: Option<u32>,
     /// Why the next live pass did not join.
     pub boundary: GroupBoundary,
+}
+
+impl Group {
+    /// Views the group renders: its multiview count, or 1.
+    pub fn views(&self) -> u32 {
+        self.multiview.unwrap_or(1).max(1)
+    }
+
+    /// Every attachment: colour slots, then each view of the depth slot.
+    pub fn attachments(&self) -> impl Iterator<Item = &AttachmentPlan> + '_ {
+        self.color
+            .iter()
+            .chain(self.depth.iter())
+            .chain(self.depth_views.iter())
+    }
 }
 
 /// What the plan decided for one pass.
@@ -533,10 +553,7 @@ pub(crate) fn attachment_bytes(
     bytes: impl Fn(ResourceId, Subresource) -> u64,
 ) -> Option<u64> {
     let mut total = 0u64;
-    for a in groups
-        .iter()
-        .flat_map(|g| g.color.iter().chain(g.depth.iter()))
-    {
+    for a in groups.iter().flat_map(Group::attachments) {
         let moved = u64::from(a.load == LoadOp::Load) + u64::from(a.store == StoreOp::Store);
         if moved > 0 {
             total = total.checked_add(bytes(a.resource, a.sub).checked_mul(moved)?)?;
@@ -677,8 +694,10 @@ impl CompiledGraph {
                 groups.push(Group {
                     kind: pass.kind,
                     passes: vec![pid],
-                    color: attachments.by_ref().take(pass.color.len()).collect(),
+                    color: attachments.by_ref().take(pass.color_slot_count()).collect(),
                     depth: attachments.next(),
+                    depth_views: attachments.collect(),
+                    multiview: pass.multiview,
                     boundary: GroupBoundary::MergingDisabled,
                 });
             }

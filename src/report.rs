@@ -65,6 +65,11 @@ struct GroupJson<'p> {
     color: Option<Vec<ColorJson<'p>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     depth: Option<Option<DepthJson<'p>>>,
+    /// The depth attachment's views 1 .. N of a multiview group.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    depth_views: Vec<DepthJson<'p>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multiview: Option<u32>,
     #[serde(rename = "break")]
     boundary: &'static str,
 }
@@ -123,6 +128,14 @@ impl CompiledGraph {
     /// The plan as JSON ([guide](crate::guide#plan-json)). Byte-identical for identical inputs.
     pub fn to_json(&self) -> String {
         let rname = |r: ResourceId| self.resource_name(r);
+        let depth_json = |a: &AttachmentPlan| DepthJson {
+            resource: rname(a.resource),
+            mip: a.sub.mip,
+            layer: a.sub.layer,
+            load: a.load.as_str(),
+            store: a.store.as_str(),
+            read_only: a.read_only,
+        };
         let plan = PlanJson {
             passes: self
                 .passes
@@ -161,16 +174,9 @@ impl CompiledGraph {
                                 })
                                 .collect()
                         }),
-                        depth: render.then(|| {
-                            g.depth.as_ref().map(|a| DepthJson {
-                                resource: rname(a.resource),
-                                mip: a.sub.mip,
-                                layer: a.sub.layer,
-                                load: a.load.as_str(),
-                                store: a.store.as_str(),
-                                read_only: a.read_only,
-                            })
-                        }),
+                        depth: render.then(|| g.depth.as_ref().map(depth_json)),
+                        depth_views: g.depth_views.iter().map(depth_json).collect(),
+                        multiview: g.multiview,
                         boundary: g.boundary.as_str(),
                     }
                 })
@@ -288,6 +294,8 @@ impl CompiledGraph {
             break_reason: &'static str,
             color: Vec<Reasons>,
             depth: Option<Reasons>,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            depth_views: Vec<Reasons>,
         }
         let name = |p: PassId| self.pass_name(p).to_owned();
         let reasons = |a: &AttachmentPlan| Reasons {
@@ -314,6 +322,7 @@ impl CompiledGraph {
                 break_reason: g.boundary.describe(),
                 color: g.color.iter().map(reasons).collect(),
                 depth: g.depth.as_ref().map(reasons),
+                depth_views: g.depth_views.iter().map(reasons).collect(),
             })
             .collect();
         let graph: serde_json::Value =
@@ -351,10 +360,13 @@ impl CompiledGraph {
                 group.kind.as_str(),
                 names.join(" + ")
             );
+            if let Some(views) = group.multiview {
+                let _ = writeln!(out, "         views  {views} (multiview)");
+            }
             for a in &group.color {
                 let _ = writeln!(out, "         color  {}", self.describe_attachment(a));
             }
-            if let Some(a) = &group.depth {
+            for a in group.depth.iter().chain(&group.depth_views) {
                 let _ = writeln!(out, "         depth  {}", self.describe_attachment(a));
             }
             if crate::backend::gles_msaa_on_tile(self, group) {
@@ -658,9 +670,7 @@ impl CompiledGraph {
                     let store = self.store_of(self.group(fg), d.resource, d.sub);
                     let target = self.group(tg);
                     let load = target
-                        .color
-                        .iter()
-                        .chain(target.depth.iter())
+                        .attachments()
                         .find(|a| a.resource == d.resource && a.sub == d.sub)
                         .map(|a| a.load.as_str());
                     match load {
@@ -683,9 +693,7 @@ impl CompiledGraph {
         let resolved = group.color.iter().any(|a| a.resolve == Some(resource));
         let written_otherwise = if resolved { "resolved" } else { "written" };
         group
-            .color
-            .iter()
-            .chain(group.depth.iter())
+            .attachments()
             .find(|a| a.resource == resource && a.sub == sub)
             .map_or(written_otherwise, |a| match a.store {
                 StoreOp::Store => "stored",

@@ -425,7 +425,8 @@ pub struct ColorAttachment {
     pub access: Access,
     /// The access's own clear value, if any.
     pub clear: Option<ClearValue>,
-    /// Single-sampled texture the attachment resolves into (its mip 0 of layer 0).
+    /// Single-sampled texture the attachment resolves into (its mip 0 of layer 0; layers
+    /// `0 .. N` in a pass of N views).
     pub resolve: Option<ResourceId>,
 }
 
@@ -515,6 +516,9 @@ pub struct PassDecl {
     /// Pins the pass: restructuring moves no pass across it, for work the graph cannot see
     /// ([guide](crate::guide#restructuring)).
     pub keep_order: bool,
+    /// A multiview render pass of this many views: each attachment names layers
+    /// `layer .. layer + N` ([guide](crate::guide#multiview)); `None` for one view.
+    pub multiview: Option<u32>,
 }
 
 impl PassDecl {
@@ -534,6 +538,7 @@ impl PassDecl {
             copy_dst: Vec::new(),
             side_effects: false,
             keep_order: false,
+            multiview: None,
         }
     }
 }
@@ -620,6 +625,8 @@ pub struct AttachmentDecl {
     pub resolve: Option<ResourceId>,
     /// The depth/stencil slot.
     pub is_depth: bool,
+    /// Which view of a multiview attachment this is (0 in a pass of one view).
+    pub view: u32,
 }
 
 impl AttachmentDecl {
@@ -633,33 +640,64 @@ impl AttachmentDecl {
                 ResourceKind::Buffer(_) => ClearValue::Color([0.0; 4]),
             })
     }
+
+    /// The subresource the attachment resolves into: mip 0 of layer `view`.
+    pub fn resolve_subresource(&self) -> Subresource {
+        Subresource {
+            mip: 0,
+            layer: self.view,
+        }
+    }
 }
 
 impl PassDecl {
-    /// Attachment slots in order: colour slots, then depth.
+    /// Views the pass renders: its multiview count, or 1.
+    pub fn views(&self) -> u32 {
+        self.multiview.unwrap_or(1).max(1)
+    }
+
+    /// Attachment slots in order: colour slots, then depth. A multiview attachment is one
+    /// slot per view (layers `layer .. layer + N`, consecutively): the compiler tracks each
+    /// layer as its own subresource.
     pub fn attachments(&self) -> impl Iterator<Item = AttachmentDecl> + Clone + '_ {
-        let color = self.color.iter().map(|c| AttachmentDecl {
-            resource: c.resource,
-            sub: c.sub,
-            access: c.access,
-            clear: c.clear,
-            resolve: c.resolve,
-            is_depth: false,
+        let views = self.views();
+        let layer = move |sub: Subresource, view: u32| Subresource {
+            mip: sub.mip,
+            layer: sub.layer.saturating_add(view),
+        };
+        let color = self.color.iter().flat_map(move |c| {
+            (0..views).map(move |view| AttachmentDecl {
+                resource: c.resource,
+                sub: layer(c.sub, view),
+                access: c.access,
+                clear: c.clear,
+                resolve: c.resolve,
+                is_depth: false,
+                view,
+            })
         });
-        let depth = self.depth.iter().map(|d| AttachmentDecl {
-            resource: d.resource,
-            sub: d.sub,
-            access: d.access,
-            clear: d.clear,
-            resolve: None,
-            is_depth: true,
+        let depth = self.depth.iter().flat_map(move |d| {
+            (0..views).map(move |view| AttachmentDecl {
+                resource: d.resource,
+                sub: layer(d.sub, view),
+                access: d.access,
+                clear: d.clear,
+                resolve: None,
+                is_depth: true,
+                view,
+            })
         });
         color.chain(depth)
     }
 
-    /// Number of attachment slots.
+    /// Number of attachment slots (one per view of a multiview attachment).
     pub fn attachment_count(&self) -> usize {
-        self.color.len() + usize::from(self.depth.is_some())
+        (self.color.len() + usize::from(self.depth.is_some())) * self.views() as usize
+    }
+
+    /// Number of colour slots (one per view of a multiview attachment).
+    pub fn color_slot_count(&self) -> usize {
+        self.color.len() * self.views() as usize
     }
 
     /// One of the pass's lists.

@@ -8,7 +8,7 @@ use super::versions::Versions;
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
 use crate::plan::{Group, GroupBoundary};
-use crate::resource::{Access, Entry, ListAccess, PassDecl, PassId, PassKind, Subresource};
+use crate::resource::{Access, Entry, ListAccess, PassDecl, PassId, PassKind};
 
 /// The groups and which group each pass joined.
 pub(super) struct Grouping {
@@ -102,7 +102,7 @@ impl<'a> Grouper<'a> {
                 self.written_in[self.subs.index(a.resource, a.sub)] = stamp;
             }
             if let Some(t) = a.resolve {
-                self.written_in[self.subs.index(t, Subresource::BASE)] = stamp;
+                self.written_in[self.subs.index(t, a.resolve_subresource())] = stamp;
             }
         }
         for (access, e) in pass.entries() {
@@ -164,15 +164,10 @@ impl<'a> Grouper<'a> {
         // wgpu validates a render pass as one usage scope: a texture the group binds for a shader
         // read (a read-only depth sampled alongside) cannot become its written depth or a resolve
         // target.
-        let mut attachment_writes = next
-            .color
-            .iter()
-            .filter_map(|c| c.resolve.map(|t| (t, Subresource::BASE)))
-            .chain(
-                next.depth
-                    .filter(|d| d.access != Access::Read)
-                    .map(|d| (d.resource, d.sub)),
-            );
+        let mut attachment_writes = next.attachments().filter_map(|a| match a.resolve {
+            Some(t) => Some((t, a.resolve_subresource())),
+            None => (a.is_depth && a.access != Access::Read).then_some((a.resource, a.sub)),
+        });
         if attachment_writes.any(|(r, s)| self.touched_in[self.subs.index(r, s)] == self.stamp) {
             return Some(GroupBoundary::WritesBoundTexture);
         }
@@ -184,9 +179,11 @@ impl<'a> Grouper<'a> {
     }
 }
 
-/// Whether two passes attach the very same subresources in the same slots.
+/// Whether two passes attach the very same subresources in the same slots (a multiview pass:
+/// the same views of the same layers).
 pub(super) fn same_attachments(a: &PassDecl, b: &PassDecl) -> bool {
-    a.attachment_count() == b.attachment_count()
+    a.multiview == b.multiview
+        && a.attachment_count() == b.attachment_count()
         && a.color.len() == b.color.len()
         && a.attachments()
             .zip(b.attachments())
@@ -216,6 +213,8 @@ pub(super) fn form_groups(
                     passes: vec![p],
                     color: Vec::new(),
                     depth: None,
+                    depth_views: Vec::new(),
+                    multiview: passes[p.index()].multiview,
                     boundary: GroupBoundary::EndOfGraph,
                 });
             }

@@ -51,10 +51,11 @@ pub(super) fn infer_attachment_ops(
         };
         group.color = attachments
             .by_ref()
-            .take(first.color.len())
+            .take(first.color_slot_count())
             .map(&mut plan)
             .collect();
-        group.depth = attachments.next().map(plan);
+        group.depth = attachments.next().map(&mut plan);
+        group.depth_views = attachments.map(plan).collect();
     }
     groups
 }

@@ -102,7 +102,8 @@ pub(super) fn edit_resolves(
     let mut edits: Option<Edits> = None;
     // Who overwrites a dead resolve, worked out at the first one.
     let mut next_version: Option<Vec<u32>> = None;
-    for p in (0..passes.len()).filter(|&p| live[p]) {
+    // A multiview pass resolves all its views or none: its resolves are left as declared.
+    for p in (0..passes.len()).filter(|&p| live[p] && passes[p].multiview.is_none()) {
         let pid = PassId::new(p);
         for (slot, c) in passes[p].color.iter().enumerate() {
             let (Some(target), Some(version)) = (c.resolve, v.slot_resolved[v.slot(pid, slot)])
@@ -232,7 +233,7 @@ fn accesses<'p>(
         let reads = matches!(a.access, Access::Read | Access::ReadWrite);
         let writes = a.access != Access::Read;
         let resolve = a.resolve.map(|t| {
-            let s = subs.index(t, Subresource::BASE);
+            let s = subs.index(t, a.resolve_subresource());
             (s..s + 1, true)
         });
         reads

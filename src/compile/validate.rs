@@ -302,6 +302,7 @@ impl PassChecker<'_> {
         let repeated = self.resources_exist(stamp, seen_in_pass)?;
         self.pass_kind_allows_accesses()?;
         self.attachment_count()?;
+        self.multiview()?;
         for a in self.pass.attachments() {
             self.attachment(a)?;
         }
@@ -400,6 +401,28 @@ impl PassChecker<'_> {
         Ok(())
     }
 
+    /// A multiview pass is a render pass of at least two views. (Whether the device renders
+    /// that many is checked where it executes.) Each attachment renders all N views: its layers
+    /// are checked one by one as the pass's attachment slots.
+    fn multiview(&self) -> Result<(), GraphError> {
+        let Some(views) = self.pass.multiview else {
+            return Ok(());
+        };
+        let message = if self.pass.kind != PassKind::Render {
+            format!(
+                "a {} pass cannot be multiview; only render passes have views",
+                self.pass.kind.as_str()
+            )
+        } else if views < 2 {
+            format!("`multiview` is {views}; a multiview pass renders at least 2 views")
+        } else if views > MAX_LAYERS {
+            format!("`multiview` is {views}; no texture has more than {MAX_LAYERS} layers")
+        } else {
+            return Ok(());
+        };
+        Err(self.invalid_access(None, message))
+    }
+
     /// The resource is a texture; buffers are refused with what they were used as.
     fn texture(&self, id: ResourceId, what: &str) -> Result<TextureDesc, GraphError> {
         match self.res[id.index()].kind {
@@ -456,6 +479,8 @@ impl PassChecker<'_> {
         self.one_extent(a.resource, t, a.sub)?;
         if let Some(target) = a.resolve {
             self.resolve_target(a, t, target)?;
+            let tt = self.texture(target, "a resolve target")?;
+            self.subresource_in_range(target, tt, a.resolve_subresource())?;
         }
         Ok(())
     }
@@ -593,7 +618,7 @@ impl PassChecker<'_> {
             let writes = a.access != Access::Read;
             uses.push((a.resource, Some(a.sub), Use::Attachment { writes }));
             if let Some(t) = a.resolve {
-                uses.push((t, Some(Subresource::BASE), Use::Resolve));
+                uses.push((t, Some(a.resolve_subresource()), Use::Resolve));
             }
         }
         uses.extend(

@@ -212,7 +212,7 @@ impl<'g> Tracer<'g> {
         for a in pass.attachments() {
             let resolved = a
                 .resolve
-                .map(|t| self.new_version(self.subs.index(t, Subresource::BASE), Some(pid)));
+                .map(|t| self.new_version(self.subs.index(t, a.resolve_subresource()), Some(pid)));
             self.v.slot_resolved.push(resolved);
         }
         for (_, e) in pass.entries().filter(|(a, _)| a.writes()) {

@@ -7,7 +7,7 @@ use super::imports::Imports;
 use super::lower::{ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use super::pool::{Pool, TextureViews};
 use super::timing::Timestamps;
-use crate::context::{FrameResources, PassContext};
+use crate::context::{FrameResources, PassContext, Views};
 use crate::declare::PassCallback;
 use crate::resource::{PassDecl, PassKind, ResourceDecl, ResourceId, Subresource};
 
@@ -63,6 +63,22 @@ impl<'f> Tables<'f> {
             .and_then(|(_, v)| v.get(Some(sub)))
             .expect("attachments of live groups are bound")
     }
+
+    /// A 2D-array view of `count` layers from `sub` (at its mip): a multiview attachment.
+    fn layers_view(&self, r: ResourceId, sub: Subresource, count: u32) -> wgpu::TextureView {
+        let (texture, _) = self
+            .texture_and_views(r)
+            .expect("attachments of live groups are bound");
+        texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("tilegraph multiview attachment"),
+            dimension: Some(wgpu::TextureViewDimension::D2Array),
+            base_mip_level: sub.mip,
+            mip_level_count: Some(1),
+            base_array_layer: sub.layer,
+            array_layer_count: Some(count),
+            ..Default::default()
+        })
+    }
 }
 
 impl FrameResources for Tables<'_> {
@@ -93,7 +109,7 @@ impl FrameResources for Tables<'_> {
 /// Calls the closures of a group's passes on the open `$target`, each inside a debug group named
 /// after the pass. Render, compute and copy groups differ only in the target and the variant.
 macro_rules! call_passes {
-    ($self:ident, $group:ident, $callbacks:ident, $target:expr, $variant:ident, $kind:literal) => {
+    ($self:ident, $group:ident, $callbacks:ident, $target:expr, $variant:ident, $kind:literal, $views:expr) => {
         for &p in &$group.passes {
             let decl = &$self.graph_passes[p.index()];
             let name = &*decl.name;
@@ -105,6 +121,7 @@ macro_rules! call_passes {
                 pass: decl,
                 resources: tables.resources,
                 frame: &tables,
+                views: $views,
             };
             match &mut $callbacks[p.index()] {
                 Some(PassCallback::$variant(f)) => {
@@ -216,47 +233,131 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut [Option<PassCallback<'_>>],
     ) -> Result<(), ExecuteError> {
-        // wgpu allows at most eight colour attachments; the compiler enforces it.
-        let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
-        for (slot, c) in group.color.iter().enumerate() {
-            color[slot] = Some(wgpu::RenderPassColorAttachment {
-                view: self.tables.attachment_view(c.resource, c.sub),
-                depth_slice: None,
-                resolve_target: c
-                    .resolve
-                    .map(|t| self.tables.attachment_view(t, Subresource::BASE)),
-                ops: c.ops,
-            });
+        let views = group.views;
+        if group.multiview.is_some() {
+            let limit = self.tables.device.limits().max_multiview_view_count;
+            if views > limit {
+                return Err(ExecuteError::MultiviewLimit {
+                    pass: group.label.clone(),
+                    views,
+                    limit,
+                });
+            }
         }
-        let depth = group.depth.map(|d| wgpu::RenderPassDepthStencilAttachment {
-            view: self.tables.attachment_view(d.resource, d.sub),
-            depth_ops: d.depth,
-            stencil_ops: d.stencil,
-        });
-        let mut timestamp_writes = self
+        // One render pass, or one per view; the group's time spans its invalidations and them.
+        let passes = if group.multiview.is_some() { 1 } else { views };
+        let total = group.invalidate_before.len() + passes as usize;
+        let mut timestamps = self
             .timestamps
             .as_deref_mut()
             .and_then(|t| t.next_render(&group.label));
-        if let Some(invalidation) = &group.invalidate_before {
-            // The group's time starts with its invalidation.
-            let begin = timestamp_writes
+        let mut timestamp_writes = |i: usize| {
+            timestamps
                 .as_mut()
                 .map(|t| wgpu::RenderPassTimestampWrites {
                     query_set: t.query_set,
-                    beginning_of_pass_write_index: t.beginning_of_pass_write_index.take(),
-                    end_of_pass_write_index: None,
-                });
+                    beginning_of_pass_write_index: if i == 0 {
+                        t.beginning_of_pass_write_index.take()
+                    } else {
+                        None
+                    },
+                    end_of_pass_write_index: if i + 1 == total {
+                        t.end_of_pass_write_index.take()
+                    } else {
+                        None
+                    },
+                })
+        };
+        for (i, invalidation) in group.invalidate_before.iter().enumerate() {
             let label = self.debug_groups.then_some(&*invalidation.label);
-            invalidate(self.encoder, self.tables, label, invalidation, begin);
+            let writes = timestamp_writes(i);
+            invalidate(self.encoder, self.tables, label, invalidation, writes);
         }
-        let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(&group.label),
-            color_attachments: &color[..group.color.len()],
-            depth_stencil_attachment: depth,
-            timestamp_writes,
-            ..Default::default()
-        });
-        call_passes!(self, group, callbacks, &mut rpass, Render, "render");
+        let first = group.invalidate_before.len();
+        if let Some(mv) = &group.multiview {
+            let layers: Vec<(wgpu::TextureView, Option<wgpu::TextureView>)> = mv
+                .color
+                .iter()
+                .map(|c| {
+                    let view = self.tables.layers_view(c.resource, c.sub, views);
+                    let resolve = c
+                        .resolve
+                        .map(|t| self.tables.layers_view(t, Subresource::BASE, views));
+                    (view, resolve)
+                })
+                .collect();
+            let depth_view = mv
+                .depth
+                .map(|d| self.tables.layers_view(d.resource, d.sub, views));
+            let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
+            for (slot, (c, (view, resolve))) in mv.color.iter().zip(&layers).enumerate() {
+                color[slot] = Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: resolve.as_ref(),
+                    ops: c.ops,
+                });
+            }
+            let depth = mv
+                .depth
+                .zip(depth_view.as_ref())
+                .map(|(d, view)| wgpu::RenderPassDepthStencilAttachment {
+                    view,
+                    depth_ops: d.depth,
+                    stencil_ops: d.stencil,
+                });
+            let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(&group.label),
+                color_attachments: &color[..mv.color.len()],
+                depth_stencil_attachment: depth,
+                timestamp_writes: timestamp_writes(first),
+                multiview_mask: Views::Multiview { count: views }.multiview_mask(),
+                ..Default::default()
+            });
+            let views = Views::Multiview { count: views };
+            call_passes!(self, group, callbacks, &mut rpass, Render, "render", views);
+            return Ok(());
+        }
+        let slots = group.color.len() / views as usize;
+        for view in 0..views {
+            // wgpu allows at most eight colour attachments; the compiler enforces it.
+            let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
+            let of_view = group.color.iter().skip(view as usize).step_by(views as usize);
+            for (slot, c) in of_view.enumerate() {
+                let target = Subresource {
+                    mip: 0,
+                    layer: view,
+                };
+                color[slot] = Some(wgpu::RenderPassColorAttachment {
+                    view: self.tables.attachment_view(c.resource, c.sub),
+                    depth_slice: None,
+                    resolve_target: c.resolve.map(|t| self.tables.attachment_view(t, target)),
+                    ops: c.ops,
+                });
+            }
+            let depth = group
+                .depth
+                .iter()
+                .chain(&group.depth_views)
+                .nth(view as usize)
+                .map(|d| wgpu::RenderPassDepthStencilAttachment {
+                    view: self.tables.attachment_view(d.resource, d.sub),
+                    depth_ops: d.depth,
+                    stencil_ops: d.stencil,
+                });
+            let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(&group.label),
+                color_attachments: &color[..slots],
+                depth_stencil_attachment: depth,
+                timestamp_writes: timestamp_writes(first + view as usize),
+                ..Default::default()
+            });
+            let views = match views {
+                1 => Views::One,
+                count => Views::PerView { view, count },
+            };
+            call_passes!(self, group, callbacks, &mut rpass, Render, "render", views);
+        }
         Ok(())
     }
 
@@ -275,7 +376,7 @@ impl<'r> Recorder<'r, '_> {
                 label: Some(&group.label),
                 timestamp_writes,
             });
-        call_passes!(self, group, callbacks, &mut cpass, Compute, "compute");
+        call_passes!(self, group, callbacks, &mut cpass, Compute, "compute", Views::One);
         Ok(())
     }
 
@@ -284,7 +385,7 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut [Option<PassCallback<'_>>],
     ) -> Result<(), ExecuteError> {
-        call_passes!(self, group, callbacks, &mut *self.encoder, Copy, "copy");
+        call_passes!(self, group, callbacks, &mut *self.encoder, Copy, "copy", Views::One);
         Ok(())
     }
 }

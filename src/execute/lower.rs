@@ -50,14 +50,32 @@ pub(super) struct ExecGroup {
     pub kind: PassKind,
     pub passes: Vec<PassId>,
     pub label: String,
+    /// Colour attachments in the plan's order: in a multiview group, the views of slot 0,
+    /// then of slot 1, ...
     pub color: Vec<ColorOps>,
     pub depth: Option<DepthOps>,
+    /// The depth attachment's views 1 .. N of a multiview group.
+    pub depth_views: Vec<DepthOps>,
+    /// Views of the group (1 unless it is multiview).
+    pub views: u32,
+    /// The ops of one multiview render pass over all views, when the group is recorded so:
+    /// the device has multiview and the views' ops agree (else one render pass per view).
+    pub multiview: Option<MultiviewOps>,
     /// Textures whose every subresource is poisoned before the group (Poison mode).
     pub poison_before: Vec<ResourceId>,
     /// Attachments poisoned after the group (Poison mode).
     pub poison_after: Vec<(ResourceId, Subresource)>,
-    /// The group's `DontCare` attachments, invalidated before it on GL.
-    pub invalidate_before: Option<Invalidation>,
+    /// The group's `DontCare` attachments, invalidated before it on GL (one invalidation per
+    /// view of a multiview group).
+    pub invalidate_before: Vec<Invalidation>,
+}
+
+/// One multiview render pass: per colour slot its first view's attachment (resource, first
+/// layer) with the ops that serve every view, and the same for depth.
+#[derive(Debug)]
+pub(super) struct MultiviewOps {
+    pub color: Vec<ColorOps>,
+    pub depth: Option<DepthOps>,
 }
 
 /// An empty render pass over a group's `DontCare` attachments, recorded before the group on GL:
@@ -116,6 +134,7 @@ pub(super) fn lower(
     plan: &CompiledGraph,
     mode: ExecuteMode,
     dont_care: DontCareSupport,
+    multiview: bool,
 ) -> Vec<ExecGroup> {
     let groups = match mode {
         ExecuteMode::Naive => plan.naive_groups(),
@@ -132,23 +151,42 @@ pub(super) fn lower(
                 .collect::<Vec<_>>()
                 .join("+");
             let poison = mode == ExecuteMode::Poison;
+            let color: Vec<ColorOps> = group
+                .color
+                .iter()
+                .map(|a| ColorOps {
+                    resource: a.resource,
+                    sub: a.sub,
+                    resolve: a.resolve,
+                    ops: wgpu::Operations {
+                        load: map_load(load_op(plan, a, mode), ClearValue::color),
+                        store: store_op(a.store),
+                    },
+                })
+                .collect();
+            let depth = group.depth.as_ref().map(|a| depth_ops(plan, a, mode));
+            let depth_views: Vec<DepthOps> = group
+                .depth_views
+                .iter()
+                .map(|a| depth_ops(plan, a, mode))
+                .collect();
+            let views = group.views();
+            let one_pass = (multiview && views > 1)
+                .then(|| multiview_ops(&color, depth.iter().chain(&depth_views), views))
+                .flatten();
+            if multiview && views > 1 && one_pass.is_none() {
+                log::debug!(
+                    "group {label}: its views' load ops differ; recorded one render pass per view"
+                );
+            }
             ExecGroup {
                 kind: group.kind,
                 passes: group.passes.clone(),
-                color: group
-                    .color
-                    .iter()
-                    .map(|a| ColorOps {
-                        resource: a.resource,
-                        sub: a.sub,
-                        resolve: a.resolve,
-                        ops: wgpu::Operations {
-                            load: map_load(load_op(plan, a, mode), ClearValue::color),
-                            store: store_op(a.store),
-                        },
-                    })
-                    .collect(),
-                depth: group.depth.as_ref().map(|a| depth_ops(plan, a, mode)),
+                color,
+                depth,
+                depth_views,
+                views,
+                multiview: one_pass,
                 poison_before: if poison {
                     textures_to_poison_before(plan, group, &mut poisoned)
                 } else {
@@ -156,9 +194,7 @@ pub(super) fn lower(
                 },
                 poison_after: if poison {
                     group
-                        .color
-                        .iter()
-                        .chain(group.depth.iter())
+                        .attachments()
                         .filter(|a| a.store == StoreOp::Discard && !a.read_only)
                         .map(|a| (a.resource, a.sub))
                         .collect()
@@ -166,8 +202,10 @@ pub(super) fn lower(
                     Vec::new()
                 },
                 invalidate_before: match dont_care {
-                    DontCareSupport::InvalidateBefore => invalidation(plan, group, mode, &label),
-                    DontCareSupport::Native | DontCareSupport::AsLoad => None,
+                    DontCareSupport::InvalidateBefore => (0..views)
+                        .filter_map(|view| invalidation(plan, group, view, mode, &label))
+                        .collect(),
+                    DontCareSupport::Native | DontCareSupport::AsLoad => Vec::new(),
                 },
                 label,
             }
@@ -175,27 +213,97 @@ pub(super) fn lower(
         .collect()
 }
 
-/// The group's attachments recorded with `LoadOp::DontCare`, if any.
+/// Merges the ops of a multiview group's views into those of one render pass, or `None` where
+/// the views need different starts (one loads what another clears).
+fn multiview_ops<'a>(
+    color: &[ColorOps],
+    depth: impl Iterator<Item = &'a DepthOps> + Clone,
+    views: u32,
+) -> Option<MultiviewOps> {
+    let views = views as usize;
+    let color = color
+        .chunks(views)
+        .map(|slot| {
+            Some(ColorOps {
+                ops: merge_ops(slot.iter().map(|c| Some(c.ops)))?,
+                ..slot[0]
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let depth = match depth.clone().next() {
+        None => None,
+        Some(&first) => Some(DepthOps {
+            // A read-only view writes nothing: storing what it loaded is the same contents.
+            depth: match depth.clone().all(|d| d.depth.is_none()) {
+                true => None,
+                false => Some(merge_ops(depth.clone().map(|d| d.depth))?),
+            },
+            stencil: match depth.clone().all(|d| d.stencil.is_none()) {
+                true => None,
+                false => Some(merge_ops(depth.clone().map(|d| d.stencil))?),
+            },
+            ..first
+        }),
+    };
+    Some(MultiviewOps { color, depth })
+}
+
+/// The ops that serve every view: one clear value, or loads where some view needs contents and
+/// the others do not care; a store if any view stores. `None` (read-only) stands for load and
+/// store of the same contents.
+fn merge_ops<T: Copy + PartialEq>(
+    ops: impl Iterator<Item = Option<wgpu::Operations<T>>>,
+) -> Option<wgpu::Operations<T>> {
+    let mut load: Option<wgpu::LoadOp<T>> = None;
+    let mut store = wgpu::StoreOp::Discard;
+    for op in ops {
+        let op = op.unwrap_or(wgpu::Operations {
+            load: wgpu::LoadOp::Load,
+            store: wgpu::StoreOp::Store,
+        });
+        if op.store == wgpu::StoreOp::Store {
+            store = wgpu::StoreOp::Store;
+        }
+        load = Some(match (load, op.load) {
+            (None, l) => l,
+            (Some(a), b) if a == b => a,
+            (Some(wgpu::LoadOp::DontCare(_)), b) => b,
+            (Some(a), wgpu::LoadOp::DontCare(_)) => a,
+            _ => return None,
+        });
+    }
+    Some(wgpu::Operations { load: load?, store })
+}
+
+/// The attachments of one view of the group (all of them in a group of one view) recorded
+/// with `LoadOp::DontCare`, if any.
 fn invalidation(
     plan: &CompiledGraph,
     group: &Group,
+    view: u32,
     mode: ExecuteMode,
     label: &str,
 ) -> Option<Invalidation> {
     let token = plan.options().dont_care?;
+    let views = group.views() as usize;
+    let of_view = |i: usize| i % views == view as usize;
     let dont_care =
         |a: &&AttachmentPlan| matches!(load_op(plan, a, mode), wgpu::LoadOp::DontCare(_));
     let color: Vec<_> = group
         .color
         .iter()
+        .enumerate()
+        .filter(|&(i, _)| of_view(i))
+        .map(|(_, a)| a)
         .filter(dont_care)
         .map(|a| (a.resource, a.sub))
         .collect();
     let depth = group
         .depth
         .iter()
-        .filter(|a| !a.read_only)
-        .find(dont_care)
+        .chain(&group.depth_views)
+        .nth(view as usize)
+        .filter(|a| !a.read_only && dont_care(a))
         .map(|a| {
             let format = format_of(plan, a.resource);
             (
@@ -305,10 +413,8 @@ fn textures_to_poison_before(
 ) -> Vec<ResourceId> {
     let mut out = Vec::new();
     let attachments = group
-        .color
-        .iter()
-        .flat_map(|c| std::iter::once(c.resource).chain(c.resolve))
-        .chain(group.depth.as_ref().map(|d| d.resource));
+        .attachments()
+        .flat_map(|c| std::iter::once(c.resource).chain(c.resolve));
     for r in attachments {
         if std::mem::replace(&mut poisoned[r.index()], true) {
             continue;

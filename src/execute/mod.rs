@@ -166,6 +166,19 @@ pub enum ExecuteError {
         /// wgpu's message.
         message: String,
     },
+    /// A multiview pass has more views than the device renders in one multiview render pass
+    /// (`Limits::max_multiview_view_count`).
+    #[error(
+        "pass `{pass}` renders {views} views; the device renders at most {limit} in one multiview render pass (turn multiview off with ExecutorOptions::with_multiview(false) to record one render pass per view)"
+    )]
+    MultiviewLimit {
+        /// The pass (or the merged passes, joined by `+`).
+        pass: String,
+        /// Its views.
+        views: u32,
+        /// The device's `max_multiview_view_count`.
+        limit: u32,
+    },
     /// The device ran out of memory while recording.
     #[error("out of GPU memory while recording the frame: {message}")]
     OutOfMemory {
@@ -185,6 +198,10 @@ pub struct ExecutorOptions {
     pub timestamps: bool,
     /// Wrap every pass in a debug group named after it (for captures and GPU debuggers).
     pub debug_groups: bool,
+    /// Record multiview passes as one multiview render pass where the device has
+    /// `Features::MULTIVIEW`; off, or without the feature, one render pass per view
+    /// ([guide](crate::guide#multiview)).
+    pub multiview: bool,
 }
 
 impl Default for ExecutorOptions {
@@ -193,6 +210,7 @@ impl Default for ExecutorOptions {
             keep_frames: 3,
             timestamps: false,
             debug_groups: true,
+            multiview: true,
         }
     }
 }
@@ -213,6 +231,13 @@ impl ExecutorOptions {
     /// Switches the per-pass debug groups on or off.
     pub fn with_debug_groups(mut self, on: bool) -> Self {
         self.debug_groups = on;
+        self
+    }
+
+    /// Records multiview passes in one multiview render pass where the device can (`true`, the
+    /// default), or always one render pass per view (`false`, to compare).
+    pub fn with_multiview(mut self, on: bool) -> Self {
+        self.multiview = on;
         self
     }
 }
@@ -290,6 +315,12 @@ impl Executor {
     /// Pool counters: how many textures are held and how many were ever created.
     pub fn pool_stats(&self) -> PoolStats {
         self.pool.stats()
+    }
+
+    /// Whether multiview passes are recorded as one multiview render pass: the option is on and
+    /// the device has `Features::MULTIVIEW`.
+    pub fn multiview_enabled(&self) -> bool {
+        self.options.multiview && self.device.features().contains(wgpu::Features::MULTIVIEW)
     }
 
     /// Whether GPU timestamps are being written.
@@ -509,7 +540,7 @@ impl Executor {
             self.prepared[i].last_used = frame;
             return i;
         }
-        let groups = lower(plan, mode, self.dont_care);
+        let groups = lower(plan, mode, self.dont_care, self.multiview_enabled());
         let prepared = Prepared {
             fingerprint: plan.fingerprint(),
             options: *plan.options(),
