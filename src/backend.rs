@@ -15,7 +15,8 @@ use crate::resource::{PassKind, ResourceId, ResourceKind};
 /// `RENDER_ATTACHMENT` or more than one layer; for an import that is judged from the usages the
 /// graph needs of it (a window surface is a renderbuffer and never qualifies).
 pub(crate) fn gles_msaa_on_tile(plan: &CompiledGraph, group: &Group) -> bool {
-    if group.kind != PassKind::Render {
+    // A multiview group's views are recorded apart on GL: no claim about its MSAA.
+    if group.kind != PassKind::Render || group.multiview.is_some() {
         return false;
     }
     let Some(first) = group.color.first() else {

@@ -151,10 +151,10 @@ fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError>
             t.mips, t.width, t.height
         )));
     }
-    if t.samples > 1 && (t.mips > 1 || t.layers > 1) {
-        return Err(invalid(
-            "a multisampled texture has one mip and one layer".into(),
-        ));
+    // Layers are allowed for multiview MSAA; the executor keeps one texture per layer where
+    // the device lacks `Features::MULTISAMPLE_ARRAY`.
+    if t.samples > 1 && t.mips > 1 {
+        return Err(invalid("a multisampled texture has one mip".into()));
     }
     if let Some(clear) = r.clear {
         check_clear_fits(None, name, t.format, clear)?;

@@ -154,6 +154,9 @@ pub(super) struct Recorder<'r, 'e> {
     pub graph_passes: &'r [PassDecl],
     pub timestamps: Option<&'r mut Timestamps>,
     pub debug_groups: bool,
+    /// Resolve into a layer past the first of an array through a single-layer texture and a
+    /// copy: lavapipe resolves into layer 0 whatever layer the view names.
+    pub resolve_layers_via_copy: bool,
 }
 
 impl<'r> Recorder<'r, '_> {
@@ -298,14 +301,13 @@ impl<'r> Recorder<'r, '_> {
                     ops: c.ops,
                 });
             }
-            let depth = mv
-                .depth
-                .zip(depth_view.as_ref())
-                .map(|(d, view)| wgpu::RenderPassDepthStencilAttachment {
+            let depth = mv.depth.zip(depth_view.as_ref()).map(|(d, view)| {
+                wgpu::RenderPassDepthStencilAttachment {
                     view,
                     depth_ops: d.depth,
                     stencil_ops: d.stencil,
-                });
+                }
+            });
             let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some(&group.label),
                 color_attachments: &color[..mv.color.len()],
@@ -320,18 +322,48 @@ impl<'r> Recorder<'r, '_> {
         }
         let slots = group.color.len() / views as usize;
         for view in 0..views {
+            let target = Subresource {
+                mip: 0,
+                layer: view,
+            };
+            // Where resolves into this layer go through a texture of one layer: (scratch, target).
+            let detours: Vec<(wgpu::Texture, &wgpu::Texture)> = if self.resolve_layers_via_copy
+                && view > 0
+            {
+                group
+                    .color
+                    .iter()
+                    .skip(view as usize)
+                    .step_by(views as usize)
+                    .filter_map(|c| c.resolve)
+                    .map(|t| {
+                        let texture = self.tables.texture(t).expect("resolve targets are bound");
+                        (single_layer_like(self.tables.device, texture), texture)
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let detour_views: Vec<wgpu::TextureView> = detours
+                .iter()
+                .map(|(scratch, _)| scratch.create_view(&Default::default()))
+                .collect();
+            let mut detour = detour_views.iter();
             // wgpu allows at most eight colour attachments; the compiler enforces it.
             let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
-            let of_view = group.color.iter().skip(view as usize).step_by(views as usize);
+            let of_view = group
+                .color
+                .iter()
+                .skip(view as usize)
+                .step_by(views as usize);
             for (slot, c) in of_view.enumerate() {
-                let target = Subresource {
-                    mip: 0,
-                    layer: view,
-                };
                 color[slot] = Some(wgpu::RenderPassColorAttachment {
                     view: self.tables.attachment_view(c.resource, c.sub),
                     depth_slice: None,
-                    resolve_target: c.resolve.map(|t| self.tables.attachment_view(t, target)),
+                    resolve_target: c.resolve.map(|t| match detour.next() {
+                        Some(scratch) => scratch,
+                        None => self.tables.attachment_view(t, target),
+                    }),
                     ops: c.ops,
                 });
             }
@@ -357,6 +389,23 @@ impl<'r> Recorder<'r, '_> {
                 count => Views::PerView { view, count },
             };
             call_passes!(self, group, callbacks, &mut rpass, Render, "render", views);
+            drop(rpass);
+            for (scratch, texture) in &detours {
+                self.encoder.copy_texture_to_texture(
+                    scratch.as_image_copy(),
+                    wgpu::TexelCopyTextureInfo {
+                        texture,
+                        mip_level: 0,
+                        origin: wgpu::Origin3d {
+                            x: 0,
+                            y: 0,
+                            z: target.layer,
+                        },
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    scratch.size(),
+                );
+            }
         }
         Ok(())
     }
@@ -376,7 +425,15 @@ impl<'r> Recorder<'r, '_> {
                 label: Some(&group.label),
                 timestamp_writes,
             });
-        call_passes!(self, group, callbacks, &mut cpass, Compute, "compute", Views::One);
+        call_passes!(
+            self,
+            group,
+            callbacks,
+            &mut cpass,
+            Compute,
+            "compute",
+            Views::One
+        );
         Ok(())
     }
 
@@ -385,9 +442,34 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut [Option<PassCallback<'_>>],
     ) -> Result<(), ExecuteError> {
-        call_passes!(self, group, callbacks, &mut *self.encoder, Copy, "copy", Views::One);
+        call_passes!(
+            self,
+            group,
+            callbacks,
+            &mut *self.encoder,
+            Copy,
+            "copy",
+            Views::One
+        );
         Ok(())
     }
+}
+
+/// A texture of one layer shaped like `texture`'s mip 0, to resolve into and copy from.
+fn single_layer_like(device: &wgpu::Device, texture: &wgpu::Texture) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("tilegraph resolve detour"),
+        size: wgpu::Extent3d {
+            depth_or_array_layers: 1,
+            ..texture.size()
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: texture.format(),
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    })
 }
 
 /// Records the empty render pass that invalidates a group's `DontCare` attachments (GL).

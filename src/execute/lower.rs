@@ -135,6 +135,7 @@ pub(super) fn lower(
     mode: ExecuteMode,
     dont_care: DontCareSupport,
     multiview: bool,
+    multisample_arrays: bool,
 ) -> Vec<ExecGroup> {
     let groups = match mode {
         ExecuteMode::Naive => plan.naive_groups(),
@@ -171,12 +172,15 @@ pub(super) fn lower(
                 .map(|a| depth_ops(plan, a, mode))
                 .collect();
             let views = group.views();
-            let one_pass = (multiview && views > 1)
+            let multisampled = group
+                .attachments()
+                .any(|a| texture_of(plan, a.resource).samples > 1);
+            let one_pass = (multiview && views > 1 && (multisample_arrays || !multisampled))
                 .then(|| multiview_ops(&color, depth.iter().chain(&depth_views), views))
                 .flatten();
             if multiview && views > 1 && one_pass.is_none() {
                 log::debug!(
-                    "group {label}: its views' load ops differ; recorded one render pass per view"
+                    "group {label}: its views' load ops differ, or its multisampled arrays are one texture per layer; recorded one render pass per view"
                 );
             }
             ExecGroup {
@@ -322,8 +326,12 @@ fn invalidation(
 }
 
 fn format_of(plan: &CompiledGraph, r: ResourceId) -> wgpu::TextureFormat {
+    texture_of(plan, r).format
+}
+
+fn texture_of(plan: &CompiledGraph, r: ResourceId) -> crate::resource::TextureDesc {
     match plan.resource_decl(r).kind {
-        ResourceKind::Texture(t) => t.format,
+        ResourceKind::Texture(t) => t,
         ResourceKind::Buffer(_) => unreachable!("attachments are textures"),
     }
 }

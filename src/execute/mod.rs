@@ -270,6 +270,8 @@ pub struct Executor {
     histories: Vec<HistoryPair>,
     frame: u64,
     timestamps: Option<timing::Timestamps>,
+    /// lavapipe resolves into layer 0 of an array whatever layer the view names.
+    resolve_layers_via_copy: bool,
 }
 
 impl Executor {
@@ -292,13 +294,24 @@ impl Executor {
             queue: queue.clone(),
             options,
             dont_care: DontCareSupport::of(&device.adapter_info()),
-            pool: Pool::default(),
+            pool: Pool {
+                split_multisampled_arrays: !(options.multiview
+                    && device.features().contains(wgpu::Features::MULTIVIEW)
+                    && device
+                        .features()
+                        .contains(wgpu::Features::MULTISAMPLE_ARRAY)),
+                ..Pool::default()
+            },
             prepared: Vec::new(),
             slots: Vec::new(),
             taken: Vec::new(),
             histories: Vec::new(),
             frame: 0,
             timestamps,
+            resolve_layers_via_copy: {
+                let info = device.adapter_info();
+                info.backend == wgpu::Backend::Vulkan && info.name.starts_with("llvmpipe")
+            },
         }
     }
 
@@ -321,6 +334,14 @@ impl Executor {
     /// the device has `Features::MULTIVIEW`.
     pub fn multiview_enabled(&self) -> bool {
         self.options.multiview && self.device.features().contains(wgpu::Features::MULTIVIEW)
+    }
+
+    /// Whether multisampled arrays are one texture: where multiview records them. Elsewhere
+    /// (no multiview, no `Features::MULTISAMPLE_ARRAY`) they are one texture per layer, as
+    /// render passes of one view attach them; resolving from a layer of a multisampled array
+    /// loses the resolve on lavapipe.
+    fn multisample_arrays(&self) -> bool {
+        !self.pool.split_multisampled_arrays
     }
 
     /// Whether GPU timestamps are being written.
@@ -427,6 +448,7 @@ impl Executor {
             slots,
             options,
             histories,
+            resolve_layers_via_copy,
             ..
         } = self;
         for group in &prepared[index].groups {
@@ -449,6 +471,7 @@ impl Executor {
                 graph_passes: &graph.passes,
                 timestamps: None,
                 debug_groups: options.debug_groups,
+                resolve_layers_via_copy: *resolve_layers_via_copy,
             };
             let recorded = recorder.group(group, &mut graph.callbacks);
             drop(encoder.finish());
@@ -491,6 +514,7 @@ impl Executor {
             timestamps,
             options,
             histories,
+            resolve_layers_via_copy,
             ..
         } = self;
         let prepared = &all_prepared[prepared];
@@ -512,6 +536,7 @@ impl Executor {
             graph_passes: &graph.passes,
             timestamps: timestamps.as_mut(),
             debug_groups: options.debug_groups,
+            resolve_layers_via_copy: *resolve_layers_via_copy,
         };
         for group in &prepared.groups {
             recorder.poison_textures(&group.poison_before);
@@ -540,7 +565,13 @@ impl Executor {
             self.prepared[i].last_used = frame;
             return i;
         }
-        let groups = lower(plan, mode, self.dont_care, self.multiview_enabled());
+        let groups = lower(
+            plan,
+            mode,
+            self.dont_care,
+            self.multiview_enabled(),
+            self.multisample_arrays(),
+        );
         let prepared = Prepared {
             fingerprint: plan.fingerprint(),
             options: *plan.options(),
@@ -580,11 +611,19 @@ impl Executor {
             for physical in plan.physical() {
                 let entry = match (physical.kind, physical.usage) {
                     (ResourceKind::Texture(desc), ResourceUsage::Texture(usage)) => {
-                        let usage = if mode == ExecuteMode::Planned {
+                        let mut usage = if mode == ExecuteMode::Planned {
                             usage
                         } else {
                             usage - wgpu::TextureUsages::TRANSIENT_ATTACHMENT
                         };
+                        // An array that may be resolved into takes the detour's copy.
+                        if self.resolve_layers_via_copy
+                            && desc.layers > 1
+                            && desc.samples == 1
+                            && usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+                        {
+                            usage |= wgpu::TextureUsages::COPY_DST;
+                        }
                         self.pool
                             .acquire_texture(&self.device, desc, usage, &mut self.taken)
                     }

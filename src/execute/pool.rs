@@ -54,6 +54,20 @@ impl TextureViews {
         TextureViews { whole, subs, mips }
     }
 
+    /// The views of a multisampled array kept as one texture per layer (a device without
+    /// `Features::MULTISAMPLE_ARRAY`): each layer's whole texture; "the whole" is layer 0.
+    pub(crate) fn of_layers(layers: &[wgpu::Texture]) -> Self {
+        let subs: Vec<wgpu::TextureView> = layers
+            .iter()
+            .map(|t| t.create_view(&Default::default()))
+            .collect();
+        TextureViews {
+            whole: subs[0].clone(),
+            subs,
+            mips: 1,
+        }
+    }
+
     /// The view of one subresource, or of the whole texture.
     pub(crate) fn get(&self, sub: Option<Subresource>) -> Option<&wgpu::TextureView> {
         match sub {
@@ -113,6 +127,8 @@ pub(crate) struct Pool {
     /// Bumped whenever entries move, so cached bindings of a plan know to look again.
     pub(crate) generation: u64,
     pub(crate) stats: PoolStats,
+    /// Keep multisampled arrays as one texture per layer (see [`Pool::acquire_texture`]).
+    pub(crate) split_multisampled_arrays: bool,
 }
 
 impl Pool {
@@ -135,21 +151,33 @@ impl Pool {
             taken[i] = true;
             return i as u32;
         }
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("tilegraph pooled texture"),
-            size: wgpu::Extent3d {
-                width: desc.width,
-                height: desc.height,
-                depth_or_array_layers: desc.layers,
-            },
-            mip_level_count: desc.mips,
-            sample_count: desc.samples,
-            dimension: wgpu::TextureDimension::D2,
-            format: desc.format,
-            usage,
-            view_formats: &[],
-        });
-        let views = TextureViews::new(&texture, None);
+        let split = desc.samples > 1 && desc.layers > 1 && self.split_multisampled_arrays;
+        let create = |layers: u32| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("tilegraph pooled texture"),
+                size: wgpu::Extent3d {
+                    width: desc.width,
+                    height: desc.height,
+                    depth_or_array_layers: layers,
+                },
+                mip_level_count: desc.mips,
+                sample_count: desc.samples,
+                dimension: wgpu::TextureDimension::D2,
+                format: desc.format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        // A multisampled array the device cannot make, or that only render passes of one view
+        // attach: one texture per layer (the views keep their textures alive).
+        let (texture, views) = if split {
+            let layers: Vec<wgpu::Texture> = (0..desc.layers).map(|_| create(1)).collect();
+            (layers[0].clone(), TextureViews::of_layers(&layers))
+        } else {
+            let texture = create(desc.layers);
+            let views = TextureViews::new(&texture, None);
+            (texture, views)
+        };
         self.textures.push(PooledTexture {
             desc,
             usage,

@@ -411,10 +411,11 @@ pub fn open_with(
         })?;
     // Adapter-specific format features: storage, blending and filtering of formats beyond
     // WebGPU's guarantees (Bevy's SSAO writes an r16float storage texture).
-    // Multiview: stereo passes in one render pass (Vulkan, Metal, DX12).
+    // Multiview: stereo passes in one render pass, into multisampled arrays (Vulkan, Metal).
     let wanted = wgpu::Features::TIMESTAMP_QUERY
         | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
-        | wgpu::Features::MULTIVIEW;
+        | wgpu::Features::MULTIVIEW
+        | wgpu::Features::MULTISAMPLE_ARRAY;
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("tilegraph"),
         required_features: adapter.features() & wanted,

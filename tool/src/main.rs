@@ -9,7 +9,7 @@ const USAGE: &str = "usage:
   tilegraph dot FILE [--dont-care] [--as-declared]
   tilegraph run FILE [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--hash]
                      [--out DIR] [--size WxH] [--frames N] [--dont-care] [--timings]
-                     [--plan-html PATH] [--as-declared]";
+                     [--plan-html PATH] [--as-declared] [--no-multiview]";
 
 /// A failure of the tool: a usage mistake, an unreadable file, or a graph error.
 enum Failure {
@@ -219,6 +219,7 @@ mod run_command {
                 "--hash" => parsed.hash = true,
                 "--dont-care" => parsed.options.dont_care = true,
                 "--as-declared" => parsed.options.as_declared = true,
+                "--no-multiview" => parsed.options.multiview = false,
                 "--timings" => parsed.options.timings = true,
                 flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
                 path if file.is_none() => file = Some(path.to_owned()),
@@ -250,6 +251,20 @@ mod run_command {
         let description = super::read_description(&args.file)?;
         let gpu = headless::open(args.backend, headless::validation_from_env())?;
         eprintln!("adapter: {}", gpu.describe());
+        let multiview = gpu
+            .device
+            .features()
+            .contains(tilegraph::wgpu::Features::MULTIVIEW);
+        if description.contains("\"multiview\"") {
+            eprintln!(
+                "multiview: {}",
+                match (multiview, args.options.multiview) {
+                    (true, true) => "one multiview render pass per multiview pass",
+                    (true, false) => "off (--no-multiview): one render pass per view",
+                    (false, _) => "not on this device: one render pass per view",
+                }
+            );
+        }
         if let (true, Some(why)) = (
             args.options.timings,
             tilegraph_tool::timings::unavailable(&gpu.device),

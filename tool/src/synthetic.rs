@@ -107,6 +107,9 @@ pub struct RunOptions {
     pub timings: bool,
     /// Compile the declared order, without restructuring (the `--as-declared` flag).
     pub as_declared: bool,
+    /// Record multiview passes in one multiview render pass where the device can; `false` (the
+    /// `--no-multiview` flag) records one render pass per view.
+    pub multiview: bool,
 }
 
 impl Default for RunOptions {
@@ -118,6 +121,7 @@ impl Default for RunOptions {
             size: None,
             timings: false,
             as_declared: false,
+            multiview: true,
         }
     }
 }
@@ -244,7 +248,9 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
     let mut executor = Executor::with_options(
         device,
         queue,
-        ExecutorOptions::default().with_timestamps(options.timings),
+        ExecutorOptions::default()
+            .with_timestamps(options.timings)
+            .with_multiview(options.multiview),
     );
     let mut timings = crate::timings::Timings::default();
     for _ in 0..options.frames.max(1) {
@@ -680,9 +686,15 @@ fn inputs_wgsl(
                         } else {
                             format!("textureDimensions(in{i}, {mip})")
                         };
+                        // Layers beyond the first weigh more: a layer read in another's
+                        // place changes the sum.
+                        let weight = match layer {
+                            0 => String::new(),
+                            l => format!("{:?} * ", 1.0 + 0.5 * f64::from(l)),
+                        };
                         writeln!(
                             body,
-                            "    {{ let c = vec2i(px * {dims} / dims); acc += {}; }}",
+                            "    {{ let c = vec2i(px * {dims} / dims); acc += {weight}{}; }}",
                             normalized(s, &format!("textureLoad(in{i}, {args})"))
                         )
                         .unwrap();
@@ -927,6 +939,17 @@ fn render_pass<'a>(
     let seed = seed_of(index);
     let features = device.features();
 
+    // A multiview pass writes each view differently, so a view rendered into the wrong layer
+    // shows: its seed moves with the view (`view_index` in one multiview render pass, an
+    // override constant in a render pass per view).
+    let views = pass.multiview.map_or(1, |n| n.max(1));
+    // The view's term: exact (a multiple of 1/4) and added where the value is computed per
+    // pixel anyway, so that a constant view (a render pass per view) folds no differently.
+    let vo = if pass.multiview.is_some() {
+        " + vo"
+    } else {
+        ""
+    };
     // Fragment outputs per slot.
     let mut out_struct = String::new();
     let mut full_body = String::new();
@@ -950,12 +973,12 @@ fn render_pass<'a>(
         writeln!(out_struct, "    @location({slot}) c{slot}: {ty},").unwrap();
         writeln!(
             full_body,
-            "    {{ let v = fract(value(px, {seed} + {slot}.0) + 0.5 * acc); o.c{slot} = {conv}; }}"
+            "    {{ let v = fract(value(px, {seed} + {slot}.0) + 0.5 * acc{vo}); o.c{slot} = {conv}; }}"
         )
         .unwrap();
         writeln!(
             part_body,
-            "    {{ let v = vec4f(fract(value(px, {seed} + {slot}.0 + 0.5) + 0.5 * acc).rgb, 0.6); o.c{slot} = {conv}; }}"
+            "    {{ let v = vec4f(fract(value(px, {seed} + {slot}.0 + 0.5) + 0.5 * acc{vo}).rgb, 0.6); o.c{slot} = {conv}; }}"
         )
         .unwrap();
     }
@@ -977,46 +1000,79 @@ fn render_pass<'a>(
         (0.9 - j(3), -0.7 + j(4)),
         (-0.4 + j(5), 0.95 - j(6)),
     ];
-    let source = format!(
-        "{inputs}
+    let inputs_src = inputs_wgsl(&inputs, device, adaptation)?;
+    // The full-screen draw: one triangle past the edges, or for a multiview pass a quad inside
+    // them (lavapipe's multiview draws guard-band triangles in view 0 only).
+    let (full_screen, full_vertices) = match pass.multiview {
+        None => (
+            "    var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));",
+            3,
+        ),
+        Some(_) => (
+            "    var p = array(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(-1.0, 1.0),\n                  vec2f(1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0));",
+            6,
+        ),
+    };
+    // `multiview`: the shader for one multiview render pass; else for a pass of one view.
+    let source = |multiview: bool| {
+        let (view_decl, view_arg, view_let) = match (pass.multiview.is_some(), multiview) {
+            (false, _) => ("", "", ""),
+            (true, true) => (
+                "",
+                ", @builtin(view_index) vi: u32",
+                "    let vo = f32(vi) * 0.25;\n",
+            ),
+            (true, false) => (
+                "override VIEW: f32 = 0.0;\n",
+                "",
+                "    let vo = VIEW * 0.25;\n",
+            ),
+        };
+        format!(
+            "{inputs}{view_decl}
 const DIMS = vec2u({w}u, {hgt}u);
 struct FOut {{
 {out_struct}}}
 @vertex fn vs_full(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {{
-    var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
+{full_screen}
     return vec4f(p[i], 0.5, 1.0);
 }}
 @vertex fn vs_part(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {{
     var p = array(vec2f({:?}, {:?}), vec2f({:?}, {:?}), vec2f({:?}, {:?}));
     return vec4f(p[i], 0.5, 1.0);
 }}
-@fragment fn fs_full(@builtin(position) pos: vec4f) -> FOut {{
+@fragment fn fs_full(@builtin(position) pos: vec4f{view_arg}) -> FOut {{
     let px = vec2u(pos.xy);
-    let acc = inputs(px, DIMS);
+{view_let}    let acc = inputs(px, DIMS);
     var o: FOut;
 {full_body}    return o;
 }}
-@fragment fn fs_part(@builtin(position) pos: vec4f) -> FOut {{
+@fragment fn fs_part(@builtin(position) pos: vec4f{view_arg}) -> FOut {{
     let px = vec2u(pos.xy);
-    let acc = inputs(px, DIMS);
+{view_let}    let acc = inputs(px, DIMS);
     var o: FOut;
 {part_body}    return o;
 }}
 ",
-        tri[0].0,
-        tri[0].1,
-        tri[1].0,
-        tri[1].1,
-        tri[2].0,
-        tri[2].1,
-        inputs = inputs_wgsl(&inputs, device, adaptation)?,
-        w = width,
-        hgt = height,
-    );
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(&pass.name),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
+            tri[0].0,
+            tri[0].1,
+            tri[1].0,
+            tri[1].1,
+            tri[2].0,
+            tri[2].1,
+            inputs = inputs_src,
+            full_screen = full_screen,
+            w = width,
+            hgt = height,
+        )
+    };
+    let module_for = |multiview: bool| {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&pass.name),
+            source: wgpu::ShaderSource::Wgsl(source(multiview).into()),
+        })
+    };
+    let module = module_for(false);
     let visibility = wgpu::ShaderStages::FRAGMENT;
     let layout_entries = input_layout_entries(&inputs, visibility);
     let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -1075,55 +1131,80 @@ struct FOut {{
     };
     let full_draw =
         pass.color.iter().any(|c| overwrites(c.access)) || depth_access.is_some_and(overwrites);
-    let pipeline =
-        |label: &str, vs: &str, fs: &str, targets: &[Option<wgpu::ColorTargetState>], depth| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some(vs),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: Default::default(),
-                depth_stencil: depth,
-                multisample: wgpu::MultisampleState {
-                    count: size.samples,
-                    ..Default::default()
-                },
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-    let full = full_draw.then(|| {
-        pipeline(
-            "full",
-            "vs_full",
-            "fs_full",
-            &full_targets,
+    // The pipelines of one view mode: `mask` for one multiview render pass, else `view`, the
+    // view a render pass of its own records.
+    let pipelines = |module: &wgpu::ShaderModule,
+                     mask: Option<std::num::NonZeroU32>,
+                     view: Option<u32>| {
+        let constants = view.map(|v| [("VIEW", f64::from(v))]);
+        let constants: &[(&str, f64)] = constants.as_ref().map_or(&[], |c| &c[..]);
+        let pipeline =
+            |label: &str, vs: &str, fs: &str, targets: &[Option<wgpu::ColorTargetState>], depth| {
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some(label),
+                    layout: Some(&pipeline_layout),
+                    vertex: wgpu::VertexState {
+                        module,
+                        entry_point: Some(vs),
+                        compilation_options: Default::default(),
+                        buffers: &[],
+                    },
+                    primitive: Default::default(),
+                    depth_stencil: depth,
+                    multisample: wgpu::MultisampleState {
+                        count: size.samples,
+                        ..Default::default()
+                    },
+                    fragment: Some(wgpu::FragmentState {
+                        module,
+                        entry_point: Some(fs),
+                        compilation_options: wgpu::PipelineCompilationOptions {
+                            constants,
+                            ..Default::default()
+                        },
+                        targets,
+                    }),
+                    multiview_mask: mask,
+                    cache: None,
+                })
+            };
+        let full = full_draw.then(|| {
+            pipeline(
+                "full",
+                "vs_full",
+                "fs_full",
+                &full_targets,
+                depth_state(
+                    depth_access.is_some_and(overwrites),
+                    wgpu::CompareFunction::Always,
+                ),
+            )
+        });
+        let part = pipeline(
+            "part",
+            "vs_part",
+            "fs_part",
+            &part_targets,
             depth_state(
-                depth_access.is_some_and(overwrites),
-                wgpu::CompareFunction::Always,
+                depth_access != Some(Access::Read),
+                wgpu::CompareFunction::LessEqual,
             ),
-        )
-    });
-    let part = pipeline(
-        "part",
-        "vs_part",
-        "fs_part",
-        &part_targets,
-        depth_state(
-            depth_access != Some(Access::Read),
-            wgpu::CompareFunction::LessEqual,
-        ),
-    );
+        );
+        (full, part)
+    };
+    // Per view (one entry for a pass of one view), and for one multiview render pass where the
+    // device has multiview.
+    let per_view: Vec<_> = match pass.multiview {
+        None => vec![pipelines(&module, None, None)],
+        Some(_) => (0..views)
+            .map(|v| pipelines(&module, None, Some(v)))
+            .collect(),
+    };
+    let multiview = (pass.multiview.is_some() && features.contains(wgpu::Features::MULTIVIEW))
+        .then(|| {
+            let mask = tilegraph::Views::Multiview { count: views }.multiview_mask();
+            pipelines(&module_for(true), mask, None)
+        });
     let (w, hgt) = (width, height);
     let scissor = (
         w / 10,
@@ -1132,15 +1213,24 @@ struct FOut {{
         (hgt - hgt / 10 * 2).max(1),
     );
     Ok(PassCallback::Render(Box::new(move |rpass, ctx| {
+        let (full, part) = match ctx.views() {
+            tilegraph::Views::Multiview { .. } => multiview
+                .as_ref()
+                .ok_or("a multiview render pass on a device without multiview")?,
+            tilegraph::Views::PerView { view, .. } => per_view
+                .get(view as usize)
+                .ok_or("a view past the pass's views")?,
+            _ => &per_view[0],
+        };
         let group = bind_inputs(ctx, &bind_layout, &inputs)?;
         rpass.set_bind_group(0, &group, &[]);
-        if let Some(full) = &full {
+        if let Some(full) = full {
             rpass.set_scissor_rect(0, 0, w, hgt);
             rpass.set_pipeline(full);
-            rpass.draw(0..3, 0..1);
+            rpass.draw(0..full_vertices, 0..1);
         }
         rpass.set_scissor_rect(scissor.0, scissor.1, scissor.2, scissor.3);
-        rpass.set_pipeline(&part);
+        rpass.set_pipeline(part);
         rpass.draw(0..3, 0..1);
         // Leave the scissor as a later pass of the group expects it: the whole target.
         rpass.set_scissor_rect(0, 0, w, hgt);
