@@ -11,6 +11,7 @@ mod compile_errors;
 mod compile_scenarios;
 mod fuzz_corpus;
 mod layering;
+mod multiview;
 mod prop_interpreter;
 mod prop_plan;
 mod prop_regressions;

@@ -1,0 +1,339 @@
+//! Multiview render passes (DESIGN §2.4): a pass of N views attaches layers `layer .. layer + N`
+//! of each attachment; the compiler tracks each layer as its own subresource.
+
+use serde_json::Value;
+use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc, wgpu};
+
+use crate::common::{dont_care, error, plan, plan_with, traffic};
+
+/// `(resource, layer, load, store)` of each colour entry of group `g`.
+fn colors(plan: &Value, g: usize) -> Vec<(String, u64, String, String)> {
+    plan["groups"][g]["color"]
+        .as_array()
+        .expect("colour list")
+        .iter()
+        .map(|c| {
+            (
+                c["resource"].as_str().unwrap().to_owned(),
+                c["layer"].as_u64().unwrap(),
+                c["load"].as_str().unwrap().to_owned(),
+                c["store"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn entry(r: &str, layer: u64, load: &str, store: &str) -> (String, u64, String, String) {
+    (r.to_owned(), layer, load.to_owned(), store.to_owned())
+}
+
+fn passes_of(plan: &Value, g: usize) -> Vec<&str> {
+    plan["groups"][g]["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect()
+}
+
+const STEREO: &str = r#"{
+  "resources": [
+    {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 32, 2], "samples": 4}, "clear": [0, 0, 0, 1]},
+    {"name": "depth", "texture": {"format": "depth32float", "size": [64, 32, 2], "samples": 4}, "clear": 1.0},
+    {"name": "eyes", "texture": {"format": "rgba8unorm", "size": [64, 32, 2]}},
+    {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 32]}, "import": {"contents": "undefined", "after": "keep"}}
+  ],
+  "passes": [
+    {"name": "opaque", "type": "render", "multiview": 2,
+     "color": [{"resource": "msaa", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
+    {"name": "transparent", "type": "render", "multiview": 2,
+     "color": [{"resource": "msaa", "access": "read_write", "resolve": "eyes"}], "depth": {"resource": "depth", "access": "read"}},
+    {"name": "companion", "type": "render", "sample": ["eyes"], "color": [{"resource": "out", "access": "write"}]}
+  ]
+}"#;
+
+#[test]
+fn a_stereo_frame_merges_its_views_and_plans_every_layer() {
+    let p = plan_with(STEREO, &dont_care());
+    assert_eq!(passes_of(&p, 0), ["opaque", "transparent"]);
+    assert_eq!(p["groups"][0]["multiview"], 2);
+    assert_eq!(p["groups"][0]["break"], "samples_group_output");
+    assert_eq!(
+        colors(&p, 0),
+        [
+            entry("msaa", 0, "clear", "discard"),
+            entry("msaa", 1, "clear", "discard")
+        ]
+    );
+    for c in p["groups"][0]["color"].as_array().unwrap() {
+        assert_eq!(c["resolve"], "eyes");
+    }
+    let depth = &p["groups"][0]["depth"];
+    assert_eq!(
+        (&depth["layer"], &depth["load"], &depth["store"]),
+        (
+            &Value::from(0),
+            &Value::from("clear"),
+            &Value::from("discard")
+        )
+    );
+    let views = p["groups"][0]["depth_views"]
+        .as_array()
+        .expect("the depth's other view");
+    assert_eq!(views.len(), 1);
+    assert_eq!(
+        (&views[0]["layer"], &views[0]["load"], &views[0]["store"]),
+        (
+            &Value::from(1),
+            &Value::from("clear"),
+            &Value::from("discard")
+        )
+    );
+    // A group of one view says nothing about views.
+    assert!(p["groups"][1].get("multiview").is_none());
+    assert!(p["groups"][1].get("depth_views").is_none());
+    // Textures of more than one layer are never transient, multisampled or not.
+    for r in p["resources"].as_array().unwrap() {
+        assert_eq!(r["transient"], false, "{}", r["name"]);
+    }
+    // Traffic per layer: each eye resolves once (64x32x4 bytes), is sampled whole, and `out`
+    // is stored. The naive plan loads and stores every layer of every pass.
+    let layer = 64 * 32 * 4;
+    let (planned, naive, sampled) = traffic(&p);
+    assert_eq!(planned, 2 * layer + layer);
+    assert_eq!(sampled, 2 * layer);
+    let msaa_layer = layer * 4;
+    let depth_layer = 64 * 32 * 4 * 4;
+    // opaque: clears, stores both; transparent: loads and stores both, resolves both (read
+    // depth loads and stores too); companion: loads (write) and stores out.
+    let naive_want =
+        2 * (msaa_layer + depth_layer) + 2 * (2 * msaa_layer + 2 * depth_layer + layer) + 2 * layer;
+    assert_eq!(naive, naive_want);
+}
+
+#[test]
+fn multiview_passes_merge_only_with_the_same_views_of_the_same_layers() {
+    let graph = |second: &str| {
+        format!(
+            r#"{{"resources": [
+              {{"name": "eyes", "texture": {{"format": "rgba8unorm", "size": [32, 32, 4]}}}},
+              {{"name": "out", "texture": {{"format": "rgba8unorm", "size": [32, 32]}}, "import": {{"contents": "undefined", "after": "keep"}}}}],
+             "passes": [
+              {{"name": "init", "type": "render", "multiview": 4, "color": [{{"resource": "eyes", "access": "clear"}}]}},
+              {{"name": "a", "type": "render", "multiview": 2, "color": [{{"resource": "eyes", "access": "read_write"}}]}},
+              {second},
+              {{"name": "show", "type": "render", "sample": ["eyes"], "color": [{{"resource": "out", "access": "write"}}]}}]}}"#
+        )
+    };
+    let same = graph(
+        r#"{"name": "b", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "read_write"}]}"#,
+    );
+    let p = plan(&same);
+    assert_eq!(passes_of(&p, 0), ["init"]);
+    assert_eq!(p["groups"][0]["break"], "attachments_differ");
+    assert_eq!(passes_of(&p, 1), ["a", "b"]);
+    // One view of the first layer: not the same framebuffer.
+    let single = graph(
+        r#"{"name": "b", "type": "render", "color": [{"resource": "eyes", "access": "read_write"}]}"#,
+    );
+    let p = plan(&single);
+    assert_eq!(passes_of(&p, 1), ["a"]);
+    assert_eq!(p["groups"][1]["break"], "attachments_differ");
+    // The same views of other layers.
+    let shifted = graph(
+        r#"{"name": "b", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "layer": 2, "access": "clear"}]}"#,
+    );
+    assert_eq!(plan(&shifted)["groups"][1]["break"], "attachments_differ");
+    // Three views over the first two layers and one more.
+    let wider = graph(
+        r#"{"name": "b", "type": "render", "multiview": 3, "color": [{"resource": "eyes", "access": "read_write"}]}"#,
+    );
+    assert_eq!(plan(&wider)["groups"][1]["break"], "attachments_differ");
+}
+
+const LAYERED: &str = r#"{"name": "eyes", "texture": {"format": "rgba8unorm", "size": [32, 32, 2]}},
+    {"name": "out", "texture": {"format": "rgba8unorm", "size": [32, 32]}, "import": {"contents": "undefined", "after": "keep"}}"#;
+
+fn frame(resources: &str, passes: &str) -> String {
+    format!(
+        r#"{{"resources": [{resources}], "passes": [{passes},
+      {{"name": "show", "type": "render", "sample": ["eyes"], "color": [{{"resource": "out", "access": "write"}}]}}]}}"#
+    )
+}
+
+#[test]
+fn each_layer_has_its_own_contents_and_ops() {
+    // Layer 0 is drawn before; layer 1 has no contents but a clear value.
+    let resources = LAYERED.replace(
+        r#""size": [32, 32, 2]}}"#,
+        r#""size": [32, 32, 2]}, "clear": [0, 0, 0, 1]}"#,
+    );
+    let json = frame(
+        &resources,
+        r#"{"name": "left", "type": "render", "color": [{"resource": "eyes", "layer": 0, "access": "clear"}]},
+           {"name": "both", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "read_write"}]}"#,
+    );
+    let p = plan(&json);
+    assert_eq!(
+        colors(&p, 1),
+        [
+            entry("eyes", 0, "load", "store"),
+            entry("eyes", 1, "clear", "store")
+        ]
+    );
+    // Without the clear value, layer 1 is read before anything wrote it.
+    let json = frame(
+        LAYERED,
+        r#"{"name": "left", "type": "render", "color": [{"resource": "eyes", "layer": 0, "access": "clear"}]},
+           {"name": "both", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "read_write"}]}"#,
+    );
+    let e = error(&json);
+    assert_eq!(
+        (e.kind().as_str(), e.pass(), e.resource()),
+        ("read_before_write", Some("both"), Some("eyes"))
+    );
+    assert!(e.to_string().contains("layer 1"), "{e}");
+}
+
+#[test]
+fn liveness_is_per_layer() {
+    // `right` draws layer 1, which `both` clears again: only `right` is culled.
+    let json = frame(
+        LAYERED,
+        r#"{"name": "left", "type": "render", "color": [{"resource": "eyes", "layer": 0, "access": "clear"}]},
+           {"name": "right", "type": "render", "color": [{"resource": "eyes", "layer": 1, "access": "clear"}]},
+           {"name": "both", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "read_write"}]}"#,
+    );
+    let p = plan(&json);
+    let culled: Vec<&str> = p["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["culled"] == true)
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert!(culled.is_empty(), "both layers are read: {culled:?}");
+    let json = frame(
+        LAYERED,
+        r#"{"name": "right", "type": "render", "color": [{"resource": "eyes", "layer": 1, "access": "clear"}]},
+           {"name": "both", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "clear"}]}"#,
+    );
+    let p = plan(&json);
+    assert_eq!(p["passes"][0]["name"], "right");
+    assert_eq!(p["passes"][0]["culled"], true);
+    assert_eq!(p["passes"][1]["culled"], false);
+}
+
+#[test]
+fn bad_multiview_declarations_are_typed_errors_naming_the_pass() {
+    let one = frame(
+        LAYERED,
+        r#"{"name": "p", "type": "render", "multiview": 1, "color": [{"resource": "eyes", "access": "clear"}]}"#,
+    );
+    let e = error(&one);
+    assert_eq!((e.kind().as_str(), e.pass()), ("invalid_access", Some("p")));
+    assert!(e.to_string().contains("at least 2 views"), "{e}");
+
+    let compute = r#"{"resources": [{"name": "b", "buffer": {"size": 64}}],
+      "passes": [{"name": "c", "type": "compute", "multiview": 2, "storage_write": ["b"], "side_effects": true}]}"#;
+    let e = error(compute);
+    assert_eq!((e.kind().as_str(), e.pass()), ("invalid_access", Some("c")));
+    assert!(e.to_string().contains("only render passes"), "{e}");
+
+    // Views past the texture's layers.
+    let past = frame(
+        LAYERED,
+        r#"{"name": "p", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "layer": 1, "access": "clear"}]}"#,
+    );
+    let e = error(&past);
+    assert_eq!(
+        (e.kind().as_str(), e.pass(), e.resource()),
+        ("invalid_subresource", Some("p"), Some("eyes"))
+    );
+    assert!(e.to_string().contains("layer 2"), "{e}");
+
+    // A resolve target needs a layer per view.
+    let resolve = r#"{"resources": [
+        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [32, 32, 2], "samples": 4}},
+        {"name": "flat", "texture": {"format": "rgba8unorm", "size": [32, 32]}, "import": {"contents": "undefined", "after": "keep"}}],
+      "passes": [{"name": "p", "type": "render", "multiview": 2,
+        "color": [{"resource": "msaa", "access": "clear", "resolve": "flat"}]}]}"#;
+    let e = error(resolve);
+    assert_eq!(
+        (e.kind().as_str(), e.pass(), e.resource()),
+        ("invalid_subresource", Some("p"), Some("flat"))
+    );
+    // A multisampled texture still has one mip.
+    let mips = r#"{"resources": [{"name": "m", "texture": {"format": "rgba8unorm", "size": [32, 32, 2], "samples": 4, "mips": 2}}],
+      "passes": [{"name": "p", "type": "render", "side_effects": true, "color": [{"resource": "m", "access": "clear"}]}]}"#;
+    assert_eq!(error(mips).kind().as_str(), "invalid_description");
+}
+
+#[test]
+fn the_builder_and_the_description_agree() {
+    let mut graph = RenderGraph::new();
+    let eyes = graph.create_texture(
+        "eyes",
+        TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 32, 32).layers(2),
+    );
+    let out = graph.import_texture(
+        "out",
+        TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 32, 32),
+        tilegraph::Import {
+            contents: tilegraph::ImportContents::Undefined,
+            after: tilegraph::ImportAfter::Keep,
+        },
+    );
+    let _ = graph
+        .add_render_pass("both")
+        .multiview(2)
+        .color(eyes, Access::Clear)
+        .finish();
+    let _ = graph
+        .add_render_pass("show")
+        .sample(eyes)
+        .color(out, Access::Write)
+        .finish();
+    let json = graph.to_json();
+    assert!(json.contains(r#""multiview": 2"#), "{json}");
+    let loaded = RenderGraph::from_json(&json).expect("loads");
+    assert_eq!(loaded.fingerprint(), graph.fingerprint());
+    assert_eq!(loaded.passes()[0].multiview, Some(2));
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    assert_eq!(plan.groups()[0].multiview, Some(2));
+    assert_eq!(plan.groups()[0].views(), 2);
+    assert_eq!(plan.groups()[0].color.len(), 2);
+}
+
+#[test]
+fn restructuring_reads_the_views_as_layers() {
+    // `right_hud` draws into layer 1, which `post` reads: it keeps its place before `post`,
+    // which therefore cannot join `scene`.
+    let json = frame(
+        LAYERED,
+        r#"{"name": "scene", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "clear"}]},
+           {"name": "right_hud", "type": "render", "color": [{"resource": "eyes", "layer": 1, "access": "read_write"}]},
+           {"name": "post", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "read_write"}]}"#,
+    );
+    let p = plan(&json);
+    let order: Vec<&str> = p["order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert_eq!(order, ["scene", "right_hud", "post", "show"]);
+    // A pass on another texture between them moves out of the way.
+    let resources = format!(
+        r#"{LAYERED}, {{"name": "hud", "texture": {{"format": "rgba8unorm", "size": [32, 32]}}, "import": {{"contents": "undefined", "after": "keep"}}}}"#
+    );
+    let json = frame(
+        &resources,
+        r#"{"name": "scene", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "clear"}]},
+           {"name": "hud", "type": "render", "color": [{"resource": "hud", "access": "clear"}]},
+           {"name": "post", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "read_write"}]}"#,
+    );
+    let p = plan(&json);
+    assert_eq!(passes_of(&p, 0), ["scene", "post"]);
+    assert_eq!(p["groups"][0]["multiview"], 2);
+}
