@@ -326,41 +326,35 @@ impl<'r> Recorder<'r, '_> {
                 mip: 0,
                 layer: view,
             };
-            // Where resolves into this layer go through a texture of one layer: (scratch, target).
-            let detours: Vec<(wgpu::Texture, &wgpu::Texture)> = if self.resolve_layers_via_copy
-                && view > 0
-            {
+            // Per colour slot of this view: where its resolve goes through a texture of one
+            // layer, (scratch, target) (an import without COPY_DST is resolved into as it is).
+            let of_view = || {
                 group
                     .color
                     .iter()
                     .skip(view as usize)
                     .step_by(views as usize)
-                    .filter_map(|c| c.resolve)
-                    .map(|t| {
-                        let texture = self.tables.texture(t).expect("resolve targets are bound");
-                        (single_layer_like(self.tables.device, texture), texture)
-                    })
-                    .collect()
-            } else {
-                Vec::new()
             };
-            let detour_views: Vec<wgpu::TextureView> = detours
-                .iter()
-                .map(|(scratch, _)| scratch.create_view(&Default::default()))
+            let detours: Vec<Option<(wgpu::Texture, &wgpu::Texture)>> = of_view()
+                .map(|c| {
+                    let texture = c.resolve.and_then(|t| self.tables.texture(t))?;
+                    (self.resolve_layers_via_copy
+                        && view > 0
+                        && texture.usage().contains(wgpu::TextureUsages::COPY_DST))
+                    .then(|| (single_layer_like(self.tables.device, texture), texture))
+                })
                 .collect();
-            let mut detour = detour_views.iter();
+            let detour_views: Vec<Option<wgpu::TextureView>> = detours
+                .iter()
+                .map(|d| d.as_ref().map(|(s, _)| s.create_view(&Default::default())))
+                .collect();
             // wgpu allows at most eight colour attachments; the compiler enforces it.
             let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
-            let of_view = group
-                .color
-                .iter()
-                .skip(view as usize)
-                .step_by(views as usize);
-            for (slot, c) in of_view.enumerate() {
+            for (slot, c) in of_view().enumerate() {
                 color[slot] = Some(wgpu::RenderPassColorAttachment {
                     view: self.tables.attachment_view(c.resource, c.sub),
                     depth_slice: None,
-                    resolve_target: c.resolve.map(|t| match detour.next() {
+                    resolve_target: c.resolve.map(|t| match &detour_views[slot] {
                         Some(scratch) => scratch,
                         None => self.tables.attachment_view(t, target),
                     }),
@@ -390,7 +384,7 @@ impl<'r> Recorder<'r, '_> {
             };
             call_passes!(self, group, callbacks, &mut rpass, Render, "render", views);
             drop(rpass);
-            for (scratch, texture) in &detours {
+            for (scratch, texture) in detours.iter().flatten() {
                 self.encoder.copy_texture_to_texture(
                     scratch.as_image_copy(),
                     wgpu::TexelCopyTextureInfo {

@@ -1,0 +1,352 @@
+//! Multiview passes on a real adapter: one multiview render pass where the device has
+//! `Features::MULTIVIEW` (lavapipe), one render pass per view elsewhere (llvmpipe's GL) or when
+//! the executor is told so; the same layers either way, in every mode.
+
+use std::cell::RefCell;
+
+use tilegraph::prelude::*;
+use tilegraph::wgpu;
+use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports, Views};
+use tilegraph_tool::headless::Gpu;
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+const SIZE: (u32, u32) = (64, 32);
+/// What view `v` draws: red, green, blue, ...
+const COLORS: [[u8; 4]; 4] = [
+    [255, 0, 0, 255],
+    [0, 255, 0, 255],
+    [0, 0, 255, 255],
+    [255, 255, 0, 255],
+];
+
+const SHADER: &str = "
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    // A quad inside the target (lavapipe's multiview drops guard-band triangles past view 0).
+    var p = array(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(-1.0, 1.0),
+                  vec2f(1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0));
+    return vec4f(p[i], 0.5, 1.0);
+}
+fn color(v: u32) -> vec4f {
+    var c = array(vec4f(1.0, 0.0, 0.0, 1.0), vec4f(0.0, 1.0, 0.0, 1.0),
+                  vec4f(0.0, 0.0, 1.0, 1.0), vec4f(1.0, 1.0, 0.0, 1.0));
+    return c[v];
+}
+";
+
+/// Pipelines that draw each view in its colour: one per view for render passes of one view,
+/// and one with `multiview_mask` where the device has multiview.
+struct Pipelines {
+    per_view: Vec<wgpu::RenderPipeline>,
+    multiview: Option<wgpu::RenderPipeline>,
+}
+
+fn pipelines(gpu: &Gpu, views: u32, samples: u32) -> Pipelines {
+    let device = &gpu.device;
+    let make = |source: String, mask, constants: &[(&str, f64)]| {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("views"),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("views"),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState {
+                count: samples,
+                ..Default::default()
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    ..Default::default()
+                },
+                targets: &[Some(FORMAT.into())],
+            }),
+            multiview_mask: mask,
+            cache: None,
+        })
+    };
+    let one = format!(
+        "{SHADER}override VIEW: f32 = 0.0;\n@fragment fn fs() -> @location(0) vec4f {{ return color(u32(VIEW)); }}"
+    );
+    let per_view = (0..views)
+        .map(|v| make(one.clone(), None, &[("VIEW", f64::from(v))]))
+        .collect();
+    let multiview = device
+        .features()
+        .contains(wgpu::Features::MULTIVIEW)
+        .then(|| {
+            let source = format!(
+                "{SHADER}@fragment fn fs(@builtin(view_index) v: u32) -> @location(0) vec4f {{ return color(v); }}"
+            );
+            make(source, Views::Multiview { count: views }.multiview_mask(), &[])
+        });
+    Pipelines {
+        per_view,
+        multiview,
+    }
+}
+
+/// An array texture the test owns, readable layer by layer.
+fn layers(gpu: &Gpu, count: u32) -> (wgpu::Texture, wgpu::TextureView) {
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("eyes"),
+        size: wgpu::Extent3d {
+            width: SIZE.0,
+            height: SIZE.1,
+            depth_or_array_layers: count,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        ..Default::default()
+    });
+    (texture, view)
+}
+
+/// The texels of one layer.
+fn read_layer(gpu: &Gpu, texture: &wgpu::Texture, layer: u32) -> Vec<u8> {
+    let usage = wgpu::TextureUsages::COPY_DST
+        | wgpu::TextureUsages::COPY_SRC
+        | wgpu::TextureUsages::TEXTURE_BINDING;
+    let (single, _) = gpu.target("layer", SIZE, FORMAT, usage);
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    encoder.copy_texture_to_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d {
+                x: 0,
+                y: 0,
+                z: layer,
+            },
+            aspect: wgpu::TextureAspect::All,
+        },
+        single.as_image_copy(),
+        single.size(),
+    );
+    gpu.queue.submit([encoder.finish()]);
+    gpu.read_texture(&single).expect("reads back").bytes
+}
+
+/// One frame: `views` draws every view of an array (through a multisampled array resolved
+/// into it when `samples` > 1). Returns the `Views` each call of the closure saw.
+fn stereo_frame(
+    gpu: &Gpu,
+    executor: &mut Executor,
+    target: &(wgpu::Texture, wgpu::TextureView),
+    views: u32,
+    samples: u32,
+    mode: ExecuteMode,
+    pipelines: &Pipelines,
+) -> Result<Vec<Views>, ExecuteError> {
+    let seen = RefCell::new(Vec::new());
+    let mut graph = RenderGraph::new();
+    let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1).layers(views);
+    let eyes = graph.import_texture(
+        "eyes",
+        desc,
+        Import {
+            contents: ImportContents::Undefined,
+            after: ImportAfter::Keep,
+        },
+    );
+    let msaa = (samples > 1).then(|| graph.create_texture("eyes_msaa", desc.samples(samples)));
+    let pass = graph.add_render_pass("views").multiview(views);
+    let pass = match msaa {
+        Some(msaa) => pass.color_resolved(msaa, Access::Clear, eyes),
+        None => pass.color(eyes, Access::Clear),
+    };
+    pass.execute(|rpass, ctx| {
+        seen.borrow_mut().push(ctx.views());
+        let pipeline = match ctx.views() {
+            Views::Multiview { .. } => pipelines
+                .multiview
+                .as_ref()
+                .ok_or("multiview recorded on a device without it")?,
+            Views::PerView { view, .. } => &pipelines.per_view[view as usize],
+            other => return Err(format!("a multiview pass recorded as {other:?}").into()),
+        };
+        rpass.set_pipeline(pipeline);
+        rpass.draw(0..6, 0..1);
+        Ok(())
+    });
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut imports = Imports::new();
+    imports.texture(eyes, &target.0, &target.1);
+    executor.execute_and_submit(&mut graph, &plan, &imports, mode)?;
+    drop(graph);
+    crate::support::assert_no_gpu_errors(gpu);
+    Ok(seen.into_inner())
+}
+
+fn multiview_device(gpu: &Gpu) -> bool {
+    gpu.device.features().contains(wgpu::Features::MULTIVIEW)
+}
+
+#[test]
+fn lavapipe_has_multiview_and_gl_does_not() {
+    let gpu = crate::support::gpu();
+    let info = gpu.adapter.get_info();
+    let executor = Executor::new(&gpu.device, &gpu.queue);
+    match info.backend {
+        wgpu::Backend::Vulkan => assert!(
+            executor.multiview_enabled(),
+            "{} has no multiview",
+            info.name
+        ),
+        wgpu::Backend::Gl => assert!(!multiview_device(&gpu), "GL has no multiview in wgpu"),
+        _ => {}
+    }
+    let off = Executor::with_options(
+        &gpu.device,
+        &gpu.queue,
+        ExecutorOptions::default().with_multiview(false),
+    );
+    assert!(!off.multiview_enabled());
+}
+
+#[test]
+fn every_view_lands_in_its_layer_either_way_in_every_mode() {
+    let gpu = crate::support::gpu();
+    for samples in [1, 4] {
+        let pipelines = pipelines(&gpu, 2, samples);
+        for multiview in [true, false] {
+            let mut executor = Executor::with_options(
+                &gpu.device,
+                &gpu.queue,
+                ExecutorOptions::default().with_multiview(multiview),
+            );
+            for mode in [
+                ExecuteMode::Planned,
+                ExecuteMode::Naive,
+                ExecuteMode::Poison,
+            ] {
+                let target = layers(&gpu, 2);
+                let seen = stereo_frame(&gpu, &mut executor, &target, 2, samples, mode, &pipelines)
+                    .unwrap_or_else(|e| panic!("{mode} samples {samples}: {e}"));
+                let expected = if executor.multiview_enabled() {
+                    vec![Views::Multiview { count: 2 }]
+                } else {
+                    vec![
+                        Views::PerView { view: 0, count: 2 },
+                        Views::PerView { view: 1, count: 2 },
+                    ]
+                };
+                assert_eq!(seen, expected, "{mode}, multiview {multiview}");
+                for layer in 0..2 {
+                    let texels = read_layer(&gpu, &target.0, layer);
+                    let wrong = texels
+                        .chunks(4)
+                        .filter(|t| *t != COLORS[layer as usize])
+                        .count();
+                    assert_eq!(
+                        wrong, 0,
+                        "layer {layer}: {mode}, multiview {multiview}, samples {samples}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_pipeline_for_the_other_recording_is_a_validation_error_naming_the_pass() {
+    let gpu = crate::support::gpu();
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut pipelines = pipelines(&gpu, 2, 1);
+    let target = layers(&gpu, 2);
+    if executor.multiview_enabled() {
+        // A pipeline without `multiview_mask` in a multiview render pass.
+        pipelines.multiview = Some(pipelines.per_view[0].clone());
+    } else {
+        // Where passes record per view, the multiview pipeline is refused at creation; a
+        // pipeline of another sample count stands for the mismatch.
+        pipelines.per_view[1] = self::pipelines(&gpu, 2, 4).per_view[1].clone();
+    }
+    let result = stereo_frame(
+        &gpu,
+        &mut executor,
+        &target,
+        2,
+        1,
+        ExecuteMode::Planned,
+        &pipelines,
+    );
+    match result {
+        Err(ExecuteError::Validation { pass, message }) => {
+            assert_eq!(pass.as_deref(), Some("views"), "{message}")
+        }
+        other => panic!("expected a validation error naming `views`, got {other:?}"),
+    }
+    let _ = gpu.take_uncaptured_errors();
+}
+
+#[test]
+fn more_views_than_the_device_renders_at_once() {
+    let gpu = crate::support::gpu();
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let limit = gpu.device.limits().max_multiview_view_count;
+    if executor.multiview_enabled() {
+        let views = limit + 1;
+        let pipelines = Pipelines {
+            per_view: Vec::new(),
+            multiview: None,
+        };
+        let target = layers(&gpu, views);
+        match stereo_frame(
+            &gpu,
+            &mut executor,
+            &target,
+            views,
+            1,
+            ExecuteMode::Planned,
+            &pipelines,
+        ) {
+            Err(e @ ExecuteError::MultiviewLimit { .. }) => {
+                assert!(e.to_string().contains("`views`"), "{e}")
+            }
+            other => panic!("expected MultiviewLimit, got {other:?}"),
+        }
+    } else {
+        // Without multiview there is no such limit: four views are four render passes.
+        let pipelines = pipelines(&gpu, 4, 1);
+        let target = layers(&gpu, 4);
+        let seen = stereo_frame(
+            &gpu,
+            &mut executor,
+            &target,
+            4,
+            1,
+            ExecuteMode::Planned,
+            &pipelines,
+        )
+        .expect("records");
+        assert_eq!(seen.len(), 4);
+        for layer in 0..4 {
+            let texels = read_layer(&gpu, &target.0, layer);
+            assert!(
+                texels.chunks(4).all(|t| t == COLORS[layer as usize]),
+                "layer {layer}"
+            );
+        }
+    }
+}
