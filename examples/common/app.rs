@@ -51,6 +51,12 @@ pub trait Example: Sized {
 
     /// After a frame was recorded (bind-group cache upkeep).
     fn end_frame(&mut self) {}
+
+    /// Whether the executor records multiview passes as multiview render passes where the
+    /// device can (`ExecutorOptions::with_multiview`).
+    fn multiview(_config: &Self::Config) -> bool {
+        true
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -226,7 +232,11 @@ fn run_headless<E: Example>(o: &Options<E::Config>) -> Result<(), String> {
     }
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
     let mut target: Option<((u32, u32), wgpu::Texture, wgpu::TextureView)> = None;
-    let mut executor = gpu.executor(ExecutorOptions::default().with_timestamps(o.timings));
+    let mut executor = gpu.executor(
+        ExecutorOptions::default()
+            .with_timestamps(o.timings)
+            .with_multiview(E::multiview(&o.extra)),
+    );
     let mut cache = PlanCache::default();
     let mut imports = Imports::new();
     let frames = o.frames.unwrap_or(1);
@@ -444,7 +454,8 @@ impl<E: Example> WindowState<E> {
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
         let example = E::new(&gpu, format, &options.extra)?;
-        let executor = gpu.executor(ExecutorOptions::default());
+        let executor =
+            gpu.executor(ExecutorOptions::default().with_multiview(E::multiview(&options.extra)));
         let state = WindowState {
             window,
             surface,
