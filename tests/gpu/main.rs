@@ -13,3 +13,4 @@ mod examples;
 mod executor;
 mod graphs;
 mod multiview;
+mod stereo;
