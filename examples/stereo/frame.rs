@@ -307,7 +307,7 @@ impl StereoFrame {
         let msaa = graph.create_texture_cleared(
             "eyes_msaa",
             eye_array(HDR_FORMAT).samples(SAMPLES),
-            ClearValue::Color([0.05, 0.06, 0.09, 1.0]),
+            ClearValue::Color([0.0, 0.0, 0.0, 1.0]),
         );
         let depth = graph.create_texture_cleared(
             "eyes_depth",

@@ -20,7 +20,9 @@ pub(super) fn collect_warnings(
         .filter(|g| !g.color.is_empty() || g.depth.is_some())
     {
         let pass = group.passes[0];
-        for a in group.color.iter().chain(group.depth.iter()) {
+        // One warning per attachment: the first view stands for the views of a multiview slot.
+        let views = group.views() as usize;
+        for a in group.color.iter().step_by(views).chain(group.depth.iter()) {
             let r = a.resource.index();
             let warn = |kind, clear| Warning {
                 kind,
