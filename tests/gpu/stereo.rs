@@ -54,9 +54,16 @@ fn stereo_agrees_across_modes_with_and_without_multiview_and_matches_reference()
     let (planned, recorded_multiview) = render(&gpu, ExecuteMode::Planned, true);
     // Lavapipe records the eyes in one multiview render pass; GL cannot.
     let vulkan = gpu.adapter.get_info().backend == wgpu::Backend::Vulkan;
-    assert_eq!(recorded_multiview, vulkan, "multiview where the device has it");
+    assert_eq!(
+        recorded_multiview, vulkan,
+        "multiview where the device has it"
+    );
     for multiview in [true, false] {
-        for mode in [ExecuteMode::Planned, ExecuteMode::Naive, ExecuteMode::Poison] {
+        for mode in [
+            ExecuteMode::Planned,
+            ExecuteMode::Naive,
+            ExecuteMode::Poison,
+        ] {
             let (image, _) = render(&gpu, mode, multiview);
             assert!(
                 image == planned,
@@ -73,7 +80,12 @@ fn stereo_agrees_across_modes_with_and_without_multiview_and_matches_reference()
         .filter(|&y| row(y)[..(half - 1) * 4] != row(y)[half * 4..(2 * half - 1) * 4])
         .count();
     assert!(differing > SIZE.1 as usize / 2, "the eyes look alike");
-    crate::support::compare_with_reference(&format!("stereo-{}x{}", SIZE.0, SIZE.1), SIZE.0, SIZE.1, &planned);
+    crate::support::compare_with_reference(
+        &format!("stereo-{}x{}", SIZE.0, SIZE.1),
+        SIZE.0,
+        SIZE.1,
+        &planned,
+    );
 }
 
 #[test]
