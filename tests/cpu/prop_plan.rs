@@ -94,6 +94,13 @@ fn run_property(name: &str, default_cases: u32, max_passes: usize, minimality: b
     if let Err(e) = result {
         panic!("{name}: {e}");
     }
+    // The generator makes multiview passes (its `multiview` step): enough of them compile.
+    assert!(
+        tally.multiview_groups > tally.graphs / 100,
+        "{name}: {} multiview groups in {} graphs",
+        tally.multiview_groups,
+        tally.graphs
+    );
 }
 
 #[test]

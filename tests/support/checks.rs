@@ -43,6 +43,9 @@ pub struct Tally {
     pub whole_multi_entries: u64,
     /// Merged groups whose attachments are not all mip 0 of layer 0.
     pub merged_sub_groups: u64,
+    /// Planned multiview groups, and those of several passes.
+    pub multiview_groups: u64,
+    pub merged_multiview_groups: u64,
     pub minimality_searches: u64,
     pub minimality_leaves: u64,
     /// Plans restructuring changed, and how.
@@ -214,10 +217,11 @@ pub fn check_graph(
     tally.merged_sub_groups += plan
         .groups()
         .iter()
-        .filter(|g| {
-            g.passes.len() > 1 && g.color.iter().chain(g.depth.iter()).any(|a| a.sub != BASE)
-        })
+        .filter(|g| g.passes.len() > 1 && g.attachments().any(|a| a.sub != BASE))
         .count() as u64;
+    let multiview = plan.groups().iter().filter(|g| g.multiview.is_some());
+    tally.multiview_groups += multiview.clone().count() as u64;
+    tally.merged_multiview_groups += multiview.filter(|g| g.passes.len() > 1).count() as u64;
     tally.culled_passes += live.iter().filter(|l| !**l).count() as u64;
     tally.transients += plan.resources().iter().filter(|r| r.transient).count() as u64;
     tally.shared_physical += plan
@@ -228,7 +232,7 @@ pub fn check_graph(
     tally.sub_attachments += plan
         .groups()
         .iter()
-        .flat_map(|g| g.color.iter().chain(g.depth.iter()))
+        .flat_map(|g| g.attachments())
         .filter(|a| a.sub != BASE)
         .count() as u64;
     let mut subresources_used = false;
@@ -484,9 +488,10 @@ pub fn effective_passes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Vec<Pa
     for group in plan.groups() {
         for (k, &p) in group.passes.iter().enumerate() {
             let last = k + 1 == group.passes.len();
+            let n = interp::views(&eff[p.index()]) as usize;
             for (slot, c) in eff[p.index()].color.iter_mut().enumerate() {
                 c.resolve = if last {
-                    group.color.get(slot).and_then(|a| a.resolve)
+                    group.color.get(slot * n).and_then(|a| a.resolve)
                 } else {
                     None
                 };
@@ -501,7 +506,7 @@ pub fn effective_passes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Vec<Pa
 fn writes_key(graph: &RenderGraph<'_>, pass: &PassDecl, key: Key) -> bool {
     attachments(pass).iter().any(|a| {
         (a.access != Access::Read && (a.resource, a.sub) == key)
-            || (a.resolve.map(|t| (t, BASE)) == Some(key))
+            || (a.resolve.map(|t| (t, a.resolve_sub)) == Some(key))
     }) || memory_writes(pass).any(|e| keys(graph, e).any(|k| k == key))
 }
 
@@ -517,7 +522,7 @@ fn access_keys(graph: &RenderGraph<'_>, pass: &PassDecl) -> Vec<(Key, bool)> {
             out.push((key, true));
         }
         if let Some(t) = a.resolve {
-            out.push(((t, BASE), true));
+            out.push(((t, a.resolve_sub), true));
         }
     }
     for (_, e) in memory_reads(pass) {
@@ -992,7 +997,7 @@ pub fn check_structure(
                 group.kind
             );
         }
-        if let Some(d) = &group.depth {
+        for d in group.depth.iter().chain(&group.depth_views) {
             let reads_only = group.passes.iter().all(|&p| {
                 passes[p.index()]
                     .depth
@@ -1143,9 +1148,10 @@ pub fn check_naive_groups(
         let pass = &graph.passes()[p.index()];
         ensure!(group.kind == pass.kind, "naive plan: pass {p} group type");
         let atts = attachments(pass);
-        let plans: Vec<_> = group.color.iter().chain(group.depth.iter()).collect();
+        let plans: Vec<_> = group.attachments().collect();
         ensure!(
-            plans.len() == atts.len() && group.color.len() == pass.color.len(),
+            plans.len() == atts.len()
+                && group.color.len() == pass.color.len() * interp::views(pass) as usize,
             "naive plan: pass {p} attachments"
         );
         for (a, d) in plans.iter().zip(&atts) {
@@ -1235,10 +1241,12 @@ pub fn check_planned_ops(
         }
         let first = group.passes[0];
         let last = *group.passes.last().unwrap();
-        let plans: Vec<_> = group.color.iter().chain(group.depth.iter()).collect();
+        let plans: Vec<_> = group.attachments().collect();
         let firsts = attachments(&passes[first.index()]);
+        let first_pass = &passes[first.index()];
         ensure!(
-            plans.len() == firsts.len() && group.color.len() == passes[first.index()].color.len(),
+            plans.len() == firsts.len()
+                && group.color.len() == first_pass.color.len() * interp::views(first_pass) as usize,
             "group {g}: attachments are not its first pass's"
         );
         for (a, d) in plans.iter().zip(&firsts) {
@@ -1348,10 +1356,7 @@ pub fn check_planned_ops(
 /// subresource; a resolve moves the target's mip 0 of layer 0 (single-sampled).
 pub fn group_bytes(graph: &RenderGraph<'_>, groups: &[tilegraph::Group]) -> u64 {
     let mut total = 0;
-    for a in groups
-        .iter()
-        .flat_map(|g| g.color.iter().chain(g.depth.iter()))
-    {
+    for a in groups.iter().flat_map(|g| g.attachments()) {
         let bytes = sub_bytes(graph, a.resource, a.sub);
         total += super::minimal::op_bytes(a.load, a.store, bytes);
         if let Some(t) = a.resolve {
@@ -1626,15 +1631,15 @@ pub fn check_usage_scopes(
     {
         let mut written: BTreeSet<Key> = group.color.iter().map(|a| (a.resource, a.sub)).collect();
         written.extend(
-            group
-                .color
-                .iter()
-                .filter_map(|a| a.resolve.map(|t| (t, BASE))),
+            interp::group_attachments(group)
+                .into_iter()
+                .filter_map(|(a, sub)| a.resolve.map(|t| (t, sub))),
         );
         written.extend(
             group
                 .depth
                 .iter()
+                .chain(&group.depth_views)
                 .filter(|d| !d.read_only)
                 .map(|d| (d.resource, d.sub)),
         );
@@ -1682,12 +1687,7 @@ fn check_minimal_ops(
     let attached: BTreeSet<Key> = plan
         .groups()
         .iter()
-        .flat_map(|g| {
-            g.color
-                .iter()
-                .chain(g.depth.iter())
-                .map(|a| (a.resource, a.sub))
-        })
+        .flat_map(|g| g.attachments().map(|a| (a.resource, a.sub)))
         .collect();
     for (r, sub) in attached {
         let found = search_cheaper(
@@ -1900,7 +1900,7 @@ fn expected_boundary(
                 written.insert((a.resource, a.sub));
             }
             if let Some(t) = a.resolve {
-                written.insert((t, BASE));
+                written.insert((t, a.resolve_sub));
             }
         }
         for &e in p.storage_write.iter().chain(&p.storage_read_write) {
@@ -1926,7 +1926,7 @@ fn expected_boundary(
         s.push(p.depth.map(|d| (d.resource, d.sub)));
         s
     };
-    if slots(first) != slots(next) {
+    if slots(first) != slots(next) || first.multiview != next.multiview {
         return Some("attachments_differ");
     }
     if attachments(next).iter().any(|a| a.access == Access::Clear) {
@@ -1942,15 +1942,13 @@ fn expected_boundary(
     if any_in(&touched, &next.storage_write) || any_in(&touched, &next.storage_read_write) {
         return Some("storage_hazard");
     }
-    let writes_bound = next
-        .color
-        .iter()
-        .filter_map(|c| c.resolve.map(|t| (t, BASE)))
-        .chain(
-            next.depth
-                .filter(|d| d.access != Access::Read)
-                .map(|d| (d.resource, d.sub)),
-        )
+    let writes_bound = attachments(next)
+        .into_iter()
+        .filter_map(|a| match a.resolve {
+            Some(t) => Some((t, a.resolve_sub)),
+            None => (a.is_depth && a.access != Access::Read).then_some((a.resource, a.sub)),
+        })
+        .chain(None::<Key>)
         .any(|k| bound.contains(&k));
     if writes_bound {
         return Some("writes_bound_texture");
@@ -2030,7 +2028,8 @@ pub fn check_warnings(
     let mut clear_for_write = BTreeSet::new();
     for group in plan.groups() {
         let pass = Some(group.passes[0]);
-        for a in group.color.iter().chain(group.depth.iter()) {
+        let n = group.multiview.unwrap_or(1).max(1) as usize;
+        for a in group.color.iter().step_by(n).chain(group.depth.iter()) {
             let r = a.resource;
             if let LoadOp::Clear(value) = a.load {
                 if !is_fast(value) && !plan.resources()[r.index()].transient {

@@ -211,37 +211,78 @@ pub struct Attached {
     /// The access's own clear value.
     pub clear: Option<ClearValue>,
     pub resolve: Option<ResourceId>,
+    /// The resolve target's subresource: layer `view` of mip 0.
+    pub resolve_sub: Subresource,
     pub is_depth: bool,
 }
 
-/// The attachment accesses of a pass, colour slots then depth.
+/// Views of a pass: its multiview count, or 1.
+pub fn views(pass: &PassDecl) -> u32 {
+    pass.multiview.unwrap_or(1).max(1)
+}
+
+/// The attachment accesses of a pass, colour slots then depth; a multiview attachment is one
+/// slot per view (layers `layer .. layer + n`), its resolve target's layer the view.
 pub fn attachments(pass: &PassDecl) -> Vec<Attached> {
-    let mut out: Vec<Attached> = pass
-        .color
-        .iter()
-        .enumerate()
-        .map(|(slot, c)| Attached {
-            slot: slot as u32,
-            resource: c.resource,
-            sub: c.sub,
-            access: c.access,
-            clear: c.clear,
-            resolve: c.resolve,
-            is_depth: false,
-        })
-        .collect();
+    let n = views(pass);
+    let mut out: Vec<Attached> = Vec::new();
+    let layer = |sub: Subresource, v: u32| Subresource {
+        mip: sub.mip,
+        layer: sub.layer + v,
+    };
+    for c in &pass.color {
+        for v in 0..n {
+            out.push(Attached {
+                slot: out.len() as u32,
+                resource: c.resource,
+                sub: layer(c.sub, v),
+                access: c.access,
+                clear: c.clear,
+                resolve: c.resolve,
+                resolve_sub: layer(BASE, v),
+                is_depth: false,
+            });
+        }
+    }
     if let Some(d) = pass.depth {
-        out.push(Attached {
-            slot: pass.color.len() as u32,
-            resource: d.resource,
-            sub: d.sub,
-            access: d.access,
-            clear: d.clear,
-            resolve: None,
-            is_depth: true,
-        });
+        for v in 0..n {
+            out.push(Attached {
+                slot: out.len() as u32,
+                resource: d.resource,
+                sub: layer(d.sub, v),
+                access: d.access,
+                clear: d.clear,
+                resolve: None,
+                resolve_sub: BASE,
+                is_depth: true,
+            });
+        }
     }
     out
+}
+
+/// A group's attachment plans in slot order (colour, depth, the depth's later views), each with
+/// its resolve target's subresource.
+pub fn group_attachments(group: &Group) -> Vec<(&AttachmentPlan, Subresource)> {
+    let n = group.multiview.unwrap_or(1).max(1) as usize;
+    let color = group.color.iter().enumerate().map(move |(i, a)| {
+        (
+            a,
+            Subresource {
+                mip: 0,
+                layer: (i % n) as u32,
+            },
+        )
+    });
+    color
+        .chain(
+            group
+                .depth
+                .iter()
+                .chain(&group.depth_views)
+                .map(|a| (a, BASE)),
+        )
+        .collect()
 }
 
 /// Non-attachment reads of a pass, in a fixed order: (kind, entry).
@@ -389,7 +430,7 @@ pub fn reference_with(
             }
             if let Some(t) = a.resolve {
                 cur.insert(
-                    (t, BASE),
+                    (t, a.resolve_sub),
                     Content::Resolved {
                         pass: pid,
                         source: a.resource,
@@ -655,7 +696,8 @@ impl<'g> Machine<'g> {
             }
             return;
         }
-        let plans: Vec<&AttachmentPlan> = group.color.iter().chain(group.depth.iter()).collect();
+        let planned = group_attachments(group);
+        let plans: Vec<&AttachmentPlan> = planned.iter().map(|&(a, _)| a).collect();
         let mut tile: Vec<Content> = Vec::with_capacity(plans.len());
         for a in &plans {
             let content = match a.load {
@@ -683,7 +725,7 @@ impl<'g> Machine<'g> {
             }
             let atts = attachments(pass);
             let matches = atts.len() == plans.len()
-                && pass.color.len() == group.color.len()
+                && pass.color.len() * views(pass) as usize == group.color.len()
                 && atts
                     .iter()
                     .zip(&plans)
@@ -732,7 +774,7 @@ impl<'g> Machine<'g> {
                 StoreOp::None => {}
             }
         }
-        for (a, &content) in plans.iter().zip(&tile) {
+        for (&(a, resolve_sub), &content) in planned.iter().zip(&tile) {
             if let Some(t) = a.resolve {
                 let resolved = match content {
                     Content::Written {
@@ -746,7 +788,7 @@ impl<'g> Machine<'g> {
                     },
                     _ => Content::Undefined,
                 };
-                self.write_memory(t, BASE, resolved);
+                self.write_memory(t, resolve_sub, resolved);
             }
         }
         for ((r, sub), w) in writers {

@@ -26,22 +26,26 @@ pub struct Choice {
 fn entry(group: &Group, index: usize) -> &tilegraph::AttachmentPlan {
     if index < group.color.len() {
         &group.color[index]
-    } else {
+    } else if index == group.color.len() {
         group
             .depth
             .as_ref()
             .expect("index names the depth attachment")
+    } else {
+        &group.depth_views[index - group.color.len() - 1]
     }
 }
 
 fn entry_mut(group: &mut Group, index: usize) -> &mut tilegraph::AttachmentPlan {
     if index < group.color.len() {
         &mut group.color[index]
-    } else {
+    } else if index == group.color.len() {
         group
             .depth
             .as_mut()
             .expect("index names the depth attachment")
+    } else {
+        &mut group.depth_views[index - group.color.len() - 1]
     }
 }
 
@@ -145,9 +149,7 @@ pub fn search_cheaper(
     let mut clear = Vec::new();
     for group in &groups {
         let index = group
-            .color
-            .iter()
-            .chain(group.depth.iter())
+            .attachments()
             .position(|a| (a.resource, a.sub) == (resource, sub));
         if let Some(i) = index {
             let a = entry(group, i);
@@ -179,8 +181,10 @@ pub fn search_cheaper(
 /// The clear value the first pass of a group would clear the entry's attachment to.
 fn group_clear_value(graph: &RenderGraph<'_>, group: &Group, index: usize) -> ClearValue {
     let pass = &graph.passes()[group.passes[0].index()];
-    let (resource, own) = if index < pass.color.len() {
-        (pass.color[index].resource, pass.color[index].clear)
+    let views = pass.multiview.unwrap_or(1).max(1) as usize;
+    let (resource, own) = if index < pass.color.len() * views {
+        let c = &pass.color[index / views];
+        (c.resource, c.clear)
     } else {
         let d = pass.depth.expect("the group has a depth attachment");
         (d.resource, d.clear)

@@ -728,7 +728,42 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
         d.written.extend(writes);
         passes.push(pass);
     }
+    multiview(&mut d, &mut passes);
     json!({"resources": resources, "passes": passes})
+}
+
+/// Multiview (the guide): a render pass whose attachments all have layers from theirs on
+/// sometimes renders them as views, two or more, so the layers after the first are written by
+/// one pass and read by others one at a time; rarely more views than the layers have
+/// (`invalid_subresource`) or one view (`invalid_access`).
+fn multiview(d: &mut Decoder<'_, '_>, passes: &mut [Value]) {
+    for pass in passes.iter_mut() {
+        if pass["type"] != "render" {
+            continue;
+        }
+        let color = pass["color"].as_array().cloned().unwrap_or_default();
+        let attached = color.iter().chain(pass.get("depth"));
+        let spare = attached
+            .map(|e| {
+                let texture = d
+                    .res
+                    .iter()
+                    .find(|r| r.name == e["resource"].as_str().unwrap_or(""))
+                    .and_then(|r| r.texture);
+                let layer = e["layer"].as_u64().unwrap_or(0) as u32;
+                texture.map_or(0, |t| t.layers.saturating_sub(layer))
+            })
+            .min()
+            .unwrap_or(0);
+        if spare >= 2 && d.c.chance(45) {
+            let views = match d.c.weighted(&[90, 5, 5]) {
+                0 => 2 + d.c.below(spare as usize - 1) as u32,
+                1 => spare + 1,
+                _ => 1,
+            };
+            pass["multiview"] = json!(views);
+        }
+    }
 }
 
 /// What the restructuring scenarios build from.
