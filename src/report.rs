@@ -363,8 +363,14 @@ impl CompiledGraph {
             if let Some(views) = group.multiview {
                 let _ = writeln!(out, "         views  {views} (multiview)");
             }
-            for a in &group.color {
-                let _ = writeln!(out, "         color  {}", self.describe_attachment(a));
+            let views = group.views();
+            for (i, a) in group.color.iter().enumerate() {
+                let view = group.multiview.map(|_| i as u32 % views);
+                let _ = writeln!(
+                    out,
+                    "         color  {}",
+                    self.describe_attachment_of_view(a, view)
+                );
             }
             for a in group.depth.iter().chain(&group.depth_views) {
                 let _ = writeln!(out, "         depth  {}", self.describe_attachment(a));
@@ -533,6 +539,11 @@ impl CompiledGraph {
     }
 
     fn describe_attachment(&self, a: &AttachmentPlan) -> String {
+        self.describe_attachment_of_view(a, None)
+    }
+
+    /// An attachment of view `view` of a multiview group: a resolve target names its layer.
+    fn describe_attachment_of_view(&self, a: &AttachmentPlan, view: Option<u32>) -> String {
         let load = match a.load {
             LoadOp::Clear(v) if !v.is_fast() => "clear(slow)".to_string(),
             other => other.as_str().to_string(),
@@ -544,7 +555,11 @@ impl CompiledGraph {
             a.store.as_str()
         );
         if let Some(t) = a.resolve {
-            let _ = write!(s, ", resolve -> {}", self.resource_name(t));
+            let target = match view {
+                Some(layer) => self.subresource_name(t, Some(Subresource { mip: 0, layer })),
+                None => self.resource_name(t).to_owned(),
+            };
+            let _ = write!(s, ", resolve -> {target}");
         }
         if a.read_only {
             s.push_str(", read-only");

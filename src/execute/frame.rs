@@ -271,13 +271,25 @@ impl<'r> Recorder<'r, '_> {
                     },
                 })
         };
-        for (i, invalidation) in group.invalidate_before.iter().enumerate() {
-            let label = self.debug_groups.then_some(&*invalidation.label);
-            let writes = timestamp_writes(i);
-            invalidate(self.encoder, self.tables, label, invalidation, writes);
+        // Passes recorded so far (the timestamps go to the first and the last).
+        let mut recorded = 0;
+        // Each view's invalidation right before its render pass (all of them before one
+        // multiview render pass).
+        macro_rules! invalidate_view {
+            ($view:expr) => {
+                for invalidation in &group.invalidate_before {
+                    if $view.is_some_and(|v: u32| v != invalidation.view) {
+                        continue;
+                    }
+                    let label = self.debug_groups.then_some(&*invalidation.label);
+                    let writes = timestamp_writes(recorded);
+                    recorded += 1;
+                    invalidate(self.encoder, self.tables, label, invalidation, writes);
+                }
+            };
         }
-        let first = group.invalidate_before.len();
         if let Some(mv) = &group.multiview {
+            invalidate_view!(None::<u32>);
             let layers: Vec<(wgpu::TextureView, Option<wgpu::TextureView>)> = mv
                 .color
                 .iter()
@@ -312,7 +324,7 @@ impl<'r> Recorder<'r, '_> {
                 label: Some(&group.label),
                 color_attachments: &color[..mv.color.len()],
                 depth_stencil_attachment: depth,
-                timestamp_writes: timestamp_writes(first),
+                timestamp_writes: timestamp_writes(recorded),
                 multiview_mask: Views::Multiview { count: views }.multiview_mask(),
                 ..Default::default()
             });
@@ -322,6 +334,7 @@ impl<'r> Recorder<'r, '_> {
         }
         let slots = group.color.len() / views as usize;
         for view in 0..views {
+            invalidate_view!(Some(view));
             let target = Subresource {
                 mip: 0,
                 layer: view,
@@ -375,7 +388,7 @@ impl<'r> Recorder<'r, '_> {
                 label: Some(&group.label),
                 color_attachments: &color[..slots],
                 depth_stencil_attachment: depth,
-                timestamp_writes: timestamp_writes(first + view as usize),
+                timestamp_writes: timestamp_writes(recorded),
                 ..Default::default()
             });
             let views = match views {

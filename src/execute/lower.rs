@@ -85,6 +85,8 @@ pub(super) struct MultiviewOps {
 #[derive(Debug)]
 pub(super) struct Invalidation {
     pub label: String,
+    /// The view of a multiview group whose attachments it invalidates (0 otherwise).
+    pub view: u32,
     pub token: wgpu::LoadOpDontCare,
     pub color: Vec<(ResourceId, Subresource)>,
     /// The depth/stencil attachment, with whether the format has a depth and a stencil aspect.
@@ -319,6 +321,7 @@ fn invalidation(
         });
     (!color.is_empty() || depth.is_some()).then(|| Invalidation {
         label: format!("invalidate {label}"),
+        view,
         token,
         color,
         depth,

@@ -133,7 +133,11 @@ fn dont_care_loads(plan: &Value) -> usize {
         .iter()
         .flat_map(|g| {
             let color = g["color"].as_array().cloned().unwrap_or_default();
-            color.into_iter().chain(g.get("depth").cloned())
+            let depth_views = g["depth_views"].as_array().cloned().unwrap_or_default();
+            color
+                .into_iter()
+                .chain(g.get("depth").cloned())
+                .chain(depth_views)
         })
         .filter(|a| a["load"] == "dont_care")
         .count()
@@ -181,76 +185,90 @@ fn mismatches(graph: &Path, dont_care: bool, calls: &[String]) -> Vec<String> {
             .map(|p| p.as_str().unwrap())
             .collect();
         let label = label.join("+");
-        let Some((start, end)) = pass_span(calls, &label, from) else {
-            wrong.push(format!("{name}: no render pass `{label}` in the trace"));
-            continue;
-        };
-        let pass = &calls[start..=end];
-        // The empty pass that invalidates the group's `dont_care` attachments: after the group
-        // before, before this one.
-        let invalidation = pass_span(calls, &format!("invalidate {label}"), from)
-            .filter(|&(_, e)| e < start)
-            .map(|(s, e)| &calls[s..=e]);
-        from = end + 1;
-        if let Some(empty) = invalidation
-            && let Some(clear) = empty.iter().find(|c| is_clear(c))
-        {
-            wrong.push(format!("{name}: `invalidate {label}` clears: {clear}"));
-        }
-        let invalidated_before =
-            |attachment: &str| invalidation.is_some_and(|c| invalidates(c, attachment));
-        let color = group["color"].as_array().unwrap();
-        let mut dont_care_slot = 0;
-        for (slot, a) in color.iter().enumerate() {
-            let what = format!(
-                "{name} (dont_care {dont_care}): `{label}` colour {slot} `{}`",
-                a["resource"]
-            );
-            let cleared = clears_color(pass, slot, color.len());
-            if a["load"] == "clear" && !cleared {
-                wrong.push(format!("{what}: planned load clear but no glClear"));
-            }
-            if a["load"] == "dont_care" {
-                if cleared {
-                    wrong.push(format!("{what}: planned load dont_care but cleared"));
-                }
-                // The empty pass attaches only the `dont_care` attachments, in slot order.
-                if !invalidated_before(&format!("GL_COLOR_ATTACHMENT{dont_care_slot}")) {
-                    wrong.push(format!(
-                        "{what}: planned load dont_care but not invalidated before the pass"
-                    ));
-                }
-                dont_care_slot += 1;
-            }
-            if a["store"] == "discard" && !invalidates(pass, &format!("GL_COLOR_ATTACHMENT{slot}"))
-            {
-                wrong.push(format!("{what}: planned discard but not invalidated"));
-            }
-        }
-        if let Some(d) = group["depth"].as_object() {
-            let what = format!(
-                "{name} (dont_care {dont_care}): `{label}` depth `{}`",
-                d["resource"]
-            );
-            let invalidated = |calls: &[String]| {
-                invalidates(calls, "GL_DEPTH_ATTACHMENT")
-                    || invalidates(calls, "GL_DEPTH_STENCIL_ATTACHMENT")
+        // A multiview group runs on GL as one render pass per view (and one invalidation per
+        // view), each with that view's layer of every attachment.
+        let views = group["multiview"].as_u64().unwrap_or(1) as usize;
+        let all_color = group["color"].as_array().unwrap();
+        let depth_views = group["depth_views"].as_array().cloned().unwrap_or_default();
+        for view in 0..views {
+            let Some((start, end)) = pass_span(calls, &label, from) else {
+                wrong.push(format!(
+                    "{name}: no render pass `{label}` (view {view}) in the trace"
+                ));
+                continue;
             };
-            if d["load"] == "clear" && !clears_depth(pass) {
-                wrong.push(format!("{what}: planned load clear but no glClear"));
+            let pass = &calls[start..=end];
+            // The empty pass that invalidates the group's `dont_care` attachments: after the group
+            // before, before this one.
+            let invalidation = pass_span(calls, &format!("invalidate {label}"), from)
+                .filter(|&(_, e)| e < start)
+                .map(|(s, e)| &calls[s..=e]);
+            from = end + 1;
+            if let Some(empty) = invalidation
+                && let Some(clear) = empty.iter().find(|c| is_clear(c))
+            {
+                wrong.push(format!("{name}: `invalidate {label}` clears: {clear}"));
             }
-            if d["load"] == "dont_care" {
-                if clears_depth(pass) {
-                    wrong.push(format!("{what}: planned load dont_care but cleared"));
+            let invalidated_before =
+                |attachment: &str| invalidation.is_some_and(|c| invalidates(c, attachment));
+            let color: Vec<&Value> = all_color.iter().skip(view).step_by(views).collect();
+            let mut dont_care_slot = 0;
+            for (slot, a) in color.iter().enumerate() {
+                let what = format!(
+                    "{name} (dont_care {dont_care}): `{label}` view {view} colour {slot} `{}`",
+                    a["resource"]
+                );
+                let cleared = clears_color(pass, slot, color.len());
+                if a["load"] == "clear" && !cleared {
+                    wrong.push(format!("{what}: planned load clear but no glClear"));
                 }
-                if !invalidation.is_some_and(invalidated) {
-                    wrong.push(format!(
-                        "{what}: planned load dont_care but not invalidated before the pass"
-                    ));
+                if a["load"] == "dont_care" {
+                    if cleared {
+                        wrong.push(format!("{what}: planned load dont_care but cleared"));
+                    }
+                    // The empty pass attaches only the `dont_care` attachments, in slot order.
+                    if !invalidated_before(&format!("GL_COLOR_ATTACHMENT{dont_care_slot}")) {
+                        wrong.push(format!(
+                            "{what}: planned load dont_care but not invalidated before the pass"
+                        ));
+                    }
+                    dont_care_slot += 1;
+                }
+                if a["store"] == "discard"
+                    && !invalidates(pass, &format!("GL_COLOR_ATTACHMENT{slot}"))
+                {
+                    wrong.push(format!("{what}: planned discard but not invalidated"));
                 }
             }
-            if d["store"] == "discard" && !invalidated(pass) {
-                wrong.push(format!("{what}: planned discard but not invalidated"));
+            let depth = match view {
+                0 => group["depth"].as_object(),
+                v => depth_views.get(v - 1).and_then(Value::as_object),
+            };
+            if let Some(d) = depth {
+                let what = format!(
+                    "{name} (dont_care {dont_care}): `{label}` view {view} depth `{}`",
+                    d["resource"]
+                );
+                let invalidated = |calls: &[String]| {
+                    invalidates(calls, "GL_DEPTH_ATTACHMENT")
+                        || invalidates(calls, "GL_DEPTH_STENCIL_ATTACHMENT")
+                };
+                if d["load"] == "clear" && !clears_depth(pass) {
+                    wrong.push(format!("{what}: planned load clear but no glClear"));
+                }
+                if d["load"] == "dont_care" {
+                    if clears_depth(pass) {
+                        wrong.push(format!("{what}: planned load dont_care but cleared"));
+                    }
+                    if !invalidation.is_some_and(invalidated) {
+                        wrong.push(format!(
+                            "{what}: planned load dont_care but not invalidated before the pass"
+                        ));
+                    }
+                }
+                if d["store"] == "discard" && !invalidated(pass) {
+                    wrong.push(format!("{what}: planned discard but not invalidated"));
+                }
             }
         }
     }
