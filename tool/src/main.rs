@@ -126,6 +126,8 @@ fn run(args: &Args) -> Result<String, GraphError> {
 }
 
 fn main() -> ExitCode {
+    // SAFETY: first thing in `main`, before any other thread exists. No command opens a window.
+    unsafe { tilegraph_tool::headless::stay_off_window_systems() };
     tilegraph_tool::headless::init_logging();
     if std::env::args().nth(1).as_deref() == Some("run") {
         return run_command::main(std::env::args().skip(2));
