@@ -202,10 +202,26 @@ impl From<Access> for AccessJson {
     }
 }
 
-fn parse_clear(value: &Value, owner: &str) -> Result<ClearValue, GraphError> {
+/// The declaration an error in the description is about.
+#[derive(Clone, Copy)]
+enum Owner<'a> {
+    Resource(&'a str),
+    Pass(&'a str),
+}
+
+impl Owner<'_> {
+    fn invalid(self, message: String) -> GraphError {
+        match self {
+            Owner::Resource(name) => GraphError::invalid_resource(name, message),
+            Owner::Pass(name) => GraphError::invalid_pass(name, message),
+        }
+    }
+}
+
+fn parse_clear(value: &Value, owner: Owner<'_>) -> Result<ClearValue, GraphError> {
     let bad = || {
-        GraphError::invalid(format!(
-            "{owner}: clear must be [r, g, b, a], a depth number or {{\"depth\": d, \"stencil\": s}}, not {value}"
+        owner.invalid(format!(
+            "clear must be [r, g, b, a], a depth number or {{\"depth\": d, \"stencil\": s}}, not {value}"
         ))
     };
     match value {
@@ -255,18 +271,17 @@ fn emit_clear(clear: ClearValue) -> Value {
 }
 
 fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
-    let owner = format!("resource `{}`", r.name);
+    let owner = Owner::Resource(&r.name);
     let kind = match (r.texture, r.buffer) {
         (Some(t), None) => {
-            let format = parse_format(&t.format).ok_or_else(|| {
-                GraphError::invalid(format!("{owner}: unknown texture format `{}`", t.format))
-            })?;
+            let format = parse_format(&t.format)
+                .ok_or_else(|| owner.invalid(format!("unknown texture format `{}`", t.format)))?;
             let (width, height, layers) = match t.size[..] {
                 [w, h] => (w, h, 1),
                 [w, h, l] => (w, h, l),
                 _ => {
-                    return Err(GraphError::invalid(format!(
-                        "{owner}: size must be [w, h] or [w, h, layers], got {:?}",
+                    return Err(owner.invalid(format!(
+                        "size must be [w, h] or [w, h, layers], got {:?}",
                         t.size
                     )));
                 }
@@ -282,15 +297,13 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
         }
         (None, Some(b)) => ResourceKind::Buffer(BufferDesc { size: b.size }),
         _ => {
-            return Err(GraphError::invalid(format!(
-                "{owner}: give exactly one of `texture` and `buffer`"
-            )));
+            return Err(owner.invalid("give exactly one of `texture` and `buffer`".into()));
         }
     };
     let clear = r
         .clear
         .as_ref()
-        .map(|c| parse_clear(c, &owner))
+        .map(|c| parse_clear(c, owner))
         .transpose()?;
     let import = r.import.map(|i| Import {
         contents: match i.contents {
@@ -334,7 +347,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
             })
             .collect::<Result<Vec<_>, _>>()
     };
-    let owner = format!("pass `{}`", p.name);
+    let owner = Owner::Pass(&p.name);
     let kind = match p.kind {
         KindJson::Render => PassKind::Render,
         KindJson::Compute => PassKind::Compute,
@@ -352,7 +365,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
             clear: c
                 .clear
                 .as_ref()
-                .map(|v| parse_clear(v, &owner))
+                .map(|v| parse_clear(v, owner))
                 .transpose()?,
             resolve: c.resolve.as_deref().map(id).transpose()?,
         });
@@ -368,7 +381,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
             clear: d
                 .clear
                 .as_ref()
-                .map(|v| parse_clear(v, &owner))
+                .map(|v| parse_clear(v, owner))
                 .transpose()?,
         });
     }
@@ -389,9 +402,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
         None => false,
         Some(serde_json::Value::Bool(b)) => *b,
         Some(other) => {
-            return Err(GraphError::invalid(format!(
-                "{owner}: `keep_order` must be true or false, not {other}"
-            )));
+            return Err(owner.invalid(format!("`keep_order` must be true or false, not {other}")));
         }
     };
     Ok(decl)

@@ -108,7 +108,7 @@ fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
 /// A buffer has a size and no clear value.
 fn validate_buffer(r: &ResourceDecl, size: u64) -> Result<u64, GraphError> {
     let name = &*r.name;
-    let invalid = |what: String| GraphError::invalid(format!("resource `{name}`: {what}"));
+    let invalid = |what: String| GraphError::invalid_resource(name, what);
     if size == 0 {
         return Err(invalid("buffer size must be at least 1 byte".into()));
     }
@@ -125,7 +125,7 @@ fn validate_buffer(r: &ResourceDecl, size: u64) -> Result<u64, GraphError> {
 /// A texture's size, layers, samples and mips are possible, its clear value fits its format.
 fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError> {
     let name = &*r.name;
-    let invalid = |what: String| GraphError::invalid(format!("resource `{name}`: {what}"));
+    let invalid = |what: String| GraphError::invalid_resource(name, what);
     if t.width == 0 || t.height == 0 || t.layers == 0 {
         return Err(invalid(format!(
             "size {}x{}x{} has a zero dimension",

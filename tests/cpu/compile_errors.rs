@@ -136,9 +136,15 @@ fn invalid_description_for_malformed_files_and_bad_values() {
     ];
     for (what, json) in cases {
         let e = error(&json);
+        // An error about one resource's declaration names it in its field as in its message.
+        let message = e.to_string();
+        let named = message
+            .strip_prefix("resource `")
+            .and_then(|rest| rest.split_once('`'))
+            .map(|(name, _)| name);
         assert_eq!(
             (e.kind().as_str(), e.pass(), e.resource()),
-            ("invalid_description", None, None),
+            ("invalid_description", None, named),
             "{what}: {e}"
         );
         assert!(!e.to_string().is_empty(), "{what}");
@@ -620,4 +626,52 @@ fn error_json_object_has_kind_pass_resource_and_message() {
     assert_eq!(v["error"]["pass"], "blend");
     assert_eq!(v["error"]["resource"], "out");
     assert_eq!(v["error"]["message"], e.to_string());
+}
+
+/// An `invalid_description` error about one declaration names it in the JSON's `pass` or
+/// `resource` field, not only in its message: a malformed resource (in the description and in
+/// the declared values) and a malformed pass.
+#[test]
+fn invalid_description_names_the_resource_or_pass_it_is_about() {
+    let cases = [
+        (
+            r#"{"name": "hdr", "texture": {"format": "rgba99", "size": [4, 4]}}"#,
+            r#"{"name": "draw", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "side_effects": true}"#,
+            None,
+            Some("hdr"),
+        ),
+        (
+            r#"{"name": "hdr", "texture": {"format": "rgba8unorm", "size": [0, 4]}}"#,
+            r#"{"name": "draw", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "side_effects": true}"#,
+            None,
+            Some("hdr"),
+        ),
+        (
+            r#"{"name": "hdr", "texture": {"format": "rgba8unorm", "size": [4, 4]}, "clear": "red"}"#,
+            r#"{"name": "draw", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "side_effects": true}"#,
+            None,
+            Some("hdr"),
+        ),
+        (
+            r#"{"name": "hdr", "texture": {"format": "rgba8unorm", "size": [4, 4]}}"#,
+            r#"{"name": "draw", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "keep_order": 1, "side_effects": true}"#,
+            Some("draw"),
+            None,
+        ),
+    ];
+    for (resources, passes, pass, resource) in cases {
+        let json = graph(resources, passes);
+        let e = match RenderGraph::from_json(&json) {
+            Err(e) => e,
+            Ok(g) => g
+                .compile(&CompileOptions::default())
+                .expect_err("the description is invalid"),
+        };
+        assert_eq!(e.kind().as_str(), "invalid_description", "{e}");
+        let v: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
+        assert_eq!(v["error"]["pass"].as_str(), pass, "{e}");
+        assert_eq!(v["error"]["resource"].as_str(), resource, "{e}");
+        let named = pass.or(resource).unwrap();
+        assert!(e.to_string().contains(&format!("`{named}`")), "{e}");
+    }
 }
