@@ -10,9 +10,9 @@ use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::format::{format_name, parse_format};
 use crate::resource::{
-    Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, Import, ImportAfter,
-    ImportContents, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceId, ResourceKind,
-    Subresource, TextureDesc,
+    Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, HISTORY_CURRENT,
+    HISTORY_PREVIOUS, HistoryHalf, Import, ImportAfter, ImportContents, ListAccess, PassDecl,
+    PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource, TextureDesc,
 };
 
 #[derive(Serialize, Deserialize)]
@@ -320,6 +320,7 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
         kind,
         clear,
         import,
+        history: None,
     })
 }
 
@@ -436,17 +437,22 @@ impl RenderGraph<'static> {
             .map(|p| parse_pass(p, &ids))
             .collect::<Result<Vec<_>, _>>()?;
         drop(ids);
-        let resources = rjson
+        let mut resources = rjson
             .into_iter()
             .map(parse_resource)
             .collect::<Result<Vec<_>, _>>()?;
+        let histories = history_pairs(&resources);
+        for &(previous, current) in &histories {
+            resources[previous.index()].history = Some(HistoryHalf::Previous);
+            resources[current.index()].history = Some(HistoryHalf::Current);
+        }
         for r in resources {
             graph.push_resource(r);
         }
         for p in passes {
             graph.push_pass(p, None);
         }
-        graph.histories = history_pairs(&graph.resources);
+        graph.histories = histories;
         Ok(graph)
     }
 }
@@ -454,14 +460,7 @@ impl RenderGraph<'static> {
 /// Pairs of resources that describe a history texture: `NAME.previous` imported preserved and
 /// discarded, `NAME.current` imported undefined and kept, one descriptor.
 fn history_pairs(resources: &[ResourceDecl]) -> Vec<(ResourceId, ResourceId)> {
-    let previous = Import {
-        contents: ImportContents::Preserved,
-        after: ImportAfter::Discard,
-    };
-    let current = Import {
-        contents: ImportContents::Undefined,
-        after: ImportAfter::Keep,
-    };
+    let (previous, current) = (HISTORY_PREVIOUS, HISTORY_CURRENT);
     let mut pairs = Vec::new();
     for (i, r) in resources.iter().enumerate() {
         let Some(base) = r.name.strip_suffix(".previous") else {

@@ -453,6 +453,31 @@ pub struct ResourceDecl {
     pub clear: Option<ClearValue>,
     /// Set for resources owned outside the graph.
     pub import: Option<Import>,
+    /// Set for the two halves of a history texture.
+    pub(crate) history: Option<HistoryHalf>,
+}
+
+/// The import of a history texture's `previous` half: last frame's contents, not kept.
+pub(crate) const HISTORY_PREVIOUS: Import = Import {
+    contents: ImportContents::Preserved,
+    after: ImportAfter::Discard,
+};
+
+/// The import of a history texture's `current` half: written this frame, kept.
+pub(crate) const HISTORY_CURRENT: Import = Import {
+    contents: ImportContents::Undefined,
+    after: ImportAfter::Keep,
+};
+
+/// Which half of a history texture ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture))
+/// a resource is: the compiler refuses writes to last frame's half and explains reads of this
+/// frame's half before it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum HistoryHalf {
+    /// `NAME.previous`: last frame's contents, only read.
+    Previous,
+    /// `NAME.current`: this frame's contents, written by this frame's passes.
+    Current,
 }
 
 /// An entry of a pass's `sample`, `input`, storage or copy lists: a whole resource, or one

@@ -1,7 +1,8 @@
 //! Every error kind of the guide, with the pass and resource it names; errors in culled passes.
 
 use crate::common::{assert_error, error, plan};
-use tilegraph::{CompileOptions, RenderGraph};
+use tilegraph::wgpu::TextureFormat;
+use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
 
 /// A description with `resources` and `passes` spliced in.
 fn graph(resources: &str, passes: &str) -> String {
@@ -674,4 +675,87 @@ fn invalid_description_names_the_resource_or_pass_it_is_about() {
         let named = pass.or(resource).unwrap();
         assert!(e.to_string().contains(&format!("`{named}`")), "{e}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// history textures
+
+/// `taa.previous` and `taa.current`, the JSON form of a history texture, with `passes` after them.
+fn history_graph(passes: &str) -> String {
+    graph(
+        &format!(
+            r#"{OUT},
+            {{"name": "taa.previous", "texture": {{"format": "rgba16float", "size": [64, 64]}},
+             "import": {{"contents": "preserved", "after": "discard"}}}},
+            {{"name": "taa.current", "texture": {{"format": "rgba16float", "size": [64, 64]}},
+             "import": {{"contents": "undefined", "after": "keep"}}}}"#
+        ),
+        passes,
+    )
+}
+
+#[test]
+fn writing_last_frames_history_names_the_pass_and_the_half() {
+    for write in [
+        r#""color": [{"resource": "taa.previous", "access": "write"}]"#,
+        r#""color": [{"resource": "taa.previous", "access": "read_write"}]"#,
+        r#""color": [{"resource": "out", "access": "clear"}], "storage_write": ["taa.previous"]"#,
+    ] {
+        let json = history_graph(&format!(
+            r#"{{"name": "resolve_taa", "type": "render", {write}}}, {PRESENT}"#
+        ));
+        assert_error(
+            &json,
+            "invalid_access",
+            Some("resolve_taa"),
+            Some("taa.previous"),
+        );
+        let message = error(&json).to_string();
+        assert!(
+            message.contains("last frame's") && message.contains("`taa.current`"),
+            "{message}"
+        );
+    }
+    // The same through the builder's handles.
+    let mut g = RenderGraph::new();
+    let desc = TextureDesc::new(TextureFormat::Rgba8Unorm, 16, 16);
+    let history = g.history_texture("taa", desc);
+    g.add_render_pass("accumulate")
+        .color(history.previous, Access::Write)
+        .finish();
+    let e = g.compile(&CompileOptions::default()).unwrap_err();
+    assert_eq!(
+        (e.kind().as_str(), e.pass(), e.resource()),
+        ("invalid_access", Some("accumulate"), Some("taa.previous")),
+        "{e}"
+    );
+}
+
+#[test]
+fn reading_this_frames_history_before_it_is_written_points_at_the_previous_half() {
+    let json = history_graph(&format!(
+        r#"{{"name": "reproject", "type": "render", "sample": ["taa.current"],
+             "color": [{{"resource": "out", "access": "write"}}]}},
+           {{"name": "accumulate", "type": "render", "sample": ["taa.previous"],
+             "color": [{{"resource": "taa.current", "access": "write"}}]}}"#
+    ));
+    assert_error(
+        &json,
+        "read_before_write",
+        Some("reproject"),
+        Some("taa.current"),
+    );
+    let message = error(&json).to_string();
+    assert!(
+        message.contains("`taa.previous`") && !message.contains("preserved"),
+        "{message}"
+    );
+    // In the right order the frame compiles: read last frame's, write this frame's, read it.
+    let fine = history_graph(&format!(
+        r#"{{"name": "accumulate", "type": "render", "sample": ["taa.previous"],
+             "color": [{{"resource": "taa.current", "access": "write"}}]}},
+           {{"name": "present", "type": "render", "sample": ["taa.current"],
+             "color": [{{"resource": "out", "access": "write"}}]}}"#
+    ));
+    plan(&fine);
 }
