@@ -733,12 +733,12 @@ fn writing_last_frames_history_names_the_pass_and_the_half() {
 
 #[test]
 fn reading_this_frames_history_before_it_is_written_points_at_the_previous_half() {
-    let json = history_graph(&format!(
-        r#"{{"name": "reproject", "type": "render", "sample": ["taa.current"],
-             "color": [{{"resource": "out", "access": "write"}}]}},
-           {{"name": "accumulate", "type": "render", "sample": ["taa.previous"],
-             "color": [{{"resource": "taa.current", "access": "write"}}]}}"#
-    ));
+    let json = history_graph(
+        r#"{"name": "reproject", "type": "render", "sample": ["taa.current"],
+             "color": [{"resource": "out", "access": "write"}]},
+           {"name": "accumulate", "type": "render", "sample": ["taa.previous"],
+             "color": [{"resource": "taa.current", "access": "write"}]}"#,
+    );
     assert_error(
         &json,
         "read_before_write",
@@ -751,11 +751,11 @@ fn reading_this_frames_history_before_it_is_written_points_at_the_previous_half(
         "{message}"
     );
     // In the right order the frame compiles: read last frame's, write this frame's, read it.
-    let fine = history_graph(&format!(
-        r#"{{"name": "accumulate", "type": "render", "sample": ["taa.previous"],
-             "color": [{{"resource": "taa.current", "access": "write"}}]}},
-           {{"name": "present", "type": "render", "sample": ["taa.current"],
-             "color": [{{"resource": "out", "access": "write"}}]}}"#
-    ));
+    let fine = history_graph(
+        r#"{"name": "accumulate", "type": "render", "sample": ["taa.previous"],
+             "color": [{"resource": "taa.current", "access": "write"}]},
+           {"name": "present", "type": "render", "sample": ["taa.current"],
+             "color": [{"resource": "out", "access": "write"}]}"#,
+    );
     plan(&fine);
 }
