@@ -11,8 +11,8 @@ use crate::error::GraphError;
 use crate::format::{format_name, parse_format};
 use crate::resource::{
     Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, HISTORY_CURRENT,
-    HISTORY_PREVIOUS, HistoryHalf, Import, ImportAfter, ImportContents, ListAccess, PassDecl,
-    PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource, TextureDesc,
+    HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassKind, ResourceDecl,
+    ResourceId, ResourceKind, Subresource, TextureDesc,
 };
 
 #[derive(Serialize, Deserialize)]
@@ -33,7 +33,7 @@ struct ResourceJson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    import: Option<ImportJson>,
+    import: Option<Import>,
 }
 
 fn one() -> u32 {
@@ -65,49 +65,11 @@ struct BufferJson {
     size: u64,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum ContentsJson {
-    Undefined,
-    Preserved,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum AfterJson {
-    Keep,
-    Discard,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ImportJson {
-    contents: ContentsJson,
-    after: AfterJson,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum KindJson {
-    Render,
-    Compute,
-    Copy,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum AccessJson {
-    Clear,
-    Write,
-    ReadWrite,
-    Read,
-}
-
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ColorJson {
     resource: String,
-    access: AccessJson,
+    access: Access,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,7 +84,7 @@ struct ColorJson {
 #[serde(deny_unknown_fields)]
 struct DepthJson {
     resource: String,
-    access: AccessJson,
+    access: Access,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -154,7 +116,7 @@ struct SubEntryJson {
 struct PassJson {
     name: String,
     #[serde(rename = "type")]
-    kind: KindJson,
+    kind: PassKind,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     color: Vec<ColorJson>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -178,28 +140,6 @@ struct PassJson {
     /// Read as any JSON value so that a wrong type is an error naming the pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     keep_order: Option<serde_json::Value>,
-}
-
-impl From<AccessJson> for Access {
-    fn from(a: AccessJson) -> Self {
-        match a {
-            AccessJson::Clear => Access::Clear,
-            AccessJson::Write => Access::Write,
-            AccessJson::ReadWrite => Access::ReadWrite,
-            AccessJson::Read => Access::Read,
-        }
-    }
-}
-
-impl From<Access> for AccessJson {
-    fn from(a: Access) -> Self {
-        match a {
-            Access::Clear => AccessJson::Clear,
-            Access::Write => AccessJson::Write,
-            Access::ReadWrite => AccessJson::ReadWrite,
-            Access::Read => AccessJson::Read,
-        }
-    }
 }
 
 /// The declaration an error in the description is about.
@@ -305,16 +245,7 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
         .as_ref()
         .map(|c| parse_clear(c, owner))
         .transpose()?;
-    let import = r.import.map(|i| Import {
-        contents: match i.contents {
-            ContentsJson::Undefined => ImportContents::Undefined,
-            ContentsJson::Preserved => ImportContents::Preserved,
-        },
-        after: match i.after {
-            AfterJson::Keep => ImportAfter::Keep,
-            AfterJson::Discard => ImportAfter::Discard,
-        },
-    });
+    let import = r.import;
     Ok(ResourceDecl {
         name: r.name.into(),
         kind,
@@ -349,11 +280,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
             .collect::<Result<Vec<_>, _>>()
     };
     let owner = Owner::Pass(&p.name);
-    let kind = match p.kind {
-        KindJson::Render => PassKind::Render,
-        KindJson::Compute => PassKind::Compute,
-        KindJson::Copy => PassKind::Copy,
-    };
+    let kind = p.kind;
     let mut decl = PassDecl::new(p.name.as_str().into(), kind);
     for c in &p.color {
         decl.color.push(ColorAttachment {
@@ -362,7 +289,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
                 mip: c.mip,
                 layer: c.layer,
             },
-            access: c.access.into(),
+            access: c.access,
             clear: c
                 .clear
                 .as_ref()
@@ -378,7 +305,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
                 mip: d.mip,
                 layer: d.layer,
             },
-            access: d.access.into(),
+            access: d.access,
             clear: d
                 .clear
                 .as_ref()
@@ -537,16 +464,7 @@ pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
                     texture,
                     buffer,
                     clear: r.clear.map(emit_clear),
-                    import: r.import.map(|i| ImportJson {
-                        contents: match i.contents {
-                            ImportContents::Undefined => ContentsJson::Undefined,
-                            ImportContents::Preserved => ContentsJson::Preserved,
-                        },
-                        after: match i.after {
-                            ImportAfter::Keep => AfterJson::Keep,
-                            ImportAfter::Discard => AfterJson::Discard,
-                        },
-                    }),
+                    import: r.import,
                 }
             })
             .collect();
@@ -554,17 +472,13 @@ pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
             .iter()
             .map(|p| PassJson {
                 name: p.name.to_string(),
-                kind: match p.kind {
-                    PassKind::Render => KindJson::Render,
-                    PassKind::Compute => KindJson::Compute,
-                    PassKind::Copy => KindJson::Copy,
-                },
+                kind: p.kind,
                 color: p
                     .color
                     .iter()
                     .map(|c| ColorJson {
                         resource: name(&c.resource),
-                        access: c.access.into(),
+                        access: c.access,
                         clear: c.clear.map(emit_clear),
                         resolve: c.resolve.as_ref().map(name),
                         mip: c.sub.mip,
@@ -573,7 +487,7 @@ pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
                     .collect(),
                 depth: p.depth.map(|d| DepthJson {
                     resource: name(&d.resource),
-                    access: d.access.into(),
+                    access: d.access,
                     clear: d.clear.map(emit_clear),
                     mip: d.sub.mip,
                     layer: d.sub.layer,

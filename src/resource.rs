@@ -335,7 +335,8 @@ impl ClearValue {
 }
 
 /// What an imported resource holds when the frame starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ImportContents {
     /// Nothing the frame may read (a freshly acquired surface texture).
     Undefined,
@@ -344,7 +345,8 @@ pub enum ImportContents {
 }
 
 /// What happens to an imported resource's contents after the frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ImportAfter {
     /// The frame-end contents are used after the frame (presented, read next frame).
     Keep,
@@ -353,7 +355,8 @@ pub enum ImportAfter {
 }
 
 /// How a resource owned outside the graph enters and leaves the frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Import {
     /// Contents at frame start.
     pub contents: ImportContents,
@@ -362,7 +365,8 @@ pub struct Import {
 }
 
 /// How a render pass uses one attachment ([guide](crate::guide#accesses)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Access {
     /// The pass clears the attachment first.
@@ -393,7 +397,8 @@ impl Access {
 }
 
 /// Type of a pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PassKind {
     /// Draws into attachments.
     Render,
