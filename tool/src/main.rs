@@ -223,7 +223,6 @@ mod run_command {
                 size: self.size,
                 timings: self.timings,
                 as_declared: self.as_declared,
-                ..RunOptions::default()
             }
         }
 
