@@ -33,7 +33,9 @@ fn candidates(seed: u64, count: usize) -> Vec<String> {
         .map(|_| {
             let data: Vec<u32> = (0..256)
                 .map(|_| {
-                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
                     (state >> 33) as u32
                 })
                 .collect();
@@ -83,7 +85,8 @@ fn main() -> ExitCode {
         }
     };
     let result = (|| {
-        let gpu = headless::open(backend, headless::validation_from_env()).map_err(|e| e.to_string())?;
+        let gpu =
+            headless::open(backend, headless::validation_from_env()).map_err(|e| e.to_string())?;
         println!("adapter: {}", gpu.describe());
         let candidates = candidates(options.seed, 200);
         let mut soak = Soak::new(&gpu, &candidates, options.clone())?;

@@ -318,7 +318,10 @@ impl Executor {
             texture_views: views,
             texture_bytes: pool_texture_bytes.saturating_add(history_bytes),
             buffer_bytes,
-            timestamp_queries: self.timestamps.as_ref().map_or(0, timing::Timestamps::queries),
+            timestamp_queries: self
+                .timestamps
+                .as_ref()
+                .map_or(0, timing::Timestamps::queries),
         }
     }
 

@@ -230,7 +230,11 @@ impl Pool {
             .iter()
             .map(|t| super::stats::texture_bytes(&t.desc))
             .fold(0, u64::saturating_add);
-        let buffers = self.buffers.iter().map(|b| b.size).fold(0, u64::saturating_add);
+        let buffers = self
+            .buffers
+            .iter()
+            .map(|b| b.size)
+            .fold(0, u64::saturating_add);
         (textures, buffers)
     }
 

@@ -15,12 +15,12 @@ use std::time::Instant;
 
 use crate::adapt::{Capabilities, adapt};
 use crate::headless::Gpu;
-use crate::synthetic::{OwnedImport, RunError, attach, create_imports, initialize_imports};
 use crate::synthetic::resize_description;
+use crate::synthetic::{OwnedImport, RunError, attach, create_imports, initialize_imports};
 use tilegraph::helpers::{BindGroupCache, FullscreenPipeline};
 use tilegraph::{
-    CompileOptions, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, ImportContents,
-    Imports, PassCallback, PassId, PlanCache, RenderGraph, ResourceKind,
+    CompileOptions, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, ImportContents, Imports,
+    PassCallback, PassId, PlanCache, RenderGraph, ResourceKind,
 };
 
 /// The schedule of a soak run.
@@ -227,10 +227,14 @@ fn with_history(description: &str, history: usize) -> Result<String, String> {
     let resources = value["resources"]
         .as_array_mut()
         .ok_or("a description without resources")?;
-    resources.push(serde_json::json!({"name": format!("{name}.previous"), "texture": texture,
-        "import": {"contents": "preserved", "after": "discard"}}));
-    resources.push(serde_json::json!({"name": format!("{name}.current"), "texture": texture,
-        "import": {"contents": "undefined", "after": "keep"}}));
+    resources.push(
+        serde_json::json!({"name": format!("{name}.previous"), "texture": texture,
+        "import": {"contents": "preserved", "after": "discard"}}),
+    );
+    resources.push(
+        serde_json::json!({"name": format!("{name}.current"), "texture": texture,
+        "import": {"contents": "undefined", "after": "keep"}}),
+    );
     value["passes"]
         .as_array_mut()
         .ok_or("a description without passes")?
@@ -328,10 +332,14 @@ impl Soak {
             let live_passes = soak.options.sizes.iter().map(|&(w, h)| {
                 let d = resize_description(&description, w, h).ok()?;
                 let (d, _) = adapt(&d, &soak.caps).ok()?;
-                let plan = RenderGraph::from_json(&d).ok()?.compile(&soak.compile).ok()?;
+                let plan = RenderGraph::from_json(&d)
+                    .ok()?
+                    .compile(&soak.compile)
+                    .ok()?;
                 Some(plan.passes().iter().filter(|p| !p.culled).count())
             });
-            let big_enough = |live: Option<usize>| live.is_some_and(|n| n >= soak.options.min_live_passes);
+            let big_enough =
+                |live: Option<usize>| live.is_some_and(|n| n >= soak.options.min_live_passes);
             if !live_passes.collect::<Vec<_>>().into_iter().all(big_enough) {
                 continue;
             }
@@ -339,7 +347,9 @@ impl Soak {
             // Every variant is built now, so that one the adapter rejects is left out.
             let sizes = soak.options.sizes.clone();
             let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-            let built = sizes.iter().try_for_each(|&size| soak.variant(gpu, index, size).map(drop));
+            let built = sizes
+                .iter()
+                .try_for_each(|&size| soak.variant(gpu, index, size).map(drop));
             let rejected = pollster::block_on(scope.pop());
             let uncaptured = gpu.take_uncaptured_errors();
             let problem = match (built, rejected, uncaptured.first()) {
@@ -354,7 +364,11 @@ impl Soak {
                 soak.variants.retain(|&(g, _), _| g != index);
             }
         }
-        let needed = soak.options.plan_cache_capacity.max(ExecutorStats::PREPARED_CAPACITY) + 2;
+        let needed = soak
+            .options
+            .plan_cache_capacity
+            .max(ExecutorStats::PREPARED_CAPACITY)
+            + 2;
         if soak.descriptions.len() < needed {
             return Err(format!(
                 "only {} of {} candidate graphs run here; a soak needs {needed}",
@@ -523,7 +537,9 @@ impl Soak {
                 .map_err(|e| format!("frame {frame}: waiting for the GPU failed: {e}"))?;
         }
         if let Some(error) = gpu.take_uncaptured_errors().first() {
-            return Err(format!("frame {frame}, graph {g} ({mode}): wgpu error: {error}"));
+            return Err(format!(
+                "frame {frame}, graph {g} ({mode}): wgpu error: {error}"
+            ));
         }
         self.frame += 1;
         self.sample(gpu);
@@ -576,7 +592,7 @@ impl Soak {
     }
 
     /// Renders every frame of the schedule, calling `report` with each checkpoint; then holds
-    /// the checkpoints to their bounds ([`check`](Self::check)).
+    /// the checkpoints to their bounds ([`check`]).
     pub fn run(
         &mut self,
         gpu: &Gpu,
@@ -589,80 +605,187 @@ impl Soak {
                 checkpoints.push(c);
             }
         }
-        self.check(&checkpoints)?;
+        check(&self.options, &checkpoints)?;
         Ok(checkpoints)
     }
+}
 
-    /// Holds checkpoints to their bounds:
-    /// - always: at most [`ExecutorStats::PREPARED_CAPACITY`] lowered plans, at most the plan
-    ///   cache's capacity of plans, at most two textures per history name, at most
-    ///   `keep_frames + 2` bind groups (one is used a frame);
-    /// - after warm-up ([`SoakOptions::warm_up_frames`]), against the first checkpoint after it:
-    ///   resident memory within 16 MiB or 10 % (whichever is more), and pooled textures and
-    ///   buffers, texture views and bytes, and live wgpu textures, views, bind groups and buffers
-    ///   no higher than the highest seen up to that checkpoint, plus a quarter.
-    pub fn check(&self, checkpoints: &[Checkpoint]) -> Result<(), String> {
-        let o = &self.options;
-        for c in checkpoints {
-            let p = &c.peaks;
-            let hard = [
-                ("lowered plans", p.prepared_plans, ExecutorStats::PREPARED_CAPACITY),
-                ("cached plans", p.cached_plans, o.plan_cache_capacity),
-                ("history textures", p.history_textures, 2 * HISTORY_NAMES),
-                ("cached bind groups", p.cached_bind_groups, o.keep_frames as usize + 2),
-            ];
-            for (what, value, bound) in hard {
-                if value > bound {
-                    return Err(format!(
-                        "at frame {}: {value} {what}, more than the bound {bound}",
-                        c.frame
-                    ));
-                }
-            }
-        }
-        let warm = o.warm_up_frames();
-        let Some(base) = checkpoints.iter().position(|c| c.frame >= warm) else {
-            return Ok(());
-        };
-        let mut ceiling = Peaks::default();
-        for c in &checkpoints[..=base] {
-            ceiling.max(&c.peaks);
-        }
-        let baseline_rss = checkpoints[base].resident_kib;
-        let rss_bound = baseline_rss + (baseline_rss / 10).max(16 * 1024);
-        let grown = |value: u64, ceiling: u64| value > ceiling + ceiling / 4;
-        for c in &checkpoints[base + 1..] {
-            if c.resident_kib > rss_bound {
+/// Holds checkpoints to their bounds:
+/// - always: at most [`ExecutorStats::PREPARED_CAPACITY`] lowered plans, at most the plan
+///   cache's capacity of plans, at most two textures per history name, at most
+///   `keep_frames + 2` bind groups (one is used a frame);
+/// - after warm-up ([`SoakOptions::warm_up_frames`]), against the first checkpoint after it:
+///   resident memory within 16 MiB or 10 % (whichever is more), and pooled textures and
+///   buffers, texture views and bytes, and live wgpu textures, views, bind groups and buffers
+///   no higher than the highest seen up to that checkpoint, plus a quarter.
+pub fn check(options: &SoakOptions, checkpoints: &[Checkpoint]) -> Result<(), String> {
+    let o = options;
+    for c in checkpoints {
+        let p = &c.peaks;
+        let hard = [
+            (
+                "lowered plans",
+                p.prepared_plans,
+                ExecutorStats::PREPARED_CAPACITY,
+            ),
+            ("cached plans", p.cached_plans, o.plan_cache_capacity),
+            ("history textures", p.history_textures, 2 * HISTORY_NAMES),
+            (
+                "cached bind groups",
+                p.cached_bind_groups,
+                o.keep_frames as usize + 2,
+            ),
+        ];
+        for (what, value, bound) in hard {
+            if value > bound {
                 return Err(format!(
-                    "at frame {}: resident memory {} KiB, above {rss_bound} KiB ({} KiB after warm-up at frame {})",
-                    c.frame, c.resident_kib, baseline_rss, checkpoints[base].frame
-                ));
-            }
-            let (p, k) = (&c.peaks, &ceiling);
-            let counted = [
-                ("pooled textures", p.pool_textures, k.pool_textures),
-                ("pooled buffers", p.pool_buffers, k.pool_buffers),
-                ("texture views", p.texture_views, k.texture_views),
-                ("wgpu textures", p.wgpu.textures, k.wgpu.textures),
-                ("wgpu views", p.wgpu.views, k.wgpu.views),
-                ("wgpu bind groups", p.wgpu.bind_groups, k.wgpu.bind_groups),
-                ("wgpu buffers", p.wgpu.buffers, k.wgpu.buffers),
-            ];
-            for (what, value, ceiling) in counted {
-                if grown(value as u64, ceiling as u64) {
-                    return Err(format!(
-                        "at frame {}: {value} {what}, up from at most {ceiling} during warm-up",
-                        c.frame
-                    ));
-                }
-            }
-            if grown(p.texture_bytes, k.texture_bytes) {
-                return Err(format!(
-                    "at frame {}: {} bytes of textures, up from at most {} during warm-up",
-                    c.frame, p.texture_bytes, k.texture_bytes
+                    "at frame {}: {value} {what}, more than the bound {bound}",
+                    c.frame
                 ));
             }
         }
-        Ok(())
+    }
+    let warm = o.warm_up_frames();
+    let Some(base) = checkpoints.iter().position(|c| c.frame >= warm) else {
+        return Ok(());
+    };
+    let mut ceiling = Peaks::default();
+    for c in &checkpoints[..=base] {
+        ceiling.max(&c.peaks);
+    }
+    let baseline_rss = checkpoints[base].resident_kib;
+    let rss_bound = baseline_rss + (baseline_rss / 10).max(16 * 1024);
+    let grown = |value: u64, ceiling: u64| value > ceiling + ceiling / 4;
+    for c in &checkpoints[base + 1..] {
+        if c.resident_kib > rss_bound {
+            return Err(format!(
+                "at frame {}: resident memory {} KiB, above {rss_bound} KiB ({} KiB after warm-up at frame {})",
+                c.frame, c.resident_kib, baseline_rss, checkpoints[base].frame
+            ));
+        }
+        let (p, k) = (&c.peaks, &ceiling);
+        let counted = [
+            ("pooled textures", p.pool_textures, k.pool_textures),
+            ("pooled buffers", p.pool_buffers, k.pool_buffers),
+            ("texture views", p.texture_views, k.texture_views),
+            ("wgpu textures", p.wgpu.textures, k.wgpu.textures),
+            ("wgpu views", p.wgpu.views, k.wgpu.views),
+            ("wgpu bind groups", p.wgpu.bind_groups, k.wgpu.bind_groups),
+            ("wgpu buffers", p.wgpu.buffers, k.wgpu.buffers),
+        ];
+        for (what, value, ceiling) in counted {
+            if grown(value as u64, ceiling as u64) {
+                return Err(format!(
+                    "at frame {}: {value} {what}, up from at most {ceiling} during warm-up",
+                    c.frame
+                ));
+            }
+        }
+        if grown(p.texture_bytes, k.texture_bytes) {
+            return Err(format!(
+                "at frame {}: {} bytes of textures, up from at most {} during warm-up",
+                c.frame, p.texture_bytes, k.texture_bytes
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> SoakOptions {
+        SoakOptions {
+            frames: 1000,
+            report_every: 100,
+            resize_every: 50,
+            sizes: vec![(64, 48), (48, 32)],
+            ..SoakOptions::default()
+        }
+    }
+
+    /// Flat checkpoints every 100 frames; `change` edits the one at `frame`.
+    fn checkpoints(frame: u64, change: impl Fn(&mut Checkpoint)) -> Vec<Checkpoint> {
+        (1..=10)
+            .map(|i| {
+                let mut c = Checkpoint {
+                    frame: i * 100,
+                    seconds: i as f64,
+                    resident_kib: 200_000,
+                    executor: ExecutorStats::default(),
+                    peaks: Peaks {
+                        pool_textures: 8,
+                        prepared_plans: 4,
+                        history_textures: 4,
+                        texture_views: 20,
+                        texture_bytes: 1 << 20,
+                        cached_plans: 4,
+                        cached_bind_groups: 3,
+                        wgpu: WgpuObjects {
+                            textures: 60,
+                            views: 70,
+                            bind_groups: 3,
+                            buffers: 8,
+                            query_sets: 0,
+                        },
+                        ..Peaks::default()
+                    },
+                    plans_compiled: i * 30,
+                    bind_groups_made: i * 50,
+                    resizes: i * 2,
+                };
+                if c.frame == frame {
+                    change(&mut c);
+                }
+                c
+            })
+            .collect()
+    }
+
+    #[test]
+    fn flat_figures_pass() {
+        check(&options(), &checkpoints(0, |_| {})).unwrap();
+    }
+
+    #[test]
+    fn growth_after_warm_up_fails_naming_what_grew() {
+        let o = options();
+        let e = check(&o, &checkpoints(800, |c| c.resident_kib = 300_000)).unwrap_err();
+        assert!(
+            e.contains("frame 800") && e.contains("resident memory"),
+            "{e}"
+        );
+        let e = check(&o, &checkpoints(900, |c| c.peaks.pool_textures = 11)).unwrap_err();
+        assert!(e.contains("11 pooled textures"), "{e}");
+        let e = check(&o, &checkpoints(1000, |c| c.peaks.wgpu.views = 100)).unwrap_err();
+        assert!(e.contains("100 wgpu views"), "{e}");
+        // The same values during warm-up (up to frame 100, the first checkpoint after it) raise
+        // the ceiling instead.
+        check(&o, &checkpoints(100, |c| c.peaks.pool_textures = 11)).unwrap();
+    }
+
+    #[test]
+    fn a_hard_bound_fails_at_any_frame() {
+        let e = check(
+            &options(),
+            &checkpoints(100, |c| c.peaks.prepared_plans = 5),
+        )
+        .unwrap_err();
+        assert!(e.contains("5 lowered plans, more than the bound 4"), "{e}");
+        let e = check(
+            &options(),
+            &checkpoints(100, |c| c.peaks.cached_bind_groups = 9),
+        )
+        .unwrap_err();
+        assert!(e.contains("cached bind groups"), "{e}");
+    }
+
+    #[test]
+    fn history_pass_is_added_to_a_description() {
+        let d = r#"{"resources": [], "passes": []}"#;
+        let graph = RenderGraph::from_json(&with_history(d, 2).unwrap()).unwrap();
+        assert_eq!(graph.histories().len(), 1);
+        assert_eq!(&*graph.passes()[0].name, HISTORY_PASS);
     }
 }
