@@ -60,7 +60,11 @@ fn memory_and_caches_stay_bounded_over_thousands_of_changing_frames() {
         "the plan cache should churn: {} compiles",
         last.plans_compiled
     );
-    assert!(last.resizes >= 4 * options.sizes.len() as u64, "{}", last.resizes);
+    assert!(
+        last.resizes >= 4 * options.sizes.len() as u64,
+        "{}",
+        last.resizes
+    );
     assert!(last.executor.pool.evicted > 0, "nothing was evicted");
     assert!(checkpoints.iter().all(|c| c.peaks.history_textures >= 2));
     assert!(last.bind_groups_made > graphs);

@@ -165,7 +165,8 @@ impl std::fmt::Display for Checkpoint {
             f,
             "frame {:>7} {:>7.1}s rss {:>7} KiB | pool tex {:>3} buf {:>2} ({:>6} KiB) prepared {} \
              history {} views {:>3} | plans cached {} compiled {:>5} | bind groups {:>2} made {:>5} \
-             | wgpu tex {:>3} views {:>3} bind groups {:>3} buffers {:>3} | resizes {}",
+             | wgpu tex {:>3} views {:>3} bind groups {:>3} buffers {:>3} query sets {} \
+             | timestamp queries {:>2} | resizes {}",
             self.frame,
             self.seconds,
             self.resident_kib,
@@ -183,6 +184,8 @@ impl std::fmt::Display for Checkpoint {
             p.wgpu.views,
             p.wgpu.bind_groups,
             p.wgpu.buffers,
+            p.wgpu.query_sets,
+            self.executor.timestamp_queries,
             self.resizes,
         )
     }
@@ -203,6 +206,9 @@ pub fn resident_kib() -> u64 {
 /// Name of the pass every soak graph gets: it samples last frame's history and writes this
 /// frame's through a [`BindGroupCache`].
 pub const HISTORY_PASS: &str = "soak_history_accumulate";
+
+/// GPU timings are read every this many frames (when the device has timestamps).
+const TIMINGS_EVERY: u64 = 64;
 
 /// Histories in turn: graph `g` uses history `g % HISTORY_NAMES`, so histories are released and
 /// made again as graphs change.
@@ -303,6 +309,7 @@ impl Soak {
             executor: gpu.executor(
                 ExecutorOptions::default()
                     .with_keep_frames(options.keep_frames)
+                    .with_timestamps(true)
                     .with_debug_groups(false),
             ),
             plans: PlanCache::new(options.plan_cache_capacity),
@@ -536,6 +543,13 @@ impl Soak {
                 })
                 .map_err(|e| format!("frame {frame}: waiting for the GPU failed: {e}"))?;
         }
+        // Timestamps are written every frame and read now and then, as a profiler overlay would.
+        if frame % TIMINGS_EVERY == 0
+            && self.executor.timestamps_enabled()
+            && self.executor.read_timings().is_empty()
+        {
+            return Err(format!("frame {frame}: no GPU timings came back"));
+        }
         if let Some(error) = gpu.take_uncaptured_errors().first() {
             return Err(format!(
                 "frame {frame}, graph {g} ({mode}): wgpu error: {error}"
@@ -672,6 +686,7 @@ pub fn check(options: &SoakOptions, checkpoints: &[Checkpoint]) -> Result<(), St
             ("wgpu views", p.wgpu.views, k.wgpu.views),
             ("wgpu bind groups", p.wgpu.bind_groups, k.wgpu.bind_groups),
             ("wgpu buffers", p.wgpu.buffers, k.wgpu.buffers),
+            ("wgpu query sets", p.wgpu.query_sets, k.wgpu.query_sets),
         ];
         for (what, value, ceiling) in counted {
             if grown(value as u64, ceiling as u64) {
