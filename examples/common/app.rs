@@ -520,7 +520,7 @@ impl<E: Example> WindowState<E> {
         let Some(every) = options.resize_every else {
             return;
         };
-        if self.frames % every != 0 {
+        if !self.frames.is_multiple_of(every) {
             return;
         }
         let (w, h) = options.size;

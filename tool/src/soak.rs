@@ -485,7 +485,7 @@ impl Soak {
     /// Renders the next frame; returns a checkpoint every `report_every` frames.
     pub fn frame(&mut self, gpu: &Gpu) -> Result<Option<Checkpoint>, String> {
         let frame = self.frame;
-        if frame % self.options.switch_every.max(1) == 0 {
+        if frame.is_multiple_of(self.options.switch_every.max(1)) {
             self.switch_graph();
         }
         let size = self.size_at(frame);
@@ -544,7 +544,7 @@ impl Soak {
                 .map_err(|e| format!("frame {frame}: waiting for the GPU failed: {e}"))?;
         }
         // Timestamps are written every frame and read now and then, as a profiler overlay would.
-        if frame % TIMINGS_EVERY == 0
+        if frame.is_multiple_of(TIMINGS_EVERY)
             && self.executor.timestamps_enabled()
             && self.executor.read_timings().is_empty()
         {
@@ -557,7 +557,8 @@ impl Soak {
         }
         self.frame += 1;
         self.sample(gpu);
-        if self.frame % self.options.report_every == 0 || self.frame == self.options.frames {
+        if self.frame.is_multiple_of(self.options.report_every) || self.frame == self.options.frames
+        {
             let stats = self.executor.stats();
             let binds = self.binds.stats();
             let checkpoint = Checkpoint {
