@@ -69,3 +69,75 @@ fn memory_and_caches_stay_bounded_over_thousands_of_changing_frames() {
     assert!(checkpoints.iter().all(|c| c.peaks.history_textures >= 2));
     assert!(last.bind_groups_made > graphs);
 }
+
+/// One frame: `scene` (two mips, the second sampled) into a history and the output.
+fn stats_frame(gpu: &tilegraph_tool::headless::Gpu, executor: &mut tilegraph::Executor, size: u32) {
+    use tilegraph::prelude::*;
+    use tilegraph::wgpu::TextureFormat;
+    let mut graph = RenderGraph::new();
+    let scene = graph.create_texture(
+        "scene",
+        TextureDesc::new(TextureFormat::Rgba8Unorm, size, size).mips(2),
+    );
+    let history =
+        graph.history_texture("taa", TextureDesc::new(TextureFormat::Rgba16Float, 32, 32));
+    graph
+        .add_render_pass("scene")
+        .color(scene.mip(0), Access::Clear)
+        .execute(|_, _| Ok(()));
+    graph
+        .add_render_pass("down")
+        .sample(scene.mip(0))
+        .color(scene.mip(1), Access::Clear)
+        .execute(|_, _| Ok(()));
+    graph
+        .add_render_pass("resolve")
+        .sample(scene.mip(1))
+        .sample(history.previous)
+        .color(history.current, Access::Clear)
+        .execute(|_, _| Ok(()));
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    executor
+        .execute_and_submit(
+            &mut graph,
+            &plan,
+            &tilegraph::Imports::new(),
+            tilegraph::ExecuteMode::Planned,
+        )
+        .expect("frame");
+}
+
+#[test]
+fn executor_stats_count_what_the_executor_holds_and_fall_after_eviction() {
+    let gpu = gpu();
+    let mut executor = tilegraph::Executor::with_options(
+        &gpu.device,
+        &gpu.queue,
+        tilegraph::ExecutorOptions::default().with_keep_frames(1),
+    );
+    stats_frame(&gpu, &mut executor, 64);
+    let s = executor.stats();
+    assert_eq!((s.pool.textures, s.pool.buffers), (1, 0));
+    assert_eq!(s.prepared_plans, 1);
+    assert_eq!(s.history_textures, 2);
+    // `scene`: the whole view and one per mip; each history texture: its whole view.
+    assert_eq!(s.texture_views, 3 + 2);
+    assert_eq!(
+        s.texture_bytes,
+        (64 * 64 + 32 * 32) * 4 + 2 * 32 * 32 * 8,
+        "scene's two mips and two history textures"
+    );
+    assert_eq!(s.buffer_bytes, 0);
+    assert_eq!(s.timestamp_queries, 0, "timestamps are off");
+
+    // A resize: a new pooled texture; the old one goes once it is unused for a frame.
+    stats_frame(&gpu, &mut executor, 32);
+    assert_eq!(executor.stats().pool.textures, 2);
+    stats_frame(&gpu, &mut executor, 32);
+    stats_frame(&gpu, &mut executor, 32);
+    let s = executor.stats();
+    assert_eq!((s.pool.textures, s.pool.evicted), (1, 1));
+    assert_eq!(s.texture_bytes, (32 * 32 + 16 * 16) * 4 + 2 * 32 * 32 * 8);
+    assert_eq!(s.prepared_plans, 2, "one plan per size");
+    assert_no_gpu_errors(&gpu);
+}
