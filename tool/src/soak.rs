@@ -163,7 +163,8 @@ impl std::fmt::Display for Checkpoint {
         let p = &self.peaks;
         write!(
             f,
-            "frame {:>7} {:>7.1}s rss {:>7} KiB | pool tex {:>3} buf {:>2} ({:>6} KiB) prepared {} \
+            "frame {:>7} {:>7.1}s rss {:>7} KiB | pool tex {:>3} buf {:>2} ({:>6} KiB, {:>5} made, \
+             {:>5} evicted) prepared {} \
              history {} views {:>3} | plans cached {} compiled {:>5} | bind groups {:>2} made {:>5} \
              | wgpu tex {:>3} views {:>3} bind groups {:>3} buffers {:>3} query sets {} \
              | timestamp queries {:>2} | resizes {}",
@@ -173,6 +174,8 @@ impl std::fmt::Display for Checkpoint {
             p.pool_textures,
             p.pool_buffers,
             p.texture_bytes / 1024,
+            self.executor.pool.textures_created + self.executor.pool.buffers_created,
+            self.executor.pool.evicted,
             p.prepared_plans,
             p.history_textures,
             p.texture_views,
