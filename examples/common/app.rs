@@ -181,6 +181,11 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
     if headless_flag && window_flag {
         return Err("--headless and --window exclude each other".into());
     }
+    if o.resize_every.is_some() && !window_flag {
+        return Err(
+            "--resize-every resizes a window (with --window); headless, use --resize-at".into(),
+        );
+    }
     o.window = window_flag;
     Ok(o)
 }

@@ -5,7 +5,7 @@
 //! [`Soak::frame`] renders one frame of the schedule with the synthetic shaders of
 //! [`crate::synthetic`]; every [`SoakOptions::report_every`] frames it returns a [`Checkpoint`]:
 //! resident memory, what the executor holds ([`ExecutorStats`]), the plan cache, the bind-group
-//! cache and the wgpu objects alive. [`Soak::check`] then holds the checkpoints to their bounds.
+//! cache and the wgpu objects alive. [`check`] holds the checkpoints to their bounds.
 //!
 //! The `soak` example runs it from the command line; the GPU tests run a short form.
 
