@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use crate::context::{PassContext, PassError};
 use crate::hash::WideHasher;
 use crate::resource::{
-    Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry, Import,
-    ImportAfter, ImportContents, ListAccess, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
-    ResourceKind, SubresourceHandle, TextureDesc, TextureHandle, TextureRef,
+    Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry,
+    HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassId, PassKind,
+    ResourceDecl, ResourceId, ResourceKind, SubresourceHandle, TextureDesc, TextureHandle,
+    TextureRef,
 };
 
 /// Closure recording a render pass.
@@ -192,6 +193,7 @@ impl<'a> RenderGraph<'a> {
             kind: ResourceKind::Texture(desc),
             clear,
             import,
+            history: None,
         });
         TextureHandle {
             graph: self.id,
@@ -210,22 +212,21 @@ impl<'a> RenderGraph<'a> {
     /// holds zeros). In the graph the pair is two imports, `NAME.previous` (preserved, discarded
     /// after the frame) and `NAME.current` (undefined, kept), and that is how JSON describes it.
     pub fn history_texture(&mut self, name: &str, desc: TextureDesc) -> History {
-        let previous = self.import_texture(
-            &format!("{name}.previous"),
-            desc,
-            Import {
-                contents: ImportContents::Preserved,
-                after: ImportAfter::Discard,
-            },
-        );
-        let current = self.import_texture(
-            &format!("{name}.current"),
-            desc,
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
-        );
+        let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
+            let index = self.push_resource(ResourceDecl {
+                name: format!("{name}.{suffix}").into(),
+                kind: ResourceKind::Texture(desc),
+                clear: None,
+                import: Some(import),
+                history: Some(half),
+            });
+            TextureHandle {
+                graph: self.id,
+                index,
+            }
+        };
+        let previous = half("previous", HISTORY_PREVIOUS, HistoryHalf::Previous);
+        let current = half("current", HISTORY_CURRENT, HistoryHalf::Current);
         self.histories.push((previous.index, current.index));
         History { previous, current }
     }
@@ -251,6 +252,7 @@ impl<'a> RenderGraph<'a> {
             kind: ResourceKind::Buffer(BufferDesc { size }),
             clear: None,
             import,
+            history: None,
         });
         BufferHandle {
             graph: self.id,

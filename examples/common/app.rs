@@ -204,7 +204,12 @@ pub fn main<E: Example>() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = if options.window && display_available() {
+    let windowed = options.window && display_available();
+    if !windowed {
+        // SAFETY: no other thread exists yet (the event loop and the device start later).
+        unsafe { headless::stay_off_window_systems() };
+    }
+    let result = if windowed {
         run_window::<E>(&options)
     } else {
         if options.window {

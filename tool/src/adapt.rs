@@ -238,6 +238,8 @@ fn unsupported(pass: &str, message: String) -> RunError {
 pub fn adapt(description: &str, caps: &Capabilities) -> Result<(String, Adaptation), RunError> {
     let mut value: Value = serde_json::from_str(description).map_err(|e| {
         tilegraph::GraphError::InvalidDescription {
+            pass: None,
+            resource: None,
             message: e.to_string(),
         }
     })?;

@@ -96,9 +96,13 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, Failure> {
 /// Reads the description; an unreadable or non-UTF-8 file is an `invalid_description`.
 fn read_description(path: &str) -> Result<String, GraphError> {
     let bytes = std::fs::read(path).map_err(|e| GraphError::InvalidDescription {
+        pass: None,
+        resource: None,
         message: format!("cannot read `{path}`: {e}"),
     })?;
     String::from_utf8(bytes).map_err(|e| GraphError::InvalidDescription {
+        pass: None,
+        resource: None,
         message: format!(
             "`{path}` is not UTF-8 (invalid byte at offset {})",
             e.utf8_error().valid_up_to()
@@ -126,6 +130,8 @@ fn run(args: &Args) -> Result<String, GraphError> {
 }
 
 fn main() -> ExitCode {
+    // SAFETY: first thing in `main`, before any other thread exists. No command opens a window.
+    unsafe { tilegraph_tool::headless::stay_off_window_systems() };
     tilegraph_tool::headless::init_logging();
     if std::env::args().nth(1).as_deref() == Some("run") {
         return run_command::main(std::env::args().skip(2));

@@ -170,6 +170,8 @@ pub struct RunOutput {
 pub fn resize_description(json: &str, width: u32, height: u32) -> Result<String, GraphError> {
     let mut value: serde_json::Value =
         serde_json::from_str(json).map_err(|e| GraphError::InvalidDescription {
+            pass: None,
+            resource: None,
             message: e.to_string(),
         })?;
     if let Some(resources) = value
