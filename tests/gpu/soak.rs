@@ -71,7 +71,7 @@ fn memory_and_caches_stay_bounded_over_thousands_of_changing_frames() {
 }
 
 /// One frame: `scene` (two mips, the second sampled) into a history and the output.
-fn stats_frame(gpu: &tilegraph_tool::headless::Gpu, executor: &mut tilegraph::Executor, size: u32) {
+fn stats_frame(executor: &mut tilegraph::Executor, size: u32) {
     use tilegraph::prelude::*;
     use tilegraph::wgpu::TextureFormat;
     let mut graph = RenderGraph::new();
@@ -115,7 +115,7 @@ fn executor_stats_count_what_the_executor_holds_and_fall_after_eviction() {
         &gpu.queue,
         tilegraph::ExecutorOptions::default().with_keep_frames(1),
     );
-    stats_frame(&gpu, &mut executor, 64);
+    stats_frame(&mut executor, 64);
     let s = executor.stats();
     assert_eq!((s.pool.textures, s.pool.buffers), (1, 0));
     assert_eq!(s.prepared_plans, 1);
@@ -131,10 +131,10 @@ fn executor_stats_count_what_the_executor_holds_and_fall_after_eviction() {
     assert_eq!(s.timestamp_queries, 0, "timestamps are off");
 
     // A resize: a new pooled texture; the old one goes once it is unused for a frame.
-    stats_frame(&gpu, &mut executor, 32);
+    stats_frame(&mut executor, 32);
     assert_eq!(executor.stats().pool.textures, 2);
-    stats_frame(&gpu, &mut executor, 32);
-    stats_frame(&gpu, &mut executor, 32);
+    stats_frame(&mut executor, 32);
+    stats_frame(&mut executor, 32);
     let s = executor.stats();
     assert_eq!((s.pool.textures, s.pool.evicted), (1, 1));
     assert_eq!(s.texture_bytes, (32 * 32 + 16 * 16) * 4 + 2 * 32 * 32 * 8);
