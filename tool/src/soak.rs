@@ -67,8 +67,8 @@ impl Default for SoakOptions {
 }
 
 impl SoakOptions {
-    /// Frames until every graph has run at every size (each variant is built on its first use,
-    /// so memory grows until then): one round of the sizes.
+    /// Frames until every graph has run at every size (the pool, the allocator and the driver
+    /// reach their working sets during the first round): one round of the sizes.
     pub fn warm_up_frames(&self) -> u64 {
         self.resize_every * self.sizes.len() as u64
     }
@@ -291,9 +291,11 @@ fn next(state: &mut u64) -> u64 {
 }
 
 impl Soak {
-    /// Keeps the candidate descriptions that compile at every size and that the synthetic
-    /// shaders run on this adapter at the first size; fails with fewer than
-    /// `plan_cache_capacity + 2` of them (the caches would not churn).
+    /// Adds a history and its pass to each candidate description and keeps the first
+    /// [`SoakOptions::graphs`] that compile at every size with at least
+    /// [`SoakOptions::min_live_passes`] live passes and that the synthetic shaders run on this
+    /// adapter at every size (each is built now, closures and imports included). Fails with
+    /// fewer than two more than the plan cache or the executor keeps (they would not churn).
     pub fn new(gpu: &Gpu, candidates: &[String], options: SoakOptions) -> Result<Self, String> {
         if options.sizes.is_empty() || options.frames == 0 || options.report_every == 0 {
             return Err("a soak needs sizes, frames and a report interval".into());
