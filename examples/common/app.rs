@@ -347,14 +347,14 @@ fn run_window<E: Example>(options: &Options<E::Config>) -> Result<(), String> {
             if options.resize_every.is_some() || e.outdated + e.lost + e.suboptimal > 0 {
                 println!(
                     "resized the window {} times, the last frame at {}x{}; surface outdated {}, \
-                     lost {}, suboptimal {}, reconfigured {} times",
+                     lost {}, suboptimal {}, configured {} times",
                     e.resizes_requested,
                     state.last_presented.0,
                     state.last_presented.1,
                     e.outdated,
                     e.lost,
                     e.suboptimal,
-                    e.reconfigured
+                    e.configured
                 );
             }
             Ok(())
@@ -393,7 +393,7 @@ struct SurfaceEvents {
     outdated: u32,
     lost: u32,
     suboptimal: u32,
-    reconfigured: u32,
+    configured: u32,
 }
 
 impl<E: Example> ApplicationHandler for App<E> {
@@ -518,7 +518,7 @@ impl<E: Example> WindowState<E> {
     fn configure(&mut self) {
         if self.config.width > 0 && self.config.height > 0 {
             self.surface.configure(&self.gpu.device, &self.config);
-            self.surface_events.reconfigured += 1;
+            self.surface_events.configured += 1;
         }
     }
 
