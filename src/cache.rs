@@ -92,6 +92,21 @@ impl PlanCache {
         self.misses
     }
 
+    /// Number of plans held now (at most [`capacity`](Self::capacity)).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no plan is held.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The most plans the cache holds.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// Forgets every plan.
     pub fn clear(&mut self) {
         self.entries.clear();

@@ -170,7 +170,8 @@ pub use context::{ContextError, PassContext, PassError};
 pub use declare::{History, PassCallback, RenderGraph};
 pub use error::{ErrorKind, GraphError};
 pub use execute::{
-    ExecuteError, ExecuteMode, Executor, ExecutorOptions, GroupTiming, Imports, PoolStats,
+    ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, GroupTiming, Imports,
+    PoolStats,
 };
 pub use ids::{GroupId, PassId, PhysicalId, ResourceId};
 pub use options::CompileOptions;

@@ -23,6 +23,7 @@ mod history;
 mod imports;
 mod lower;
 mod pool;
+mod stats;
 mod timing;
 
 use crate::declare::RenderGraph;
@@ -38,6 +39,7 @@ use lower::{DontCareSupport, ExecGroup, lower};
 pub use lower::{POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use pool::Pool;
 pub use pool::PoolStats;
+pub use stats::ExecutorStats;
 pub use timing::GroupTiming;
 
 /// Error a pass closure returns; aborts the frame.
@@ -290,6 +292,37 @@ impl Executor {
     /// Pool counters: how many textures are held and how many were ever created.
     pub fn pool_stats(&self) -> PoolStats {
         self.pool.stats()
+    }
+
+    /// Everything the executor holds now: pool, lowered plans, histories, views and bytes. Stays
+    /// flat once a renderer's frame shapes are warm (see [`ExecutorStats`]).
+    pub fn stats(&self) -> ExecutorStats {
+        let (pool_texture_bytes, buffer_bytes) = self.pool.bytes();
+        let history_bytes = self
+            .histories
+            .iter()
+            .map(|h| 2 * stats::texture_bytes(&h.desc()))
+            .fold(0, u64::saturating_add);
+        let views = self
+            .pool
+            .textures
+            .iter()
+            .map(|t| &t.views)
+            .chain(self.histories.iter().flat_map(HistoryPair::views))
+            .map(stats::view_count)
+            .sum();
+        ExecutorStats {
+            pool: self.pool.stats(),
+            prepared_plans: self.prepared.len(),
+            history_textures: 2 * self.histories.len(),
+            texture_views: views,
+            texture_bytes: pool_texture_bytes.saturating_add(history_bytes),
+            buffer_bytes,
+            timestamp_queries: self
+                .timestamps
+                .as_ref()
+                .map_or(0, timing::Timestamps::queries),
+        }
     }
 
     /// Whether GPU timestamps are being written.

@@ -36,6 +36,11 @@ impl Timestamps {
         }
     }
 
+    /// Queries allocated (the largest frame's two per group).
+    pub(crate) fn queries(&self) -> u32 {
+        self.capacity
+    }
+
     pub(crate) fn begin_frame(&mut self, device: &wgpu::Device, groups: usize) {
         let needed = (groups as u32).max(1) * 2;
         if needed > self.capacity {

@@ -12,3 +12,4 @@ mod deferred;
 mod examples;
 mod executor;
 mod graphs;
+mod soak;

@@ -295,14 +295,14 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
     })
 }
 
-enum OwnedImport {
+pub(crate) enum OwnedImport {
     Texture(wgpu::Texture, wgpu::TextureView),
     Buffer(wgpu::Buffer),
 }
 
 /// Creates the imported resources with the usages the plan needs plus copies (readback,
 /// initialization) and attachment where the format allows (clears).
-fn create_imports(
+pub(crate) fn create_imports(
     gpu: &Gpu,
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
@@ -370,7 +370,7 @@ fn texture_descriptor<'l>(
 /// Gives imports with `contents` their frame-start contents: preserved ones a fixed pattern per
 /// resource; undefined ones a value that differs per mode, so a graph that wrongly depends on
 /// them gives different results in different modes.
-fn initialize_imports(
+pub(crate) fn initialize_imports(
     gpu: &Gpu,
     graph: &RenderGraph<'_>,
     imports: &[Option<OwnedImport>],
