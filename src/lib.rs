@@ -123,7 +123,7 @@
 //!     let mut imports = Imports::new();
 //!     imports.texture(output, texture, &view);
 //!     let commands = executor.execute(&mut graph, &plan, &imports, ExecuteMode::Planned)?;
-//!     queue.submit([commands]);
+//!     queue.submit(commands);
 //!     Ok(())
 //! }
 //! ```
@@ -170,7 +170,8 @@ pub use context::{ContextError, PassContext, PassError};
 pub use declare::{History, PassCallback, RenderGraph};
 pub use error::{ErrorKind, GraphError};
 pub use execute::{
-    ExecuteError, ExecuteMode, Executor, ExecutorOptions, GroupTiming, Imports, PoolStats,
+    ExecuteError, ExecuteMode, Executor, ExecutorOptions, FrameCommands, GroupTiming, Imports,
+    PoolStats,
 };
 pub use ids::{GroupId, PassId, PhysicalId, ResourceId};
 pub use options::CompileOptions;
