@@ -28,7 +28,7 @@ mod timing;
 use crate::declare::RenderGraph;
 use crate::options::CompileOptions;
 use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::resource::{ResourceId, ResourceKind};
+use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
 
 use std::sync::{Arc, Mutex};
 
@@ -634,6 +634,9 @@ impl Executor {
             });
         }
         let prepared = self.prepare(plan, mode)?;
+        if !graph.histories.is_empty() {
+            check_histories(graph, &self.device.limits())?;
+        }
         self.frame += 1;
         self.prepared[prepared].last_used = self.frame;
         self.pool.evict(self.frame, self.options.keep_frames);
@@ -1015,61 +1018,65 @@ fn chunk_groups(groups: &[ExecGroup], count: usize) -> Vec<std::ops::Range<usize
     chunks
 }
 
-/// Checks what the executor would create for `plan` (graph-owned textures, histories and
-/// buffers) against the device's limits, before anything is allocated.
+/// Checks what the executor creates for `plan` — graph-owned textures and buffers — against
+/// the device's limits, before anything is allocated. (History textures, imports to the plan,
+/// are checked each frame by [`check_histories`].)
 fn check_limits(plan: &CompiledGraph, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
     for (r, resource) in plan.resources().iter().enumerate() {
         let decl = plan.resource_decl(ResourceId::new(r));
-        if resource.culled || decl.import.is_some() {
-            continue;
+        if !resource.culled && decl.import.is_none() {
+            check_resource(decl, limits)?;
         }
-        let exceeds = |what, value: u64, limit, max: u32| {
-            (value > u64::from(max)).then(|| ExecuteError::ExceedsDeviceLimit {
+    }
+    Ok(())
+}
+
+/// Checks the history textures the executor would create for `graph`.
+fn check_histories(graph: &RenderGraph<'_>, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
+    for &(previous, _) in &graph.histories {
+        check_resource(&graph.resources[previous.index()], limits)?;
+    }
+    Ok(())
+}
+
+fn check_resource(decl: &ResourceDecl, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
+    let exceeds = |what, value: u64, limit, max: u64| {
+        if value > max {
+            Err(ExecuteError::ExceedsDeviceLimit {
                 resource: decl.name.to_string(),
                 what,
                 value,
                 limit,
-                max: u64::from(max),
+                max,
             })
-        };
-        let error = match decl.kind {
-            ResourceKind::Texture(t) => exceeds(
-                "width",
-                t.width.into(),
-                "max_texture_dimension_2d",
-                limits.max_texture_dimension_2d,
-            )
-            .or_else(|| {
-                exceeds(
-                    "height",
-                    t.height.into(),
-                    "max_texture_dimension_2d",
-                    limits.max_texture_dimension_2d,
-                )
-            })
-            .or_else(|| {
-                exceeds(
-                    "array layers",
-                    t.layers.into(),
-                    "max_texture_array_layers",
-                    limits.max_texture_array_layers,
-                )
-            }),
-            ResourceKind::Buffer(b) => {
-                (b.size > limits.max_buffer_size).then(|| ExecuteError::ExceedsDeviceLimit {
-                    resource: decl.name.to_string(),
-                    what: "size in bytes",
-                    value: b.size,
-                    limit: "max_buffer_size",
-                    max: limits.max_buffer_size,
-                })
-            }
-        };
-        if let Some(e) = error {
-            return Err(e);
+        } else {
+            Ok(())
         }
+    };
+    match decl.kind {
+        ResourceKind::Texture(t) => {
+            let max_2d = u64::from(limits.max_texture_dimension_2d);
+            exceeds("width", t.width.into(), "max_texture_dimension_2d", max_2d)?;
+            exceeds(
+                "height",
+                t.height.into(),
+                "max_texture_dimension_2d",
+                max_2d,
+            )?;
+            exceeds(
+                "array layers",
+                t.layers.into(),
+                "max_texture_array_layers",
+                limits.max_texture_array_layers.into(),
+            )
+        }
+        ResourceKind::Buffer(b) => exceeds(
+            "size in bytes",
+            b.size,
+            "max_buffer_size",
+            limits.max_buffer_size,
+        ),
     }
-    Ok(())
 }
 
 /// The output of a future wgpu resolves at once on native backends (error scopes), without

@@ -132,7 +132,10 @@ fn subresources_are_handed_out_only_as_declared() {
     imports.texture(out, &texture, &view);
     run(&gpu, &mut executor, &mut graph, &imports).expect("records");
     drop(graph);
-    assert_eq!(asked.into_inner().unwrap(), [true, true, false, false, true]);
+    assert_eq!(
+        asked.into_inner().unwrap(),
+        [true, true, false, false, true]
+    );
 }
 
 #[test]

@@ -7,8 +7,10 @@ mod support;
 #[path = "../../examples/deferred/frame.rs"]
 mod frame;
 
+mod bad_input;
 mod context;
 mod deferred;
 mod examples;
 mod executor;
 mod graphs;
+mod parallel;
