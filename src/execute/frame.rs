@@ -413,20 +413,21 @@ pub(super) struct WorkerErrors {
     pub oom: Option<wgpu::Error>,
 }
 
-/// What one chunk of groups left: its unfinished encoder, or the error that stopped it.
+/// What one chunk of groups left: its command buffer, or the error that stopped it.
 pub(super) struct ChunkResult {
-    pub encoder: Result<wgpu::CommandEncoder, ExecuteError>,
+    pub commands: Result<wgpu::CommandBuffer, ExecuteError>,
     pub errors: WorkerErrors,
 }
 
-/// A frame's encoders in submission order, not yet finished.
+/// A frame's command buffers in submission order.
 pub(super) struct Recorded {
-    pub encoders: Vec<wgpu::CommandEncoder>,
+    pub commands: Vec<wgpu::CommandBuffer>,
     pub errors: WorkerErrors,
 }
 
 impl Chunk<'_> {
-    /// Records groups `range` into a new encoder, on the calling (recording) thread.
+    /// Records groups `range` into a new encoder and finishes it, on the calling (recording)
+    /// thread. After a closure error the encoder is dropped unfinished.
     pub(super) fn record(
         self,
         mut range: std::ops::Range<usize>,
@@ -446,13 +447,11 @@ impl Chunk<'_> {
             debug_groups: self.debug_groups,
         };
         let recorded = range.try_for_each(|i| recorder.group(i, &self.groups[i], &mut callbacks));
+        let commands = recorded.map(|()| encoder.finish());
         let errors = WorkerErrors {
             validation: ready_or_block(validation.pop()),
             oom: ready_or_block(oom.pop()),
         };
-        ChunkResult {
-            encoder: recorded.map(|()| encoder),
-            errors,
-        }
+        ChunkResult { commands, errors }
     }
 }

@@ -448,12 +448,7 @@ impl Executor {
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let recorded = self.record_frame(graph, plan, imports, mode);
         let (commands, mut worker_errors) = match recorded {
-            Ok(Recorded { encoders, errors }) => (
-                Ok(FrameCommands(
-                    encoders.into_iter().map(|e| e.finish()).collect(),
-                )),
-                errors,
-            ),
+            Ok(Recorded { commands, errors }) => (Ok(FrameCommands(commands)), errors),
             Err(e) => (Err(e), WorkerErrors::default()),
         };
         let validation = ready_or_block(validation.pop()).or(worker_errors.validation.take());
@@ -610,7 +605,7 @@ impl Executor {
                 });
             self.record_serial(graph, index, imports, &mut encoder)?;
             Recorded {
-                encoders: vec![encoder],
+                commands: vec![encoder.finish()],
                 errors: WorkerErrors::default(),
             }
         };
@@ -701,8 +696,9 @@ impl Executor {
     }
 
     /// Records the prepared plan's chunks on the recording threads, each into its own encoder
-    /// under its own error scopes (wgpu's error scopes are per thread). The encoders come back
-    /// unfinished, so the errors wgpu raises when they finish reach the caller's scopes.
+    /// under that thread's own error scopes (wgpu's error scopes are per thread). Each thread
+    /// also finishes its encoder: wgpu 30 encodes and validates a pass's commands there, so that
+    /// is most of the work.
     fn record_parallel(
         &mut self,
         graph: &mut RenderGraph<'_>,
@@ -761,7 +757,7 @@ impl Executor {
             }
         });
         let mut recorded = Recorded {
-            encoders: Vec::with_capacity(results.len()),
+            commands: Vec::with_capacity(results.len() + 1),
             errors: WorkerErrors::default(),
         };
         let mut failed = None;
@@ -769,8 +765,8 @@ impl Executor {
             let result = result.expect("every chunk ran");
             recorded.errors.validation = recorded.errors.validation.or(result.errors.validation);
             recorded.errors.oom = recorded.errors.oom.or(result.errors.oom);
-            match result.encoder {
-                Ok(encoder) => recorded.encoders.push(encoder),
+            match result.commands {
+                Ok(commands) => recorded.commands.push(commands),
                 // The first failing chunk in plan order names the frame's error.
                 Err(e) => failed = failed.or(Some(e)),
             }
@@ -778,8 +774,13 @@ impl Executor {
         if let Some(e) = failed {
             return Err(e);
         }
-        if let (Some(t), Some(last)) = (timestamps.as_mut(), recorded.encoders.last_mut()) {
-            t.end_frame(last);
+        if let Some(t) = timestamps.as_mut() {
+            // The timestamps are resolved after every chunk, in a command buffer of their own.
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("tilegraph timestamps"),
+            });
+            t.end_frame(&mut encoder);
+            recorded.commands.push(encoder.finish());
         }
         Ok(recorded)
     }
