@@ -7,12 +7,14 @@
 //! ones are bound per frame through [`Imports`]; history textures are the executor's own.
 //!
 //! Three [`ExecuteMode`]s record the same frame three ways, so the plan's decisions can be checked
-//! on real hardware: for a correctly declared graph they produce bit-identical results.
+//! on real hardware: for a correctly declared graph they produce bit-identical results. With
+//! recording threads, runs of consecutive groups are recorded into their own encoders at once,
+//! after everything that needs `&mut Executor` (pool, views, histories) is done.
 //!
 //! | file | role |
 //! |---|---|
 //! | `lower.rs` | plan + mode + backend → the ops to record (once per plan) |
-//! | `frame.rs` | the frame's resource tables and the recording loop |
+//! | `frame.rs` | the frame's resource tables, the recording loop, one run of groups on a recording thread |
 //! | `pool.rs` | pooled textures, buffers and their views |
 //! | `imports.rs` | what the caller binds each frame |
 //! | `history.rs` | history textures, swapped every frame |
@@ -104,7 +106,8 @@ impl std::fmt::Display for ExecuteMode {
     }
 }
 
-/// Why a frame could not be recorded. The pool stays usable after any of them.
+/// Why a frame could not be recorded. The pool stays usable after any of them (but a lost
+/// device stays lost).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExecuteError {
@@ -340,7 +343,10 @@ impl Executor {
         Self::with_options(device, queue, ExecutorOptions::default())
     }
 
-    /// An executor with the given options.
+    /// An executor with the given options. It sets the device's lost callback, so that a lost
+    /// device becomes [`ExecuteError::DeviceLost`] (wgpu keeps one callback per device: one set
+    /// later replaces it). With [`ExecutorOptions::recording_threads`] above 1 it starts its
+    /// pool of recording threads.
     pub fn with_options(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
