@@ -1096,3 +1096,49 @@ fn ready_or_block<F: std::future::Future>(future: F) -> F::Output {
         std::task::Poll::Pending => pollster::block_on(future),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::chunk_groups;
+    use super::lower::ExecGroup;
+    use crate::resource::{PassId, PassKind};
+
+    fn groups(passes: &[usize]) -> Vec<ExecGroup> {
+        let mut next = 0;
+        passes
+            .iter()
+            .map(|&n| {
+                let ids = (next..next + n).map(PassId::new).collect();
+                next += n;
+                ExecGroup {
+                    kind: PassKind::Render,
+                    passes: ids,
+                    label: String::new(),
+                    color: Vec::new(),
+                    depth: None,
+                    poison_before: Vec::new(),
+                    poison_after: Vec::new(),
+                    invalidate_before: None,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chunks_are_consecutive_runs_with_about_as_many_passes_each() {
+        assert_eq!(
+            chunk_groups(&groups(&[1; 64]), 16),
+            (0..16).map(|c| c * 4..c * 4 + 4).collect::<Vec<_>>()
+        );
+        assert_eq!(chunk_groups(&groups(&[1; 7]), 2), [0..4, 4..7]);
+        // A group of many passes weighs as much as that many groups of one.
+        assert_eq!(
+            chunk_groups(&groups(&[6, 1, 1, 1, 1, 1, 1]), 2),
+            [0..1, 1..7]
+        );
+        // Never more chunks than groups, never an empty one.
+        assert_eq!(chunk_groups(&groups(&[1, 1, 1]), 8), [0..1, 1..2, 2..3]);
+        assert_eq!(chunk_groups(&groups(&[1]), 4), [0..1]);
+        assert!(chunk_groups(&[], 4).is_empty());
+    }
+}
