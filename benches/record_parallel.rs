@@ -15,7 +15,9 @@
 //! Measured: `Executor::execute` (encoders created, closures called, encoders finished — wgpu 30
 //! encodes and validates passes when an encoder finishes), after warm-up, nothing submitted
 //! while measuring. The graph is declared and compiled once; each iteration records it again.
-//! Reported per thread count: the median over rounds of each round's median iteration.
+//! Reported per thread count: the median over rounds of each round's median iteration, its
+//! speed-up over the first thread count, and (on Linux) the CPU time all threads spent per
+//! frame: when it grows with the thread count, threads wait on each other or on the CPU.
 //! `--bind-groups per-pass` gives every pass its own bind group and buffer (the default,
 //! `shared`, has all draws of all passes use one).
 
@@ -102,6 +104,17 @@ fn median(v: &mut [Duration]) -> Duration {
 
 fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+/// CPU time all threads of the process have run (Linux: the sum of every thread's
+/// `/proc/self/task/*/schedstat`, nanoseconds on the CPU); `None` elsewhere.
+fn process_cpu_time() -> Option<Duration> {
+    let mut total = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_nanos(total))
 }
 
 /// Pipeline, and bind groups with a dynamic offset over the uniform buffers they read.
@@ -259,8 +272,8 @@ fn main() {
         args.rounds, args.iterations
     );
     println!(
-        "{:>7} {:>12} {:>12} {:>12} {:>9}",
-        "threads", "median ms", "fastest ms", "slowest ms", "speed-up"
+        "{:>7} {:>12} {:>12} {:>12} {:>9} {:>12}",
+        "threads", "median ms", "fastest ms", "slowest ms", "speed-up", "CPU ms"
     );
     let mut single = None;
     for &threads in &args.threads {
@@ -274,6 +287,7 @@ fn main() {
             .poll(wgpu::PollType::wait_indefinitely())
             .unwrap_or_else(|e| fail(e));
         let mut rounds = Vec::with_capacity(args.rounds);
+        let cpu_before = process_cpu_time();
         for _ in 0..args.rounds {
             let mut times = Vec::with_capacity(args.iterations);
             for _ in 0..args.iterations {
@@ -290,15 +304,23 @@ fn main() {
             *rounds.iter().min().expect("rounds"),
             *rounds.iter().max().expect("rounds"),
         );
+        let cpu = match (cpu_before, process_cpu_time()) {
+            (Some(a), Some(b)) => {
+                let frames = (args.rounds * args.iterations) as u32;
+                format!("{:.2}", millis(b.saturating_sub(a) / frames))
+            }
+            _ => "n/a".to_owned(),
+        };
         let m = median(&mut rounds);
         let base = *single.get_or_insert(m);
         println!(
-            "{:>7} {:>12.2} {:>12.2} {:>12.2} {:>8.2}x",
+            "{:>7} {:>12.2} {:>12.2} {:>12.2} {:>8.2}x {:>12}",
             threads,
             millis(m),
             millis(fastest),
             millis(slowest),
-            base.as_secs_f64() / m.as_secs_f64()
+            base.as_secs_f64() / m.as_secs_f64(),
+            cpu
         );
     }
     if let Some(e) = gpu.take_uncaptured_errors().first() {
