@@ -110,22 +110,23 @@ fn main() {
     let mut imports = Imports::new();
     deferred.update(&gpu.queue, size, 0.0);
 
-    let mut graph_frame = |deferred: &mut DeferredFrame| -> (wgpu::CommandBuffer, [Instant; 4]) {
-        let t0 = Instant::now();
-        let (mut graph, handles) = deferred.declare(size);
-        let t1 = Instant::now();
-        let plan = cache
-            .get_or_compile(&graph, &CompileOptions::default())
-            .expect("the deferred frame compiles");
-        let t2 = Instant::now();
-        imports.clear();
-        imports.texture(handles.output, &output, &view);
-        let commands = executor
-            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
-            .unwrap_or_else(|e| panic!("{}", headless::describe_failure(&e)));
-        let t3 = Instant::now();
-        (commands, [t0, t1, t2, t3])
-    };
+    let mut graph_frame =
+        |deferred: &mut DeferredFrame| -> (tilegraph::FrameCommands, [Instant; 4]) {
+            let t0 = Instant::now();
+            let (mut graph, handles) = deferred.declare(size);
+            let t1 = Instant::now();
+            let plan = cache
+                .get_or_compile(&graph, &CompileOptions::default())
+                .expect("the deferred frame compiles");
+            let t2 = Instant::now();
+            imports.clear();
+            imports.texture(handles.output, &output, &view);
+            let commands = executor
+                .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+                .unwrap_or_else(|e| panic!("{}", headless::describe_failure(&e)));
+            let t3 = Instant::now();
+            (commands, [t0, t1, t2, t3])
+        };
     let hand_frame = |deferred: &DeferredFrame| -> (wgpu::CommandBuffer, Duration) {
         let t0 = Instant::now();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -138,7 +139,7 @@ fn main() {
     for _ in 0..3 {
         let (a, _) = graph_frame(&mut deferred);
         let (b, _) = hand_frame(&deferred);
-        gpu.queue.submit([a, b]);
+        gpu.queue.submit(a.into_iter().chain([b]));
     }
     gpu.device
         .poll(wgpu::PollType::wait_indefinitely())

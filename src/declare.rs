@@ -14,15 +14,20 @@ use crate::resource::{
     TextureRef,
 };
 
-/// Closure recording a render pass.
-pub type RenderCallback<'a> =
-    Box<dyn FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a>;
+/// Closure recording a render pass. Closures are `Send` so that an executor with recording
+/// threads ([`ExecutorOptions::with_recording_threads`](crate::ExecutorOptions::with_recording_threads))
+/// can call them on another thread; each is called on one thread at a time.
+pub type RenderCallback<'a> = Box<
+    dyn FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+>;
 /// Closure recording a compute pass.
-pub type ComputeCallback<'a> =
-    Box<dyn FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a>;
+pub type ComputeCallback<'a> = Box<
+    dyn FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+>;
 /// Closure recording a copy pass (or any encoder work).
-pub type CopyCallback<'a> =
-    Box<dyn FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + 'a>;
+pub type CopyCallback<'a> = Box<
+    dyn FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+>;
 
 /// The closure attached to a pass.
 pub enum PassCallback<'a> {
@@ -555,7 +560,7 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     /// Declares the pass with the closure that records it.
     pub fn execute(
         mut self,
-        f: impl FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a,
+        f: impl FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
     ) -> PassId {
         self.inner.commit(Some(PassCallback::Render(Box::new(f))))
     }
@@ -579,7 +584,7 @@ impl<'a> ComputePassBuilder<'_, 'a> {
     /// Declares the pass with the closure that records it.
     pub fn execute(
         mut self,
-        f: impl FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a,
+        f: impl FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
     ) -> PassId {
         self.inner.commit(Some(PassCallback::Compute(Box::new(f))))
     }
@@ -626,7 +631,7 @@ impl<'a> CopyPassBuilder<'_, 'a> {
     /// Declares the pass with the closure that records it.
     pub fn execute(
         mut self,
-        f: impl FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + 'a,
+        f: impl FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
     ) -> PassId {
         self.inner.commit(Some(PassCallback::Copy(Box::new(f))))
     }

@@ -7,9 +7,11 @@ mod support;
 #[path = "../../examples/deferred/frame.rs"]
 mod frame;
 
+mod bad_input;
 mod context;
 mod deferred;
 mod examples;
 mod executor;
 mod graphs;
+mod parallel;
 mod soak;

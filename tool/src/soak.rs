@@ -537,7 +537,7 @@ impl Soak {
         let commands = executor
             .execute(&mut variant.graph, &plan, imports, mode)
             .map_err(|e| format!("frame {frame}, graph {g} ({mode}): {e}"))?;
-        let submitted = gpu.queue.submit([commands]);
+        let submitted = gpu.queue.submit(commands);
         self.binds.next_frame();
         // Two frames in flight at most, as with a swap chain.
         if let Some(previous) = self.last_submission.replace(submitted) {

@@ -258,7 +258,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
             options.mode,
         );
         let commands = executor.execute(&mut graph, &plan, &imports, options.mode)?;
-        queue.submit([commands]);
+        queue.submit(commands);
         if executor.timestamps_enabled() {
             timings.add_frame(&executor.read_timings());
         }
