@@ -166,6 +166,7 @@ pub mod resource;
 pub use wgpu;
 
 pub use cache::PlanCache;
+pub use compile::Compiler;
 pub use context::{ContextError, PassContext, PassError};
 pub use declare::{History, PassCallback, RenderGraph};
 pub use error::{ErrorKind, GraphError};

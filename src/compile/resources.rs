@@ -7,6 +7,7 @@ use std::collections::BinaryHeap;
 use wgpu::{BufferUsages, TextureUsages};
 
 use super::Decls;
+use super::compiler::Spares;
 use super::FastMap;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
@@ -131,6 +132,7 @@ pub(super) fn plan_physical_resources(
     graph: Decls<'_>,
     plans: &mut [ResourcePlan],
     options: &CompileOptions,
+    spares: &mut Spares,
 ) -> Vec<PhysicalResource> {
     let res = &graph.resources;
     // Keys worked out once: (buffer?, first group, resource), unique, so an unstable sort is exact.
@@ -147,7 +149,7 @@ pub(super) fn plan_physical_resources(
     keyed.sort_unstable();
     let order = keyed.into_iter().map(|(_, _, r)| r);
 
-    let mut physical: Vec<PhysicalResource> = Vec::new();
+    let mut physical: Vec<PhysicalResource> = spares.physical_list();
     let mut key_of: FastMap<(ResourceKind, ResourceUsage), u32> = FastMap::default();
     let mut free: Vec<BinaryHeap<Reverse<u32>>> = Vec::new(); // per key: free physical indices
     let mut busy: BinaryHeap<Reverse<(GroupId, u32, u32)>> = BinaryHeap::new(); // (last group, physical, key)
@@ -176,7 +178,7 @@ pub(super) fn plan_physical_resources(
             physical.push(PhysicalResource {
                 kind: desc.0,
                 usage: desc.1,
-                resources: Vec::new(),
+                resources: spares.resource_list(),
             });
             (physical.len() - 1) as u32
         });
