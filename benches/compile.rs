@@ -73,7 +73,11 @@ fn main() {
             .map(|_| {
                 let start = Instant::now();
                 for _ in 0..LOOKUPS {
-                    black_box(cache.get_or_compile(black_box(&graph), &options).expect("cached"));
+                    black_box(
+                        cache
+                            .get_or_compile(black_box(&graph), &options)
+                            .expect("cached"),
+                    );
                 }
                 start.elapsed() / LOOKUPS
             })

@@ -5,7 +5,7 @@
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::options::CompileOptions;
-use crate::plan::{CompiledGraph, Group, GroupBoundary, PhysicalResource};
+use crate::plan::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::resource::{PassId, PassKind, ResourceId};
 
 /// Compiles graphs, reusing the storage of plans it is handed back.
@@ -51,6 +51,8 @@ pub(super) struct Spares {
     resource_lists: Vec<Vec<ResourceId>>,
     /// Empty physical resource lists.
     physical_lists: Vec<Vec<PhysicalResource>>,
+    /// An empty warning list.
+    warnings: Vec<Warning>,
 }
 
 impl Spares {
@@ -90,6 +92,11 @@ impl Spares {
         self.physical_lists.pop().unwrap_or_default()
     }
 
+    /// An empty list of warnings.
+    pub(super) fn warning_list(&mut self) -> Vec<Warning> {
+        std::mem::take(&mut self.warnings)
+    }
+
     /// An empty list of resources.
     pub(super) fn resource_list(&mut self) -> Vec<ResourceId> {
         self.resource_lists.pop().unwrap_or_default()
@@ -100,6 +107,11 @@ impl Spares {
     /// plan's worth every frame that asks for them.
     fn take_plan(&mut self, mut plan: CompiledGraph) {
         self.take_groups(std::mem::take(&mut plan.groups));
+        let mut warnings = std::mem::take(&mut plan.warnings);
+        warnings.clear();
+        if warnings.capacity() > self.warnings.capacity() {
+            self.warnings = warnings;
+        }
         let mut physical = std::mem::take(&mut plan.physical);
         for p in physical.drain(..) {
             let mut list = p.resources;

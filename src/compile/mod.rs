@@ -136,11 +136,11 @@ fn plan_order(
     }
 }
 
-fn declared_order(live: &[bool]) -> Vec<PassId> {
-    (0..live.len())
-        .filter(|&p| live[p])
-        .map(PassId::new)
-        .collect()
+/// The live passes in declared order (sized once: a filtered iterator would grow the list).
+pub(super) fn declared_order(live: &[bool]) -> Vec<PassId> {
+    let mut order = Vec::with_capacity(live.len());
+    order.extend((0..live.len()).filter(|&p| live[p]).map(PassId::new));
+    order
 }
 
 /// What restructuring decided: the edited declarations (with their versions and liveness when
@@ -336,7 +336,13 @@ fn compile_decls(
         &checked,
         options.fps,
     )?;
-    let warnings = warnings::collect_warnings(eff, &planned_groups, &resource_plans, options);
+    let warnings = warnings::collect_warnings(
+        eff,
+        &planned_groups,
+        &resource_plans,
+        options,
+        spares.warning_list(),
+    );
     let dependencies = liveness::list_dependencies(passes, &versions, subs);
     let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live);
     let mut restructure: Vec<Restructuring> = Vec::new();

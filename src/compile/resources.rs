@@ -7,8 +7,8 @@ use std::collections::BinaryHeap;
 use wgpu::{BufferUsages, TextureUsages};
 
 use super::Decls;
-use super::compiler::Spares;
 use super::FastMap;
+use super::compiler::Spares;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
@@ -136,16 +136,18 @@ pub(super) fn plan_physical_resources(
 ) -> Vec<PhysicalResource> {
     let res = &graph.resources;
     // Keys worked out once: (buffer?, first group, resource), unique, so an unstable sort is exact.
-    let mut keyed: Vec<(bool, GroupId, ResourceId)> = (0..res.len())
-        .filter(|&r| !plans[r].culled && res[r].import.is_none())
-        .map(|r| {
-            let is_buffer = matches!(res[r].kind, ResourceKind::Buffer(_));
-            let first = plans[r]
-                .first_group
-                .expect("live resources have a lifetime");
-            (is_buffer, first, ResourceId::new(r))
-        })
-        .collect();
+    let mut keyed: Vec<(bool, GroupId, ResourceId)> = Vec::with_capacity(res.len());
+    keyed.extend(
+        (0..res.len())
+            .filter(|&r| !plans[r].culled && res[r].import.is_none())
+            .map(|r| {
+                let is_buffer = matches!(res[r].kind, ResourceKind::Buffer(_));
+                let first = plans[r]
+                    .first_group
+                    .expect("live resources have a lifetime");
+                (is_buffer, first, ResourceId::new(r))
+            }),
+    );
     keyed.sort_unstable();
     let order = keyed.into_iter().map(|(_, _, r)| r);
 

@@ -276,10 +276,7 @@ pub(super) fn reorder<'a>(
     options: &'a CompileOptions,
 ) -> Reordered {
     let keys: Vec<u64> = passes.iter().map(attachment_key).collect();
-    let declared: Vec<PassId> = (0..passes.len())
-        .filter(|&p| live[p])
-        .map(PassId::new)
-        .collect();
+    let declared = super::declared_order(live);
     if !options.merge || !has_candidates(passes, &keys, &declared) {
         return Reordered {
             order: declared,
@@ -484,19 +481,22 @@ impl<'a> Reorderer<'a> {
                 return None;
             }
         }
-        let ahead: Vec<PassId> = self.out[k + 1..i]
+        // Listed only once the move passes its checks: most candidates fail them.
+        let goes_ahead = |mark: &[u32], q: PassId| mark[q.index()] == dep;
+        if self.out[k + 1..i]
             .iter()
-            .copied()
-            .filter(|q| self.mark[q.index()] == dep)
-            .collect();
-        if !ahead.is_empty() {
+            .any(|&q| goes_ahead(&self.mark, q))
+        {
             // Nothing moved ahead may conflict with the group, nor cross a pinned pass in it.
             self.stamp += 1;
             let moved = self.stamp;
             let mut side_effects = false;
-            for &d in &ahead {
-                self.mark_accesses(d, moved);
-                side_effects |= self.passes[d.index()].side_effects;
+            for at in k + 1..i {
+                let d = self.out[at];
+                if goes_ahead(&self.mark, d) {
+                    self.mark_accesses(d, moved);
+                    side_effects |= self.passes[d.index()].side_effects;
+                }
             }
             for at in gs..=k {
                 let g = self.out[at];
@@ -506,6 +506,11 @@ impl<'a> Reorderer<'a> {
                 }
             }
         }
+        let ahead: Vec<PassId> = self.out[k + 1..i]
+            .iter()
+            .copied()
+            .filter(|&q| goes_ahead(&self.mark, q))
+            .collect();
         let after: Vec<PassId> = self.out[k + 1..i]
             .iter()
             .copied()
