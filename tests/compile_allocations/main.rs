@@ -97,9 +97,12 @@ fn load(json: &str) -> RenderGraph<'static> {
     RenderGraph::from_json(json).expect("generated descriptions load")
 }
 
+/// A generated frame of about the given number of passes.
+type Frame = fn(usize) -> RenderGraph<'static>;
+
 #[test]
 fn steady_state_compiles_allocate_the_same_at_any_pass_count() {
-    let frames: [(&str, fn(usize) -> RenderGraph<'static>); 3] = [
+    let frames: [(&str, Frame); 3] = [
         ("deferred views (JSON)", |n| {
             load(&generate::deferred_views_json(n))
         }),
