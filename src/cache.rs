@@ -154,4 +154,23 @@ mod tests {
         let again = cache.get_or_compile(&b, &options).unwrap();
         assert!(Arc::ptr_eq(&again, &plan_b));
     }
+
+    #[test]
+    fn plans_compiled_from_evicted_storage_are_the_plans_compiled_afresh() {
+        let options = CompileOptions::default();
+        let (a, b) = (graph("a"), graph("b"));
+        let fresh = [a.compile(&options).unwrap(), b.compile(&options).unwrap()];
+        let mut cache = PlanCache::new(1);
+        for round in 0..6 {
+            let (graph, fresh) = if round % 2 == 0 {
+                (&a, &fresh[0])
+            } else {
+                (&b, &fresh[1])
+            };
+            // Nothing else holds the plan, so the next miss evicts it into the compiler.
+            let plan = cache.get_or_compile(graph, &options).unwrap();
+            assert_eq!(plan.to_json(), fresh.to_json(), "round {round}");
+        }
+        assert_eq!((cache.hits(), cache.misses()), (0, 6));
+    }
 }
