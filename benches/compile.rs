@@ -1,7 +1,7 @@
 //! Compile time of generated frames loaded with `RenderGraph::from_json`, compiled with the
 //! default options (restructuring on), and of a plan-cache hit.
 //!
-//! `cargo bench --bench compile [-- --runs N]`
+//! `cargo bench --bench compile [-- --runs N] [--only PASSES]`
 //!
 //! The frames: chained deferred views (100, 1 000 and 10 000 passes: the frame the compile
 //! figures in BENCHMARKS.md are given for), frames with mips and layers, and deferred frames
@@ -10,7 +10,8 @@
 //! handed back each plan (a renderer compiling every frame), and with `RenderGraph::compile` (a
 //! fresh compiler each time). Wall-clock time, and the compiling thread's CPU time, which leaves
 //! out the time other processes held the core. The cache hit is the median of 25 batches of
-//! 100 000 lookups.
+//! 100 000 lookups. `--only PASSES` measures the deferred-views frame of that many passes with
+//! a reused compiler and nothing else (for a profiler).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -22,6 +23,7 @@ mod generate;
 
 fn main() {
     let mut runs = 25;
+    let mut only = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -32,9 +34,16 @@ fn main() {
                     .filter(|&n: &usize| n > 0)
                     .expect("--runs takes a positive count");
             }
+            "--only" => {
+                only = Some(
+                    args.next()
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .expect("--only takes a pass count"),
+                );
+            }
             // `cargo bench` passes `--bench`.
             "--bench" => {}
-            other => panic!("unknown argument `{other}` (expected --runs N)"),
+            other => panic!("unknown argument `{other}` (expected --runs N or --only PASSES)"),
         }
     }
     let options = CompileOptions::default();
@@ -51,6 +60,11 @@ fn main() {
         "wall range",
         "CPU"
     );
+    if let Some(passes) = only {
+        let graph = load(&generate::deferred_views_json(passes));
+        measure("deferred views, JSON", &graph, &options, true, runs);
+        return;
+    }
     let mut per_pass = [Vec::new(), Vec::new()];
     for passes in [100, 1_000, 10_000] {
         let graph = load(&generate::deferred_views_json(passes));
