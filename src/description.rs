@@ -429,6 +429,10 @@ impl RenderGraph<'static> {
             .into_iter()
             .map(parse_resource)
             .collect::<Result<Vec<_>, _>>()?;
+        // Copied once the description is gone: the declarations, which every compile sweeps,
+        // then lie together instead of among the parser's freed buffers.
+        let resources: Vec<ResourceDecl> = resources.iter().cloned().collect();
+        let passes: Vec<PassDecl> = passes.iter().cloned().collect();
         for r in resources {
             graph.push_resource(r);
         }
