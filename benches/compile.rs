@@ -88,6 +88,9 @@ fn main() {
     for passes in [1_000, 10_000] {
         let graph = generate::deferred_frame(passes);
         measure("deferred, builder", &graph, &options, true, runs);
+        // The same declarations, laid out in memory by the JSON loader.
+        let loaded = load(&graph.to_json());
+        measure("  same, loaded from JSON", &loaded, &options, true, runs);
     }
 
     println!("plan-cache hit, median of 25 batches of 100 000 lookups:");
