@@ -431,8 +431,8 @@ impl RenderGraph<'static> {
             .collect::<Result<Vec<_>, _>>()?;
         // Copied once the description is gone: the declarations, which every compile sweeps,
         // then lie together instead of among the parser's freed buffers.
-        let resources: Vec<ResourceDecl> = resources.iter().cloned().collect();
-        let passes: Vec<PassDecl> = passes.iter().cloned().collect();
+        let resources = resources.to_vec();
+        let passes = passes.to_vec();
         for r in resources {
             graph.push_resource(r);
         }

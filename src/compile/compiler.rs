@@ -13,7 +13,8 @@ use crate::resource::{PassId, PassKind, ResourceId};
 /// [`RenderGraph::compile`] compiles with a fresh one. A renderer that compiles every frame
 /// keeps one and hands each plan back with [`recycle`](Self::recycle) once it is done with it;
 /// [`PlanCache`](crate::PlanCache) keeps one and recycles the plans it evicts. Plans are the
-/// same either way.
+/// same either way. The storage kept is bounded by a few times what the largest plan handed
+/// back held.
 #[derive(Debug, Default)]
 pub struct Compiler {
     spares: Spares,
@@ -53,7 +54,15 @@ pub(super) struct Spares {
     physical_lists: Vec<Vec<PhysicalResource>>,
     /// An empty warning list.
     warnings: Vec<Warning>,
+    /// The most groups and physical resources one list handed back held: the spares keep a few
+    /// times that, however many plans come back.
+    most_groups: usize,
+    most_physical: usize,
 }
+
+/// Plans (tried and kept) one compile may hold at once: the declared order, the edited one and
+/// the restructured one.
+const PLANS_AT_ONCE: usize = 3;
 
 impl Spares {
     /// A group of one pass.
@@ -83,8 +92,12 @@ impl Spares {
 
     /// Keeps the groups of a list and the list itself.
     pub(super) fn take_groups(&mut self, mut groups: Vec<Group>) {
+        self.most_groups = self.most_groups.max(groups.len());
         self.groups.append(&mut groups);
-        self.group_lists.push(groups);
+        self.groups.truncate(PLANS_AT_ONCE * self.most_groups);
+        if self.group_lists.len() < PLANS_AT_ONCE {
+            self.group_lists.push(groups);
+        }
     }
 
     /// An empty list of physical resources.
@@ -113,11 +126,54 @@ impl Spares {
             self.warnings = warnings;
         }
         let mut physical = std::mem::take(&mut plan.physical);
+        self.most_physical = self.most_physical.max(physical.len());
         for p in physical.drain(..) {
-            let mut list = p.resources;
-            list.clear();
-            self.resource_lists.push(list);
+            if self.resource_lists.len() < self.most_physical {
+                let mut list = p.resources;
+                list.clear();
+                self.resource_lists.push(list);
+            }
         }
-        self.physical_lists.push(physical);
+        if self.physical_lists.is_empty() {
+            self.physical_lists.push(physical);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::TextureDesc;
+
+    #[test]
+    fn spares_stay_bounded_however_many_plans_come_back() {
+        let mut g = RenderGraph::new();
+        let t = g.create_texture(
+            "t",
+            TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 64, 64),
+        );
+        for p in 0..8 {
+            g.add_compute_pass(&format!("fill{p}"))
+                .storage_write(t)
+                .side_effects()
+                .finish();
+        }
+        let options = CompileOptions::default();
+        let groups = g.compile(&options).unwrap().groups().len();
+        let mut compiler = Compiler::new();
+        for _ in 0..20 {
+            compiler.recycle(g.compile(&options).unwrap());
+        }
+        let spares = &compiler.spares;
+        assert_eq!(groups, 8);
+        assert!(spares.groups.len() <= PLANS_AT_ONCE * groups);
+        assert!(spares.group_lists.len() <= PLANS_AT_ONCE);
+        assert!(spares.physical_lists.len() <= 1);
+        assert!(spares.resource_lists.len() <= spares.most_physical);
+        // And they are used: the next compile takes its groups from them.
+        let before = spares.groups.len();
+        let plan = compiler.compile(&g, &options).unwrap();
+        assert_eq!(compiler.spares.groups.len(), before - groups);
+        assert_eq!(plan.to_json(), g.compile(&options).unwrap().to_json());
     }
 }
