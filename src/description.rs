@@ -373,6 +373,10 @@ impl RenderGraph<'static> {
             resources[previous.index()].history = Some(HistoryHalf::Previous);
             resources[current.index()].history = Some(HistoryHalf::Current);
         }
+        // Copied once the description is gone: the declarations, which every compile sweeps,
+        // then lie together instead of among the parser's freed buffers.
+        let resources = resources.to_vec();
+        let passes = passes.to_vec();
         for r in resources {
             graph.push_resource(r);
         }

@@ -82,7 +82,9 @@
 //!
 //! Each optimisation has a switch ([`CompileOptions::with_cull`], `with_merge`,
 //! `with_transient`, `with_alias`) so a suspected miscompile can be bisected. Plans are
-//! deterministic; [`PlanCache`] reuses them across frames, keyed by the graph's structure.
+//! deterministic; [`PlanCache`] reuses them across frames, keyed by the graph's structure. A
+//! renderer that compiles every frame keeps a [`Compiler`] and hands it back each plan it is
+//! done with: compiles then allocate nothing per pass.
 //!
 //! ## Executing
 //!
@@ -168,6 +170,7 @@ pub mod resource;
 pub use wgpu;
 
 pub use cache::PlanCache;
+pub use compile::Compiler;
 pub use context::{ContextError, PassContext, PassError};
 pub use declare::{History, PassCallback, RenderGraph};
 pub use error::{ErrorKind, GraphError};

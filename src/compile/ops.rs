@@ -49,11 +49,10 @@ pub(super) fn infer_attachment_ops(
                 },
             }
         };
-        group.color = attachments
-            .by_ref()
-            .take(first.color.len())
-            .map(&mut plan)
-            .collect();
+        // Into the group's own list: a reused group keeps its capacity.
+        let mut color = std::mem::take(&mut group.color);
+        color.extend(attachments.by_ref().take(first.color.len()).map(&mut plan));
+        group.color = color;
         group.depth = attachments.next().map(plan);
     }
     groups

@@ -37,11 +37,10 @@ pub(super) fn validate(graph: Decls<'_>) -> Result<Checked, GraphError> {
     check_unique_names(resource_names, graph.resources.len(), "resource")?;
     let pass_names = graph.passes.iter().map(|p| &*p.name);
     check_unique_names(pass_names, graph.passes.len(), "pass")?;
-    let bytes = graph
-        .resources
-        .iter()
-        .map(validate_resource)
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut bytes = Vec::with_capacity(graph.resources.len());
+    for r in graph.resources {
+        bytes.push(validate_resource(r)?);
+    }
     let subs = SubTable::new(graph.resources)?;
     // What each texture can be attached as, worked out once per resource, not once per use.
     let attachable: Vec<Attachable> = graph.resources.iter().map(Attachable::of).collect();
@@ -481,7 +480,7 @@ impl PassChecker<'_> {
             self.own_clear_only_on_clear(a)?;
             check_clear_fits(
                 Some(&self.pass.name),
-                &self.name(a.resource),
+                &self.res[a.resource.index()].name,
                 t.format,
                 clear,
             )?;

@@ -33,6 +33,11 @@ pub(super) struct Versions {
 }
 
 impl Versions {
+    /// Reads of all passes.
+    pub(super) fn read_count(&self) -> usize {
+        self.reads.len()
+    }
+
     pub(super) fn reads_of(&self, p: usize) -> &[VersionId] {
         &self.reads[self.read_start[p] as usize..self.read_start[p + 1] as usize]
     }
