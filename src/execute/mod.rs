@@ -27,14 +27,13 @@ mod lower;
 mod pool;
 mod timing;
 
+use std::sync::{Arc, Mutex, Weak};
+
 use crate::declare::RenderGraph;
 use crate::options::CompileOptions;
 use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
+use crate::resource::{PassId, ResourceDecl, ResourceId, ResourceKind};
 
-use std::sync::{Arc, Mutex, Weak};
-
-use crate::resource::PassId;
 use frame::{Chunk, ChunkCallbacks, ChunkResult, Recorded, Recorder, Slot, Tables, WorkerErrors};
 use history::HistoryPair;
 pub use imports::Imports;
@@ -186,8 +185,8 @@ pub enum ExecuteError {
         /// The panic's message.
         message: String,
     },
-    /// A resource the executor would create is larger than the device allows. Checked when a
-    /// plan is first recorded, before anything is allocated.
+    /// A texture or buffer the executor would create is larger than the device allows.
+    /// Checked before anything is allocated.
     #[error(
         "resource `{resource}` needs {what} {value}, more than the device's `{limit}` ({max}); make it smaller or request a device with higher limits"
     )]
