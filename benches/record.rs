@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use frame::DeferredFrame;
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph::{ExecuteMode, ExecutorOptions, FrameCommands, Imports};
 use tilegraph_tool::headless::{self, Backend};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -110,23 +110,22 @@ fn main() {
     let mut imports = Imports::new();
     deferred.update(&gpu.queue, size, 0.0);
 
-    let mut graph_frame =
-        |deferred: &mut DeferredFrame| -> (tilegraph::FrameCommands, [Instant; 4]) {
-            let t0 = Instant::now();
-            let (mut graph, handles) = deferred.declare(size);
-            let t1 = Instant::now();
-            let plan = cache
-                .get_or_compile(&graph, &CompileOptions::default())
-                .expect("the deferred frame compiles");
-            let t2 = Instant::now();
-            imports.clear();
-            imports.texture(handles.output, &output, &view);
-            let commands = executor
-                .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
-                .unwrap_or_else(|e| panic!("{}", headless::describe_failure(&e)));
-            let t3 = Instant::now();
-            (commands, [t0, t1, t2, t3])
-        };
+    let mut graph_frame = |deferred: &mut DeferredFrame| -> (FrameCommands, [Instant; 4]) {
+        let t0 = Instant::now();
+        let (mut graph, handles) = deferred.declare(size);
+        let t1 = Instant::now();
+        let plan = cache
+            .get_or_compile(&graph, &CompileOptions::default())
+            .expect("the deferred frame compiles");
+        let t2 = Instant::now();
+        imports.clear();
+        imports.texture(handles.output, &output, &view);
+        let commands = executor
+            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+            .unwrap_or_else(|e| panic!("{}", headless::describe_failure(&e)));
+        let t3 = Instant::now();
+        (commands, [t0, t1, t2, t3])
+    };
     let hand_frame = |deferred: &DeferredFrame| -> (wgpu::CommandBuffer, Duration) {
         let t0 = Instant::now();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());

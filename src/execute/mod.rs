@@ -28,14 +28,13 @@ mod pool;
 mod stats;
 mod timing;
 
+use std::sync::{Arc, Mutex, Weak};
+
 use crate::declare::RenderGraph;
 use crate::options::CompileOptions;
 use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
+use crate::resource::{PassId, ResourceDecl, ResourceId, ResourceKind};
 
-use std::sync::{Arc, Mutex};
-
-use crate::resource::PassId;
 use frame::{Chunk, ChunkCallbacks, ChunkResult, Recorded, Recorder, Slot, Tables, WorkerErrors};
 use history::HistoryPair;
 pub use imports::Imports;
@@ -188,8 +187,8 @@ pub enum ExecuteError {
         /// The panic's message.
         message: String,
     },
-    /// A resource the executor would create is larger than the device allows. Checked when a
-    /// plan is first recorded, before anything is allocated.
+    /// A texture or buffer the executor would create is larger than the device allows.
+    /// Checked before anything is allocated.
     #[error(
         "resource `{resource}` needs {what} {value}, more than the device's `{limit}` ({max}); make it smaller or request a device with higher limits"
     )]
@@ -336,7 +335,48 @@ pub struct Executor {
     timestamps: Option<timing::Timestamps>,
     /// The recording threads (none when frames are recorded on the calling thread).
     workers: Option<rayon_core::ThreadPool>,
-    lost: Arc<Mutex<Option<(wgpu::DeviceLostReason, String)>>>,
+    lost: Arc<LostState>,
+}
+
+/// What wgpu said when it reported the device lost; shared by every executor of the device.
+type LostState = Mutex<Option<(wgpu::DeviceLostReason, String)>>;
+
+/// Per device, the loss state its executors share: wgpu keeps one lost callback per device, so
+/// the first executor of a device sets it and later ones join. The callback holds the state
+/// weakly and the entry goes when the device's last executor drops, so nothing here keeps a
+/// device alive once its executors are gone.
+static LOST_STATES: Mutex<Vec<(wgpu::Device, Weak<LostState>)>> = Mutex::new(Vec::new());
+
+fn lost_state_of(device: &wgpu::Device) -> Arc<LostState> {
+    let mut states = LOST_STATES.lock().unwrap_or_else(|e| e.into_inner());
+    states.retain(|(_, state)| state.strong_count() > 0);
+    if let Some(state) = states
+        .iter()
+        .find(|(d, _)| d == device)
+        .and_then(|(_, state)| state.upgrade())
+    {
+        return state;
+    }
+    let state = Arc::new(Mutex::new(None));
+    let weak = Arc::downgrade(&state);
+    device.set_device_lost_callback(move |reason, message| {
+        if let Some(state) = weak.upgrade() {
+            *state.lock().unwrap_or_else(|e| e.into_inner()) = Some((reason, message));
+        }
+    });
+    states.push((device.clone(), Arc::downgrade(&state)));
+    state
+}
+
+impl Drop for Executor {
+    fn drop(&mut self) {
+        // The last executor of the device forgets it (counted under the lock, which every
+        // executor takes to join).
+        let mut states = LOST_STATES.lock().unwrap_or_else(|e| e.into_inner());
+        if Arc::strong_count(&self.lost) == 1 {
+            states.retain(|(d, state)| d != &self.device && state.strong_count() > 0);
+        }
+    }
 }
 
 impl Executor {
@@ -345,9 +385,9 @@ impl Executor {
         Self::with_options(device, queue, ExecutorOptions::default())
     }
 
-    /// An executor with the given options. It sets the device's lost callback, so that a lost
-    /// device becomes [`ExecuteError::DeviceLost`] (wgpu keeps one callback per device: one set
-    /// later replaces it). With [`ExecutorOptions::recording_threads`] above 1 it starts its
+    /// An executor with the given options. The first executor of a device sets the device's
+    /// lost callback, so that a lost device becomes [`ExecuteError::DeviceLost`] for every
+    /// executor of it (wgpu keeps one callback per device: one set later replaces it). With [`ExecutorOptions::recording_threads`] above 1 it starts its
     /// pool of recording threads.
     pub fn with_options(
         device: &wgpu::Device,
@@ -375,11 +415,7 @@ impl Executor {
                     .ok()
             })
             .flatten();
-        let lost = Arc::new(Mutex::new(None));
-        let flag = Arc::clone(&lost);
-        device.set_device_lost_callback(move |reason, message| {
-            *flag.lock().unwrap_or_else(|e| e.into_inner()) = Some((reason, message));
-        });
+        let lost = lost_state_of(device);
         Executor {
             device: device.clone(),
             queue: queue.clone(),
@@ -1171,7 +1207,10 @@ mod tests {
         );
         // Never more chunks than groups, never an empty one.
         assert_eq!(chunk_groups(&groups(&[1, 1, 1]), 8), [0..1, 1..2, 2..3]);
-        assert_eq!(chunk_groups(&groups(&[1]), 4), [0..1]);
+        assert_eq!(
+            chunk_groups(&groups(&[1]), 4),
+            vec![std::ops::Range { start: 0, end: 1 }]
+        );
         assert!(chunk_groups(&[], 4).is_empty());
     }
 }

@@ -3,7 +3,7 @@
 
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteError, ExecuteMode, Executor, Imports};
+use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports};
 use tilegraph_tool::headless::Gpu;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -142,16 +142,25 @@ fn textures_over_the_device_limits_are_refused_before_anything_is_allocated() {
 fn a_lost_device_is_a_typed_error() {
     // A device of its own: this one is destroyed.
     let gpu = crate::support::gpu();
-    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    // Two executors of one device (and one of a dropped executor before them): wgpu keeps one
+    // lost callback per device, and both must hear of the loss.
+    drop(Executor::new(&gpu.device, &gpu.queue));
+    let mut executors = [
+        Executor::new(&gpu.device, &gpu.queue),
+        gpu.executor(ExecutorOptions::default().with_recording_threads(2)),
+    ];
     let mut graph = one_texture(TextureDesc::new(FORMAT, 8, 8));
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    executor
-        .execute_and_submit(&mut graph, &plan, &Imports::new(), ExecuteMode::Planned)
-        .expect("records before the loss");
+    for executor in &mut executors {
+        executor
+            .execute_and_submit(&mut graph, &plan, &Imports::new(), ExecuteMode::Planned)
+            .expect("records before the loss");
+    }
     gpu.device.destroy();
     // wgpu reports the loss when the device is next maintained (a poll, as a frame loop does).
     let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
-    for _ in 0..2 {
+    for i in [0, 1, 0, 1] {
+        let executor = &mut executors[i];
         let err = executor
             .execute_and_submit(&mut graph, &plan, &Imports::new(), ExecuteMode::Planned)
             .expect_err("the device is gone");

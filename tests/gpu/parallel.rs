@@ -2,6 +2,8 @@
 //! several frames, timestamps and validation errors still name the right passes, and a closure
 //! that panics on a recording thread fails only its frame.
 
+use std::sync::Mutex;
+
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
 use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports};
@@ -56,6 +58,8 @@ struct Chain {
     black: wgpu::TextureView,
     output: wgpu::Texture,
     output_view: wgpu::TextureView,
+    /// The name of the thread each chain closure ran on.
+    threads_seen: Mutex<Vec<Option<String>>>,
 }
 
 impl Chain {
@@ -168,6 +172,7 @@ impl Chain {
             black,
             output,
             output_view,
+            threads_seen: Mutex::new(Vec::new()),
         }
     }
 
@@ -252,6 +257,8 @@ fn chain_frame(
         }
         let source = previous;
         pass.execute(move |pass, ctx| {
+            let thread = std::thread::current().name().map(str::to_owned);
+            chain.threads_seen.lock().unwrap().push(thread);
             if fault == Fault::Panic(i) {
                 panic!("chain{i} fails on purpose");
             }
@@ -340,6 +347,21 @@ fn render(gpu: &Gpu, threads: usize, mode: ExecuteMode, frames: u32) -> Vec<Vec<
                 .unwrap_or_else(|e| panic!("{threads} threads, {mode}, frame {frame}: {e}"));
             // Two chunks per thread, each its own command buffer.
             assert_eq!(buffers, if threads == 1 { 1 } else { 2 * threads });
+            // With recording threads every closure ran on one of them; without, on this thread.
+            let seen = std::mem::take(&mut *chain.threads_seen.lock().unwrap());
+            assert_eq!(seen.len(), CHAIN);
+            let caller = std::thread::current().name().map(str::to_owned);
+            for name in &seen {
+                if threads == 1 {
+                    assert_eq!(name, &caller);
+                } else {
+                    assert!(
+                        name.as_deref()
+                            .is_some_and(|n| n.starts_with("tilegraph-record-")),
+                        "a closure ran on {name:?}"
+                    );
+                }
+            }
             let readback = gpu.read_texture(&chain.output).expect("readback");
             crate::support::assert_no_gpu_errors(gpu);
             readback.bytes
