@@ -214,3 +214,79 @@ pub fn subresource_frame_json(passes: usize) -> String {
         pass_list.join(",\n")
     )
 }
+
+/// Passes per block of [`deferred_views_json`], not counting the debug pass of every fourth block.
+pub const VIEW_PASSES_PER_BLOCK: usize = 6;
+
+/// A frame of about `passes` passes (whole blocks of 25 passes over four views; 100, 1 000 and
+/// 10 000 exactly) as a JSON description: chained deferred views. Each block renders
+/// one view with eight textures of its own (a 1024² shadow map; albedo, normal, material, depth,
+/// HDR, post and output at 1920×1080): shadow, a G-buffer with three colour targets and depth,
+/// lighting, transparents, post and a composite that also samples the previous block's output.
+/// Every fourth block has a debug view of its normals that nothing reads (culled). The last
+/// block composites into the imported backbuffer. About 1.3 resources and 1.9 access entries
+/// (an attachment list, a depth attachment or a read/write list counts as one) per pass.
+pub fn deferred_views_json(passes: usize) -> String {
+    let blocks = (passes * 4).div_ceil(4 * VIEW_PASSES_PER_BLOCK + 1).max(1);
+    let mut resources = Vec::new();
+    let mut pass_list = Vec::new();
+    for b in 0..blocks {
+        let out = format!("out{b}");
+        // The frame's result: the last composite's output, kept after the frame.
+        let import = if b + 1 == blocks {
+            r#", "import": {"contents": "undefined", "after": "keep"}"#
+        } else {
+            ""
+        };
+        for (name, format, size) in [
+            ("shadow", "depth32float", "[1024, 1024]"),
+            ("albedo", "rgba8unorm", "[1920, 1080]"),
+            ("normal", "rgb10a2unorm", "[1920, 1080]"),
+            ("material", "rgba8unorm", "[1920, 1080]"),
+            ("depth", "depth32float", "[1920, 1080]"),
+            ("hdr", "rgba16float", "[1920, 1080]"),
+            ("post", "rgba16float", "[1920, 1080]"),
+            ("out", "rgba8unorm", "[1920, 1080]"),
+        ] {
+            let import = if name == "out" { import } else { "" };
+            resources.push(format!(
+                r#"{{"name": "{name}{b}", "texture": {{"format": "{format}", "size": {size}}}{import}}}"#
+            ));
+        }
+        let previous = if b == 0 {
+            String::new()
+        } else {
+            format!(r#", "out{}""#, b - 1)
+        };
+        pass_list.extend([
+            format!(
+                r#"{{"name": "shadow{b}", "type": "render", "depth": {{"resource": "shadow{b}", "access": "clear", "clear": 1.0}}}}"#
+            ),
+            format!(
+                r#"{{"name": "gbuffer{b}", "type": "render", "color": [{{"resource": "albedo{b}", "access": "clear", "clear": [0, 0, 0, 0]}}, {{"resource": "normal{b}", "access": "clear", "clear": [0, 0, 0, 0]}}, {{"resource": "material{b}", "access": "clear", "clear": [0, 0, 0, 0]}}], "depth": {{"resource": "depth{b}", "access": "clear", "clear": 1.0}}}}"#
+            ),
+            format!(
+                r#"{{"name": "lighting{b}", "type": "render", "sample": ["albedo{b}", "normal{b}", "material{b}", "shadow{b}"], "color": [{{"resource": "hdr{b}", "access": "write"}}]}}"#
+            ),
+            format!(
+                r#"{{"name": "transparent{b}", "type": "render", "color": [{{"resource": "hdr{b}", "access": "read_write"}}], "depth": {{"resource": "depth{b}", "access": "read"}}}}"#
+            ),
+            format!(
+                r#"{{"name": "post{b}", "type": "render", "sample": ["hdr{b}"], "color": [{{"resource": "post{b}", "access": "write"}}]}}"#
+            ),
+            format!(
+                r#"{{"name": "composite{b}", "type": "render", "sample": ["post{b}"{previous}], "color": [{{"resource": "{out}", "access": "write"}}]}}"#
+            ),
+        ]);
+        if b % 4 == 3 {
+            pass_list.push(format!(
+                r#"{{"name": "debug{b}", "type": "render", "sample": ["normal{b}"], "color": [{{"resource": "post{b}", "access": "write"}}]}}"#
+            ));
+        }
+    }
+    format!(
+        "{{\"resources\": [\n{}\n], \"passes\": [\n{}\n]}}",
+        resources.join(",\n"),
+        pass_list.join(",\n")
+    )
+}

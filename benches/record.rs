@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use frame::DeferredFrame;
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph::{ExecuteMode, ExecutorOptions, FrameCommands, Imports};
 use tilegraph_tool::headless::{self, Backend};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -110,7 +110,7 @@ fn main() {
     let mut imports = Imports::new();
     deferred.update(&gpu.queue, size, 0.0);
 
-    let mut graph_frame = |deferred: &mut DeferredFrame| -> (wgpu::CommandBuffer, [Instant; 4]) {
+    let mut graph_frame = |deferred: &mut DeferredFrame| -> (FrameCommands, [Instant; 4]) {
         let t0 = Instant::now();
         let (mut graph, handles) = deferred.declare(size);
         let t1 = Instant::now();
@@ -138,7 +138,7 @@ fn main() {
     for _ in 0..3 {
         let (a, _) = graph_frame(&mut deferred);
         let (b, _) = hand_frame(&deferred);
-        gpu.queue.submit([a, b]);
+        gpu.queue.submit(a.into_iter().chain([b]));
     }
     gpu.device
         .poll(wgpu::PollType::wait_indefinitely())

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::compile::Compiler;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::options::CompileOptions;
@@ -12,11 +13,13 @@ use crate::plan::CompiledGraph;
 /// A frame that declares the same graph as an earlier one gets the earlier plan back without
 /// compiling: the fingerprint is maintained while the graph is declared, so a hit costs a lookup.
 /// The cache keeps the `capacity` most recently used plans (a renderer alternating between a few
-/// graph shapes — menus, split screen — keeps hitting).
+/// graph shapes — menus, split screen — keeps hitting). It compiles with a [`Compiler`] of its
+/// own, which reuses the storage of evicted plans that nobody else still holds.
 #[derive(Debug)]
 pub struct PlanCache {
     entries: Vec<(u128, CompileOptions, Arc<CompiledGraph>)>,
     capacity: usize,
+    compiler: Compiler,
     hits: u64,
     misses: u64,
 }
@@ -33,6 +36,7 @@ impl PlanCache {
         PlanCache {
             entries: Vec::new(),
             capacity: capacity.max(1),
+            compiler: Compiler::new(),
             hits: 0,
             misses: 0,
         }
@@ -74,11 +78,20 @@ impl PlanCache {
             return Ok(plan);
         }
         self.misses += 1;
-        let plan = Arc::new(graph.compile(options)?);
-        self.entries
-            .retain(|(k, o, _)| !(*k == key && o == options));
+        let plan = Arc::new(self.compiler.compile(graph, options)?);
+        if let Some(i) = self
+            .entries
+            .iter()
+            .position(|(k, o, _)| *k == key && o == options)
+        {
+            let (_, _, stale) = self.entries.remove(i);
+            self.recycle(stale);
+        }
         self.entries.insert(0, (key, *options, plan.clone()));
-        self.entries.truncate(self.capacity);
+        while self.entries.len() > self.capacity {
+            let (_, _, evicted) = self.entries.pop().expect("over capacity");
+            self.recycle(evicted);
+        }
         Ok(plan)
     }
 
@@ -92,9 +105,33 @@ impl PlanCache {
         self.misses
     }
 
+    /// Number of plans held now (at most [`capacity`](Self::capacity)).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no plan is held.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The most plans the cache holds.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// Forgets every plan.
     pub fn clear(&mut self) {
-        self.entries.clear();
+        for (_, _, plan) in std::mem::take(&mut self.entries) {
+            self.recycle(plan);
+        }
+    }
+
+    /// Hands a plan leaving the cache to the compiler, unless someone still holds it.
+    fn recycle(&mut self, plan: Arc<CompiledGraph>) {
+        if let Ok(plan) = Arc::try_unwrap(plan) {
+            self.compiler.recycle(plan);
+        }
     }
 }
 
@@ -131,5 +168,24 @@ mod tests {
         // The real entry hits.
         let again = cache.get_or_compile(&b, &options).unwrap();
         assert!(Arc::ptr_eq(&again, &plan_b));
+    }
+
+    #[test]
+    fn plans_compiled_from_evicted_storage_are_the_plans_compiled_afresh() {
+        let options = CompileOptions::default();
+        let (a, b) = (graph("a"), graph("b"));
+        let fresh = [a.compile(&options).unwrap(), b.compile(&options).unwrap()];
+        let mut cache = PlanCache::new(1);
+        for round in 0..6 {
+            let (graph, fresh) = if round % 2 == 0 {
+                (&a, &fresh[0])
+            } else {
+                (&b, &fresh[1])
+            };
+            // Nothing else holds the plan, so the next miss evicts it into the compiler.
+            let plan = cache.get_or_compile(graph, &options).unwrap();
+            assert_eq!(plan.to_json(), fresh.to_json(), "round {round}");
+        }
+        assert_eq!((cache.hits(), cache.misses()), (0, 6));
     }
 }

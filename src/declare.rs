@@ -8,20 +8,26 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use crate::context::{PassContext, PassError};
 use crate::hash::WideHasher;
 use crate::resource::{
-    Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry, Import,
-    ImportAfter, ImportContents, ListAccess, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
-    ResourceKind, SubresourceHandle, TextureDesc, TextureHandle, TextureRef,
+    Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry,
+    HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassId, PassKind,
+    ResourceDecl, ResourceId, ResourceKind, SubresourceHandle, TextureDesc, TextureHandle,
+    TextureRef,
 };
 
-/// Closure recording a render pass.
-pub type RenderCallback<'a> =
-    Box<dyn FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a>;
+/// Closure recording a render pass. Closures are `Send` so that an executor with recording
+/// threads ([`ExecutorOptions::with_recording_threads`](crate::ExecutorOptions::with_recording_threads))
+/// can call them on another thread; each is called on one thread at a time.
+pub type RenderCallback<'a> = Box<
+    dyn FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+>;
 /// Closure recording a compute pass.
-pub type ComputeCallback<'a> =
-    Box<dyn FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a>;
+pub type ComputeCallback<'a> = Box<
+    dyn FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+>;
 /// Closure recording a copy pass (or any encoder work).
-pub type CopyCallback<'a> =
-    Box<dyn FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + 'a>;
+pub type CopyCallback<'a> = Box<
+    dyn FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+>;
 
 /// The closure attached to a pass.
 pub enum PassCallback<'a> {
@@ -192,6 +198,7 @@ impl<'a> RenderGraph<'a> {
             kind: ResourceKind::Texture(desc),
             clear,
             import,
+            history: None,
         });
         TextureHandle {
             graph: self.id,
@@ -210,22 +217,21 @@ impl<'a> RenderGraph<'a> {
     /// holds zeros). In the graph the pair is two imports, `NAME.previous` (preserved, discarded
     /// after the frame) and `NAME.current` (undefined, kept), and that is how JSON describes it.
     pub fn history_texture(&mut self, name: &str, desc: TextureDesc) -> History {
-        let previous = self.import_texture(
-            &format!("{name}.previous"),
-            desc,
-            Import {
-                contents: ImportContents::Preserved,
-                after: ImportAfter::Discard,
-            },
-        );
-        let current = self.import_texture(
-            &format!("{name}.current"),
-            desc,
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
-        );
+        let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
+            let index = self.push_resource(ResourceDecl {
+                name: format!("{name}.{suffix}").into(),
+                kind: ResourceKind::Texture(desc),
+                clear: None,
+                import: Some(import),
+                history: Some(half),
+            });
+            TextureHandle {
+                graph: self.id,
+                index,
+            }
+        };
+        let previous = half("previous", HISTORY_PREVIOUS, HistoryHalf::Previous);
+        let current = half("current", HISTORY_CURRENT, HistoryHalf::Current);
         self.histories.push((previous.index, current.index));
         History { previous, current }
     }
@@ -251,6 +257,7 @@ impl<'a> RenderGraph<'a> {
             kind: ResourceKind::Buffer(BufferDesc { size }),
             clear: None,
             import,
+            history: None,
         });
         BufferHandle {
             graph: self.id,
@@ -563,7 +570,7 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     /// Declares the pass with the closure that records it.
     pub fn execute(
         mut self,
-        f: impl FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a,
+        f: impl FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
     ) -> PassId {
         self.inner.commit(Some(PassCallback::Render(Box::new(f))))
     }
@@ -587,7 +594,7 @@ impl<'a> ComputePassBuilder<'_, 'a> {
     /// Declares the pass with the closure that records it.
     pub fn execute(
         mut self,
-        f: impl FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + 'a,
+        f: impl FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
     ) -> PassId {
         self.inner.commit(Some(PassCallback::Compute(Box::new(f))))
     }
@@ -634,7 +641,7 @@ impl<'a> CopyPassBuilder<'_, 'a> {
     /// Declares the pass with the closure that records it.
     pub fn execute(
         mut self,
-        f: impl FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + 'a,
+        f: impl FnMut(&mut wgpu::CommandEncoder, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
     ) -> PassId {
         self.inner.commit(Some(PassCallback::Copy(Box::new(f))))
     }

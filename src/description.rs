@@ -10,9 +10,9 @@ use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::format::{format_name, parse_format};
 use crate::resource::{
-    Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, Import, ImportAfter,
-    ImportContents, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceId, ResourceKind,
-    Subresource, TextureDesc,
+    Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, HISTORY_CURRENT,
+    HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassKind, ResourceDecl,
+    ResourceId, ResourceKind, Subresource, TextureDesc,
 };
 
 #[derive(Serialize, Deserialize)]
@@ -33,7 +33,7 @@ struct ResourceJson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    import: Option<ImportJson>,
+    import: Option<Import>,
 }
 
 fn one() -> u32 {
@@ -65,49 +65,11 @@ struct BufferJson {
     size: u64,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum ContentsJson {
-    Undefined,
-    Preserved,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum AfterJson {
-    Keep,
-    Discard,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ImportJson {
-    contents: ContentsJson,
-    after: AfterJson,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum KindJson {
-    Render,
-    Compute,
-    Copy,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum AccessJson {
-    Clear,
-    Write,
-    ReadWrite,
-    Read,
-}
-
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ColorJson {
     resource: String,
-    access: AccessJson,
+    access: Access,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,7 +84,7 @@ struct ColorJson {
 #[serde(deny_unknown_fields)]
 struct DepthJson {
     resource: String,
-    access: AccessJson,
+    access: Access,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -154,7 +116,7 @@ struct SubEntryJson {
 struct PassJson {
     name: String,
     #[serde(rename = "type")]
-    kind: KindJson,
+    kind: PassKind,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     color: Vec<ColorJson>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -183,32 +145,26 @@ struct PassJson {
     multiview: Option<u32>,
 }
 
-impl From<AccessJson> for Access {
-    fn from(a: AccessJson) -> Self {
-        match a {
-            AccessJson::Clear => Access::Clear,
-            AccessJson::Write => Access::Write,
-            AccessJson::ReadWrite => Access::ReadWrite,
-            AccessJson::Read => Access::Read,
+/// The declaration an error in the description is about.
+#[derive(Clone, Copy)]
+enum Owner<'a> {
+    Resource(&'a str),
+    Pass(&'a str),
+}
+
+impl Owner<'_> {
+    fn invalid(self, message: String) -> GraphError {
+        match self {
+            Owner::Resource(name) => GraphError::invalid_resource(name, message),
+            Owner::Pass(name) => GraphError::invalid_pass(name, message),
         }
     }
 }
 
-impl From<Access> for AccessJson {
-    fn from(a: Access) -> Self {
-        match a {
-            Access::Clear => AccessJson::Clear,
-            Access::Write => AccessJson::Write,
-            Access::ReadWrite => AccessJson::ReadWrite,
-            Access::Read => AccessJson::Read,
-        }
-    }
-}
-
-fn parse_clear(value: &Value, owner: &str) -> Result<ClearValue, GraphError> {
+fn parse_clear(value: &Value, owner: Owner<'_>) -> Result<ClearValue, GraphError> {
     let bad = || {
-        GraphError::invalid(format!(
-            "{owner}: clear must be [r, g, b, a], a depth number or {{\"depth\": d, \"stencil\": s}}, not {value}"
+        owner.invalid(format!(
+            "clear must be [r, g, b, a], a depth number or {{\"depth\": d, \"stencil\": s}}, not {value}"
         ))
     };
     match value {
@@ -258,18 +214,17 @@ fn emit_clear(clear: ClearValue) -> Value {
 }
 
 fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
-    let owner = format!("resource `{}`", r.name);
+    let owner = Owner::Resource(&r.name);
     let kind = match (r.texture, r.buffer) {
         (Some(t), None) => {
-            let format = parse_format(&t.format).ok_or_else(|| {
-                GraphError::invalid(format!("{owner}: unknown texture format `{}`", t.format))
-            })?;
+            let format = parse_format(&t.format)
+                .ok_or_else(|| owner.invalid(format!("unknown texture format `{}`", t.format)))?;
             let (width, height, layers) = match t.size[..] {
                 [w, h] => (w, h, 1),
                 [w, h, l] => (w, h, l),
                 _ => {
-                    return Err(GraphError::invalid(format!(
-                        "{owner}: size must be [w, h] or [w, h, layers], got {:?}",
+                    return Err(owner.invalid(format!(
+                        "size must be [w, h] or [w, h, layers], got {:?}",
                         t.size
                     )));
                 }
@@ -285,31 +240,21 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
         }
         (None, Some(b)) => ResourceKind::Buffer(BufferDesc { size: b.size }),
         _ => {
-            return Err(GraphError::invalid(format!(
-                "{owner}: give exactly one of `texture` and `buffer`"
-            )));
+            return Err(owner.invalid("give exactly one of `texture` and `buffer`".into()));
         }
     };
     let clear = r
         .clear
         .as_ref()
-        .map(|c| parse_clear(c, &owner))
+        .map(|c| parse_clear(c, owner))
         .transpose()?;
-    let import = r.import.map(|i| Import {
-        contents: match i.contents {
-            ContentsJson::Undefined => ImportContents::Undefined,
-            ContentsJson::Preserved => ImportContents::Preserved,
-        },
-        after: match i.after {
-            AfterJson::Keep => ImportAfter::Keep,
-            AfterJson::Discard => ImportAfter::Discard,
-        },
-    });
+    let import = r.import;
     Ok(ResourceDecl {
         name: r.name.into(),
         kind,
         clear,
         import,
+        history: None,
     })
 }
 
@@ -337,12 +282,8 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
             })
             .collect::<Result<Vec<_>, _>>()
     };
-    let owner = format!("pass `{}`", p.name);
-    let kind = match p.kind {
-        KindJson::Render => PassKind::Render,
-        KindJson::Compute => PassKind::Compute,
-        KindJson::Copy => PassKind::Copy,
-    };
+    let owner = Owner::Pass(&p.name);
+    let kind = p.kind;
     let mut decl = PassDecl::new(p.name.as_str().into(), kind);
     for c in &p.color {
         decl.color.push(ColorAttachment {
@@ -351,11 +292,11 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
                 mip: c.mip,
                 layer: c.layer,
             },
-            access: c.access.into(),
+            access: c.access,
             clear: c
                 .clear
                 .as_ref()
-                .map(|v| parse_clear(v, &owner))
+                .map(|v| parse_clear(v, owner))
                 .transpose()?,
             resolve: c.resolve.as_deref().map(id).transpose()?,
         });
@@ -367,11 +308,11 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
                 mip: d.mip,
                 layer: d.layer,
             },
-            access: d.access.into(),
+            access: d.access,
             clear: d
                 .clear
                 .as_ref()
-                .map(|v| parse_clear(v, &owner))
+                .map(|v| parse_clear(v, owner))
                 .transpose()?,
         });
     }
@@ -392,9 +333,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
         None => false,
         Some(serde_json::Value::Bool(b)) => *b,
         Some(other) => {
-            return Err(GraphError::invalid(format!(
-                "{owner}: `keep_order` must be true or false, not {other}"
-            )));
+            return Err(owner.invalid(format!("`keep_order` must be true or false, not {other}")));
         }
     };
     decl.multiview = p.multiview;
@@ -429,17 +368,26 @@ impl RenderGraph<'static> {
             .map(|p| parse_pass(p, &ids))
             .collect::<Result<Vec<_>, _>>()?;
         drop(ids);
-        let resources = rjson
+        let mut resources = rjson
             .into_iter()
             .map(parse_resource)
             .collect::<Result<Vec<_>, _>>()?;
+        let histories = history_pairs(&resources);
+        for &(previous, current) in &histories {
+            resources[previous.index()].history = Some(HistoryHalf::Previous);
+            resources[current.index()].history = Some(HistoryHalf::Current);
+        }
+        // Copied once the description is gone: the declarations, which every compile sweeps,
+        // then lie together instead of among the parser's freed buffers.
+        let resources = resources.to_vec();
+        let passes = passes.to_vec();
         for r in resources {
             graph.push_resource(r);
         }
         for p in passes {
             graph.push_pass(p, None);
         }
-        graph.histories = history_pairs(&graph.resources);
+        graph.histories = histories;
         Ok(graph)
     }
 }
@@ -447,14 +395,7 @@ impl RenderGraph<'static> {
 /// Pairs of resources that describe a history texture: `NAME.previous` imported preserved and
 /// discarded, `NAME.current` imported undefined and kept, one descriptor.
 fn history_pairs(resources: &[ResourceDecl]) -> Vec<(ResourceId, ResourceId)> {
-    let previous = Import {
-        contents: ImportContents::Preserved,
-        after: ImportAfter::Discard,
-    };
-    let current = Import {
-        contents: ImportContents::Undefined,
-        after: ImportAfter::Keep,
-    };
+    let (previous, current) = (HISTORY_PREVIOUS, HISTORY_CURRENT);
     let mut pairs = Vec::new();
     for (i, r) in resources.iter().enumerate() {
         let Some(base) = r.name.strip_suffix(".previous") else {
@@ -531,16 +472,7 @@ pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
                     texture,
                     buffer,
                     clear: r.clear.map(emit_clear),
-                    import: r.import.map(|i| ImportJson {
-                        contents: match i.contents {
-                            ImportContents::Undefined => ContentsJson::Undefined,
-                            ImportContents::Preserved => ContentsJson::Preserved,
-                        },
-                        after: match i.after {
-                            ImportAfter::Keep => AfterJson::Keep,
-                            ImportAfter::Discard => AfterJson::Discard,
-                        },
-                    }),
+                    import: r.import,
                 }
             })
             .collect();
@@ -548,17 +480,13 @@ pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
             .iter()
             .map(|p| PassJson {
                 name: p.name.to_string(),
-                kind: match p.kind {
-                    PassKind::Render => KindJson::Render,
-                    PassKind::Compute => KindJson::Compute,
-                    PassKind::Copy => KindJson::Copy,
-                },
+                kind: p.kind,
                 color: p
                     .color
                     .iter()
                     .map(|c| ColorJson {
                         resource: name(&c.resource),
-                        access: c.access.into(),
+                        access: c.access,
                         clear: c.clear.map(emit_clear),
                         resolve: c.resolve.as_ref().map(name),
                         mip: c.sub.mip,
@@ -567,7 +495,7 @@ pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
                     .collect(),
                 depth: p.depth.map(|d| DepthJson {
                     resource: name(&d.resource),
-                    access: d.access.into(),
+                    access: d.access,
                     clear: d.clear.map(emit_clear),
                     mip: d.sub.mip,
                     layer: d.sub.layer,

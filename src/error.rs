@@ -10,8 +10,12 @@ use std::fmt;
 #[non_exhaustive]
 pub enum GraphError {
     /// The description is malformed: bad JSON, an unknown field, a wrong type or an impossible value.
-    #[error("{message}")]
+    #[error("{}{message}", owner_prefix(pass, resource))]
     InvalidDescription {
+        /// The pass whose declaration is wrong, when the error is about one pass.
+        pass: Option<String>,
+        /// The resource whose declaration is wrong, when the error is about one resource.
+        resource: Option<String>,
         /// What is wrong, with the JSON line and column where known.
         message: String,
     },
@@ -132,6 +136,15 @@ pub enum GraphError {
     },
 }
 
+fn owner_prefix(pass: &Option<String>, resource: &Option<String>) -> String {
+    match (pass, resource) {
+        (Some(p), Some(r)) => format!("pass `{p}`, resource `{r}`: "),
+        (Some(p), None) => format!("pass `{p}`: "),
+        (None, Some(r)) => format!("resource `{r}`: "),
+        (None, None) => String::new(),
+    }
+}
+
 fn pass_prefix(pass: &Option<String>) -> String {
     match pass {
         Some(p) => format!("pass `{p}` uses "),
@@ -244,9 +257,10 @@ impl GraphError {
             | GraphError::ResolveMismatch { pass, .. }
             | GraphError::InvalidSubresource { pass, .. }
             | GraphError::InvalidAccess { pass, .. } => Some(pass),
-            GraphError::FormatMismatch { pass, .. } => pass.as_deref(),
+            GraphError::FormatMismatch { pass, .. }
+            | GraphError::InvalidDescription { pass, .. } => pass.as_deref(),
             GraphError::DuplicateName { what: "pass", name } => Some(name),
-            GraphError::InvalidDescription { .. } | GraphError::DuplicateName { .. } => None,
+            GraphError::DuplicateName { .. } => None,
         }
     }
 
@@ -261,17 +275,38 @@ impl GraphError {
             | GraphError::FormatMismatch { resource, .. }
             | GraphError::ResolveMismatch { resource, .. }
             | GraphError::InvalidSubresource { resource, .. } => Some(resource),
-            GraphError::InvalidAccess { resource, .. } => resource.as_deref(),
+            GraphError::InvalidAccess { resource, .. }
+            | GraphError::InvalidDescription { resource, .. } => resource.as_deref(),
             GraphError::DuplicateName {
                 what: "resource",
                 name,
             } => Some(name),
-            GraphError::DuplicateName { .. } | GraphError::InvalidDescription { .. } => None,
+            GraphError::DuplicateName { .. } => None,
         }
     }
 
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
         GraphError::InvalidDescription {
+            pass: None,
+            resource: None,
+            message: message.into(),
+        }
+    }
+
+    /// A malformed declaration of one resource.
+    pub(crate) fn invalid_resource(resource: &str, message: impl Into<String>) -> Self {
+        GraphError::InvalidDescription {
+            pass: None,
+            resource: Some(resource.to_owned()),
+            message: message.into(),
+        }
+    }
+
+    /// A malformed declaration of one pass.
+    pub(crate) fn invalid_pass(pass: &str, message: impl Into<String>) -> Self {
+        GraphError::InvalidDescription {
+            pass: Some(pass.to_owned()),
+            resource: None,
             message: message.into(),
         }
     }

@@ -82,7 +82,9 @@
 //!
 //! Each optimisation has a switch ([`CompileOptions::with_cull`], `with_merge`,
 //! `with_transient`, `with_alias`) so a suspected miscompile can be bisected. Plans are
-//! deterministic; [`PlanCache`] reuses them across frames, keyed by the graph's structure.
+//! deterministic; [`PlanCache`] reuses them across frames, keyed by the graph's structure. A
+//! renderer that compiles every frame keeps a [`Compiler`] and hands it back each plan it is
+//! done with: compiles then allocate nothing per pass.
 //!
 //! ## Executing
 //!
@@ -91,7 +93,9 @@
 //! the pass declared — and only those — to views and buffers. Physical textures are pooled across frames (stable views, so bind groups
 //! can be cached); imports are bound per frame through [`Imports`]. [`ExecuteMode::Naive`]
 //! records the naive plan and [`ExecuteMode::Poison`] overwrites everything the plan declares
-//! dead with a loud colour, so a wrong declaration shows on screen.
+//! dead with a loud colour, so a wrong declaration shows on screen. With
+//! [`ExecutorOptions::with_recording_threads`] a frame's groups are recorded on several threads
+//! ([guide](guide#recording-on-several-threads)); pass closures are `Send` for that.
 //!
 //! ```no_run
 //! use tilegraph::prelude::*;
@@ -123,7 +127,7 @@
 //!     let mut imports = Imports::new();
 //!     imports.texture(output, texture, &view);
 //!     let commands = executor.execute(&mut graph, &plan, &imports, ExecuteMode::Planned)?;
-//!     queue.submit([commands]);
+//!     queue.submit(commands);
 //!     Ok(())
 //! }
 //! ```
@@ -166,11 +170,13 @@ pub mod resource;
 pub use wgpu;
 
 pub use cache::PlanCache;
+pub use compile::Compiler;
 pub use context::{ContextError, PassContext, PassError, Views};
 pub use declare::{History, PassCallback, RenderGraph};
 pub use error::{ErrorKind, GraphError};
 pub use execute::{
-    ExecuteError, ExecuteMode, Executor, ExecutorOptions, GroupTiming, Imports, PoolStats,
+    ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands,
+    GroupTiming, Imports, PoolStats,
 };
 pub use ids::{GroupId, PassId, PhysicalId, ResourceId};
 pub use options::CompileOptions;

@@ -464,7 +464,7 @@ pub struct PhysicalResource {
 }
 
 /// Attachment traffic of the plan and of the naive plan ([guide](crate::guide#traffic-model)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Traffic {
     /// Bytes loaded, stored and resolved by the plan per frame.
     pub bytes_per_frame: u64,
@@ -479,6 +479,8 @@ pub struct Traffic {
     pub bytes_per_second: u64,
     /// `naive_bytes_per_frame × fps`.
     pub naive_bytes_per_second: u64,
+    /// `declared_bytes_per_frame × fps`.
+    pub declared_bytes_per_second: u64,
     /// Bytes of sampled and input reads per frame (reported apart).
     pub sampled_bytes_per_frame: u64,
 }

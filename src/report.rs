@@ -9,7 +9,8 @@ use crate::description::describe;
 use crate::format::format_name;
 use crate::ids::{GroupId, PhysicalId};
 use crate::plan::{
-    AttachmentPlan, CompiledGraph, Group, LoadOp, Restructuring, StoreOp, Warning, WarningKind,
+    AttachmentPlan, CompiledGraph, Group, LoadOp, Restructuring, StoreOp, Traffic, Warning,
+    WarningKind,
 };
 use crate::resource::{PassId, PassKind, ResourceId, ResourceKind, Subresource};
 
@@ -20,7 +21,7 @@ struct PlanJson<'p> {
     order: Vec<&'p str>,
     restructure: Vec<RestructureJson<'p>>,
     resources: Vec<ResourceJson<'p>>,
-    traffic: TrafficJson,
+    traffic: &'p Traffic,
     warnings: Vec<WarningJson<'p>>,
 }
 
@@ -102,18 +103,6 @@ struct ResourceJson<'p> {
     first_group: Option<GroupId>,
     last_group: Option<GroupId>,
     physical: Option<PhysicalId>,
-}
-
-#[derive(Serialize)]
-struct TrafficJson {
-    bytes_per_frame: u64,
-    naive_bytes_per_frame: u64,
-    declared_bytes_per_frame: u64,
-    fps: u32,
-    bytes_per_second: u64,
-    naive_bytes_per_second: u64,
-    declared_bytes_per_second: u64,
-    sampled_bytes_per_frame: u64,
 }
 
 #[derive(Serialize)]
@@ -200,17 +189,7 @@ impl CompiledGraph {
                     physical: plan.physical,
                 })
                 .collect(),
-            traffic: TrafficJson {
-                bytes_per_frame: self.traffic.bytes_per_frame,
-                naive_bytes_per_frame: self.traffic.naive_bytes_per_frame,
-                declared_bytes_per_frame: self.traffic.declared_bytes_per_frame,
-                fps: self.traffic.fps,
-                bytes_per_second: self.traffic.bytes_per_second,
-                naive_bytes_per_second: self.traffic.naive_bytes_per_second,
-                declared_bytes_per_second: self.traffic.declared_bytes_per_frame
-                    * u64::from(self.traffic.fps),
-                sampled_bytes_per_frame: self.traffic.sampled_bytes_per_frame,
-            },
+            traffic: &self.traffic,
             warnings: self
                 .warnings
                 .iter()

@@ -335,7 +335,8 @@ impl ClearValue {
 }
 
 /// What an imported resource holds when the frame starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ImportContents {
     /// Nothing the frame may read (a freshly acquired surface texture).
     Undefined,
@@ -344,7 +345,8 @@ pub enum ImportContents {
 }
 
 /// What happens to an imported resource's contents after the frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ImportAfter {
     /// The frame-end contents are used after the frame (presented, read next frame).
     Keep,
@@ -353,7 +355,8 @@ pub enum ImportAfter {
 }
 
 /// How a resource owned outside the graph enters and leaves the frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Import {
     /// Contents at frame start.
     pub contents: ImportContents,
@@ -362,7 +365,8 @@ pub struct Import {
 }
 
 /// How a render pass uses one attachment ([guide](crate::guide#accesses)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Access {
     /// The pass clears the attachment first.
@@ -393,7 +397,8 @@ impl Access {
 }
 
 /// Type of a pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PassKind {
     /// Draws into attachments.
     Render,
@@ -454,6 +459,31 @@ pub struct ResourceDecl {
     pub clear: Option<ClearValue>,
     /// Set for resources owned outside the graph.
     pub import: Option<Import>,
+    /// Set for the two halves of a history texture.
+    pub(crate) history: Option<HistoryHalf>,
+}
+
+/// The import of a history texture's `previous` half: last frame's contents, not kept.
+pub(crate) const HISTORY_PREVIOUS: Import = Import {
+    contents: ImportContents::Preserved,
+    after: ImportAfter::Discard,
+};
+
+/// The import of a history texture's `current` half: written this frame, kept.
+pub(crate) const HISTORY_CURRENT: Import = Import {
+    contents: ImportContents::Undefined,
+    after: ImportAfter::Keep,
+};
+
+/// Which half of a history texture ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture))
+/// a resource is: the compiler refuses writes to last frame's half and explains reads of this
+/// frame's half before it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum HistoryHalf {
+    /// `NAME.previous`: last frame's contents, only read.
+    Previous,
+    /// `NAME.current`: this frame's contents, written by this frame's passes.
+    Current,
 }
 
 /// An entry of a pass's `sample`, `input`, storage or copy lists: a whole resource, or one

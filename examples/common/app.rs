@@ -76,12 +76,14 @@ pub struct Options<C> {
     pub timings: bool,
     /// Headless: from this frame on, render at this size.
     pub resize_at: Option<(u32, (u32, u32))>,
+    /// In a window: ask the window system for another size every this many presented frames.
+    pub resize_every: Option<u32>,
     pub extra: C,
 }
 
 const COMMON_USAGE: &str = "[--headless | --window] [--output PATH] [--size WxH] [--frames N]
     [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--plan-html PATH] [--timings]
-    [--no-dont-care] [--resize-at FRAME WxH]";
+    [--no-dont-care] [--resize-at FRAME WxH] [--resize-every N]";
 
 fn usage<E: Example>() -> String {
     format!("usage: {} {COMMON_USAGE} {}", E::NAME, E::FLAGS)
@@ -124,6 +126,7 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
         dont_care: true,
         timings: false,
         resize_at: None,
+        resize_every: None,
         extra: E::Config::default(),
     };
     let (mut headless_flag, mut window_flag) = (false, false);
@@ -166,6 +169,13 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
                 let size = size_arg("--resize-at", &value()?)?;
                 o.resize_at = Some((frame, size));
             }
+            "--resize-every" => {
+                let v = value()?;
+                o.resize_every =
+                    Some(v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("--resize-every takes a positive count, not `{v}`")
+                    })?);
+            }
             "-h" | "--help" => return Err(String::new()),
             flag => {
                 if !E::parse_flag(&mut o.extra, flag, &mut value)? {
@@ -176,6 +186,11 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
     }
     if headless_flag && window_flag {
         return Err("--headless and --window exclude each other".into());
+    }
+    if o.resize_every.is_some() && !window_flag {
+        return Err(
+            "--resize-every resizes a window (with --window); headless, use --resize-at".into(),
+        );
     }
     o.window = window_flag;
     Ok(o)
@@ -195,7 +210,12 @@ pub fn main<E: Example>() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = if options.window && display_available() {
+    let windowed = options.window && display_available();
+    if !windowed {
+        // SAFETY: no other thread exists yet (the event loop and the device start later).
+        unsafe { headless::stay_off_window_systems() };
+    }
+    let result = if windowed {
         run_window::<E>(&options)
     } else {
         if options.window {
@@ -328,8 +348,25 @@ fn run_window<E: Example>(options: &Options<E::Config>) -> Result<(), String> {
     match app.error {
         Some(e) => Err(e),
         None => {
-            let frames = app.state.as_ref().map_or(0, |s| s.frames);
-            println!("presented {frames} frames to a window");
+            let Some(state) = app.state.as_ref() else {
+                println!("presented 0 frames to a window");
+                return Ok(());
+            };
+            println!("presented {} frames to a window", state.frames);
+            let e = &state.surface_events;
+            if options.resize_every.is_some() || e.outdated + e.lost + e.suboptimal > 0 {
+                println!(
+                    "resized the window {} times, the last frame at {}x{}; surface outdated {}, \
+                     lost {}, suboptimal {}, configured {} times",
+                    e.resizes_requested,
+                    state.last_presented.0,
+                    state.last_presented.1,
+                    e.outdated,
+                    e.lost,
+                    e.suboptimal,
+                    e.configured
+                );
+            }
             Ok(())
         }
     }
@@ -354,6 +391,19 @@ struct WindowState<E> {
     start: Instant,
     frames: u32,
     plan_printed: bool,
+    /// The size of the last presented frame.
+    last_presented: (u32, u32),
+    surface_events: SurfaceEvents,
+}
+
+/// What the surface went through: the window loop's report after `--resize-every`.
+#[derive(Debug, Default)]
+struct SurfaceEvents {
+    resizes_requested: u32,
+    outdated: u32,
+    lost: u32,
+    suboptimal: u32,
+    configured: u32,
 }
 
 impl<E: Example> ApplicationHandler for App<E> {
@@ -456,7 +506,7 @@ impl<E: Example> WindowState<E> {
         let example = E::new(&gpu, format, &options.extra)?;
         let executor =
             gpu.executor(ExecutorOptions::default().with_multiview(E::multiview(&options.extra)));
-        let state = WindowState {
+        let mut state = WindowState {
             window,
             surface,
             config,
@@ -467,6 +517,8 @@ impl<E: Example> WindowState<E> {
             start: Instant::now(),
             frames: 0,
             plan_printed: false,
+            last_presented: (0, 0),
+            surface_events: SurfaceEvents::default(),
             gpu,
         };
         state.configure();
@@ -474,10 +526,35 @@ impl<E: Example> WindowState<E> {
     }
 
     /// (Re)configures the surface for the current size; a minimised window (zero size) waits.
-    fn configure(&self) {
+    fn configure(&mut self) {
         if self.config.width > 0 && self.config.height > 0 {
             self.surface.configure(&self.gpu.device, &self.config);
+            self.surface_events.configured += 1;
         }
+    }
+
+    /// `--resize-every`: after every N presented frames, asks the window system for the next
+    /// size of a cycle around `--size` (smaller, larger, back), as a user dragging the window
+    /// would. The surface follows through `Resized`, or through `Outdated`/`Suboptimal` when the
+    /// window changed before the event arrived.
+    fn resize_window(&mut self, options: &Options<E::Config>) {
+        let Some(every) = options.resize_every else {
+            return;
+        };
+        if !self.frames.is_multiple_of(every) {
+            return;
+        }
+        let (w, h) = options.size;
+        let step = self.surface_events.resizes_requested % 3;
+        let size = match step {
+            0 => (w * 3 / 4, h * 3 / 4),
+            1 => (w * 5 / 4, h * 5 / 4),
+            _ => (w, h),
+        };
+        self.surface_events.resizes_requested += 1;
+        let _ = self
+            .window
+            .request_inner_size(winit::dpi::PhysicalSize::new(size.0.max(1), size.1.max(1)));
     }
 
     fn redraw(&mut self, options: &Options<E::Config>) -> Result<(), String> {
@@ -492,6 +569,7 @@ impl<E: Example> WindowState<E> {
                 return Ok(());
             }
             wgpu::CurrentSurfaceTexture::Outdated => {
+                self.surface_events.outdated += 1;
                 let size = self.window.inner_size();
                 self.config.width = size.width;
                 self.config.height = size.height;
@@ -499,6 +577,7 @@ impl<E: Example> WindowState<E> {
                 return Ok(());
             }
             wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface_events.lost += 1;
                 self.surface = self
                     .gpu
                     .instance
@@ -549,9 +628,15 @@ impl<E: Example> WindowState<E> {
             return Err(format!("wgpu reported an error: {first}"));
         }
         if suboptimal {
+            self.surface_events.suboptimal += 1;
+            let size = self.window.inner_size();
+            self.config.width = size.width;
+            self.config.height = size.height;
             self.configure();
         }
         self.frames += 1;
+        self.last_presented = size;
+        self.resize_window(options);
         Ok(())
     }
 }

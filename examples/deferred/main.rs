@@ -165,7 +165,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = if options.window && window::display_available() {
+    let windowed = options.window && window::display_available();
+    if !windowed {
+        // SAFETY: no other thread exists yet (the event loop and the device start later).
+        unsafe { headless::stay_off_window_systems() };
+    }
+    let result = if windowed {
         window::run(&options)
     } else {
         if options.window {

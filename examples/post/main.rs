@@ -5,13 +5,14 @@
 //! ```text
 //! cargo run --release --example post -- [--headless | --window] [--output PATH] [--size WxH]
 //!     [--frames N] [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan]
-//!     [--timings] [--no-dont-care] [--resize-at FRAME WxH]
+//!     [--timings] [--no-dont-care] [--resize-at FRAME WxH] [--resize-every N]
 //! ```
 //!
 //! Every pass but the bloom upsamples writes every pixel of its target (full-screen triangles,
 //! no blending), so the frame hands over `wgpu::LoadOpDontCare`; the upsamples blend into the
 //! downsampled mips and load them. `--resize-at` renders from frame FRAME on at another size:
-//! the history is reallocated and TAA starts over (`PassContext::history_valid`).
+//! the history is reallocated and TAA starts over (`PassContext::history_valid`). In a window,
+//! `--resize-every N` asks for another window size every N presented frames (the surface follows).
 
 #[path = "../common/app.rs"]
 mod app;
@@ -75,7 +76,11 @@ mod tests {
         );
         assert!(!o.dont_care);
         assert_eq!(o.output, std::path::PathBuf::from("post.png"));
+        let o = app::parse::<PostFrame>(args("--window --resize-every 5")).unwrap();
+        assert_eq!(o.resize_every, Some(5));
         for bad in [
+            "--resize-every 5",
+            "--window --resize-every 0",
             "--size 0x10",
             "--resize-at 3",
             "--resize-at x 10x10",

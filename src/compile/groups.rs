@@ -3,6 +3,7 @@
 //! declared order, or the restructured one), one at a time, so restructuring can try an order
 //! on a stretch of the frame with the same rule.
 
+use super::compiler::Spares;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
@@ -197,8 +198,9 @@ pub(super) fn form_groups(
     v: &Versions,
     order: &[PassId],
     options: &CompileOptions,
+    spares: &mut Spares,
 ) -> Grouping {
-    let mut groups: Vec<Group> = Vec::with_capacity(order.len());
+    let mut groups: Vec<Group> = spares.group_list(order.len());
     let mut group_of = vec![None; passes.len()];
     let mut grouper = Grouper::new(passes, subs, v, options);
     for &p in order {
@@ -208,15 +210,9 @@ pub(super) fn form_groups(
                 if let (Some(group), Some(reason)) = (previous, reason) {
                     group.boundary = reason;
                 }
-                groups.push(Group {
-                    kind: passes[p.index()].kind,
-                    passes: vec![p],
-                    color: Vec::new(),
-                    depth: None,
-                    depth_views: Vec::new(),
-                    multiview: passes[p.index()].multiview,
-                    boundary: GroupBoundary::EndOfGraph,
-                });
+                let mut group = spares.group(passes[p.index()].kind, p);
+                group.multiview = passes[p.index()].multiview;
+                groups.push(group);
             }
         }
         group_of[p.index()] = Some(GroupId::new(groups.len() - 1));

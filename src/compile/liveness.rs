@@ -102,7 +102,7 @@ pub(super) fn list_dependencies(
     v: &Versions,
     subs: &SubTable,
 ) -> Vec<Dependency> {
-    let mut deps = Vec::new();
+    let mut deps = Vec::with_capacity(v.read_count());
     for p in 0..passes.len() {
         for (version, resource, access) in v.reads_with_how(p) {
             deps.push(Dependency {

@@ -16,6 +16,7 @@
 //! | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
 //! | warnings | `warnings.rs` | avoidable costs worth telling the user about |
 
+mod compiler;
 mod groups;
 mod liveness;
 mod naive;
@@ -40,6 +41,9 @@ use crate::options::CompileOptions;
 use crate::plan::{CompiledGraph, Group, PassPlan, Restructuring};
 use crate::resource::{PassDecl, ResourceDecl};
 
+pub use compiler::Compiler;
+use compiler::Spares;
+
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// The declarations a step reads: the declared ones, or those restructuring edited.
@@ -52,7 +56,7 @@ pub(super) struct Decls<'a> {
 impl RenderGraph<'_> {
     /// Compiles the graph in full. See [`PlanCache`](crate::PlanCache) to reuse a plan across frames.
     pub fn compile(&self, options: &CompileOptions) -> Result<CompiledGraph, GraphError> {
-        compile(self, options)
+        compile(self, options, &mut Spares::default())
     }
 }
 
@@ -73,6 +77,7 @@ impl CompiledGraph {
                 &self.resource_decls,
                 self.fingerprint,
                 &options,
+                &mut Spares::default(),
             )
             // The same declarations compiled once already; the declared order checks less.
             .expect("a graph that compiled restructured compiles in declared order");
@@ -82,9 +87,10 @@ impl CompiledGraph {
 }
 
 /// The compiler pipeline.
-pub(crate) fn compile(
+fn compile(
     graph: &RenderGraph<'_>,
     options: &CompileOptions,
+    spares: &mut Spares,
 ) -> Result<CompiledGraph, GraphError> {
     if let Some((pass, resource)) = &graph.foreign_handle {
         return Err(GraphError::UnknownResource {
@@ -97,6 +103,7 @@ pub(crate) fn compile(
         &graph.resources,
         graph.fingerprint(),
         options,
+        spares,
     )
 }
 
@@ -115,8 +122,9 @@ fn plan_order(
     live: &[bool],
     order: Vec<PassId>,
     options: &CompileOptions,
+    spares: &mut Spares,
 ) -> Planned {
-    let grouping = groups::form_groups(decls.passes, subs, v, &order, options);
+    let grouping = groups::form_groups(decls.passes, subs, v, &order, options, spares);
     let readers = liveness::last_readers(decls.passes, v, live, &grouping.group_of);
     let groups = ops::infer_attachment_ops(decls, grouping.groups, v, &readers, options);
     let bytes = traffic::planned_bytes(decls.resources, &groups);
@@ -128,11 +136,11 @@ fn plan_order(
     }
 }
 
-fn declared_order(live: &[bool]) -> Vec<PassId> {
-    (0..live.len())
-        .filter(|&p| live[p])
-        .map(PassId::new)
-        .collect()
+/// The live passes in declared order (sized once: a filtered iterator would grow the list).
+pub(super) fn declared_order(live: &[bool]) -> Vec<PassId> {
+    let mut order = Vec::with_capacity(live.len());
+    order.extend((0..live.len()).filter(|&p| live[p]).map(PassId::new));
+    order
 }
 
 /// What restructuring decided: the edited declarations (with their versions and liveness when
@@ -154,6 +162,7 @@ fn restructure_frame(
     live: &[bool],
     as_declared: &Planned,
     options: &CompileOptions,
+    spares: &mut Spares,
 ) -> Option<Restructured> {
     let (passes, resources) = (declared.passes, declared.resources);
     // Who reads each version: needed only where something resolves (or passes may move).
@@ -195,7 +204,7 @@ fn restructure_frame(
     };
     let edited = edits
         .is_some()
-        .then(|| plan_order(eff, subs, v, l, declared_order(l), options));
+        .then(|| plan_order(eff, subs, v, l, declared_order(l), options, spares));
     let declared_groups = &edited.as_ref().unwrap_or(as_declared).group_of;
     let reordered = restructure::reorder(
         eff.passes,
@@ -210,7 +219,7 @@ fn restructure_frame(
     let mut moves = reordered.moves;
     let mut planned = None;
     if !moves.is_empty() {
-        let p = plan_order(eff, subs, v, l, reordered.order, options);
+        let p = plan_order(eff, subs, v, l, reordered.order, options, spares);
         let baseline = edited.as_ref().unwrap_or(as_declared).bytes;
         let pays = p.bytes.zip(baseline).is_some_and(|(a, b)| a < b);
         // A later move can leave an earlier one's pass outside the group it joined.
@@ -223,16 +232,27 @@ fn restructure_frame(
         if pays && !moves.is_empty() {
             planned = Some(p);
         } else {
+            spares.take_groups(p.groups);
             moves.clear();
         }
     }
-    let planned = planned.or(edited)?;
+    let planned = match (planned, edited) {
+        (Some(p), Some(unused)) => {
+            spares.take_groups(unused.groups);
+            p
+        }
+        (p, e) => p.or(e)?,
+    };
     // The guarantee: never more traffic than the declared order.
     let cheaper = planned
         .bytes
         .zip(as_declared.bytes)
         .is_some_and(|(a, b)| a <= b);
-    cheaper.then_some(Restructured {
+    if !cheaper {
+        spares.take_groups(planned.groups);
+        return None;
+    }
+    Some(Restructured {
         edits,
         retraced,
         moves,
@@ -245,6 +265,7 @@ fn compile_decls(
     resources: &Arc<Vec<ResourceDecl>>,
     fingerprint: u128,
     options: &CompileOptions,
+    spares: &mut Spares,
 ) -> Result<CompiledGraph, GraphError> {
     let declared = Decls { passes, resources };
     let checked = validate::validate(declared)?;
@@ -261,14 +282,28 @@ fn compile_decls(
         &live,
         declared_order(&live),
         options,
+        spares,
     );
     let declared_bytes = as_declared.bytes;
     let restructured = options
         .restructure
-        .then(|| restructure_frame(declared, subs, &versions, &live, &as_declared, options))
+        .then(|| {
+            restructure_frame(
+                declared,
+                subs,
+                &versions,
+                &live,
+                &as_declared,
+                options,
+                spares,
+            )
+        })
         .flatten();
     let (edits, retraced, moves, planned) = match restructured {
-        Some(r) => (r.edits, r.retraced, r.moves, r.planned),
+        Some(r) => {
+            spares.take_groups(as_declared.groups);
+            (r.edits, r.retraced, r.moves, r.planned)
+        }
         None => (None, None, Vec::new(), as_declared),
     };
     let Planned {
@@ -291,7 +326,7 @@ fn compile_decls(
     let naive = naive::naive_sources(passes, &versions);
     let mut resource_plans = resources::lifetimes_and_usage(eff, eff_live, &group_of);
     resources::mark_transients(eff, &mut resource_plans, &planned_groups, options);
-    let physical = resources::plan_physical_resources(eff, &mut resource_plans, options);
+    let physical = resources::plan_physical_resources(eff, &mut resource_plans, options, spares);
     let traffic = traffic::measure_traffic(
         declared,
         planned_bytes,
@@ -301,7 +336,13 @@ fn compile_decls(
         &checked,
         options.fps,
     )?;
-    let warnings = warnings::collect_warnings(eff, &planned_groups, &resource_plans, options);
+    let warnings = warnings::collect_warnings(
+        eff,
+        &planned_groups,
+        &resource_plans,
+        options,
+        spares.warning_list(),
+    );
     let dependencies = liveness::list_dependencies(passes, &versions, subs);
     let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live);
     let mut restructure: Vec<Restructuring> = Vec::new();

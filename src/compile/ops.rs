@@ -49,13 +49,19 @@ pub(super) fn infer_attachment_ops(
                 },
             }
         };
-        group.color = attachments
-            .by_ref()
-            .take(first.color_slot_count())
-            .map(&mut plan)
-            .collect();
+        // Into the group's own lists: a reused group keeps its capacity.
+        let mut color = std::mem::take(&mut group.color);
+        color.extend(
+            attachments
+                .by_ref()
+                .take(first.color_slot_count())
+                .map(&mut plan),
+        );
+        group.color = color;
         group.depth = attachments.next().map(&mut plan);
-        group.depth_views = attachments.map(plan).collect();
+        let mut depth_views = std::mem::take(&mut group.depth_views);
+        depth_views.extend(attachments.map(plan));
+        group.depth_views = depth_views;
     }
     groups
 }

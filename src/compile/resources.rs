@@ -8,6 +8,7 @@ use wgpu::{BufferUsages, TextureUsages};
 
 use super::Decls;
 use super::FastMap;
+use super::compiler::Spares;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
@@ -131,23 +132,26 @@ pub(super) fn plan_physical_resources(
     graph: Decls<'_>,
     plans: &mut [ResourcePlan],
     options: &CompileOptions,
+    spares: &mut Spares,
 ) -> Vec<PhysicalResource> {
     let res = &graph.resources;
     // Keys worked out once: (buffer?, first group, resource), unique, so an unstable sort is exact.
-    let mut keyed: Vec<(bool, GroupId, ResourceId)> = (0..res.len())
-        .filter(|&r| !plans[r].culled && res[r].import.is_none())
-        .map(|r| {
-            let is_buffer = matches!(res[r].kind, ResourceKind::Buffer(_));
-            let first = plans[r]
-                .first_group
-                .expect("live resources have a lifetime");
-            (is_buffer, first, ResourceId::new(r))
-        })
-        .collect();
+    let mut keyed: Vec<(bool, GroupId, ResourceId)> = Vec::with_capacity(res.len());
+    keyed.extend(
+        (0..res.len())
+            .filter(|&r| !plans[r].culled && res[r].import.is_none())
+            .map(|r| {
+                let is_buffer = matches!(res[r].kind, ResourceKind::Buffer(_));
+                let first = plans[r]
+                    .first_group
+                    .expect("live resources have a lifetime");
+                (is_buffer, first, ResourceId::new(r))
+            }),
+    );
     keyed.sort_unstable();
     let order = keyed.into_iter().map(|(_, _, r)| r);
 
-    let mut physical: Vec<PhysicalResource> = Vec::new();
+    let mut physical: Vec<PhysicalResource> = spares.physical_list();
     let mut key_of: FastMap<(ResourceKind, ResourceUsage), u32> = FastMap::default();
     let mut free: Vec<BinaryHeap<Reverse<u32>>> = Vec::new(); // per key: free physical indices
     let mut busy: BinaryHeap<Reverse<(GroupId, u32, u32)>> = BinaryHeap::new(); // (last group, physical, key)
@@ -176,7 +180,7 @@ pub(super) fn plan_physical_resources(
             physical.push(PhysicalResource {
                 kind: desc.0,
                 usage: desc.1,
-                resources: Vec::new(),
+                resources: spares.resource_list(),
             });
             (physical.len() - 1) as u32
         });

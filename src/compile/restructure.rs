@@ -276,11 +276,8 @@ pub(super) fn reorder<'a>(
     declared_groups: &'a [Option<GroupId>],
     options: &'a CompileOptions,
 ) -> Reordered {
-    let keys: Vec<u64> = passes.iter().map(attachment_key).collect();
-    let declared: Vec<PassId> = (0..passes.len())
-        .filter(|&p| live[p])
-        .map(PassId::new)
-        .collect();
+    let keys: Vec<u64> = passes.iter().map(pass_key).collect();
+    let declared = super::declared_order(live);
     if !options.merge || !has_candidates(passes, &keys, &declared) {
         return Reordered {
             order: declared,
@@ -329,22 +326,32 @@ fn has_candidates(passes: &[PassDecl], keys: &[u64], declared: &[PassId]) -> boo
 /// The position of the nearest pass before position `i` of `order` with the attachments of the
 /// pass at `i`, within the window and not across a pinned pass, when passes stand between the
 /// two (right next to it, the pass merged already, or what stops it is not in between).
+/// The window is scanned in the keys alone ([`pass_key`]): declarations are read only on a match.
 fn join_candidate(passes: &[PassDecl], keys: &[u64], order: &[PassId], i: usize) -> Option<usize> {
     let x = order[i];
     let key = keys[x.index()];
-    if key == 0 || passes[x.index()].keep_order {
+    if key == 0 || key & PINNED != 0 {
         return None;
     }
     for at in (i.saturating_sub(WINDOW)..i).rev() {
         let q = order[at];
-        if keys[q.index()] == key && same_attachments(&passes[q.index()], &passes[x.index()]) {
+        let q_key = keys[q.index()];
+        if q_key & !PINNED == key && same_attachments(&passes[q.index()], &passes[x.index()]) {
             return (at + 1 < i).then_some(at);
         }
-        if passes[q.index()].keep_order {
+        if q_key & PINNED != 0 {
             return None;
         }
     }
     None
+}
+
+/// The bit of a [`pass_key`] that says the pass is pinned (`keep_order`).
+const PINNED: u64 = 2;
+
+/// A pass's attachment key with the [`PINNED`] bit.
+fn pass_key(pass: &PassDecl) -> u64 {
+    (attachment_key(pass) & !PINNED) | if pass.keep_order { PINNED } else { 0 }
 }
 
 /// A hash of the attachment set (0: none); equal keys are confirmed with `same_attachments`.
@@ -485,19 +492,22 @@ impl<'a> Reorderer<'a> {
                 return None;
             }
         }
-        let ahead: Vec<PassId> = self.out[k + 1..i]
+        // Listed only once the move passes its checks: most candidates fail them.
+        let goes_ahead = |mark: &[u32], q: PassId| mark[q.index()] == dep;
+        if self.out[k + 1..i]
             .iter()
-            .copied()
-            .filter(|q| self.mark[q.index()] == dep)
-            .collect();
-        if !ahead.is_empty() {
+            .any(|&q| goes_ahead(&self.mark, q))
+        {
             // Nothing moved ahead may conflict with the group, nor cross a pinned pass in it.
             self.stamp += 1;
             let moved = self.stamp;
             let mut side_effects = false;
-            for &d in &ahead {
-                self.mark_accesses(d, moved);
-                side_effects |= self.passes[d.index()].side_effects;
+            for at in k + 1..i {
+                let d = self.out[at];
+                if goes_ahead(&self.mark, d) {
+                    self.mark_accesses(d, moved);
+                    side_effects |= self.passes[d.index()].side_effects;
+                }
             }
             for at in gs..=k {
                 let g = self.out[at];
@@ -507,6 +517,11 @@ impl<'a> Reorderer<'a> {
                 }
             }
         }
+        let ahead: Vec<PassId> = self.out[k + 1..i]
+            .iter()
+            .copied()
+            .filter(|&q| goes_ahead(&self.mark, q))
+            .collect();
         let after: Vec<PassId> = self.out[k + 1..i]
             .iter()
             .copied()

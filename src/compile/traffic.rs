@@ -71,6 +71,7 @@ pub(super) fn measure_traffic(
         fps,
         bytes_per_second: per_second(planned_bytes)?,
         naive_bytes_per_second: per_second(naive_bytes)?,
+        declared_bytes_per_second: per_second(declared_bytes)?,
         sampled_bytes_per_frame: sampled,
     })
 }

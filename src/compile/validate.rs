@@ -9,8 +9,8 @@ use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
 use crate::hash::FastHasher;
 use crate::resource::{
-    Access, AttachmentDecl, ClearValue, Entry, ListAccess, PassDecl, PassKind, ResourceDecl,
-    ResourceId, ResourceKind, Subresource, TextureDesc,
+    Access, AttachmentDecl, ClearValue, Entry, HistoryHalf, ListAccess, PassDecl, PassKind,
+    ResourceDecl, ResourceId, ResourceKind, Subresource, TextureDesc,
 };
 
 /// Valid MSAA sample counts.
@@ -37,16 +37,16 @@ pub(super) fn validate(graph: Decls<'_>) -> Result<Checked, GraphError> {
     check_unique_names(resource_names, graph.resources.len(), "resource")?;
     let pass_names = graph.passes.iter().map(|p| &*p.name);
     check_unique_names(pass_names, graph.passes.len(), "pass")?;
-    let bytes = graph
-        .resources
-        .iter()
-        .map(validate_resource)
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut bytes = Vec::with_capacity(graph.resources.len());
+    for r in graph.resources {
+        bytes.push(validate_resource(r)?);
+    }
     let subs = SubTable::new(graph.resources)?;
     // What each texture can be attached as, worked out once per resource, not once per use.
     let attachable: Vec<Attachable> = graph.resources.iter().map(Attachable::of).collect();
     let mut seen_in_pass = vec![0u32; graph.resources.len()];
     let mut uses = Vec::new();
+    let histories = graph.resources.iter().any(|r| r.history.is_some());
     for (p, pass) in graph.passes.iter().enumerate() {
         PassChecker {
             res: graph.resources,
@@ -54,7 +54,7 @@ pub(super) fn validate(graph: Decls<'_>) -> Result<Checked, GraphError> {
             pass,
             first: None,
         }
-        .check(p as u32 + 1, &mut seen_in_pass, &mut uses)?;
+        .check(p as u32 + 1, &mut seen_in_pass, &mut uses, histories)?;
     }
     Ok(Checked { subs, bytes })
 }
@@ -108,7 +108,7 @@ fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
 /// A buffer has a size and no clear value.
 fn validate_buffer(r: &ResourceDecl, size: u64) -> Result<u64, GraphError> {
     let name = &*r.name;
-    let invalid = |what: String| GraphError::invalid(format!("resource `{name}`: {what}"));
+    let invalid = |what: String| GraphError::invalid_resource(name, what);
     if size == 0 {
         return Err(invalid("buffer size must be at least 1 byte".into()));
     }
@@ -125,7 +125,7 @@ fn validate_buffer(r: &ResourceDecl, size: u64) -> Result<u64, GraphError> {
 /// A texture's size, layers, samples and mips are possible, its clear value fits its format.
 fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError> {
     let name = &*r.name;
-    let invalid = |what: String| GraphError::invalid(format!("resource `{name}`: {what}"));
+    let invalid = |what: String| GraphError::invalid_resource(name, what);
     if t.width == 0 || t.height == 0 || t.layers == 0 {
         return Err(invalid(format!(
             "size {}x{}x{} has a zero dimension",
@@ -298,9 +298,13 @@ impl PassChecker<'_> {
         stamp: u32,
         seen_in_pass: &mut [u32],
         uses: &mut Vec<Role>,
+        histories: bool,
     ) -> Result<(), GraphError> {
         let repeated = self.resources_exist(stamp, seen_in_pass)?;
         self.pass_kind_allows_accesses()?;
+        if histories {
+            self.history_previous_not_written()?;
+        }
         self.attachment_count()?;
         self.multiview()?;
         for a in self.pass.attachments() {
@@ -348,6 +352,35 @@ impl PassChecker<'_> {
             *seen = stamp;
         }
         Ok(repeated)
+    }
+
+    /// Last frame's half of a history texture is read, never written: a write would be lost (the
+    /// half is discarded after the frame) and would hide last frame's contents from later reads.
+    fn history_previous_not_written(&self) -> Result<(), GraphError> {
+        let attached = self
+            .pass
+            .attachments()
+            .flat_map(|a| [(a.access != Access::Read).then_some(a.resource), a.resolve])
+            .flatten();
+        let listed = self
+            .pass
+            .entries()
+            .filter(|(access, _)| access.writes())
+            .map(|(_, e)| e.resource);
+        for id in attached.chain(listed) {
+            let r = &self.res[id.index()];
+            if r.history == Some(HistoryHalf::Previous) {
+                let base = r.name.strip_suffix(".previous").unwrap_or(&r.name);
+                return Err(self.invalid_access(
+                    Some(id),
+                    format!(
+                        "`{}` is last frame's half of the history texture `{base}`: passes read it and never write it; write this frame's contents into `{base}.current`",
+                        r.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Render passes attach and sample; compute passes use shaders only; copy passes copy only.
@@ -470,7 +503,7 @@ impl PassChecker<'_> {
             self.own_clear_only_on_clear(a)?;
             check_clear_fits(
                 Some(&self.pass.name),
-                &self.name(a.resource),
+                &self.res[a.resource.index()].name,
                 t.format,
                 clear,
             )?;

@@ -4,7 +4,8 @@
 use super::subresources::SubTable;
 use crate::error::GraphError;
 use crate::resource::{
-    Access, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId, Subresource,
+    Access, HistoryHalf, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId,
+    Subresource,
 };
 
 /// Index of a version.
@@ -32,6 +33,11 @@ pub(super) struct Versions {
 }
 
 impl Versions {
+    /// Reads of all passes.
+    pub(super) fn read_count(&self) -> usize {
+        self.reads.len()
+    }
+
     pub(super) fn reads_of(&self, p: usize) -> &[VersionId] {
         &self.reads[self.read_start[p] as usize..self.read_start[p + 1] as usize]
     }
@@ -66,6 +72,12 @@ fn read_before_write_hint(
         }
         _ => String::new(),
     };
+    if decl.history == Some(HistoryHalf::Current) {
+        let base = decl.name.strip_suffix(".current").unwrap_or(&decl.name);
+        return format!(
+            "{what}; it is this frame's half of the history texture `{base}`, empty until a pass of this frame writes it: read last frame's contents through `{base}.previous`, or read this one after the pass that writes it"
+        );
+    }
     let advice = match decl.import {
         Some(i) if i.contents == ImportContents::Undefined => {
             "; it is imported with undefined contents: declare the import `preserved` if its contents from before the frame are wanted"

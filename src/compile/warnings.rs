@@ -11,8 +11,8 @@ pub(super) fn collect_warnings(
     groups: &[Group],
     resources: &[ResourcePlan],
     options: &CompileOptions,
+    mut warnings: Vec<Warning>,
 ) -> Vec<Warning> {
-    let mut warnings = Vec::new();
     // One `clear_for_write` per resource is enough to say what the token would save.
     let mut clear_for_write_said = vec![false; graph.resources.len()];
     for group in groups

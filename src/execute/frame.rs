@@ -1,15 +1,15 @@
 //! One frame's recording: where each resource's wgpu objects are, and the loop that opens one
 //! wgpu pass per group and calls the pass closures in it.
 
-use super::ExecuteError;
 use super::history::HistoryPair;
 use super::imports::Imports;
 use super::lower::{ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use super::pool::{Pool, TextureViews};
-use super::timing::Timestamps;
+use super::timing::FrameQueries;
+use super::{ExecuteError, ready_or_block};
 use crate::context::{FrameResources, PassContext, Views};
 use crate::declare::PassCallback;
-use crate::resource::{PassDecl, PassKind, ResourceDecl, ResourceId, Subresource};
+use crate::resource::{PassDecl, PassId, PassKind, ResourceDecl, ResourceId, Subresource};
 
 /// Where this frame finds a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +106,57 @@ impl FrameResources for Tables<'_> {
     }
 }
 
+/// Where the recording loop finds a pass's closure: the graph's whole table when the frame is
+/// recorded on one thread, or the closures of one chunk of groups on a recording thread.
+pub(super) trait Callbacks<'a> {
+    fn get(&mut self, pass: PassId) -> Option<&mut PassCallback<'a>>;
+}
+
+impl<'a> Callbacks<'a> for [Option<PassCallback<'a>>] {
+    fn get(&mut self, pass: PassId) -> Option<&mut PassCallback<'a>> {
+        self.get_mut(pass.index())?.as_mut()
+    }
+}
+
+/// The closures of one chunk's passes, sorted by pass.
+pub(super) struct ChunkCallbacks<'c, 'a>(pub Vec<(PassId, &'c mut Option<PassCallback<'a>>)>);
+
+impl<'a> Callbacks<'a> for ChunkCallbacks<'_, 'a> {
+    fn get(&mut self, pass: PassId) -> Option<&mut PassCallback<'a>> {
+        let i = self.0.binary_search_by_key(&pass, |(p, _)| *p).ok()?;
+        self.0[i].1.as_mut()
+    }
+}
+
+/// Calls one closure; a panic in it becomes [`ExecuteError::PassPanicked`], so that a frame
+/// recorded on worker threads fails like one recorded on the caller's.
+fn call(
+    name: &str,
+    closure: impl FnOnce() -> Result<(), crate::context::PassError>,
+) -> Result<(), ExecuteError> {
+    // The frame is abandoned after a panic, so nothing the closure left half-done is used.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(closure)) {
+        Ok(result) => result.map_err(|source| ExecuteError::Pass {
+            pass: name.to_owned(),
+            source,
+        }),
+        Err(payload) => Err(ExecuteError::PassPanicked {
+            pass: name.to_owned(),
+            message: panic_message(&*payload),
+        }),
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with a payload that is not a string".to_owned()
+    }
+}
+
 /// Calls the closures of a group's passes on the open `$target`, each inside a debug group named
 /// after the pass. Render, compute and copy groups differ only in the target and the variant.
 macro_rules! call_passes {
@@ -123,16 +174,13 @@ macro_rules! call_passes {
                 frame: &tables,
                 views: $views,
             };
-            match &mut $callbacks[p.index()] {
+            match $callbacks.get(p) {
                 Some(PassCallback::$variant(f)) => {
                     let target = $target;
                     if $self.debug_groups {
                         target.push_debug_group(name);
                     }
-                    f(target, &ctx).map_err(|source| ExecuteError::Pass {
-                        pass: name.to_owned(),
-                        source,
-                    })?;
+                    call(name, || f(&mut *target, &ctx))?;
                     if $self.debug_groups {
                         target.pop_debug_group();
                     }
@@ -152,7 +200,7 @@ pub(super) struct Recorder<'r, 'e> {
     pub tables: Tables<'r>,
     pub encoder: &'e mut wgpu::CommandEncoder,
     pub graph_passes: &'r [PassDecl],
-    pub timestamps: Option<&'r mut Timestamps>,
+    pub timestamps: Option<FrameQueries<'r>>,
     pub debug_groups: bool,
     /// Resolve into a layer past the first of an array through a single-layer texture and a
     /// copy: lavapipe resolves into layer 0 whatever layer the view names.
@@ -161,7 +209,7 @@ pub(super) struct Recorder<'r, 'e> {
 
 impl<'r> Recorder<'r, '_> {
     /// Overwrites every subresource of each texture with poison (one clearing pass each).
-    pub(super) fn poison_textures(&mut self, textures: &[ResourceId]) {
+    fn poison_textures(&mut self, textures: &[ResourceId]) {
         for &r in textures {
             if let Some((texture, views)) = self.tables.texture_and_views(r) {
                 for view in views.subresources() {
@@ -172,7 +220,7 @@ impl<'r> Recorder<'r, '_> {
     }
 
     /// Overwrites these attachments with poison.
-    pub(super) fn poison_subresources(&mut self, subs: &[(ResourceId, Subresource)]) {
+    fn poison_subresources(&mut self, subs: &[(ResourceId, Subresource)]) {
         for &(r, sub) in subs {
             if let Some((texture, views)) = self.tables.texture_and_views(r)
                 && let Some(view) = views.get(Some(sub))
@@ -219,22 +267,28 @@ impl<'r> Recorder<'r, '_> {
         });
     }
 
-    pub(super) fn group(
+    /// Records group `index` of the frame: its poison (Poison mode), the group, the poison after.
+    pub(super) fn group<'a>(
         &mut self,
+        index: usize,
         group: &ExecGroup,
-        callbacks: &mut [Option<PassCallback<'_>>],
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
+        self.poison_textures(&group.poison_before);
         match group.kind {
-            PassKind::Render => self.render_group(group, callbacks),
-            PassKind::Compute => self.compute_group(group, callbacks),
-            PassKind::Copy => self.copy_group(group, callbacks),
+            PassKind::Render => self.render_group(index, group, callbacks)?,
+            PassKind::Compute => self.compute_group(index, group, callbacks)?,
+            PassKind::Copy => self.copy_group(group, callbacks)?,
         }
+        self.poison_subresources(&group.poison_after);
+        Ok(())
     }
 
-    fn render_group(
+    fn render_group<'a>(
         &mut self,
+        index: usize,
         group: &ExecGroup,
-        callbacks: &mut [Option<PassCallback<'_>>],
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
         let views = group.views;
         if group.multiview.is_some() {
@@ -250,26 +304,22 @@ impl<'r> Recorder<'r, '_> {
         // One render pass, or one per view; the group's time spans its invalidations and them.
         let passes = if group.multiview.is_some() { 1 } else { views };
         let total = group.invalidate_before.len() + passes as usize;
-        let mut timestamps = self
-            .timestamps
-            .as_deref_mut()
-            .and_then(|t| t.next_render(&group.label));
+        let mut timestamps = self.timestamps.and_then(|t| t.render(index));
+        // Pass `i` of the group's `total` writes the start (the first) and the end (the last);
+        // the ones between write none.
         let mut timestamp_writes = |i: usize| {
-            timestamps
-                .as_mut()
-                .map(|t| wgpu::RenderPassTimestampWrites {
-                    query_set: t.query_set,
-                    beginning_of_pass_write_index: if i == 0 {
-                        t.beginning_of_pass_write_index.take()
-                    } else {
-                        None
-                    },
-                    end_of_pass_write_index: if i + 1 == total {
-                        t.end_of_pass_write_index.take()
-                    } else {
-                        None
-                    },
-                })
+            let t = timestamps.as_mut()?;
+            let begin = (i == 0)
+                .then(|| t.beginning_of_pass_write_index.take())
+                .flatten();
+            let end = (i + 1 == total)
+                .then(|| t.end_of_pass_write_index.take())
+                .flatten();
+            (begin.is_some() || end.is_some()).then_some(wgpu::RenderPassTimestampWrites {
+                query_set: t.query_set,
+                beginning_of_pass_write_index: begin,
+                end_of_pass_write_index: end,
+            })
         };
         // Passes recorded so far (the timestamps go to the first and the last).
         let mut recorded = 0;
@@ -417,15 +467,13 @@ impl<'r> Recorder<'r, '_> {
         Ok(())
     }
 
-    fn compute_group(
+    fn compute_group<'a>(
         &mut self,
+        index: usize,
         group: &ExecGroup,
-        callbacks: &mut [Option<PassCallback<'_>>],
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
-        let timestamp_writes = self
-            .timestamps
-            .as_deref_mut()
-            .and_then(|t| t.next_compute(&group.label));
+        let timestamp_writes = self.timestamps.and_then(|t| t.compute(index));
         let mut cpass = self
             .encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -444,10 +492,10 @@ impl<'r> Recorder<'r, '_> {
         Ok(())
     }
 
-    fn copy_group(
+    fn copy_group<'a>(
         &mut self,
         group: &ExecGroup,
-        callbacks: &mut [Option<PassCallback<'_>>],
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
         call_passes!(
             self,
@@ -533,5 +581,68 @@ fn mismatch(pass: &str, expected: &'static str, found: &PassCallback<'_>) -> Exe
             PassCallback::Compute(_) => "compute",
             PassCallback::Copy(_) => "copy",
         },
+    }
+}
+
+/// What every recording thread of a frame shares, read-only.
+#[derive(Clone, Copy)]
+pub(super) struct Chunk<'f> {
+    pub tables: Tables<'f>,
+    pub groups: &'f [ExecGroup],
+    pub graph_passes: &'f [PassDecl],
+    pub timestamps: Option<FrameQueries<'f>>,
+    pub debug_groups: bool,
+    pub resolve_layers_via_copy: bool,
+}
+
+/// Errors raised on a recording thread outside of any encoder (device calls of closures),
+/// caught by that thread's error scopes.
+#[derive(Default)]
+pub(super) struct WorkerErrors {
+    pub validation: Option<wgpu::Error>,
+    pub oom: Option<wgpu::Error>,
+}
+
+/// What one chunk of groups left: its command buffer, or the error that stopped it.
+pub(super) struct ChunkResult {
+    pub commands: Result<wgpu::CommandBuffer, ExecuteError>,
+    pub errors: WorkerErrors,
+}
+
+/// A frame's command buffers in submission order.
+pub(super) struct Recorded {
+    pub commands: Vec<wgpu::CommandBuffer>,
+    pub errors: WorkerErrors,
+}
+
+impl Chunk<'_> {
+    /// Records groups `range` into a new encoder and finishes it, on the calling (recording)
+    /// thread. After a closure error the encoder is dropped unfinished.
+    pub(super) fn record(
+        self,
+        mut range: std::ops::Range<usize>,
+        mut callbacks: ChunkCallbacks<'_, '_>,
+    ) -> ChunkResult {
+        let device = self.tables.device;
+        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("tilegraph frame"),
+        });
+        let mut recorder = Recorder {
+            tables: self.tables,
+            encoder: &mut encoder,
+            graph_passes: self.graph_passes,
+            timestamps: self.timestamps,
+            debug_groups: self.debug_groups,
+            resolve_layers_via_copy: self.resolve_layers_via_copy,
+        };
+        let recorded = range.try_for_each(|i| recorder.group(i, &self.groups[i], &mut callbacks));
+        let commands = recorded.map(|()| encoder.finish());
+        let errors = WorkerErrors {
+            validation: ready_or_block(validation.pop()),
+            oom: ready_or_block(oom.pop()),
+        };
+        ChunkResult { commands, errors }
     }
 }

@@ -70,6 +70,16 @@ impl HistoryPair {
                 .contains(usage - wgpu::TextureUsages::TRANSIENT_ATTACHMENT)
     }
 
+    /// The descriptor both textures were made with.
+    pub(super) fn desc(&self) -> TextureDesc {
+        self.desc
+    }
+
+    /// The views of both textures.
+    pub(super) fn views(&self) -> impl Iterator<Item = &TextureViews> {
+        self.textures.iter().map(|(_, v)| v)
+    }
+
     /// Last frame's texture.
     pub(super) fn previous(&self) -> &(wgpu::Texture, TextureViews) {
         &self.textures[usize::from(!self.flip)]

@@ -7,12 +7,14 @@
 //! ones are bound per frame through [`Imports`]; history textures are the executor's own.
 //!
 //! Three [`ExecuteMode`]s record the same frame three ways, so the plan's decisions can be checked
-//! on real hardware: for a correctly declared graph they produce bit-identical results.
+//! on real hardware: for a correctly declared graph they produce bit-identical results. With
+//! recording threads, runs of consecutive groups are recorded into their own encoders at once,
+//! after everything that needs `&mut Executor` (pool, views, histories) is done.
 //!
 //! | file | role |
 //! |---|---|
 //! | `lower.rs` | plan + mode + backend → the ops to record (once per plan) |
-//! | `frame.rs` | the frame's resource tables and the recording loop |
+//! | `frame.rs` | the frame's resource tables, the recording loop, one run of groups on a recording thread |
 //! | `pool.rs` | pooled textures, buffers and their views |
 //! | `imports.rs` | what the caller binds each frame |
 //! | `history.rs` | history textures, swapped every frame |
@@ -23,14 +25,17 @@ mod history;
 mod imports;
 mod lower;
 mod pool;
+mod stats;
 mod timing;
+
+use std::sync::{Arc, Mutex, Weak};
 
 use crate::declare::RenderGraph;
 use crate::options::CompileOptions;
 use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::resource::{ResourceId, ResourceKind};
+use crate::resource::{PassId, ResourceDecl, ResourceId, ResourceKind};
 
-use frame::{Recorder, Slot, Tables};
+use frame::{Chunk, ChunkCallbacks, ChunkResult, Recorded, Recorder, Slot, Tables, WorkerErrors};
 use history::HistoryPair;
 pub use imports::Imports;
 use imports::check_imported_texture;
@@ -38,6 +43,7 @@ use lower::{DontCareSupport, ExecGroup, lower};
 pub use lower::{POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use pool::Pool;
 pub use pool::PoolStats;
+pub use stats::ExecutorStats;
 pub use timing::GroupTiming;
 
 /// Error a pass closure returns; aborts the frame.
@@ -101,7 +107,8 @@ impl std::fmt::Display for ExecuteMode {
     }
 }
 
-/// Why a frame could not be recorded. The pool stays usable after any of them.
+/// Why a frame could not be recorded. The pool stays usable after any of them (but a lost
+/// device stays lost).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExecuteError {
@@ -185,6 +192,40 @@ pub enum ExecuteError {
         /// wgpu's message.
         message: String,
     },
+    /// A pass closure panicked; the frame was abandoned. The executor stays usable.
+    #[error("pass `{pass}` panicked while recording: {message}")]
+    PassPanicked {
+        /// The pass.
+        pass: String,
+        /// The panic's message.
+        message: String,
+    },
+    /// A texture or buffer the executor would create is larger than the device allows.
+    /// Checked before anything is allocated.
+    #[error(
+        "resource `{resource}` needs {what} {value}, more than the device's `{limit}` ({max}); make it smaller or request a device with higher limits"
+    )]
+    ExceedsDeviceLimit {
+        /// The resource.
+        resource: String,
+        /// What is too large: `width`, `height`, `array layers` or `size in bytes`.
+        what: &'static str,
+        /// The resource's value.
+        value: u64,
+        /// The name of the `wgpu::Limits` field, e.g. `max_texture_dimension_2d`.
+        limit: &'static str,
+        /// The device's limit.
+        max: u64,
+    },
+    /// The device was lost (destroyed, or lost by the driver): nothing can be recorded on it
+    /// any more. Create a new device and a new executor.
+    #[error("the device is lost ({reason:?}): {message}")]
+    DeviceLost {
+        /// Why, as wgpu reported it.
+        reason: wgpu::DeviceLostReason,
+        /// wgpu's message (often empty).
+        message: String,
+    },
 }
 
 /// Settings of an [`Executor`].
@@ -202,6 +243,10 @@ pub struct ExecutorOptions {
     /// `Features::MULTIVIEW`; off, or without the feature, one render pass per view
     /// ([guide](crate::guide#multiview)).
     pub multiview: bool,
+    /// Threads that record a frame's groups in parallel: 1 (the default) records on the calling
+    /// thread; more records chunks of consecutive groups into their own command encoders on a
+    /// pool of this many threads that the executor keeps; 0 takes one per available core.
+    pub recording_threads: usize,
 }
 
 impl Default for ExecutorOptions {
@@ -211,6 +256,7 @@ impl Default for ExecutorOptions {
             timestamps: false,
             debug_groups: true,
             multiview: true,
+            recording_threads: 1,
         }
     }
 }
@@ -240,6 +286,41 @@ impl ExecutorOptions {
         self.multiview = on;
         self
     }
+    /// Records frames on `threads` threads ([`recording_threads`](Self::recording_threads);
+    /// 0: one per available core). [`Executor::execute`] then returns one command buffer per
+    /// chunk of groups, to submit in order.
+    pub fn with_recording_threads(mut self, threads: usize) -> Self {
+        self.recording_threads = threads;
+        self
+    }
+}
+
+/// The command buffers of one recorded frame, in the order they are to be submitted:
+/// `queue.submit(commands)`. One when the frame was recorded on the calling thread, one per
+/// chunk of groups when it was recorded on several threads.
+#[derive(Debug)]
+#[must_use = "submit the commands with `queue.submit(commands)`"]
+pub struct FrameCommands(Vec<wgpu::CommandBuffer>);
+
+impl FrameCommands {
+    /// How many command buffers the frame was recorded into.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there is none (never the case for a recorded frame).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl IntoIterator for FrameCommands {
+    type Item = wgpu::CommandBuffer;
+    type IntoIter = std::vec::IntoIter<wgpu::CommandBuffer>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
 }
 
 /// A plan lowered for one mode, with the pool entries its physical resources are bound to.
@@ -252,7 +333,13 @@ struct Prepared {
     bound: Vec<u32>,
     generation: Option<u64>,
     last_used: u64,
+    /// With recording threads: the chunks of consecutive groups recorded apart, and per pass
+    /// the chunk that records it (`NOT_RECORDED` for culled passes).
+    chunks: Vec<std::ops::Range<usize>>,
+    pass_chunk: Vec<u32>,
 }
+
+const NOT_RECORDED: u32 = u32::MAX;
 
 /// Plans kept lowered at once (a renderer alternating between a few graph shapes keeps hitting).
 const PREPARED_CAPACITY: usize = 4;
@@ -272,6 +359,50 @@ pub struct Executor {
     timestamps: Option<timing::Timestamps>,
     /// lavapipe resolves into layer 0 of an array whatever layer the view names.
     resolve_layers_via_copy: bool,
+    /// The recording threads (none when frames are recorded on the calling thread).
+    workers: Option<rayon_core::ThreadPool>,
+    lost: Arc<LostState>,
+}
+
+/// What wgpu said when it reported the device lost; shared by every executor of the device.
+type LostState = Mutex<Option<(wgpu::DeviceLostReason, String)>>;
+
+/// Per device, the loss state its executors share: wgpu keeps one lost callback per device, so
+/// the first executor of a device sets it and later ones join. The callback holds the state
+/// weakly and the entry goes when the device's last executor drops, so nothing here keeps a
+/// device alive once its executors are gone.
+static LOST_STATES: Mutex<Vec<(wgpu::Device, Weak<LostState>)>> = Mutex::new(Vec::new());
+
+fn lost_state_of(device: &wgpu::Device) -> Arc<LostState> {
+    let mut states = LOST_STATES.lock().unwrap_or_else(|e| e.into_inner());
+    states.retain(|(_, state)| state.strong_count() > 0);
+    if let Some(state) = states
+        .iter()
+        .find(|(d, _)| d == device)
+        .and_then(|(_, state)| state.upgrade())
+    {
+        return state;
+    }
+    let state = Arc::new(Mutex::new(None));
+    let weak = Arc::downgrade(&state);
+    device.set_device_lost_callback(move |reason, message| {
+        if let Some(state) = weak.upgrade() {
+            *state.lock().unwrap_or_else(|e| e.into_inner()) = Some((reason, message));
+        }
+    });
+    states.push((device.clone(), Arc::downgrade(&state)));
+    state
+}
+
+impl Drop for Executor {
+    fn drop(&mut self) {
+        // The last executor of the device forgets it (counted under the lock, which every
+        // executor takes to join).
+        let mut states = LOST_STATES.lock().unwrap_or_else(|e| e.into_inner());
+        if Arc::strong_count(&self.lost) == 1 {
+            states.retain(|(d, state)| d != &self.device && state.strong_count() > 0);
+        }
+    }
 }
 
 impl Executor {
@@ -280,7 +411,10 @@ impl Executor {
         Self::with_options(device, queue, ExecutorOptions::default())
     }
 
-    /// An executor with the given options.
+    /// An executor with the given options. The first executor of a device sets the device's
+    /// lost callback, so that a lost device becomes [`ExecuteError::DeviceLost`] for every
+    /// executor of it (wgpu keeps one callback per device: one set later replaces it). With [`ExecutorOptions::recording_threads`] above 1 it starts its
+    /// pool of recording threads.
     pub fn with_options(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -289,6 +423,25 @@ impl Executor {
         let timestamps = (options.timestamps
             && device.features().contains(wgpu::Features::TIMESTAMP_QUERY))
         .then(|| timing::Timestamps::new(device, queue));
+        let threads = match options.recording_threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let workers = (threads > 1)
+            .then(|| {
+                rayon_core::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("tilegraph-record-{i}"))
+                    .build()
+                    .map_err(|e| {
+                        log::warn!(
+                            "no recording threads ({e}); frames are recorded on the calling thread"
+                        )
+                    })
+                    .ok()
+            })
+            .flatten();
+        let lost = lost_state_of(device);
         Executor {
             device: device.clone(),
             queue: queue.clone(),
@@ -312,7 +465,16 @@ impl Executor {
                 let info = device.adapter_info();
                 info.backend == wgpu::Backend::Vulkan && info.name.starts_with("llvmpipe")
             },
+            workers,
+            lost,
         }
+    }
+
+    /// How many threads record a frame (1: the calling thread).
+    pub fn recording_threads(&self) -> usize {
+        self.workers
+            .as_ref()
+            .map_or(1, rayon_core::ThreadPool::current_num_threads)
     }
 
     /// The device the executor records for.
@@ -344,6 +506,37 @@ impl Executor {
         !self.pool.split_multisampled_arrays
     }
 
+    /// Everything the executor holds now: pool, lowered plans, histories, views and bytes. Stays
+    /// flat once a renderer's frame shapes are warm (see [`ExecutorStats`]).
+    pub fn stats(&self) -> ExecutorStats {
+        let (pool_texture_bytes, buffer_bytes) = self.pool.bytes();
+        let history_bytes = self
+            .histories
+            .iter()
+            .map(|h| 2 * stats::texture_bytes(&h.desc()))
+            .fold(0, u64::saturating_add);
+        let views = self
+            .pool
+            .textures
+            .iter()
+            .map(|t| &t.views)
+            .chain(self.histories.iter().flat_map(HistoryPair::views))
+            .map(stats::view_count)
+            .sum();
+        ExecutorStats {
+            pool: self.pool.stats(),
+            prepared_plans: self.prepared.len(),
+            history_textures: 2 * self.histories.len(),
+            texture_views: views,
+            texture_bytes: pool_texture_bytes.saturating_add(history_bytes),
+            buffer_bytes,
+            timestamp_queries: self
+                .timestamps
+                .as_ref()
+                .map_or(0, timing::Timestamps::queries),
+        }
+    }
+
     /// Whether GPU timestamps are being written.
     pub fn timestamps_enabled(&self) -> bool {
         self.timestamps.is_some()
@@ -358,29 +551,36 @@ impl Executor {
         }
     }
 
-    /// Records `plan` of `graph` into a fresh command encoder and returns the command buffer to
-    /// submit. wgpu validation errors raised while recording come back as
-    /// [`ExecuteError::Validation`] naming the pass, instead of reaching the device's error handler.
+    /// Records `plan` of `graph` and returns the command buffers to submit, in order. wgpu
+    /// validation errors raised while recording come back as [`ExecuteError::Validation`]
+    /// naming the pass, instead of reaching the device's error handler; a closure that returns
+    /// an error or panics fails the frame with [`ExecuteError::Pass`] or
+    /// [`ExecuteError::PassPanicked`], and the executor stays usable.
+    ///
+    /// With [recording threads](ExecutorOptions::with_recording_threads), chunks of
+    /// consecutive groups are recorded at once into their own encoders; everything that
+    /// allocates (pooled textures, views, histories) happens before, on the calling thread.
+    /// When a closure fails, closures of other chunks may already have run.
     pub fn execute(
         &mut self,
         graph: &mut RenderGraph<'_>,
         plan: &CompiledGraph,
         imports: &Imports,
         mode: ExecuteMode,
-    ) -> Result<wgpu::CommandBuffer, ExecuteError> {
+    ) -> Result<FrameCommands, ExecuteError> {
         let plan = mode.plan_to_record(plan);
+        self.check_device()?;
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("tilegraph frame"),
-            });
-        let recorded = self.record(graph, plan, imports, mode, &mut encoder);
-        let commands = encoder.finish();
-        let validation = ready_or_block(validation.pop());
-        let oom = ready_or_block(oom.pop());
-        recorded?;
+        let recorded = self.record_frame(graph, plan, imports, mode);
+        let (commands, mut worker_errors) = match recorded {
+            Ok(Recorded { commands, errors }) => (Ok(FrameCommands(commands)), errors),
+            Err(e) => (Err(e), WorkerErrors::default()),
+        };
+        let validation = ready_or_block(validation.pop()).or(worker_errors.validation.take());
+        let oom = ready_or_block(oom.pop()).or(worker_errors.oom.take());
+        self.check_device()?;
+        let commands = commands?;
         if let Some(error) = validation {
             let message = error.to_string();
             let pass = self
@@ -405,7 +605,18 @@ impl Executor {
         mode: ExecuteMode,
     ) -> Result<wgpu::SubmissionIndex, ExecuteError> {
         let commands = self.execute(graph, plan, imports, mode)?;
-        Ok(self.queue.submit([commands]))
+        Ok(self.queue.submit(commands))
+    }
+
+    /// [`ExecuteError::DeviceLost`] once wgpu has reported the device lost.
+    fn check_device(&self) -> Result<(), ExecuteError> {
+        match &*self.lost.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some((reason, message)) => Err(ExecuteError::DeviceLost {
+                reason: *reason,
+                message: message.clone(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// The passes of the group whose label wgpu's message quotes.
@@ -427,9 +638,9 @@ impl Executor {
 
     /// Finds the group whose commands wgpu rejected. wgpu reports a frame's validation errors when
     /// its encoder finishes, naming the encoder, not the pass; so after a failed frame — never on
-    /// the success path — the frame is recorded again one group per encoder, each under its own
-    /// error scope, and the first group that fails is named. The closures of the groups up to that
-    /// one run a second time; the commands are dropped.
+    /// the success path — the frame is recorded again one group per encoder on the calling
+    /// thread, each under its own error scope, and the first group that fails is named. The
+    /// closures of the groups up to that one run a second time; the commands are dropped.
     fn locate_validation_error(
         &mut self,
         graph: &mut RenderGraph<'_>,
@@ -451,7 +662,7 @@ impl Executor {
             resolve_layers_via_copy,
             ..
         } = self;
-        for group in &prepared[index].groups {
+        for (i, group) in prepared[index].groups.iter().enumerate() {
             let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some(&group.label),
@@ -473,7 +684,7 @@ impl Executor {
                 debug_groups: options.debug_groups,
                 resolve_layers_via_copy: *resolve_layers_via_copy,
             };
-            let recorded = recorder.group(group, &mut graph.callbacks);
+            let recorded = recorder.group(i, group, &mut graph.callbacks[..]);
             drop(encoder.finish());
             let failed = ready_or_block(scope.pop()).is_some();
             if recorded.is_err() || failed {
@@ -483,8 +694,9 @@ impl Executor {
         None
     }
 
-    /// Records `plan` of `graph` into `encoder` (the caller owns error scopes and submission).
-    /// A closure error abandons the frame: the encoder should then be dropped, not submitted.
+    /// Records `plan` of `graph` into `encoder` (the caller owns error scopes and submission),
+    /// always on the calling thread. A closure error abandons the frame: the encoder should then
+    /// be dropped, not submitted.
     pub fn record(
         &mut self,
         graph: &mut RenderGraph<'_>,
@@ -494,22 +706,92 @@ impl Executor {
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), ExecuteError> {
         let plan = mode.plan_to_record(plan);
+        self.check_device()?;
+        let index = self.begin_frame(graph, plan, imports, mode)?;
+        self.record_serial(graph, index, imports, encoder)?;
+        self.end_frame(graph, plan);
+        Ok(())
+    }
+
+    /// Records the frame into one encoder on the calling thread, or into one per chunk on the
+    /// recording threads.
+    fn record_frame(
+        &mut self,
+        graph: &mut RenderGraph<'_>,
+        plan: &CompiledGraph,
+        imports: &Imports,
+        mode: ExecuteMode,
+    ) -> Result<Recorded, ExecuteError> {
+        let index = self.begin_frame(graph, plan, imports, mode)?;
+        let recorded = if self.workers.is_some() && self.prepared[index].chunks.len() > 1 {
+            self.record_parallel(graph, index, imports)?
+        } else {
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("tilegraph frame"),
+                });
+            self.record_serial(graph, index, imports, &mut encoder)?;
+            Recorded {
+                commands: vec![encoder.finish()],
+                errors: WorkerErrors::default(),
+            }
+        };
+        self.end_frame(graph, plan);
+        Ok(recorded)
+    }
+
+    /// Everything a frame needs `&mut self` for, before recording: checks, lowering, limits,
+    /// pool allocation, bindings, timestamp slots. Returns the prepared plan's index.
+    fn begin_frame(
+        &mut self,
+        graph: &RenderGraph<'_>,
+        plan: &CompiledGraph,
+        imports: &Imports,
+        mode: ExecuteMode,
+    ) -> Result<usize, ExecuteError> {
         if plan.fingerprint() != graph.fingerprint() {
             return Err(ExecuteError::PlanMismatch {
                 plan: plan.fingerprint(),
                 graph: graph.fingerprint(),
             });
         }
+        let prepared = self.prepare(plan, mode)?;
+        if !graph.histories.is_empty() {
+            check_histories(graph, &self.device.limits())?;
+        }
         self.frame += 1;
+        self.prepared[prepared].last_used = self.frame;
         self.pool.evict(self.frame, self.options.keep_frames);
-        let prepared = self.prepare(plan, mode);
         self.bind(graph, plan, prepared, imports, mode)?;
+        if let Some(t) = self.timestamps.as_mut() {
+            t.begin_frame(&self.device, &self.prepared[prepared].groups);
+        }
+        Ok(prepared)
+    }
 
+    /// This frame's history textures become the next frame's previous ones.
+    fn end_frame(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
+        for &(_, current) in &graph.histories {
+            if let Slot::History(h, _) = self.slots[current.index()] {
+                let wrote = !plan.resources()[current.index()].culled;
+                self.histories[h as usize].swap(wrote);
+            }
+        }
+    }
+
+    fn record_serial(
+        &mut self,
+        graph: &mut RenderGraph<'_>,
+        index: usize,
+        imports: &Imports,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<(), ExecuteError> {
         let Executor {
             device,
             queue,
             pool,
-            prepared: all_prepared,
+            prepared,
             slots,
             timestamps,
             options,
@@ -517,10 +799,6 @@ impl Executor {
             resolve_layers_via_copy,
             ..
         } = self;
-        let prepared = &all_prepared[prepared];
-        if let Some(t) = timestamps.as_mut() {
-            t.begin_frame(device, prepared.groups.len());
-        }
         let mut recorder = Recorder {
             tables: Tables {
                 device,
@@ -532,39 +810,122 @@ impl Executor {
                 graph: graph.id,
                 resources: &graph.resources,
             },
-            encoder,
+            encoder: &mut *encoder,
             graph_passes: &graph.passes,
-            timestamps: timestamps.as_mut(),
+            timestamps: timestamps.as_ref().and_then(|t| t.frame_queries()),
             debug_groups: options.debug_groups,
             resolve_layers_via_copy: *resolve_layers_via_copy,
         };
-        for group in &prepared.groups {
-            recorder.poison_textures(&group.poison_before);
-            recorder.group(group, &mut graph.callbacks)?;
-            recorder.poison_subresources(&group.poison_after);
+        for (i, group) in prepared[index].groups.iter().enumerate() {
+            recorder.group(i, group, &mut graph.callbacks[..])?;
         }
-        if let Some(t) = recorder.timestamps.take() {
-            t.end_frame(recorder.encoder);
-        }
-        // This frame's history textures become the next frame's previous ones.
-        for &(_, current) in &graph.histories {
-            if let Slot::History(h, _) = self.slots[current.index()] {
-                let wrote = !plan.resources()[current.index()].culled;
-                self.histories[h as usize].swap(wrote);
-            }
+        if let Some(t) = timestamps.as_mut() {
+            t.end_frame(encoder);
         }
         Ok(())
     }
 
+    /// Records the prepared plan's chunks on the recording threads, each into its own encoder
+    /// under that thread's own error scopes (wgpu's error scopes are per thread). Each thread
+    /// also finishes its encoder: wgpu 30 encodes and validates a pass's commands there, so that
+    /// is most of the work.
+    fn record_parallel(
+        &mut self,
+        graph: &mut RenderGraph<'_>,
+        index: usize,
+        imports: &Imports,
+    ) -> Result<Recorded, ExecuteError> {
+        let Executor {
+            device,
+            queue,
+            pool,
+            prepared,
+            slots,
+            timestamps,
+            options,
+            histories,
+            workers,
+            resolve_layers_via_copy,
+            ..
+        } = self;
+        let prepared = &prepared[index];
+        let workers = workers.as_ref().expect("checked by the caller");
+        let mut shares: Vec<ChunkCallbacks<'_, '_>> = prepared
+            .chunks
+            .iter()
+            .map(|_| ChunkCallbacks(Vec::new()))
+            .collect();
+        for (p, callback) in graph.callbacks.iter_mut().enumerate() {
+            match prepared.pass_chunk.get(p) {
+                Some(&c) if c != NOT_RECORDED => {
+                    shares[c as usize].0.push((PassId::new(p), callback))
+                }
+                _ => {}
+            }
+        }
+        let tables = Tables {
+            device,
+            queue,
+            slots,
+            pool,
+            imports,
+            histories,
+            graph: graph.id,
+            resources: &graph.resources,
+        };
+        let chunk = Chunk {
+            tables,
+            groups: &prepared.groups,
+            graph_passes: &graph.passes,
+            timestamps: timestamps.as_ref().and_then(|t| t.frame_queries()),
+            debug_groups: options.debug_groups,
+            resolve_layers_via_copy: *resolve_layers_via_copy,
+        };
+        let mut results: Vec<Option<ChunkResult>> = prepared.chunks.iter().map(|_| None).collect();
+        workers.scope(|scope| {
+            for ((range, share), result) in prepared.chunks.iter().zip(shares).zip(&mut results) {
+                let range = range.clone();
+                scope.spawn(move |_| *result = Some(chunk.record(range, share)));
+            }
+        });
+        let mut recorded = Recorded {
+            commands: Vec::with_capacity(results.len() + 1),
+            errors: WorkerErrors::default(),
+        };
+        let mut failed = None;
+        for result in results {
+            let result = result.expect("every chunk ran");
+            recorded.errors.validation = recorded.errors.validation.or(result.errors.validation);
+            recorded.errors.oom = recorded.errors.oom.or(result.errors.oom);
+            match result.commands {
+                Ok(commands) => recorded.commands.push(commands),
+                // The first failing chunk in plan order names the frame's error.
+                Err(e) => failed = failed.or(Some(e)),
+            }
+        }
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if let Some(t) = timestamps.as_mut() {
+            // The timestamps are resolved after every chunk, in a command buffer of their own.
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("tilegraph timestamps"),
+            });
+            t.end_frame(&mut encoder);
+            recorded.commands.push(encoder.finish());
+        }
+        Ok(recorded)
+    }
+
     /// Lowers the plan for the mode, or finds it lowered; returns its index in `self.prepared`.
-    fn prepare(&mut self, plan: &CompiledGraph, mode: ExecuteMode) -> usize {
-        let frame = self.frame;
+    /// A plan is checked against the device's limits when it is first lowered.
+    fn prepare(&mut self, plan: &CompiledGraph, mode: ExecuteMode) -> Result<usize, ExecuteError> {
         if let Some(i) = self.prepared.iter().position(|p| {
             p.fingerprint == plan.fingerprint() && p.options == *plan.options() && p.mode == mode
         }) {
-            self.prepared[i].last_used = frame;
-            return i;
+            return Ok(i);
         }
+        check_limits(plan, &self.device.limits())?;
         let groups = lower(
             plan,
             mode,
@@ -572,6 +933,20 @@ impl Executor {
             self.multiview_enabled(),
             self.multisample_arrays(),
         );
+        let threads = self.recording_threads();
+        let chunks = if threads > 1 {
+            chunk_groups(&groups, CHUNKS_PER_THREAD * threads)
+        } else {
+            Vec::new()
+        };
+        let mut pass_chunk = vec![NOT_RECORDED; plan.passes().len()];
+        for (c, range) in chunks.iter().enumerate() {
+            for group in &groups[range.clone()] {
+                for &p in &group.passes {
+                    pass_chunk[p.index()] = c as u32;
+                }
+            }
+        }
         let prepared = Prepared {
             fingerprint: plan.fingerprint(),
             options: *plan.options(),
@@ -579,17 +954,19 @@ impl Executor {
             groups,
             bound: Vec::new(),
             generation: None,
-            last_used: frame,
+            last_used: self.frame,
+            chunks,
+            pass_chunk,
         };
         if self.prepared.len() < PREPARED_CAPACITY {
             self.prepared.push(prepared);
-            self.prepared.len() - 1
+            Ok(self.prepared.len() - 1)
         } else {
             let oldest = (0..self.prepared.len())
                 .min_by_key(|&i| self.prepared[i].last_used)
                 .unwrap_or(0);
             self.prepared[oldest] = prepared;
-            oldest
+            Ok(oldest)
         }
     }
 
@@ -763,6 +1140,92 @@ impl Executor {
     }
 }
 
+/// Chunks per recording thread: a few, so that a thread whose chunk records fast takes another
+/// (groups differ in cost), yet not one per group (each chunk is a command buffer).
+const CHUNKS_PER_THREAD: usize = 2;
+
+/// Splits the groups into at most `count` runs of consecutive groups with about as many passes
+/// each (the executor cannot know what a closure costs; a pass is the unit it sees).
+fn chunk_groups(groups: &[ExecGroup], count: usize) -> Vec<std::ops::Range<usize>> {
+    let total: usize = groups.iter().map(|g| g.passes.len().max(1)).sum();
+    let count = count.clamp(1, groups.len().max(1));
+    let mut chunks = Vec::with_capacity(count);
+    let (mut start, mut weight) = (0, 0);
+    for (i, group) in groups.iter().enumerate() {
+        weight += group.passes.len().max(1);
+        // End the chunk once it holds its share of the passes seen so far.
+        if weight * count >= total * (chunks.len() + 1) && chunks.len() + 1 < count {
+            chunks.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    if start < groups.len() {
+        chunks.push(start..groups.len());
+    }
+    chunks
+}
+
+/// Checks what the executor creates for `plan` — graph-owned textures and buffers — against
+/// the device's limits, before anything is allocated. (History textures, imports to the plan,
+/// are checked each frame by [`check_histories`].)
+fn check_limits(plan: &CompiledGraph, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
+    for (r, resource) in plan.resources().iter().enumerate() {
+        let decl = plan.resource_decl(ResourceId::new(r));
+        if !resource.culled && decl.import.is_none() {
+            check_resource(decl, limits)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks the history textures the executor would create for `graph`.
+fn check_histories(graph: &RenderGraph<'_>, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
+    for &(previous, _) in &graph.histories {
+        check_resource(&graph.resources[previous.index()], limits)?;
+    }
+    Ok(())
+}
+
+fn check_resource(decl: &ResourceDecl, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
+    let exceeds = |what, value: u64, limit, max: u64| {
+        if value > max {
+            Err(ExecuteError::ExceedsDeviceLimit {
+                resource: decl.name.to_string(),
+                what,
+                value,
+                limit,
+                max,
+            })
+        } else {
+            Ok(())
+        }
+    };
+    match decl.kind {
+        ResourceKind::Texture(t) => {
+            let max_2d = u64::from(limits.max_texture_dimension_2d);
+            exceeds("width", t.width.into(), "max_texture_dimension_2d", max_2d)?;
+            exceeds(
+                "height",
+                t.height.into(),
+                "max_texture_dimension_2d",
+                max_2d,
+            )?;
+            exceeds(
+                "array layers",
+                t.layers.into(),
+                "max_texture_array_layers",
+                limits.max_texture_array_layers.into(),
+            )
+        }
+        ResourceKind::Buffer(b) => exceeds(
+            "size in bytes",
+            b.size,
+            "max_buffer_size",
+            limits.max_buffer_size,
+        ),
+    }
+}
+
 /// The output of a future wgpu resolves at once on native backends (error scopes), without
 /// pollster's thread parking on that path; pollster blocks when it is not ready.
 fn ready_or_block<F: std::future::Future>(future: F) -> F::Output {
@@ -771,5 +1234,57 @@ fn ready_or_block<F: std::future::Future>(future: F) -> F::Output {
     match future.as_mut().poll(&mut cx) {
         std::task::Poll::Ready(out) => out,
         std::task::Poll::Pending => pollster::block_on(future),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunk_groups;
+    use super::lower::ExecGroup;
+    use crate::resource::{PassId, PassKind};
+
+    fn groups(passes: &[usize]) -> Vec<ExecGroup> {
+        let mut next = 0;
+        passes
+            .iter()
+            .map(|&n| {
+                let ids = (next..next + n).map(PassId::new).collect();
+                next += n;
+                ExecGroup {
+                    kind: PassKind::Render,
+                    passes: ids,
+                    label: String::new(),
+                    color: Vec::new(),
+                    depth: None,
+                    depth_views: Vec::new(),
+                    views: 1,
+                    multiview: None,
+                    poison_before: Vec::new(),
+                    poison_after: Vec::new(),
+                    invalidate_before: Vec::new(),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chunks_are_consecutive_runs_with_about_as_many_passes_each() {
+        assert_eq!(
+            chunk_groups(&groups(&[1; 64]), 16),
+            (0..16).map(|c| c * 4..c * 4 + 4).collect::<Vec<_>>()
+        );
+        assert_eq!(chunk_groups(&groups(&[1; 7]), 2), [0..4, 4..7]);
+        // A group of many passes weighs as much as that many groups of one.
+        assert_eq!(
+            chunk_groups(&groups(&[6, 1, 1, 1, 1, 1, 1]), 2),
+            [0..1, 1..7]
+        );
+        // Never more chunks than groups, never an empty one.
+        assert_eq!(chunk_groups(&groups(&[1, 1, 1]), 8), [0..1, 1..2, 2..3]);
+        assert_eq!(
+            chunk_groups(&groups(&[1]), 4),
+            vec![std::ops::Range { start: 0, end: 1 }]
+        );
+        assert!(chunk_groups(&[], 4).is_empty());
     }
 }

@@ -78,6 +78,11 @@ impl TextureViews {
         }
     }
 
+    /// Whether views of single subresources are held besides `whole`.
+    pub(crate) fn has_subresource_views(&self) -> bool {
+        !self.subs.is_empty()
+    }
+
     /// Every subresource view (what poisoning overwrites).
     pub(crate) fn subresources(&self) -> &[wgpu::TextureView] {
         if self.subs.is_empty() {
@@ -244,6 +249,21 @@ impl Pool {
             self.stats.evicted += removed as u64;
             self.generation += 1;
         }
+    }
+
+    /// Bytes of the pooled textures and of the pooled buffers.
+    pub(crate) fn bytes(&self) -> (u64, u64) {
+        let textures = self
+            .textures
+            .iter()
+            .map(|t| super::stats::texture_bytes(&t.desc))
+            .fold(0, u64::saturating_add);
+        let buffers = self
+            .buffers
+            .iter()
+            .map(|b| b.size)
+            .fold(0, u64::saturating_add);
+        (textures, buffers)
     }
 
     pub(crate) fn stats(&self) -> PoolStats {

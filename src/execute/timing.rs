@@ -1,5 +1,8 @@
 //! Optional GPU timestamps at the start and end of every render and compute group.
 
+use super::lower::ExecGroup;
+use crate::resource::PassKind;
+
 /// GPU time one group took.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupTiming {
@@ -7,6 +10,34 @@ pub struct GroupTiming {
     pub label: String,
     /// Nanoseconds between the group's start and end timestamps.
     pub nanoseconds: f64,
+}
+
+/// Where the groups of one frame write their timestamps: a group's two queries are fixed before
+/// recording starts.
+#[derive(Clone, Copy)]
+pub(crate) struct FrameQueries<'f> {
+    query_set: &'f wgpu::QuerySet,
+    first: &'f [Option<u32>],
+}
+
+impl<'f> FrameQueries<'f> {
+    pub(crate) fn render(&self, group: usize) -> Option<wgpu::RenderPassTimestampWrites<'f>> {
+        let first = (*self.first.get(group)?)?;
+        Some(wgpu::RenderPassTimestampWrites {
+            query_set: self.query_set,
+            beginning_of_pass_write_index: Some(first),
+            end_of_pass_write_index: Some(first + 1),
+        })
+    }
+
+    pub(crate) fn compute(&self, group: usize) -> Option<wgpu::ComputePassTimestampWrites<'f>> {
+        let first = (*self.first.get(group)?)?;
+        Some(wgpu::ComputePassTimestampWrites {
+            query_set: self.query_set,
+            beginning_of_pass_write_index: Some(first),
+            end_of_pass_write_index: Some(first + 1),
+        })
+    }
 }
 
 /// Query set, resolve and readback buffers, grown to the largest frame seen.
@@ -17,6 +48,8 @@ pub(crate) struct Timestamps {
     resolve: Option<wgpu::Buffer>,
     readback: Option<wgpu::Buffer>,
     labels: Vec<String>,
+    /// Per group of the frame: its first query (render and compute groups).
+    first: Vec<Option<u32>>,
     used: u32,
     /// Queries written by the frame whose results sit in `readback`.
     pending: u32,
@@ -31,13 +64,22 @@ impl Timestamps {
             resolve: None,
             readback: None,
             labels: Vec::new(),
+            first: Vec::new(),
             used: 0,
             pending: 0,
         }
     }
 
-    pub(crate) fn begin_frame(&mut self, device: &wgpu::Device, groups: usize) {
-        let needed = (groups as u32).max(1) * 2;
+    /// Queries allocated (the largest frame's two per group).
+    pub(crate) fn queries(&self) -> u32 {
+        self.capacity
+    }
+
+    /// Sizes the query set for `groups` and gives every render and compute group its pair of
+    /// queries, in recording order, so that groups recorded on different threads write their
+    /// own slots.
+    pub(crate) fn begin_frame(&mut self, device: &wgpu::Device, groups: &[ExecGroup]) {
+        let needed = (groups.len() as u32).max(1) * 2;
         if needed > self.capacity {
             self.capacity = needed;
             self.query_set = Some(device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -60,13 +102,20 @@ impl Timestamps {
             }));
         }
         self.used = 0;
+        self.first.clear();
+        for group in groups {
+            let timed = matches!(group.kind, PassKind::Render | PassKind::Compute);
+            let first = if timed {
+                Some(self.next(&group.label))
+            } else {
+                None
+            };
+            self.first.push(first);
+        }
     }
 
-    fn next(&mut self, label: &str) -> Option<(&wgpu::QuerySet, u32)> {
+    fn next(&mut self, label: &str) -> u32 {
         let index = self.used / 2;
-        if self.used + 2 > self.capacity {
-            return None;
-        }
         match self.labels.get_mut(index as usize) {
             Some(l) if l == label => {}
             Some(l) => label.clone_into(l),
@@ -74,30 +123,14 @@ impl Timestamps {
         }
         let first = self.used;
         self.used += 2;
-        Some((self.query_set.as_ref()?, first))
+        first
     }
 
-    pub(crate) fn next_render(
-        &mut self,
-        label: &str,
-    ) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
-        let (query_set, first) = self.next(label)?;
-        Some(wgpu::RenderPassTimestampWrites {
-            query_set,
-            beginning_of_pass_write_index: Some(first),
-            end_of_pass_write_index: Some(first + 1),
-        })
-    }
-
-    pub(crate) fn next_compute(
-        &mut self,
-        label: &str,
-    ) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
-        let (query_set, first) = self.next(label)?;
-        Some(wgpu::ComputePassTimestampWrites {
-            query_set,
-            beginning_of_pass_write_index: Some(first),
-            end_of_pass_write_index: Some(first + 1),
+    /// The queries of this frame's groups, shared by the threads that record them.
+    pub(crate) fn frame_queries(&self) -> Option<FrameQueries<'_>> {
+        Some(FrameQueries {
+            query_set: self.query_set.as_ref()?,
+            first: &self.first,
         })
     }
 

@@ -1,7 +1,8 @@
 //! Every error kind of the guide, with the pass and resource it names; errors in culled passes.
 
 use crate::common::{assert_error, error, plan};
-use tilegraph::{CompileOptions, RenderGraph};
+use tilegraph::wgpu::TextureFormat;
+use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
 
 /// A description with `resources` and `passes` spliced in.
 fn graph(resources: &str, passes: &str) -> String {
@@ -136,9 +137,15 @@ fn invalid_description_for_malformed_files_and_bad_values() {
     ];
     for (what, json) in cases {
         let e = error(&json);
+        // An error about one resource's declaration names it in its field as in its message.
+        let message = e.to_string();
+        let named = message
+            .strip_prefix("resource `")
+            .and_then(|rest| rest.split_once('`'))
+            .map(|(name, _)| name);
         assert_eq!(
             (e.kind().as_str(), e.pass(), e.resource()),
-            ("invalid_description", None, None),
+            ("invalid_description", None, named),
             "{what}: {e}"
         );
         assert!(!e.to_string().is_empty(), "{what}");
@@ -620,4 +627,135 @@ fn error_json_object_has_kind_pass_resource_and_message() {
     assert_eq!(v["error"]["pass"], "blend");
     assert_eq!(v["error"]["resource"], "out");
     assert_eq!(v["error"]["message"], e.to_string());
+}
+
+/// An `invalid_description` error about one declaration names it in the JSON's `pass` or
+/// `resource` field, not only in its message: a malformed resource (in the description and in
+/// the declared values) and a malformed pass.
+#[test]
+fn invalid_description_names_the_resource_or_pass_it_is_about() {
+    let cases = [
+        (
+            r#"{"name": "hdr", "texture": {"format": "rgba99", "size": [4, 4]}}"#,
+            r#"{"name": "draw", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "side_effects": true}"#,
+            None,
+            Some("hdr"),
+        ),
+        (
+            r#"{"name": "hdr", "texture": {"format": "rgba8unorm", "size": [0, 4]}}"#,
+            r#"{"name": "draw", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "side_effects": true}"#,
+            None,
+            Some("hdr"),
+        ),
+        (
+            r#"{"name": "hdr", "texture": {"format": "rgba8unorm", "size": [4, 4]}, "clear": "red"}"#,
+            r#"{"name": "draw", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "side_effects": true}"#,
+            None,
+            Some("hdr"),
+        ),
+        (
+            r#"{"name": "hdr", "texture": {"format": "rgba8unorm", "size": [4, 4]}}"#,
+            r#"{"name": "draw", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "keep_order": 1, "side_effects": true}"#,
+            Some("draw"),
+            None,
+        ),
+    ];
+    for (resources, passes, pass, resource) in cases {
+        let json = graph(resources, passes);
+        let e = match RenderGraph::from_json(&json) {
+            Err(e) => e,
+            Ok(g) => g
+                .compile(&CompileOptions::default())
+                .expect_err("the description is invalid"),
+        };
+        assert_eq!(e.kind().as_str(), "invalid_description", "{e}");
+        let v: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
+        assert_eq!(v["error"]["pass"].as_str(), pass, "{e}");
+        assert_eq!(v["error"]["resource"].as_str(), resource, "{e}");
+        let named = pass.or(resource).unwrap();
+        assert!(e.to_string().contains(&format!("`{named}`")), "{e}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// history textures
+
+/// `taa.previous` and `taa.current`, the JSON form of a history texture, with `passes` after them.
+fn history_graph(passes: &str) -> String {
+    graph(
+        &format!(
+            r#"{OUT},
+            {{"name": "taa.previous", "texture": {{"format": "rgba16float", "size": [64, 64]}},
+             "import": {{"contents": "preserved", "after": "discard"}}}},
+            {{"name": "taa.current", "texture": {{"format": "rgba16float", "size": [64, 64]}},
+             "import": {{"contents": "undefined", "after": "keep"}}}}"#
+        ),
+        passes,
+    )
+}
+
+#[test]
+fn writing_last_frames_history_names_the_pass_and_the_half() {
+    for write in [
+        r#""color": [{"resource": "taa.previous", "access": "write"}]"#,
+        r#""color": [{"resource": "taa.previous", "access": "read_write"}]"#,
+        r#""color": [{"resource": "out", "access": "clear"}], "storage_write": ["taa.previous"]"#,
+    ] {
+        let json = history_graph(&format!(
+            r#"{{"name": "resolve_taa", "type": "render", {write}}}, {PRESENT}"#
+        ));
+        assert_error(
+            &json,
+            "invalid_access",
+            Some("resolve_taa"),
+            Some("taa.previous"),
+        );
+        let message = error(&json).to_string();
+        assert!(
+            message.contains("last frame's") && message.contains("`taa.current`"),
+            "{message}"
+        );
+    }
+    // The same through the builder's handles.
+    let mut g = RenderGraph::new();
+    let desc = TextureDesc::new(TextureFormat::Rgba8Unorm, 16, 16);
+    let history = g.history_texture("taa", desc);
+    g.add_render_pass("accumulate")
+        .color(history.previous, Access::Write)
+        .finish();
+    let e = g.compile(&CompileOptions::default()).unwrap_err();
+    assert_eq!(
+        (e.kind().as_str(), e.pass(), e.resource()),
+        ("invalid_access", Some("accumulate"), Some("taa.previous")),
+        "{e}"
+    );
+}
+
+#[test]
+fn reading_this_frames_history_before_it_is_written_points_at_the_previous_half() {
+    let json = history_graph(
+        r#"{"name": "reproject", "type": "render", "sample": ["taa.current"],
+             "color": [{"resource": "out", "access": "write"}]},
+           {"name": "accumulate", "type": "render", "sample": ["taa.previous"],
+             "color": [{"resource": "taa.current", "access": "write"}]}"#,
+    );
+    assert_error(
+        &json,
+        "read_before_write",
+        Some("reproject"),
+        Some("taa.current"),
+    );
+    let message = error(&json).to_string();
+    assert!(
+        message.contains("`taa.previous`") && !message.contains("preserved"),
+        "{message}"
+    );
+    // In the right order the frame compiles: read last frame's, write this frame's, read it.
+    let fine = history_graph(
+        r#"{"name": "accumulate", "type": "render", "sample": ["taa.previous"],
+             "color": [{"resource": "taa.current", "access": "write"}]},
+           {"name": "present", "type": "render", "sample": ["taa.current"],
+             "color": [{"resource": "out", "access": "write"}]}"#,
+    );
+    plan(&fine);
 }

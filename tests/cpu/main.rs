@@ -10,6 +10,7 @@ mod support;
 mod compile_errors;
 mod compile_scenarios;
 mod fuzz_corpus;
+mod golden;
 mod layering;
 mod multiview;
 mod prop_interpreter;

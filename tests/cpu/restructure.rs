@@ -403,7 +403,7 @@ fn keep_order_must_be_a_boolean_and_round_trips() {
         r#""storage_write": ["particles"]}"#,
         r#""storage_write": ["particles"], "keep_order": "yes"}"#,
     );
-    assert_error(&bad, "invalid_description", None, None);
+    assert_error(&bad, "invalid_description", Some("sim"), None);
     let message = RenderGraph::from_json(&bad).unwrap_err().to_string();
     assert!(
         message.contains("pass `sim`") && message.contains("keep_order"),

@@ -102,7 +102,7 @@ fn subresources_are_handed_out_only_as_declared() {
     let gpu = crate::support::gpu();
     let (texture, view) = target(&gpu, 32, 32);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
-    let asked = std::cell::RefCell::new(Vec::new());
+    let asked = std::sync::Mutex::new(Vec::new());
     let mut graph = RenderGraph::new();
     let chain = graph.create_texture("chain", TextureDesc::new(FORMAT, 64, 64).mips(3));
     let out = kept(&mut graph, "out", 32, 32);
@@ -115,7 +115,7 @@ fn subresources_are_handed_out_only_as_declared() {
         .sample(chain.mip(0))
         .color(chain.mip(1), Access::Clear)
         .execute(|_, ctx| {
-            let mut asked = asked.borrow_mut();
+            let mut asked = asked.lock().unwrap();
             asked.push(ctx.view(chain.mip(0)).is_ok()); // sampled
             asked.push(ctx.view(chain.mip(1)).is_ok()); // attached
             asked.push(ctx.view(chain.mip(2)).is_ok()); // neither
@@ -132,7 +132,10 @@ fn subresources_are_handed_out_only_as_declared() {
     imports.texture(out, &texture, &view);
     run(&gpu, &mut executor, &mut graph, &imports).expect("records");
     drop(graph);
-    assert_eq!(asked.into_inner(), [true, true, false, false, true]);
+    assert_eq!(
+        asked.into_inner().unwrap(),
+        [true, true, false, false, true]
+    );
 }
 
 #[test]
@@ -182,7 +185,7 @@ fn history_frame(
     color: [f64; 4],
 ) -> (bool, [u8; 4]) {
     let (texture, view) = target(gpu, size, size);
-    let valid = std::cell::Cell::new(None);
+    let valid = std::sync::Mutex::new(None);
     let mut graph = RenderGraph::new();
     let history = graph.history_texture("acc", TextureDesc::new(FORMAT, size, size));
     let out = kept(&mut graph, "out", size, size);
@@ -195,7 +198,7 @@ fn history_frame(
         .copy_src(history.previous)
         .copy_dst(out)
         .execute(|encoder, ctx| {
-            valid.set(Some(ctx.history_valid(history.previous)));
+            *valid.lock().unwrap() = Some(ctx.history_valid(history.previous));
             encoder.copy_texture_to_texture(
                 ctx.texture(history.previous)?.as_image_copy(),
                 ctx.texture(out)?.as_image_copy(),
@@ -213,7 +216,7 @@ fn history_frame(
     drop(graph);
     let back = gpu.read_texture(&texture).expect("read back");
     let texel = [back.bytes[0], back.bytes[1], back.bytes[2], back.bytes[3]];
-    (valid.get().expect("`read` ran"), texel)
+    (valid.into_inner().unwrap().expect("`read` ran"), texel)
 }
 
 #[test]

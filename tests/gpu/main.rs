@@ -7,10 +7,13 @@ mod support;
 #[path = "../../examples/deferred/frame.rs"]
 mod frame;
 
+mod bad_input;
 mod context;
 mod deferred;
 mod examples;
 mod executor;
 mod graphs;
 mod multiview;
+mod parallel;
+mod soak;
 mod stereo;

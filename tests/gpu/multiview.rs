@@ -2,7 +2,7 @@
 //! `Features::MULTIVIEW` (lavapipe), one render pass per view elsewhere (llvmpipe's GL) or when
 //! the executor is told so; the same layers either way, in every mode.
 
-use std::cell::RefCell;
+use std::sync::Mutex;
 
 use tilegraph::prelude::*;
 use tilegraph::wgpu;
@@ -158,7 +158,7 @@ fn stereo_frame(
     mode: ExecuteMode,
     pipelines: &Pipelines,
 ) -> Result<Vec<Views>, ExecuteError> {
-    let seen = RefCell::new(Vec::new());
+    let seen = Mutex::new(Vec::new());
     let mut graph = RenderGraph::new();
     let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1).layers(views);
     let eyes = graph.import_texture(
@@ -176,7 +176,7 @@ fn stereo_frame(
         None => pass.color(eyes, Access::Clear),
     };
     pass.execute(|rpass, ctx| {
-        seen.borrow_mut().push(ctx.views());
+        seen.lock().unwrap().push(ctx.views());
         let pipeline = match ctx.views() {
             Views::Multiview { .. } => pipelines
                 .multiview
@@ -195,7 +195,7 @@ fn stereo_frame(
     executor.execute_and_submit(&mut graph, &plan, &imports, mode)?;
     drop(graph);
     crate::support::assert_no_gpu_errors(gpu);
-    Ok(seen.into_inner())
+    Ok(seen.into_inner().unwrap())
 }
 
 fn multiview_device(gpu: &Gpu) -> bool {

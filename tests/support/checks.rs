@@ -934,10 +934,19 @@ pub fn check_determinism(
     options: &CompileOptions,
 ) -> Result<(), String> {
     let json = plan.to_json();
-    let again = graph
-        .compile(options)
+    // The second compile reuses storage: one compiler per thread, handed back every plan it made,
+    // from graphs of all shapes.
+    thread_local! {
+        static COMPILER: std::cell::RefCell<tilegraph::Compiler> = Default::default();
+    }
+    let again = COMPILER
+        .with_borrow_mut(|c| c.compile(graph, options))
         .map_err(|e| format!("second compile failed: {e}"))?;
-    ensure!(again.to_json() == json, "two compiles of one graph differ");
+    ensure!(
+        again.to_json() == json,
+        "two compiles of one graph differ (the second with a reused compiler)"
+    );
+    COMPILER.with_borrow_mut(|c| c.recycle(again));
     let reloaded = RenderGraph::from_json(&graph.to_json())
         .map_err(|e| format!("round trip rejected: {e}"))?;
     ensure!(

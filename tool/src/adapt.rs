@@ -238,6 +238,8 @@ fn unsupported(pass: &str, message: String) -> RunError {
 pub fn adapt(description: &str, caps: &Capabilities) -> Result<(String, Adaptation), RunError> {
     let mut value: Value = serde_json::from_str(description).map_err(|e| {
         tilegraph::GraphError::InvalidDescription {
+            pass: None,
+            resource: None,
             message: e.to_string(),
         }
     })?;
@@ -532,6 +534,8 @@ fn copy_draw(
         return Ok(());
     }
     let (s, d) = match (src.as_slice(), dst.as_slice()) {
+        // A buffer or an undeclared name: the compiler reports it.
+        ([s], [d]) if !textures.contains_key(s) || !textures.contains_key(d) => return Ok(()),
         ([s], [d]) => (&textures[s], &textures[d]),
         _ => {
             return Err(unsupported(
@@ -767,6 +771,19 @@ mod tests {
                 && e.contains("r16float"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_depth_copy_into_a_buffer_is_not_turned_into_a_draw() {
+        let d = r#"{"resources": [
+            {"name": "depth", "texture": {"format": "depth32float", "size": [8, 8]}},
+            {"name": "b", "buffer": {"size": 256}}],
+          "passes": [
+            {"name": "clear", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
+            {"name": "copy", "type": "copy", "copy_src": ["depth"], "copy_dst": ["b"],
+             "side_effects": true}]}"#;
+        let (_, a) = adapt(d, &caps_of_gl()).unwrap();
+        assert!(a.copy_draws.is_empty());
     }
 
     #[test]

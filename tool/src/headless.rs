@@ -348,6 +348,24 @@ pub fn init_logging() {
         .try_init();
 }
 
+/// Keeps a headless process off the window systems. Mesa's Vulkan device-selection layer (an
+/// implicit layer on most Linux machines) connects to the Wayland and X servers whenever adapters
+/// are enumerated, to find the GPU driving the display; on a machine without one that prints
+/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` before any work starts.
+/// Headless work picks its adapter itself, so this turns the layer off (`NODEVICE_SELECT=1`)
+/// unless the environment already says otherwise. Processes that present to a window leave it on.
+///
+/// # Safety
+///
+/// It changes the process environment: call it before any other thread runs (first thing in
+/// `main`), as [`std::env::set_var`] requires.
+pub unsafe fn stay_off_window_systems() {
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        // SAFETY: the caller guarantees no other thread reads or writes the environment.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
+}
+
 /// Whether `TILEGRAPH_VALIDATION` asks for the API validation layers (`1`, `true`, `yes`).
 pub fn validation_from_env() -> bool {
     std::env::var("TILEGRAPH_VALIDATION").is_ok_and(|v| matches!(v.as_str(), "1" | "true" | "yes"))

@@ -7,6 +7,8 @@
 //! - [`synthetic`]: synthetic shaders whose results depend on exactly what each pass declares, so
 //!   `tilegraph run` can execute any description in every execute mode and compare them.
 //! - [`timings`]: median GPU time per group and per frame from the executor's timestamps.
+//! - [`soak`]: a long run of changing graphs, sizes and histories on one executor, checking that
+//!   memory and every cache stay bounded.
 //!
 //! Kept out of the `tilegraph` crate so that its users compile neither `png` nor the synthetic
 //! shaders.
@@ -14,5 +16,6 @@
 
 pub mod adapt;
 pub mod headless;
+pub mod soak;
 pub mod synthetic;
 pub mod timings;

@@ -2,103 +2,78 @@
 
 use std::process::ExitCode;
 
-use tilegraph::{CompileOptions, GraphError, RenderGraph};
+use clap::{Parser, Subcommand, ValueEnum};
+use tilegraph::{CompileOptions, CompiledGraph, GraphError, RenderGraph};
 
-const USAGE: &str = "usage:
-  tilegraph plan FILE [--format json|text|html] [--fps N] [--dont-care] [--as-declared]
-  tilegraph dot FILE [--dont-care] [--as-declared]
-  tilegraph run FILE [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--hash]
-                     [--out DIR] [--size WxH] [--frames N] [--dont-care] [--timings]
-                     [--plan-html PATH] [--as-declared] [--no-multiview]";
-
-/// A failure of the tool: a usage mistake, an unreadable file, or a graph error.
-enum Failure {
-    Usage(String),
-    Graph(GraphError),
+/// Plan, explain and draw render graphs described in JSON: what tilegraph decides for a frame
+/// (groups, every load and store op and why, lifetimes, traffic), and the frame run on a GPU with
+/// synthetic shaders. The description format is in the guide (docs/guide.md).
+#[derive(Parser)]
+#[command(
+    name = "tilegraph",
+    version,
+    subcommand_required = true,
+    arg_required_else_help = false
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-impl From<GraphError> for Failure {
-    fn from(e: GraphError) -> Self {
-        Failure::Graph(e)
-    }
+#[derive(Subcommand)]
+enum Command {
+    /// Compiles a description and prints the plan: groups, load/store ops with their reasons,
+    /// restructuring, lifetimes, warnings and attachment traffic.
+    Plan {
+        #[command(flatten)]
+        compile: CompileArgs,
+        /// What to print: a table, the plan JSON, or a self-contained HTML viewer.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Frame rate of the per-second traffic figures.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+        fps: u32,
+    },
+    /// Compiles a description and prints the plan as a Graphviz DOT graph.
+    Dot {
+        #[command(flatten)]
+        compile: CompileArgs,
+    },
+    /// Executes a description on a GPU with synthetic shaders and prints what the frame kept.
+    Run(run_command::RunArgs),
 }
 
-#[derive(PartialEq)]
+/// How a description is compiled: shared by every command.
+#[derive(clap::Args)]
+struct CompileArgs {
+    /// The graph description (JSON).
+    file: String,
+    /// Hand over `LoadOp::DontCare`: states that every `write` access in the file overwrites
+    /// every pixel of its attachment.
+    #[arg(long)]
+    dont_care: bool,
+    /// Keep the declared order: compile without restructuring.
+    #[arg(long)]
+    as_declared: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum Format {
     Text,
     Json,
     Html,
 }
 
-struct Args {
-    command: String,
-    file: String,
-    format: Format,
-    fps: u32,
-    dont_care: bool,
-    as_declared: bool,
-}
-
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, Failure> {
-    let command = args
-        .next()
-        .ok_or_else(|| Failure::Usage("missing command".into()))?;
-    if command != "plan" && command != "dot" {
-        return Err(Failure::Usage(format!("unknown command `{command}`")));
-    }
-    let mut parsed = Args {
-        command,
-        file: String::new(),
-        format: Format::Text,
-        fps: 60,
-        dont_care: false,
-        as_declared: false,
-    };
-    let mut file = None;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--format" => {
-                parsed.format = match args.next().as_deref() {
-                    Some("json") => Format::Json,
-                    Some("text") => Format::Text,
-                    Some("html") => Format::Html,
-                    other => {
-                        return Err(Failure::Usage(format!(
-                            "--format takes json, text or html, not {other:?}"
-                        )));
-                    }
-                }
-            }
-            "--fps" => {
-                let value = args.next().unwrap_or_default();
-                parsed.fps = match value.parse::<u32>() {
-                    Ok(fps) if fps > 0 => fps,
-                    _ => {
-                        return Err(Failure::Usage(format!(
-                            "--fps takes a positive whole number, not `{value}`"
-                        )));
-                    }
-                }
-            }
-            "--dont-care" => parsed.dont_care = true,
-            "--as-declared" => parsed.as_declared = true,
-            flag if flag.starts_with("--") => {
-                return Err(Failure::Usage(format!("unknown flag `{flag}`")));
-            }
-            path if file.is_none() => file = Some(path.to_owned()),
-            extra => return Err(Failure::Usage(format!("unexpected argument `{extra}`"))),
-        }
-    }
-    parsed.file = file.ok_or_else(|| Failure::Usage("missing FILE".into()))?;
-    Ok(parsed)
-}
-
 /// Reads the description; an unreadable or non-UTF-8 file is an `invalid_description`.
 fn read_description(path: &str) -> Result<String, GraphError> {
     let bytes = std::fs::read(path).map_err(|e| GraphError::InvalidDescription {
+        pass: None,
+        resource: None,
         message: format!("cannot read `{path}`: {e}"),
     })?;
     String::from_utf8(bytes).map_err(|e| GraphError::InvalidDescription {
+        pass: None,
+        resource: None,
         message: format!(
             "`{path}` is not UTF-8 (invalid byte at offset {})",
             e.utf8_error().valid_up_to()
@@ -106,49 +81,58 @@ fn read_description(path: &str) -> Result<String, GraphError> {
     })
 }
 
-fn run(args: &Args) -> Result<String, GraphError> {
+/// Loads and compiles the description `plan` and `dot` print.
+fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, GraphError> {
     let graph = RenderGraph::from_json(&read_description(&args.file)?)?;
     let mut options = CompileOptions::default()
-        .with_fps(args.fps)
+        .with_fps(fps)
         .with_restructure(!args.as_declared);
     if args.dont_care {
         // SAFETY: `--dont-care` is the user's statement that every `write` access in the file
         // overwrites every pixel of its attachment (the guide), which is what the token asks for.
         options = options.with_dont_care(unsafe { tilegraph::wgpu::LoadOpDontCare::enabled() });
     }
-    let plan = graph.compile(&options)?;
-    Ok(match (args.command.as_str(), &args.format) {
-        ("dot", _) => plan.to_dot(),
-        (_, Format::Json) => plan.to_json() + "\n",
-        (_, Format::Html) => plan.to_html(),
-        _ => plan.to_table(),
-    })
+    graph.compile(&options)
 }
 
 fn main() -> ExitCode {
+    // SAFETY: first thing in `main`, before any other thread exists. No command opens a window.
+    unsafe { tilegraph_tool::headless::stay_off_window_systems() };
     tilegraph_tool::headless::init_logging();
-    if std::env::args().nth(1).as_deref() == Some("run") {
-        return run_command::main(std::env::args().skip(2));
-    }
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(args) => args,
-        Err(Failure::Usage(message)) => {
-            eprintln!("error: {message}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-        Err(Failure::Graph(e)) => {
-            eprintln!("error: {}: {e}", e.kind());
-            return ExitCode::FAILURE;
-        }
+    // Usage mistakes print `error: ...` and exit with 2; `--help` and `--version` exit with 0.
+    let cli = Cli::try_parse().unwrap_or_else(|e| e.exit());
+    let (args, fps, json) = match &cli.command {
+        Command::Run(args) => return run_command::main(args),
+        Command::Plan {
+            compile,
+            format,
+            fps,
+        } => (compile, *fps, *format == Format::Json),
+        Command::Dot { compile } => (compile, 60, false),
     };
-    match run(&args) {
+    let text = compile(args, fps).map(|plan| match &cli.command {
+        Command::Plan {
+            format: Format::Json,
+            ..
+        } => plan.to_json() + "\n",
+        Command::Plan {
+            format: Format::Html,
+            ..
+        } => plan.to_html(),
+        Command::Plan {
+            format: Format::Text,
+            ..
+        } => plan.to_table(),
+        _ => plan.to_dot(),
+    });
+    match text {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => {
             eprintln!("error: {}: {e}", e.kind());
-            if args.format == Format::Json {
+            if json {
                 println!("{}", e.to_json());
             }
             ExitCode::FAILURE
@@ -165,80 +149,99 @@ mod run_command {
     use tilegraph_tool::headless::{self, Backend, fnv1a64};
     use tilegraph_tool::synthetic::{self, OutputContents, RunError, RunOptions};
 
-    struct RunArgs {
+    /// `tilegraph run`'s arguments.
+    #[derive(clap::Args)]
+    pub(super) struct RunArgs {
+        /// The graph description (JSON).
         file: String,
-        options: RunOptions,
-        backend: Backend,
+        /// How to record: the plan, a naive renderer (load and store everything), or the plan with
+        /// every discarded or don't-care attachment filled with garbage first.
+        #[arg(long, value_enum, default_value_t = Mode::Planned)]
+        mode: Mode,
+        /// The wgpu backend to find an adapter on (`auto`: Vulkan, then GL).
+        #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+        backend: BackendArg,
+        /// Print a hash of every kept import's contents instead of its size.
+        #[arg(long)]
         hash: bool,
+        /// Write every kept texture as `NAME.png` into this folder.
+        #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Run at this size instead of the description's (textures scale with it).
+        #[arg(long, value_name = "WxH", value_parser = parse_size)]
+        size: Option<(u32, u32)>,
+        /// Number of frames to run (history textures carry over between them).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        frames: u32,
+        /// Hand over `LoadOp::DontCare`: states that every `write` access in the file overwrites
+        /// every pixel of its attachment.
+        #[arg(long)]
+        dont_care: bool,
+        /// Measure the GPU time of every group (timestamp queries) and print a table.
+        #[arg(long)]
+        timings: bool,
+        /// Write the executed plan as a self-contained HTML page.
+        #[arg(long, value_name = "PATH")]
         plan_html: Option<PathBuf>,
+        /// Keep the declared order: compile without restructuring.
+        #[arg(long)]
+        as_declared: bool,
+        /// Record multiview passes one render pass per view, even where the device has
+        /// multiview (to compare).
+        #[arg(long)]
+        no_multiview: bool,
     }
 
-    fn parse(mut args: impl Iterator<Item = String>) -> Result<RunArgs, String> {
-        let mut file = None;
-        let mut parsed = RunArgs {
-            file: String::new(),
-            options: RunOptions::default(),
-            backend: Backend::Auto,
-            hash: false,
-            out: None,
-            plan_html: None,
-        };
-        while let Some(arg) = args.next() {
-            let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
-            match arg.as_str() {
-                "--mode" => {
-                    let v = value("--mode")?;
-                    parsed.options.mode = ExecuteMode::from_name(&v).ok_or_else(|| {
-                        format!("--mode takes planned, naive or poison, not `{v}`")
-                    })?;
-                }
-                "--backend" => {
-                    let v = value("--backend")?;
-                    parsed.backend = Backend::from_name(&v)
-                        .ok_or_else(|| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
-                }
-                "--size" => {
-                    let v = value("--size")?;
-                    let size = v
-                        .split_once('x')
-                        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
-                        .filter(|&(w, h)| w > 0 && h > 0)
-                        .ok_or_else(|| format!("--size takes WxH, e.g. 257x131, not `{v}`"))?;
-                    parsed.options.size = Some(size);
-                }
-                "--frames" => {
-                    let v = value("--frames")?;
-                    parsed.options.frames =
-                        v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                            format!("--frames takes a positive whole number, not `{v}`")
-                        })?;
-                }
-                "--out" => parsed.out = Some(PathBuf::from(value("--out")?)),
-                "--plan-html" => parsed.plan_html = Some(PathBuf::from(value("--plan-html")?)),
-                "--hash" => parsed.hash = true,
-                "--dont-care" => parsed.options.dont_care = true,
-                "--as-declared" => parsed.options.as_declared = true,
-                "--no-multiview" => parsed.options.multiview = false,
-                "--timings" => parsed.options.timings = true,
-                flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
-                path if file.is_none() => file = Some(path.to_owned()),
-                extra => return Err(format!("unexpected argument `{extra}`")),
+    #[derive(Clone, Copy, clap::ValueEnum)]
+    enum Mode {
+        Planned,
+        Naive,
+        Poison,
+    }
+
+    #[derive(Clone, Copy, clap::ValueEnum)]
+    enum BackendArg {
+        Vulkan,
+        Gl,
+        Auto,
+    }
+
+    /// `WxH` with both positive, e.g. `257x131`.
+    fn parse_size(v: &str) -> Result<(u32, u32), String> {
+        v.split_once('x')
+            .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+            .filter(|&(w, h)| w > 0 && h > 0)
+            .ok_or_else(|| format!("takes WxH, e.g. 257x131, not `{v}`"))
+    }
+
+    impl RunArgs {
+        fn options(&self) -> RunOptions {
+            RunOptions {
+                mode: match self.mode {
+                    Mode::Planned => ExecuteMode::Planned,
+                    Mode::Naive => ExecuteMode::Naive,
+                    Mode::Poison => ExecuteMode::Poison,
+                },
+                frames: self.frames,
+                dont_care: self.dont_care,
+                size: self.size,
+                timings: self.timings,
+                as_declared: self.as_declared,
+                multiview: !self.no_multiview,
             }
         }
-        parsed.file = file.ok_or("missing FILE")?;
-        Ok(parsed)
+
+        fn backend(&self) -> Backend {
+            match self.backend {
+                BackendArg::Vulkan => Backend::Vulkan,
+                BackendArg::Gl => Backend::Gl,
+                BackendArg::Auto => Backend::Auto,
+            }
+        }
     }
 
-    pub fn main(args: impl Iterator<Item = String>) -> ExitCode {
-        let args = match parse(args) {
-            Ok(a) => a,
-            Err(message) => {
-                eprintln!("error: {message}\n{}", super::USAGE);
-                return ExitCode::from(2);
-            }
-        };
-        match run(&args) {
+    pub(super) fn main(args: &RunArgs) -> ExitCode {
+        match run(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {}: {e}", e.kind());
@@ -249,7 +252,8 @@ mod run_command {
 
     fn run(args: &RunArgs) -> Result<(), RunError> {
         let description = super::read_description(&args.file)?;
-        let gpu = headless::open(args.backend, headless::validation_from_env())?;
+        let options = args.options();
+        let gpu = headless::open(args.backend(), headless::validation_from_env())?;
         eprintln!("adapter: {}", gpu.describe());
         let multiview = gpu
             .device
@@ -258,7 +262,7 @@ mod run_command {
         if description.contains("\"multiview\"") {
             eprintln!(
                 "multiview: {}",
-                match (multiview, args.options.multiview) {
+                match (multiview, options.multiview) {
                     (true, true) => "one multiview render pass per multiview pass",
                     (true, false) => "off (--no-multiview): one render pass per view",
                     (false, _) => "not on this device: one render pass per view",
@@ -266,12 +270,12 @@ mod run_command {
             );
         }
         if let (true, Some(why)) = (
-            args.options.timings,
+            options.timings,
             tilegraph_tool::timings::unavailable(&gpu.device),
         ) {
             eprintln!("{why}");
         }
-        let output = synthetic::run(&gpu, &description, &args.options);
+        let output = synthetic::run(&gpu, &description, &options);
         let uncaptured = gpu.take_uncaptured_errors();
         if output.is_err() {
             for e in &uncaptured {

@@ -174,6 +174,8 @@ pub struct RunOutput {
 pub fn resize_description(json: &str, width: u32, height: u32) -> Result<String, GraphError> {
     let mut value: serde_json::Value =
         serde_json::from_str(json).map_err(|e| GraphError::InvalidDescription {
+            pass: None,
+            resource: None,
             message: e.to_string(),
         })?;
     if let Some(resources) = value
@@ -262,7 +264,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
             options.mode,
         );
         let commands = executor.execute(&mut graph, &plan, &imports, options.mode)?;
-        queue.submit([commands]);
+        queue.submit(commands);
         if executor.timestamps_enabled() {
             timings.add_frame(&executor.read_timings());
         }
@@ -299,14 +301,14 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
     })
 }
 
-enum OwnedImport {
+pub(crate) enum OwnedImport {
     Texture(wgpu::Texture, wgpu::TextureView),
     Buffer(wgpu::Buffer),
 }
 
 /// Creates the imported resources with the usages the plan needs plus copies (readback,
 /// initialization) and attachment where the format allows (clears).
-fn create_imports(
+pub(crate) fn create_imports(
     gpu: &Gpu,
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
@@ -374,7 +376,7 @@ fn texture_descriptor<'l>(
 /// Gives imports with `contents` their frame-start contents: preserved ones a fixed pattern per
 /// resource; undefined ones a value that differs per mode, so a graph that wrongly depends on
 /// them gives different results in different modes.
-fn initialize_imports(
+pub(crate) fn initialize_imports(
     gpu: &Gpu,
     graph: &RenderGraph<'_>,
     imports: &[Option<OwnedImport>],

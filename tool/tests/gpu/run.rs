@@ -148,3 +148,32 @@ fn msaa_depth_copy_is_refused_precisely_on_gl() {
         "nothing is printed for a refused run"
     );
 }
+
+/// A headless run touches no window system: without `XDG_RUNTIME_DIR`, `WAYLAND_DISPLAY` and
+/// `DISPLAY`, a window-system probe (Mesa's Vulkan device-selection layer connecting to Wayland)
+/// would print `error: XDG_RUNTIME_DIR is invalid ...`. stderr carries only the adapter line.
+#[test]
+fn headless_run_prints_no_window_system_errors() {
+    let backend = std::env::var("TILEGRAPH_BACKEND").unwrap_or_else(|_| "auto".into());
+    let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/graphs/ssao.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilegraph"))
+        .arg("run")
+        .arg(&graph)
+        .args(["--backend", &backend, "--hash", "--size", "64x48"])
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("DISPLAY")
+        .env_remove("NODEVICE_SELECT")
+        .env_remove("TILEGRAPH_VALIDATION")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("start tilegraph");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "tilegraph run failed: {stderr}");
+    for line in stderr.lines() {
+        assert!(
+            line.starts_with("adapter: ") || line.starts_with("note: "),
+            "a headless run printed `{line}` to stderr:\n{stderr}"
+        );
+    }
+}

@@ -1,0 +1,329 @@
+//! CPU time to record a heavy frame on 1, 2, 4, 8 and 16 recording threads
+//! (`ExecutorOptions::with_recording_threads`).
+//!
+//! ```text
+//! cargo bench --bench record_parallel [-- --passes 64 --draws 2000 --rounds 7 --iterations 5 --threads 1,2,4,8,16]
+//! ```
+//!
+//! Built once, the binary runs on its own (no toolchain needed):
+//! `cargo bench --bench record_parallel --no-run` prints its path,
+//! `target/release/deps/record_parallel-<hash>`; run it with the same flags, and with
+//! `TILEGRAPH_BACKEND` (`vulkan`, `gl`, …) to pick the adapter as the other benches do.
+//!
+//! The frame: `--passes` render passes, each into its own texture (so each is its own group),
+//! each with `--draws` draws, every draw with its own dynamic offset into one uniform buffer.
+//! Measured: `Executor::execute` (encoders created, closures called, encoders finished — wgpu 30
+//! encodes and validates passes when an encoder finishes), after warm-up, nothing submitted
+//! while measuring. The graph is declared and compiled once; each iteration records it again.
+//! Reported per thread count: the median over rounds of each round's median iteration, its
+//! speed-up over the first thread count, and (on Linux) the CPU time all threads spent per
+//! frame: when it grows with the thread count, threads wait on each other or on the CPU.
+//! `--bind-groups per-pass` gives every pass its own bind group and buffer (the default,
+//! `shared`, has all draws of all passes use one).
+
+use std::time::{Duration, Instant};
+
+use tilegraph::prelude::*;
+use tilegraph::wgpu;
+use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph_tool::headless::{self, Backend};
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// Dynamic-offset stride (the largest `min_uniform_buffer_offset_alignment` wgpu allows).
+const STRIDE: u64 = 256;
+
+struct Args {
+    passes: usize,
+    draws: usize,
+    rounds: usize,
+    iterations: usize,
+    size: u32,
+    threads: Vec<usize>,
+    /// One bind group (and uniform buffer) per pass instead of one shared by all.
+    per_pass: bool,
+}
+
+fn args() -> Result<Args, String> {
+    let mut a = Args {
+        passes: 64,
+        draws: 2000,
+        rounds: 7,
+        iterations: 5,
+        size: 64,
+        threads: vec![1, 2, 4, 8, 16],
+        per_pass: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        let number = |v: String, name: &str| -> Result<usize, String> {
+            v.parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or(format!("{name} takes a positive number, not `{v}`"))
+        };
+        match arg.as_str() {
+            "--passes" => a.passes = number(value()?, "--passes")?,
+            "--draws" => a.draws = number(value()?, "--draws")?,
+            "--rounds" => a.rounds = number(value()?, "--rounds")?,
+            "--iterations" => a.iterations = number(value()?, "--iterations")?,
+            "--size" => a.size = number(value()?, "--size")? as u32,
+            "--threads" => {
+                a.threads = value()?
+                    .split(',')
+                    .map(|t| number(t.to_owned(), "--threads"))
+                    .collect::<Result<_, _>>()?
+            }
+            "--bind-groups" => match value()?.as_str() {
+                "shared" => a.per_pass = false,
+                "per-pass" => a.per_pass = true,
+                v => return Err(format!("--bind-groups takes shared or per-pass, not `{v}`")),
+            },
+            "-h" | "--help" => {
+                println!(
+                    "record_parallel [--passes N] [--draws N] [--rounds N] [--iterations N] [--size PX] [--threads 1,2,4,8,16] [--bind-groups shared|per-pass]\nTILEGRAPH_BACKEND picks the adapter."
+                );
+                std::process::exit(0);
+            }
+            // cargo bench passes `--bench`; libtest-style filters are ignored.
+            _ => {}
+        }
+    }
+    Ok(a)
+}
+
+fn fail(e: impl std::fmt::Display) -> ! {
+    eprintln!("error: {e}");
+    std::process::exit(1)
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// CPU time all threads of the process have run (Linux: the sum of every thread's
+/// `/proc/self/task/*/schedstat`, nanoseconds on the CPU); `None` elsewhere.
+fn process_cpu_time() -> Option<Duration> {
+    let mut total = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_nanos(total))
+}
+
+/// Pipeline, and bind groups with a dynamic offset over the uniform buffers they read.
+struct Scene {
+    pipeline: wgpu::RenderPipeline,
+    bind_groups: Vec<wgpu::BindGroup>,
+}
+
+impl Scene {
+    fn new(device: &wgpu::Device, draws: usize, bind_groups: usize) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("record_parallel"),
+            source: wgpu::ShaderSource::Wgsl(
+                "struct Draw { offset: vec4f }
+                 @group(0) @binding(0) var<uniform> draw: Draw;
+                 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+                     var p = array(vec2f(0.0, 0.0), vec2f(0.05, 0.0), vec2f(0.0, 0.05));
+                     return vec4f(p[i] + draw.offset.xy, 0.0, 1.0);
+                 }
+                 @fragment fn fs() -> @location(0) vec4f { return draw.offset; }"
+                    .into(),
+            ),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: None,
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: true,
+                    min_binding_size: wgpu::BufferSize::new(16),
+                },
+                count: None,
+            }],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: None,
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("record_parallel"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(FORMAT.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let bind_group = |_| {
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("draws"),
+                size: STRIDE * draws as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: None,
+                layout: &layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &buffer,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(16),
+                    }),
+                }],
+            })
+        };
+        Scene {
+            pipeline,
+            bind_groups: (0..bind_groups).map(bind_group).collect(),
+        }
+    }
+}
+
+/// The heavy frame: `passes` render passes into their own textures, `draws` draws each.
+fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
+    let mut graph = RenderGraph::with_capacity(args.passes, args.passes);
+    let draws = args.draws as u32;
+    for p in 0..args.passes {
+        let target = graph.create_texture(
+            &format!("target{p}"),
+            TextureDesc::new(FORMAT, args.size, args.size),
+        );
+        graph
+            .add_render_pass(&format!("pass{p}"))
+            .color(target, Access::Clear)
+            .side_effects()
+            .execute(move |pass, _| {
+                let bind_group = &scene.bind_groups[p % scene.bind_groups.len()];
+                pass.set_pipeline(&scene.pipeline);
+                for d in 0..draws {
+                    pass.set_bind_group(0, bind_group, &[d * STRIDE as u32]);
+                    pass.draw(0..3, 0..1);
+                }
+                Ok(())
+            });
+    }
+    graph
+}
+
+fn main() {
+    let args = args().unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(2)
+    });
+    let backend = Backend::from_env().unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(2)
+    });
+    let gpu = headless::open(backend, false).unwrap_or_else(|e| fail(e));
+    let scene = Scene::new(
+        &gpu.device,
+        args.draws,
+        if args.per_pass { args.passes } else { 1 },
+    );
+    let mut graph = declare(&scene, &args);
+    let plan = graph
+        .compile(&CompileOptions::default())
+        .unwrap_or_else(|e| fail(e));
+    assert_eq!(plan.groups().len(), args.passes, "one group per pass");
+    let imports = Imports::new();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "{} render passes x {} draws (own dynamic offset each), {} bind group{}, {}x{} targets; adapter {}; {} cores",
+        args.passes,
+        args.draws,
+        scene.bind_groups.len(),
+        if scene.bind_groups.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        args.size,
+        args.size,
+        gpu.describe(),
+        cores
+    );
+    println!(
+        "Executor::execute, median of {} rounds of {} iterations; nothing submitted while measuring",
+        args.rounds, args.iterations
+    );
+    println!(
+        "{:>7} {:>12} {:>12} {:>12} {:>9} {:>12}",
+        "threads", "median ms", "fastest ms", "slowest ms", "speed-up", "CPU ms"
+    );
+    let mut single = None;
+    for &threads in &args.threads {
+        let mut executor = gpu.executor(ExecutorOptions::default().with_recording_threads(threads));
+        // Warm-up: pool textures created, the plan lowered, one frame submitted for real.
+        let commands = executor
+            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+            .unwrap_or_else(|e| fail(headless::describe_failure(&e)));
+        gpu.queue.submit(commands);
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .unwrap_or_else(|e| fail(e));
+        let mut rounds = Vec::with_capacity(args.rounds);
+        let cpu_before = process_cpu_time();
+        for _ in 0..args.rounds {
+            let mut times = Vec::with_capacity(args.iterations);
+            for _ in 0..args.iterations {
+                let t0 = Instant::now();
+                let commands = executor
+                    .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+                    .unwrap_or_else(|e| fail(headless::describe_failure(&e)));
+                times.push(t0.elapsed());
+                drop(commands);
+            }
+            rounds.push(median(&mut times));
+        }
+        let (fastest, slowest) = (
+            *rounds.iter().min().expect("rounds"),
+            *rounds.iter().max().expect("rounds"),
+        );
+        let cpu = match (cpu_before, process_cpu_time()) {
+            (Some(a), Some(b)) => {
+                let frames = (args.rounds * args.iterations) as u32;
+                format!("{:.2}", millis(b.saturating_sub(a) / frames))
+            }
+            _ => "n/a".to_owned(),
+        };
+        let m = median(&mut rounds);
+        let base = *single.get_or_insert(m);
+        println!(
+            "{:>7} {:>12.2} {:>12.2} {:>12.2} {:>8.2}x {:>12}",
+            threads,
+            millis(m),
+            millis(fastest),
+            millis(slowest),
+            base.as_secs_f64() / m.as_secs_f64(),
+            cpu
+        );
+    }
+    if let Some(e) = gpu.take_uncaptured_errors().first() {
+        fail(format!("wgpu reported: {e}"));
+    }
+}

@@ -1,0 +1,183 @@
+//! A compiler that keeps its storage between compiles: the lists of the plans handed back
+//! (and of the plans a compile tried and did not keep) are reused by the next compile, so a
+//! frame that compiles a graph like the last one's allocates nothing per pass or group.
+
+use crate::declare::RenderGraph;
+use crate::error::GraphError;
+use crate::options::CompileOptions;
+use crate::plan::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
+use crate::resource::{PassId, PassKind, ResourceId};
+
+/// Compiles graphs, reusing the storage of plans it is handed back.
+///
+/// [`RenderGraph::compile`] compiles with a fresh one. A renderer that compiles every frame
+/// keeps one and hands each plan back with [`recycle`](Self::recycle) once it is done with it;
+/// [`PlanCache`](crate::PlanCache) keeps one and recycles the plans it evicts. Plans are the
+/// same either way. The storage kept is bounded by a few times what the largest plan handed
+/// back held.
+#[derive(Debug, Default)]
+pub struct Compiler {
+    spares: Spares,
+}
+
+impl Compiler {
+    /// A compiler with no storage yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Compiles `graph` in full, as [`RenderGraph::compile`] does.
+    pub fn compile(
+        &mut self,
+        graph: &RenderGraph<'_>,
+        options: &CompileOptions,
+    ) -> Result<CompiledGraph, GraphError> {
+        super::compile(graph, options, &mut self.spares)
+    }
+
+    /// Takes back a plan nobody needs any more: the next compiles reuse its storage.
+    pub fn recycle(&mut self, plan: CompiledGraph) {
+        self.spares.take_plan(plan);
+    }
+}
+
+/// Spare lists, emptied, with their capacity.
+#[derive(Debug, Default)]
+pub(super) struct Spares {
+    /// Groups whose pass and attachment lists keep their capacity.
+    groups: Vec<Group>,
+    /// Empty group lists.
+    group_lists: Vec<Vec<Group>>,
+    /// Empty resource lists of physical resources.
+    resource_lists: Vec<Vec<ResourceId>>,
+    /// Empty physical resource lists.
+    physical_lists: Vec<Vec<PhysicalResource>>,
+    /// An empty warning list.
+    warnings: Vec<Warning>,
+    /// The most groups and physical resources one list handed back held: the spares keep a few
+    /// times that, however many plans come back.
+    most_groups: usize,
+    most_physical: usize,
+}
+
+/// Plans (tried and kept) one compile may hold at once: the declared order, the edited one and
+/// the restructured one.
+const PLANS_AT_ONCE: usize = 3;
+
+impl Spares {
+    /// A group of one pass.
+    pub(super) fn group(&mut self, kind: PassKind, first: PassId) -> Group {
+        let mut group = self.groups.pop().unwrap_or_else(|| Group {
+            kind,
+            passes: Vec::new(),
+            color: Vec::new(),
+            depth: None,
+            depth_views: Vec::new(),
+            multiview: None,
+            boundary: GroupBoundary::EndOfGraph,
+        });
+        group.kind = kind;
+        group.passes.clear();
+        group.passes.push(first);
+        group.color.clear();
+        group.depth = None;
+        group.depth_views.clear();
+        group.multiview = None;
+        group.boundary = GroupBoundary::EndOfGraph;
+        group
+    }
+
+    /// An empty list of groups with room for `capacity`.
+    pub(super) fn group_list(&mut self, capacity: usize) -> Vec<Group> {
+        let mut list = self.group_lists.pop().unwrap_or_default();
+        list.reserve(capacity);
+        list
+    }
+
+    /// Keeps the groups of a list and the list itself.
+    pub(super) fn take_groups(&mut self, mut groups: Vec<Group>) {
+        self.most_groups = self.most_groups.max(groups.len());
+        self.groups.append(&mut groups);
+        self.groups.truncate(PLANS_AT_ONCE * self.most_groups);
+        if self.group_lists.len() < PLANS_AT_ONCE {
+            self.group_lists.push(groups);
+        }
+    }
+
+    /// An empty list of physical resources.
+    pub(super) fn physical_list(&mut self) -> Vec<PhysicalResource> {
+        self.physical_lists.pop().unwrap_or_default()
+    }
+
+    /// An empty list of warnings.
+    pub(super) fn warning_list(&mut self) -> Vec<Warning> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// An empty list of resources.
+    pub(super) fn resource_list(&mut self) -> Vec<ResourceId> {
+        self.resource_lists.pop().unwrap_or_default()
+    }
+
+    /// Keeps the plan's own groups and physical resources. Its naive groups and declared-order
+    /// plan, made on demand elsewhere, are dropped: keeping them would grow the spares by a
+    /// plan's worth every frame that asks for them.
+    fn take_plan(&mut self, mut plan: CompiledGraph) {
+        self.take_groups(std::mem::take(&mut plan.groups));
+        let mut warnings = std::mem::take(&mut plan.warnings);
+        warnings.clear();
+        if warnings.capacity() > self.warnings.capacity() {
+            self.warnings = warnings;
+        }
+        let mut physical = std::mem::take(&mut plan.physical);
+        self.most_physical = self.most_physical.max(physical.len());
+        for p in physical.drain(..) {
+            if self.resource_lists.len() < self.most_physical {
+                let mut list = p.resources;
+                list.clear();
+                self.resource_lists.push(list);
+            }
+        }
+        if self.physical_lists.is_empty() {
+            self.physical_lists.push(physical);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::TextureDesc;
+
+    #[test]
+    fn spares_stay_bounded_however_many_plans_come_back() {
+        let mut g = RenderGraph::new();
+        let t = g.create_texture(
+            "t",
+            TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 64, 64),
+        );
+        for p in 0..8 {
+            g.add_compute_pass(&format!("fill{p}"))
+                .storage_write(t)
+                .side_effects()
+                .finish();
+        }
+        let options = CompileOptions::default();
+        let groups = g.compile(&options).unwrap().groups().len();
+        let mut compiler = Compiler::new();
+        for _ in 0..20 {
+            compiler.recycle(g.compile(&options).unwrap());
+        }
+        let spares = &compiler.spares;
+        assert_eq!(groups, 8);
+        assert!(spares.groups.len() <= PLANS_AT_ONCE * groups);
+        assert!(spares.group_lists.len() <= PLANS_AT_ONCE);
+        assert!(spares.physical_lists.len() <= 1);
+        assert!(spares.resource_lists.len() <= spares.most_physical);
+        // And they are used: the next compile takes its groups from them.
+        let before = spares.groups.len();
+        let plan = compiler.compile(&g, &options).unwrap();
+        assert_eq!(compiler.spares.groups.len(), before - groups);
+        assert_eq!(plan.to_json(), g.compile(&options).unwrap().to_json());
+    }
+}

@@ -1,0 +1,51 @@
+//! What an executor holds, for checking that a long run stays bounded.
+
+use super::pool::{PoolStats, TextureViews};
+use crate::resource::TextureDesc;
+
+/// What an [`Executor`](super::Executor) holds now ([`Executor::stats`](super::Executor::stats)).
+///
+/// Everything here is bounded by what the last [`ExecutorOptions::keep_frames`](super::ExecutorOptions::keep_frames)
+/// frames used: pooled textures, buffers and histories no frame used for that long are released,
+/// and at most [`ExecutorStats::PREPARED_CAPACITY`] lowered plans are kept. A renderer that runs
+/// for hours can print these now and then and see them stay flat once its frame shapes are warm.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ExecutorStats {
+    /// The pool's counters: textures and buffers held, created and evicted.
+    pub pool: PoolStats,
+    /// Plans kept lowered for recording (at most [`Self::PREPARED_CAPACITY`]).
+    pub prepared_plans: usize,
+    /// History textures held ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture)):
+    /// two per history.
+    pub history_textures: usize,
+    /// Texture views held for pooled and history textures (the whole texture, and each mip and
+    /// layer of one with several).
+    pub texture_views: usize,
+    /// Bytes of pooled and history textures, every mip, layer and sample counted as the traffic
+    /// model counts a texel (drivers may pad; a format the model cannot count adds nothing).
+    pub texture_bytes: u64,
+    /// Bytes of pooled buffers.
+    pub buffer_bytes: u64,
+    /// Timestamp queries allocated (two per render or compute group of the largest frame since
+    /// timestamps were switched on; zero without them).
+    pub timestamp_queries: u32,
+}
+
+impl ExecutorStats {
+    /// The most plans an executor keeps lowered at once; the least recently used is dropped.
+    pub const PREPARED_CAPACITY: usize = super::PREPARED_CAPACITY;
+}
+
+/// Bytes of every mip, layer and sample of a texture.
+pub(super) fn texture_bytes(desc: &TextureDesc) -> u64 {
+    (0..desc.mips)
+        .filter_map(|mip| desc.subresource_bytes(mip))
+        .map(|b| b.saturating_mul(u64::from(desc.layers)))
+        .fold(0, u64::saturating_add)
+}
+
+/// Views held for one texture.
+pub(super) fn view_count(views: &TextureViews) -> usize {
+    views.subresources().len() + usize::from(views.has_subresource_views())
+}

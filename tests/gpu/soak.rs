@@ -1,0 +1,143 @@
+//! The soak test's short form: a few thousand frames of random graphs that change every few
+//! frames, resizes, history textures and plan-cache churn on one executor, with resident memory,
+//! pooled textures, lowered plans, cached plans and bind groups and live wgpu objects held to
+//! their bounds after warm-up. The full run is the `soak` example (`--frames 100000`).
+
+#[allow(dead_code)]
+#[path = "../support/random_graph.rs"]
+mod random_graph;
+
+use random_graph::{Choices, Shape};
+use tilegraph_tool::soak::{Soak, SoakOptions};
+
+use crate::support::{assert_no_gpu_errors, gpu};
+
+/// Random graph descriptions, as the `soak` example makes them.
+fn candidates(seed: u64, count: usize) -> Vec<String> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            let data: Vec<u32> = (0..256)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    (state >> 33) as u32
+                })
+                .collect();
+            random_graph::graph(&mut Choices::new(&data), &Shape { max_passes: 16 }).to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn memory_and_caches_stay_bounded_over_thousands_of_changing_frames() {
+    let gpu = gpu();
+    let options = SoakOptions {
+        frames: 3000,
+        report_every: 500,
+        resize_every: 150,
+        switch_every: 3,
+        graphs: 8,
+        ..SoakOptions::default()
+    };
+    let mut soak = Soak::new(&gpu, &candidates(options.seed, 200), options.clone())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let checkpoints = soak
+        .run(&gpu, |c| println!("{c}"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_no_gpu_errors(&gpu);
+
+    // The schedule did what it is for: plans dropped and compiled again, resizes, histories
+    // made and released, bind groups made for new views.
+    let last = checkpoints.last().expect("checkpoints");
+    assert_eq!(last.frame, options.frames);
+    assert_eq!(checkpoints.len(), 6);
+    let graphs = soak.graphs() as u64;
+    assert!(graphs > options.plan_cache_capacity as u64);
+    assert!(
+        last.plans_compiled > 10 * graphs,
+        "the plan cache should churn: {} compiles",
+        last.plans_compiled
+    );
+    assert!(
+        last.resizes >= 4 * options.sizes.len() as u64,
+        "{}",
+        last.resizes
+    );
+    assert!(last.executor.pool.evicted > 0, "nothing was evicted");
+    assert!(checkpoints.iter().all(|c| c.peaks.history_textures >= 2));
+    assert!(last.bind_groups_made > graphs);
+}
+
+/// One frame: `scene` (two mips, the second sampled) into a history and the output.
+fn stats_frame(executor: &mut tilegraph::Executor, size: u32) {
+    use tilegraph::prelude::*;
+    use tilegraph::wgpu::TextureFormat;
+    let mut graph = RenderGraph::new();
+    let scene = graph.create_texture(
+        "scene",
+        TextureDesc::new(TextureFormat::Rgba8Unorm, size, size).mips(2),
+    );
+    let history =
+        graph.history_texture("taa", TextureDesc::new(TextureFormat::Rgba16Float, 32, 32));
+    graph
+        .add_render_pass("scene")
+        .color(scene.mip(0), Access::Clear)
+        .execute(|_, _| Ok(()));
+    graph
+        .add_render_pass("down")
+        .sample(scene.mip(0))
+        .color(scene.mip(1), Access::Clear)
+        .execute(|_, _| Ok(()));
+    graph
+        .add_render_pass("resolve")
+        .sample(scene.mip(1))
+        .sample(history.previous)
+        .color(history.current, Access::Clear)
+        .execute(|_, _| Ok(()));
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    executor
+        .execute_and_submit(
+            &mut graph,
+            &plan,
+            &tilegraph::Imports::new(),
+            tilegraph::ExecuteMode::Planned,
+        )
+        .expect("frame");
+}
+
+#[test]
+fn executor_stats_count_what_the_executor_holds_and_fall_after_eviction() {
+    let gpu = gpu();
+    let mut executor = tilegraph::Executor::with_options(
+        &gpu.device,
+        &gpu.queue,
+        tilegraph::ExecutorOptions::default().with_keep_frames(1),
+    );
+    stats_frame(&mut executor, 64);
+    let s = executor.stats();
+    assert_eq!((s.pool.textures, s.pool.buffers), (1, 0));
+    assert_eq!(s.prepared_plans, 1);
+    assert_eq!(s.history_textures, 2);
+    // `scene`: the whole view and one per mip; each history texture: its whole view.
+    assert_eq!(s.texture_views, 3 + 2);
+    assert_eq!(
+        s.texture_bytes,
+        (64 * 64 + 32 * 32) * 4 + 2 * 32 * 32 * 8,
+        "scene's two mips and two history textures"
+    );
+    assert_eq!(s.buffer_bytes, 0);
+    assert_eq!(s.timestamp_queries, 0, "timestamps are off");
+
+    // A resize: a new pooled texture; the old one goes once it is unused for a frame.
+    stats_frame(&mut executor, 32);
+    assert_eq!(executor.stats().pool.textures, 2);
+    stats_frame(&mut executor, 32);
+    stats_frame(&mut executor, 32);
+    let s = executor.stats();
+    assert_eq!((s.pool.textures, s.pool.evicted), (1, 1));
+    assert_eq!(s.texture_bytes, (32 * 32 + 16 * 16) * 4 + 2 * 32 * 32 * 8);
+    assert_eq!(s.prepared_plans, 2, "one plan per size");
+    assert_no_gpu_errors(&gpu);
+}
