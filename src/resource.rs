@@ -689,35 +689,50 @@ impl PassDecl {
     /// Attachment slots in order: colour slots, then depth. A multiview attachment is one
     /// slot per view (layers `layer .. layer + N`, consecutively): the compiler tracks each
     /// layer as its own subresource.
-    pub fn attachments(&self) -> impl Iterator<Item = AttachmentDecl> + Clone + '_ {
-        let views = self.views();
-        let layer = move |sub: Subresource, view: u32| Subresource {
+    pub fn attachments(&self) -> impl ExactSizeIterator<Item = AttachmentDecl> + Clone + '_ {
+        Slots {
+            pass: self,
+            views: self.views(),
+            next: 0,
+            end: self.attachment_count(),
+        }
+    }
+
+    /// Attachment slot `slot` (`slot < attachment_count()`): colour attachment
+    /// `slot / views`, or the depth attachment, seen through view `slot % views`.
+    fn slot(&self, slot: usize, views: u32) -> AttachmentDecl {
+        let (index, view) = if views == 1 {
+            (slot, 0)
+        } else {
+            (slot / views as usize, (slot % views as usize) as u32)
+        };
+        let layer = |sub: Subresource| Subresource {
             mip: sub.mip,
             layer: sub.layer.saturating_add(view),
         };
-        let color = self.color.iter().flat_map(move |c| {
-            (0..views).map(move |view| AttachmentDecl {
+        match self.color.get(index) {
+            Some(c) => AttachmentDecl {
                 resource: c.resource,
-                sub: layer(c.sub, view),
+                sub: layer(c.sub),
                 access: c.access,
                 clear: c.clear,
                 resolve: c.resolve,
                 is_depth: false,
                 view,
-            })
-        });
-        let depth = self.depth.iter().flat_map(move |d| {
-            (0..views).map(move |view| AttachmentDecl {
-                resource: d.resource,
-                sub: layer(d.sub, view),
-                access: d.access,
-                clear: d.clear,
-                resolve: None,
-                is_depth: true,
-                view,
-            })
-        });
-        color.chain(depth)
+            },
+            None => {
+                let d = self.depth.as_ref().expect("slot within attachment_count");
+                AttachmentDecl {
+                    resource: d.resource,
+                    sub: layer(d.sub),
+                    access: d.access,
+                    clear: d.clear,
+                    resolve: None,
+                    is_depth: true,
+                    view,
+                }
+            }
+        }
     }
 
     /// Number of attachment slots (one per view of a multiview attachment).
@@ -781,3 +796,33 @@ impl PassDecl {
         })
     }
 }
+
+/// The iterator of [`PassDecl::attachments`]: slots by index, so the common pass of one view
+/// costs no nested iterators in the compiler's loops.
+#[derive(Clone)]
+struct Slots<'p> {
+    pass: &'p PassDecl,
+    views: u32,
+    next: usize,
+    end: usize,
+}
+
+impl Iterator for Slots<'_> {
+    type Item = AttachmentDecl;
+
+    fn next(&mut self) -> Option<AttachmentDecl> {
+        if self.next == self.end {
+            return None;
+        }
+        let slot = self.pass.slot(self.next, self.views);
+        self.next += 1;
+        Some(slot)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.end - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Slots<'_> {}
