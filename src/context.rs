@@ -63,6 +63,19 @@ pub enum Views {
 }
 
 impl Views {
+    /// Whether `device` records multiview render passes, which is where an [`Executor`]
+    /// (with [`ExecutorOptions::multiview`] on) records a multiview pass as one
+    /// ([`Views::Multiview`]) instead of once per view: `Features::MULTIVIEW` and a
+    /// `max_multiview_view_count` of at least two (a device may report the feature with a limit
+    /// of 0). Create multiview pipelines where this holds.
+    ///
+    /// [`Executor`]: crate::Executor
+    /// [`ExecutorOptions::multiview`]: crate::ExecutorOptions::multiview
+    pub fn multiview_supported(device: &wgpu::Device) -> bool {
+        device.features().contains(wgpu::Features::MULTIVIEW)
+            && device.limits().max_multiview_view_count >= 2
+    }
+
     /// The `multiview_mask` of the render pass being recorded, for the pipelines drawn in it:
     /// all `count` views in multiview, else `None`.
     pub fn multiview_mask(self) -> Option<std::num::NonZeroU32> {

@@ -63,13 +63,10 @@ impl ViewPipelines {
         let per_eye = (0..EYES)
             .map(|eye| make(&per_eye_module, None, &[("EYE", f64::from(eye))]))
             .collect();
-        let multiview = device
-            .features()
-            .contains(wgpu::Features::MULTIVIEW)
-            .then(|| {
-                let mask = Views::Multiview { count: EYES }.multiview_mask();
-                make(&module(stage_multiview), mask, &[])
-            });
+        let multiview = Views::multiview_supported(device).then(|| {
+            let mask = Views::Multiview { count: EYES }.multiview_mask();
+            make(&module(stage_multiview), mask, &[])
+        });
         ViewPipelines { per_eye, multiview }
     }
 

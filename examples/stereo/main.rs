@@ -49,7 +49,7 @@ impl app::Example for StereoFrame {
     }
 
     fn new(gpu: &Gpu, format: wgpu::TextureFormat, config: &Config) -> Result<Self, String> {
-        let multiview = gpu.device.features().contains(wgpu::Features::MULTIVIEW);
+        let multiview = tilegraph::Views::multiview_supported(&gpu.device);
         eprintln!(
             "multiview: {}",
             match (multiview, config.no_multiview) {

@@ -434,11 +434,13 @@ impl<'r> Recorder<'r, '_> {
                     depth_ops: d.depth,
                     stencil_ops: d.stencil,
                 });
+            let writes = timestamp_writes(recorded);
+            recorded += 1;
             let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some(&group.label),
                 color_attachments: &color[..slots],
                 depth_stencil_attachment: depth,
-                timestamp_writes: timestamp_writes(recorded),
+                timestamp_writes: writes,
                 ..Default::default()
             });
             let views = match views {

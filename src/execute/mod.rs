@@ -30,6 +30,7 @@ mod timing;
 
 use std::sync::{Arc, Mutex, Weak};
 
+use crate::context::Views;
 use crate::declare::RenderGraph;
 use crate::options::CompileOptions;
 use crate::plan::{CompiledGraph, ResourceUsage};
@@ -240,7 +241,8 @@ pub struct ExecutorOptions {
     /// Wrap every pass in a debug group named after it (for captures and GPU debuggers).
     pub debug_groups: bool,
     /// Record multiview passes as one multiview render pass where the device has
-    /// `Features::MULTIVIEW`; off, or without the feature, one render pass per view
+    /// `Features::MULTIVIEW` and renders at least two views in one (`max_multiview_view_count`);
+    /// off, or without either, one render pass per view
     /// ([guide](crate::guide#multiview)).
     pub multiview: bool,
     /// Threads that record a frame's groups in parallel: 1 (the default) records on the calling
@@ -449,7 +451,7 @@ impl Executor {
             dont_care: DontCareSupport::of(&device.adapter_info()),
             pool: Pool {
                 split_multisampled_arrays: !(options.multiview
-                    && device.features().contains(wgpu::Features::MULTIVIEW)
+                    && Views::multiview_supported(device)
                     && device
                         .features()
                         .contains(wgpu::Features::MULTISAMPLE_ARRAY)),
@@ -495,7 +497,7 @@ impl Executor {
     /// Whether multiview passes are recorded as one multiview render pass: the option is on and
     /// the device has `Features::MULTIVIEW`.
     pub fn multiview_enabled(&self) -> bool {
-        self.options.multiview && self.device.features().contains(wgpu::Features::MULTIVIEW)
+        self.options.multiview && Views::multiview_supported(&self.device)
     }
 
     /// Whether multisampled arrays are one texture: where multiview records them. Elsewhere

@@ -199,7 +199,7 @@ fn stereo_frame(
 }
 
 fn multiview_device(gpu: &Gpu) -> bool {
-    gpu.device.features().contains(wgpu::Features::MULTIVIEW)
+    Views::multiview_supported(&gpu.device)
 }
 
 #[test]
@@ -348,5 +348,55 @@ fn more_views_than_the_device_renders_at_once() {
                 "layer {layer}"
             );
         }
+    }
+}
+
+/// A multiview group is timed as one group either way: recorded per view, its first render
+/// pass writes the start and its last the end.
+#[test]
+fn a_multiview_group_is_timed_whole_either_way() {
+    let gpu = crate::support::gpu();
+    if !gpu
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY)
+    {
+        eprintln!(
+            "adapter {} has no TIMESTAMP_QUERY: nothing to time",
+            gpu.describe()
+        );
+        return;
+    }
+    let pipelines = pipelines(&gpu, 2, 4);
+    for multiview in [true, false] {
+        let mut executor = Executor::with_options(
+            &gpu.device,
+            &gpu.queue,
+            ExecutorOptions::default()
+                .with_multiview(multiview)
+                .with_timestamps(true),
+        );
+        assert!(executor.timestamps_enabled());
+        let target = layers(&gpu, 2);
+        stereo_frame(
+            &gpu,
+            &mut executor,
+            &target,
+            2,
+            4,
+            ExecuteMode::Planned,
+            &pipelines,
+        )
+        .unwrap_or_else(|e| panic!("multiview {multiview}: {e}"));
+        let timings = executor.read_timings();
+        let labels: Vec<&str> = timings.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["views"], "multiview {multiview}");
+        // An end timestamp never written reads as a start-relative wrap-around of years.
+        let ns = timings[0].nanoseconds;
+        assert!(
+            ns.is_finite() && (0.0..1e10).contains(&ns),
+            "multiview {multiview}: {:?}",
+            timings[0]
+        );
     }
 }

@@ -255,10 +255,7 @@ mod run_command {
         let options = args.options();
         let gpu = headless::open(args.backend(), headless::validation_from_env())?;
         eprintln!("adapter: {}", gpu.describe());
-        let multiview = gpu
-            .device
-            .features()
-            .contains(tilegraph::wgpu::Features::MULTIVIEW);
+        let multiview = tilegraph::Views::multiview_supported(&gpu.device);
         if description.contains("\"multiview\"") {
             eprintln!(
                 "multiview: {}",

@@ -1202,7 +1202,7 @@ struct FOut {{
             .map(|v| pipelines(&module, None, Some(v)))
             .collect(),
     };
-    let multiview = (pass.multiview.is_some() && features.contains(wgpu::Features::MULTIVIEW))
+    let multiview = (pass.multiview.is_some() && tilegraph::Views::multiview_supported(device))
         .then(|| {
             let mask = tilegraph::Views::Multiview { count: views }.multiview_mask();
             pipelines(&module_for(true), mask, None)
