@@ -17,5 +17,6 @@ mod prop_interpreter;
 mod prop_plan;
 mod prop_regressions;
 mod report;
+mod requirements;
 mod restructure;
 mod subresources;
