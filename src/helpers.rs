@@ -60,6 +60,9 @@ pub enum Binding<'r> {
     View(&'r wgpu::TextureView),
     /// A buffer from outside the graph (uniforms, meshes), bound whole.
     ExternalBuffer(&'r wgpu::Buffer),
+    /// `size` bytes at `offset` of a buffer from outside the graph: a pass's slice of
+    /// [`PassUniforms`].
+    BufferRange(&'r wgpu::Buffer, u64, u64),
     /// A sampler.
     Sampler(&'r wgpu::Sampler),
 }
@@ -113,6 +116,8 @@ enum Key {
     Layout(wgpu::BindGroupLayout),
     View(wgpu::TextureView),
     Buffer(wgpu::Buffer),
+    /// A buffer bound from `offset`, `size` bytes.
+    BufferRange(wgpu::Buffer, u64, u64),
     Sampler(wgpu::Sampler),
     /// A view the cache makes: the texture, its dimension, one mip or all of them.
     TextureAs(wgpu::Texture, wgpu::TextureViewDimension, Option<u32>),
@@ -227,6 +232,7 @@ impl BindGroupCache {
                 Binding::Buffer(b) => Key::Buffer(ctx.buffer(b)?.clone()),
                 Binding::View(v) => Key::View(v.clone()),
                 Binding::ExternalBuffer(b) => Key::Buffer(b.clone()),
+                Binding::BufferRange(b, offset, size) => Key::BufferRange(b.clone(), offset, size),
                 Binding::Sampler(s) => Key::Sampler(s.clone()),
             };
             inner.scratch.push(key);
@@ -308,6 +314,13 @@ fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::Bin
                     wgpu::BindingResource::TextureView(view)
                 }
                 (Key::Buffer(b), None) => b.as_entire_binding(),
+                (Key::BufferRange(b, offset, size), None) => {
+                    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: b,
+                        offset: *offset,
+                        size: wgpu::BufferSize::new(*size),
+                    })
+                }
                 (Key::Sampler(s), None) => wgpu::BindingResource::Sampler(s),
                 (Key::Layout(_) | Key::TextureAs(..), None) => {
                     unreachable!("one layout, first; reinterpreted views are made above")
@@ -320,6 +333,94 @@ fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::Bin
         layout,
         entries: &entries,
     })
+}
+
+/// Per-pass uniform data of a frame in one buffer: every [`push`](Self::push) gets a slice of
+/// its own, so passes that share a pipeline never overwrite each other's values.
+///
+/// `queue.write_buffer` inside pass closures is the trap this avoids: every write of a frame
+/// lands before the frame's commands run, so when two passes write the same buffer, both draw
+/// with the last value. Push the values instead — while declaring, or inside the closure when
+/// they are only known then ([`PassContext::history_valid`]) — bind the returned
+/// [`Binding::BufferRange`], and upload once per frame, after recording and before submitting:
+///
+/// ```no_run
+/// # use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, PassUniforms};
+/// # use tilegraph::prelude::*;
+/// # use tilegraph::{wgpu, Executor, ExecuteMode, Imports};
+/// # fn frame(graph: &mut RenderGraph<'_>, plan: &CompiledGraph, executor: &mut Executor,
+/// #     queue: &wgpu::Queue, uniforms: &PassUniforms) -> Result<(), Box<dyn std::error::Error>> {
+/// let commands = executor.execute(graph, plan, &Imports::new(), ExecuteMode::Planned)?;
+/// uniforms.upload(queue); // the values every pass pushed, in one write
+/// queue.submit(commands);
+/// # Ok(()) }
+/// ```
+///
+/// Slices are aligned to the device's `min_uniform_buffer_offset_alignment`; a
+/// [`BindGroupCache`] keys bind groups by slice, so a frame that pushes in the same order every
+/// time finds its bind groups again. Pushing from several recording threads is safe; the
+/// slices then come in the order the threads push.
+#[derive(Debug)]
+pub struct PassUniforms {
+    buffer: wgpu::Buffer,
+    label: String,
+    alignment: u64,
+    staged: Mutex<Vec<u8>>,
+}
+
+impl PassUniforms {
+    /// A buffer of `capacity` bytes for one frame's pushes (`UNIFORM | COPY_DST`).
+    pub fn new(device: &wgpu::Device, label: &str, capacity: u64) -> Self {
+        let alignment = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(1);
+        PassUniforms {
+            buffer: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: capacity.max(alignment).next_multiple_of(4),
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            label: label.to_owned(),
+            alignment,
+            staged: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Stages `data` for this frame and returns the binding of its slice. `data` that does not
+    /// fit in what is left of the buffer is an error naming the sizes.
+    pub fn push(&self, data: &[u8]) -> Result<Binding<'_>, PassError> {
+        let mut staged = self.staged.lock().unwrap_or_else(|e| e.into_inner());
+        let offset = (staged.len() as u64).next_multiple_of(self.alignment);
+        let size = (data.len() as u64).max(4).next_multiple_of(4);
+        if offset + size > self.buffer.size() {
+            return Err(format!(
+                "pass uniforms `{}`: {} bytes do not fit, {} of {} are pushed this frame",
+                self.label,
+                data.len(),
+                staged.len(),
+                self.buffer.size()
+            )
+            .into());
+        }
+        staged.resize(offset as usize, 0);
+        staged.extend_from_slice(data);
+        staged.resize((offset + size) as usize, 0);
+        Ok(Binding::BufferRange(&self.buffer, offset, size))
+    }
+
+    /// Writes this frame's pushes into the buffer and starts the next frame. Call it after the
+    /// frame is recorded and before it is submitted.
+    pub fn upload(&self, queue: &wgpu::Queue) {
+        let mut staged = self.staged.lock().unwrap_or_else(|e| e.into_inner());
+        if !staged.is_empty() {
+            queue.write_buffer(&self.buffer, 0, &staged);
+        }
+        staged.clear();
+    }
+
+    /// The buffer the slices are in.
+    pub fn buffer(&self) -> &wgpu::Buffer {
+        &self.buffer
+    }
 }
 
 /// The vertex stage every [`FullscreenPipeline`] shares: entry point `fullscreen_vs`, one

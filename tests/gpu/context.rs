@@ -248,3 +248,69 @@ fn history_carries_last_frame_and_says_when_it_cannot() {
         (true, [255, 0, 0, 255])
     );
 }
+
+/// Two passes share a pipeline and each pushes its own colour into `PassUniforms` inside its
+/// closure: each target gets its pass's colour (with one buffer written in both closures, both
+/// would get the last one), frame after frame, and the bind groups are found again.
+#[test]
+fn pass_uniforms_give_every_pass_its_own_values() {
+    use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, PassUniforms};
+    let gpu = crate::support::gpu();
+    let pipeline = FullscreenPipeline::single(
+        &gpu.device,
+        "flat",
+        "@group(0) @binding(0) var<uniform> color: vec4<f32>;
+         @fragment fn flat(v: FullscreenVertex) -> @location(0) vec4<f32> { return color; }",
+        "flat",
+        FORMAT,
+    );
+    let uniforms = PassUniforms::new(&gpu.device, "per-pass colours", 4096);
+    let binds = BindGroupCache::new();
+    let targets = [target(&gpu, 8, 8), target(&gpu, 8, 8)];
+    let colors: [[f32; 4]; 2] = [[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]];
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    for frame in 0..3 {
+        let mut graph = RenderGraph::new();
+        let mut imports = Imports::new();
+        for (i, color) in colors.iter().enumerate() {
+            let out = kept(&mut graph, &format!("out{i}"), 8, 8);
+            imports.texture(out, &targets[i].0, &targets[i].1);
+            let (pipeline, uniforms, binds) = (&pipeline, &uniforms, &binds);
+            graph
+                .add_render_pass(&format!("flat{i}"))
+                .color(out, Access::Write)
+                .execute(move |pass, ctx| {
+                    let bytes: Vec<u8> = color.iter().flat_map(|c| c.to_le_bytes()).collect();
+                    let slice = uniforms.push(&bytes)?;
+                    pipeline.draw(pass, ctx, binds, &[slice])
+                });
+        }
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        let commands = executor
+            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+            .expect("records");
+        uniforms.upload(&gpu.queue);
+        gpu.queue.submit(commands);
+        binds.next_frame();
+        for (i, color) in colors.iter().enumerate() {
+            let texels = gpu.read_texture(&targets[i].0).expect("reads back").bytes;
+            let expected: Vec<u8> = color.iter().map(|c| (c * 255.0) as u8).collect();
+            assert!(
+                texels.chunks(4).all(|t| t == expected.as_slice()),
+                "frame {frame}, pass flat{i}: {:?}",
+                &texels[..4]
+            );
+        }
+    }
+    assert_eq!(
+        binds.stats().misses,
+        2,
+        "one bind group per pass, made once"
+    );
+    // A push past the buffer is an error naming it.
+    let small = PassUniforms::new(&gpu.device, "tiny", 16);
+    small.push(&[0; 16]).expect("fits");
+    let e = small.push(&[0; 16]).unwrap_err().to_string();
+    assert!(e.contains("`tiny`") && e.contains("do not fit"), "{e}");
+    crate::support::assert_no_gpu_errors(&gpu);
+}
