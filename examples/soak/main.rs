@@ -19,30 +19,11 @@ mod random_graph;
 
 use std::process::ExitCode;
 
-use random_graph::{Choices, Shape};
 use tilegraph_tool::headless::{self, Backend};
 use tilegraph_tool::soak::{Soak, SoakOptions};
 
 const USAGE: &str = "usage: soak [--frames N] [--report-every N] [--resize-every N] \
 [--switch-every N] [--graphs N] [--seed N] [--backend vulkan|gl|auto]";
-
-/// Random graph descriptions: `count` of them from `seed`.
-fn candidates(seed: u64, count: usize) -> Vec<String> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            let data: Vec<u32> = (0..256)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1_442_695_040_888_963_407);
-                    (state >> 33) as u32
-                })
-                .collect();
-            random_graph::graph(&mut Choices::new(&data), &Shape { max_passes: 16 }).to_string()
-        })
-        .collect()
-}
 
 fn parse(args: &[String]) -> Result<(SoakOptions, Backend), String> {
     let mut o = SoakOptions::default();
@@ -88,7 +69,7 @@ fn main() -> ExitCode {
         let gpu =
             headless::open(backend, headless::validation_from_env()).map_err(|e| e.to_string())?;
         println!("adapter: {}", gpu.describe());
-        let candidates = candidates(options.seed, 200);
+        let candidates = random_graph::seeded_descriptions(options.seed, 200);
         let mut soak = Soak::new(&gpu, &candidates, options.clone())?;
         println!(
             "{} frames, {} graphs (plan cache {}), sizes {:?} every {} frames, warm after {} frames",

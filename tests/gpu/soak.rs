@@ -7,28 +7,9 @@
 #[path = "../support/random_graph.rs"]
 mod random_graph;
 
-use random_graph::{Choices, Shape};
 use tilegraph_tool::soak::{Soak, SoakOptions};
 
 use crate::support::{assert_no_gpu_errors, gpu};
-
-/// Random graph descriptions, as the `soak` example makes them.
-fn candidates(seed: u64, count: usize) -> Vec<String> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            let data: Vec<u32> = (0..256)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1_442_695_040_888_963_407);
-                    (state >> 33) as u32
-                })
-                .collect();
-            random_graph::graph(&mut Choices::new(&data), &Shape { max_passes: 16 }).to_string()
-        })
-        .collect()
-}
 
 #[test]
 fn memory_and_caches_stay_bounded_over_thousands_of_changing_frames() {
@@ -41,8 +22,12 @@ fn memory_and_caches_stay_bounded_over_thousands_of_changing_frames() {
         graphs: 8,
         ..SoakOptions::default()
     };
-    let mut soak = Soak::new(&gpu, &candidates(options.seed, 200), options.clone())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut soak = Soak::new(
+        &gpu,
+        &random_graph::seeded_descriptions(options.seed, 200),
+        options.clone(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let checkpoints = soak
         .run(&gpu, |c| println!("{c}"))
         .unwrap_or_else(|e| panic!("{e}"));

@@ -260,6 +260,25 @@ impl Decoder<'_, '_> {
 /// An attachment set: colour keys, depth key.
 type Framebuffer = (Vec<Key>, Option<Key>);
 
+/// `count` random graph descriptions of up to 16 passes, each drawn from 256 choices of a
+/// linear congruential sequence started at `seed`: the soak run's and its test's candidates.
+pub fn seeded_descriptions(seed: u64, count: usize) -> Vec<String> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            let data: Vec<u32> = (0..256)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    (state >> 33) as u32
+                })
+                .collect();
+            graph(&mut Choices::new(&data), &Shape { max_passes: 16 }).to_string()
+        })
+        .collect()
+}
+
 /// Decodes a graph description (as JSON) from `choices`.
 pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
     let mut d = Decoder {
