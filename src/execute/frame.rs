@@ -291,16 +291,6 @@ impl<'r> Recorder<'r, '_> {
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
         let views = group.views;
-        if group.multiview.is_some() {
-            let limit = self.tables.device.limits().max_multiview_view_count;
-            if views > limit {
-                return Err(ExecuteError::MultiviewLimit {
-                    pass: group.label.clone(),
-                    views,
-                    limit,
-                });
-            }
-        }
         // One render pass, or one per view; the group's time spans its invalidations and them.
         let passes = if group.multiview.is_some() { 1 } else { views };
         let total = group.invalidate_before.len() + passes as usize;
@@ -398,15 +388,21 @@ impl<'r> Recorder<'r, '_> {
                     .skip(view as usize)
                     .step_by(views as usize)
             };
-            let detours: Vec<Option<(wgpu::Texture, &wgpu::Texture)>> = of_view()
-                .map(|c| {
-                    let texture = c.resolve.and_then(|t| self.tables.texture(t))?;
-                    (self.resolve_layers_via_copy
-                        && view > 0
-                        && texture.usage().contains(wgpu::TextureUsages::COPY_DST))
-                    .then(|| (single_layer_like(self.tables.device, texture), texture))
-                })
-                .collect();
+            // Empty (no allocation) where resolves land in their layer directly.
+            let detours: Vec<Option<(wgpu::Texture, &wgpu::Texture)>> =
+                if self.resolve_layers_via_copy && view > 0 {
+                    of_view()
+                        .map(|c| {
+                            let texture = c.resolve.and_then(|t| self.tables.texture(t))?;
+                            texture
+                                .usage()
+                                .contains(wgpu::TextureUsages::COPY_DST)
+                                .then(|| (single_layer_like(self.tables.device, texture), texture))
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
             let detour_views: Vec<Option<wgpu::TextureView>> = detours
                 .iter()
                 .map(|d| d.as_ref().map(|(s, _)| s.create_view(&Default::default())))
@@ -417,9 +413,11 @@ impl<'r> Recorder<'r, '_> {
                 color[slot] = Some(wgpu::RenderPassColorAttachment {
                     view: self.tables.attachment_view(c.resource, c.sub),
                     depth_slice: None,
-                    resolve_target: c.resolve.map(|t| match &detour_views[slot] {
-                        Some(scratch) => scratch,
-                        None => self.tables.attachment_view(t, target),
+                    resolve_target: c.resolve.map(|t| {
+                        match detour_views.get(slot).and_then(Option::as_ref) {
+                            Some(scratch) => scratch,
+                            None => self.tables.attachment_view(t, target),
+                        }
                     }),
                     ops: c.ops,
                 });

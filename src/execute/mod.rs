@@ -650,9 +650,7 @@ impl Executor {
         imports: &Imports,
         mode: ExecuteMode,
     ) -> Option<String> {
-        let index = self.prepared.iter().position(|p| {
-            p.fingerprint == plan.fingerprint() && p.options == *plan.options() && p.mode == mode
-        })?;
+        let index = self.prepared_index(plan, mode)?;
         let Executor {
             device,
             queue,
@@ -919,15 +917,21 @@ impl Executor {
         Ok(recorded)
     }
 
+    /// Where `plan` is already lowered for `mode`.
+    fn prepared_index(&self, plan: &CompiledGraph, mode: ExecuteMode) -> Option<usize> {
+        self.prepared.iter().position(|p| {
+            p.fingerprint == plan.fingerprint() && p.options == *plan.options() && p.mode == mode
+        })
+    }
+
     /// Lowers the plan for the mode, or finds it lowered; returns its index in `self.prepared`.
     /// A plan is checked against the device's limits when it is first lowered.
     fn prepare(&mut self, plan: &CompiledGraph, mode: ExecuteMode) -> Result<usize, ExecuteError> {
-        if let Some(i) = self.prepared.iter().position(|p| {
-            p.fingerprint == plan.fingerprint() && p.options == *plan.options() && p.mode == mode
-        }) {
+        if let Some(i) = self.prepared_index(plan, mode) {
             return Ok(i);
         }
-        check_limits(plan, &self.device.limits())?;
+        let limits = self.device.limits();
+        check_limits(plan, &limits)?;
         let groups = lower(
             plan,
             mode,
@@ -935,6 +939,17 @@ impl Executor {
             self.multiview_enabled(),
             self.multisample_arrays(),
         );
+        // Groups recorded as one multiview render pass fit the device's view count.
+        if let Some(g) = groups
+            .iter()
+            .find(|g| g.multiview.is_some() && g.views > limits.max_multiview_view_count)
+        {
+            return Err(ExecuteError::MultiviewLimit {
+                pass: g.label.clone(),
+                views: g.views,
+                limit: limits.max_multiview_view_count,
+            });
+        }
         let threads = self.recording_threads();
         let chunks = if threads > 1 {
             chunk_groups(&groups, CHUNKS_PER_THREAD * threads)

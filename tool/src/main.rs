@@ -255,17 +255,6 @@ mod run_command {
         let options = args.options();
         let gpu = headless::open(args.backend(), headless::validation_from_env())?;
         eprintln!("adapter: {}", gpu.describe());
-        let multiview = tilegraph::Views::multiview_supported(&gpu.device);
-        if description.contains("\"multiview\"") {
-            eprintln!(
-                "multiview: {}",
-                match (multiview, options.multiview) {
-                    (true, true) => "one multiview render pass per multiview pass",
-                    (true, false) => "off (--no-multiview): one render pass per view",
-                    (false, _) => "not on this device: one render pass per view",
-                }
-            );
-        }
         if let (true, Some(why)) = (
             options.timings,
             tilegraph_tool::timings::unavailable(&gpu.device),
@@ -280,6 +269,22 @@ mod run_command {
             }
         }
         let output = output?;
+        if output
+            .plan
+            .pass_decls()
+            .iter()
+            .any(|p| p.multiview.is_some())
+        {
+            let multiview = tilegraph::Views::multiview_supported(&gpu.device);
+            eprintln!(
+                "multiview: {}",
+                match (multiview, options.multiview) {
+                    (true, true) => "one multiview render pass per multiview pass",
+                    (true, false) => "off (--no-multiview): one render pass per view",
+                    (false, _) => "not on this device: one render pass per view",
+                }
+            );
+        }
         for note in &output.notes {
             eprintln!("note: {note}");
         }
