@@ -79,6 +79,8 @@ struct Variant {
 }
 
 fn main() -> Result<(), String> {
+    // SAFETY: first thing in main, before any other thread exists.
+    unsafe { headless::stay_off_window_systems() };
     headless::init_logging();
     let args = args()?;
     let gpu = headless::open(args.backend, false).map_err(|e| e.to_string())?;

@@ -77,6 +77,8 @@ fn micros(d: Duration) -> f64 {
 }
 
 fn main() {
+    // SAFETY: first thing in main, before any other thread exists.
+    unsafe { headless::stay_off_window_systems() };
     let args = match args() {
         Ok(a) => a,
         Err(e) => {

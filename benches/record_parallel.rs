@@ -19,7 +19,11 @@
 //! speed-up over the first thread count, and (on Linux) the CPU time all threads spent per
 //! frame: when it grows with the thread count, threads wait on each other or on the CPU.
 //! `--bind-groups per-pass` gives every pass its own bind group and buffer (the default,
-//! `shared`, has all draws of all passes use one).
+//! `shared`, has all draws of all passes use one). `--encoding bundles` has every pass record its
+//! draws into a `wgpu::RenderBundle` on its recording thread and execute it (the default,
+//! `direct`, draws into the render pass): wgpu 30 looks up every bind group set on a render pass
+//! in the device's registry under a lock all threads share, where a bundle looks its bind groups
+//! up under one lock acquisition when it finishes.
 
 use std::time::{Duration, Instant};
 
@@ -41,6 +45,8 @@ struct Args {
     threads: Vec<usize>,
     /// One bind group (and uniform buffer) per pass instead of one shared by all.
     per_pass: bool,
+    /// Every pass records its draws into a render bundle and executes it.
+    bundles: bool,
 }
 
 fn args() -> Result<Args, String> {
@@ -52,6 +58,7 @@ fn args() -> Result<Args, String> {
         size: 64,
         threads: vec![1, 2, 4, 8, 16],
         per_pass: false,
+        bundles: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -79,9 +86,14 @@ fn args() -> Result<Args, String> {
                 "per-pass" => a.per_pass = true,
                 v => return Err(format!("--bind-groups takes shared or per-pass, not `{v}`")),
             },
+            "--encoding" => match value()?.as_str() {
+                "direct" => a.bundles = false,
+                "bundles" => a.bundles = true,
+                v => return Err(format!("--encoding takes direct or bundles, not `{v}`")),
+            },
             "-h" | "--help" => {
                 println!(
-                    "record_parallel [--passes N] [--draws N] [--rounds N] [--iterations N] [--size PX] [--threads 1,2,4,8,16] [--bind-groups shared|per-pass]\nTILEGRAPH_BACKEND picks the adapter."
+                    "record_parallel [--passes N] [--draws N] [--rounds N] [--iterations N] [--size PX] [--threads 1,2,4,8,16] [--bind-groups shared|per-pass] [--encoding direct|bundles]\nTILEGRAPH_BACKEND picks the adapter."
                 );
                 std::process::exit(0);
             }
@@ -119,6 +131,7 @@ fn process_cpu_time() -> Option<Duration> {
 
 /// Pipeline, and bind groups with a dynamic offset over the uniform buffers they read.
 struct Scene {
+    device: wgpu::Device,
     pipeline: wgpu::RenderPipeline,
     bind_groups: Vec<wgpu::BindGroup>,
 }
@@ -198,6 +211,7 @@ impl Scene {
             })
         };
         Scene {
+            device: device.clone(),
             pipeline,
             bind_groups: (0..bind_groups).map(bind_group).collect(),
         }
@@ -208,6 +222,7 @@ impl Scene {
 fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
     let mut graph = RenderGraph::with_capacity(args.passes, args.passes);
     let draws = args.draws as u32;
+    let bundles = args.bundles;
     for p in 0..args.passes {
         let target = graph.create_texture(
             &format!("target{p}"),
@@ -219,11 +234,30 @@ fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
             .side_effects()
             .execute(move |pass, _| {
                 let bind_group = &scene.bind_groups[p % scene.bind_groups.len()];
-                pass.set_pipeline(&scene.pipeline);
-                for d in 0..draws {
-                    pass.set_bind_group(0, bind_group, &[d * STRIDE as u32]);
-                    pass.draw(0..3, 0..1);
+                if !bundles {
+                    pass.set_pipeline(&scene.pipeline);
+                    for d in 0..draws {
+                        pass.set_bind_group(0, bind_group, &[d * STRIDE as u32]);
+                        pass.draw(0..3, 0..1);
+                    }
+                    return Ok(());
                 }
+                let mut bundle = scene.device.create_render_bundle_encoder(
+                    &wgpu::RenderBundleEncoderDescriptor {
+                        label: None,
+                        color_formats: &[Some(FORMAT)],
+                        depth_stencil: None,
+                        sample_count: 1,
+                        multiview: None,
+                    },
+                );
+                bundle.set_pipeline(&scene.pipeline);
+                for d in 0..draws {
+                    bundle.set_bind_group(0, bind_group, &[d * STRIDE as u32]);
+                    bundle.draw(0..3, 0..1);
+                }
+                let bundle = bundle.finish(&wgpu::RenderBundleDescriptor { label: None });
+                pass.execute_bundles([&bundle]);
                 Ok(())
             });
     }
@@ -231,6 +265,8 @@ fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
 }
 
 fn main() {
+    // SAFETY: first thing in main, before any other thread exists.
+    unsafe { headless::stay_off_window_systems() };
     let args = args().unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2)
@@ -253,9 +289,14 @@ fn main() {
     let imports = Imports::new();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "{} render passes x {} draws (own dynamic offset each), {} bind group{}, {}x{} targets; adapter {}; {} cores",
+        "{} render passes x {} draws (own dynamic offset each, {}), {} bind group{}, {}x{} targets; adapter {}; {} cores",
         args.passes,
         args.draws,
+        if args.bundles {
+            "recorded into a bundle per pass"
+        } else {
+            "drawn into the pass"
+        },
         scene.bind_groups.len(),
         if scene.bind_groups.len() == 1 {
             ""

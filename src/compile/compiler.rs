@@ -44,8 +44,10 @@ impl Compiler {
 /// Spare lists, emptied, with their capacity.
 #[derive(Debug, Default)]
 pub(super) struct Spares {
-    /// Groups whose pass and attachment lists keep their capacity.
-    groups: Vec<Group>,
+    /// Group lists handed back, their groups still in them: the groups' pass and attachment
+    /// lists keep their capacity. Groups are taken from the last list; kept whole, a list is
+    /// never copied group by group.
+    full_lists: Vec<Vec<Group>>,
     /// Empty group lists.
     group_lists: Vec<Vec<Group>>,
     /// Empty resource lists of physical resources.
@@ -54,9 +56,8 @@ pub(super) struct Spares {
     physical_lists: Vec<Vec<PhysicalResource>>,
     /// An empty warning list.
     warnings: Vec<Warning>,
-    /// The most groups and physical resources one list handed back held: the spares keep a few
-    /// times that, however many plans come back.
-    most_groups: usize,
+    /// The most physical resources one list handed back held: the spares keep that many
+    /// resource lists, however many plans come back.
     most_physical: usize,
 }
 
@@ -67,7 +68,7 @@ const PLANS_AT_ONCE: usize = 3;
 impl Spares {
     /// A group of one pass.
     pub(super) fn group(&mut self, kind: PassKind, first: PassId) -> Group {
-        let mut group = self.groups.pop().unwrap_or_else(|| Group {
+        let mut group = self.spare_group().unwrap_or_else(|| Group {
             kind,
             passes: Vec::new(),
             color: Vec::new(),
@@ -94,13 +95,29 @@ impl Spares {
         list
     }
 
-    /// Keeps the groups of a list and the list itself.
-    pub(super) fn take_groups(&mut self, mut groups: Vec<Group>) {
-        self.most_groups = self.most_groups.max(groups.len());
-        self.groups.append(&mut groups);
-        self.groups.truncate(PLANS_AT_ONCE * self.most_groups);
-        if self.group_lists.len() < PLANS_AT_ONCE {
-            self.group_lists.push(groups);
+    /// A group handed back, from the last list that still has one; lists emptied become
+    /// empty group lists.
+    fn spare_group(&mut self) -> Option<Group> {
+        while let Some(list) = self.full_lists.last_mut() {
+            if let Some(group) = list.pop() {
+                return Some(group);
+            }
+            let empty = self.full_lists.pop().expect("a last list");
+            if self.group_lists.len() < PLANS_AT_ONCE {
+                self.group_lists.push(empty);
+            }
+        }
+        None
+    }
+
+    /// Keeps a list with its groups.
+    pub(super) fn take_groups(&mut self, groups: Vec<Group>) {
+        if groups.is_empty() {
+            if self.group_lists.len() < PLANS_AT_ONCE {
+                self.group_lists.push(groups);
+            }
+        } else if self.full_lists.len() < PLANS_AT_ONCE {
+            self.full_lists.push(groups);
         }
     }
 
@@ -170,14 +187,16 @@ mod tests {
         }
         let spares = &compiler.spares;
         assert_eq!(groups, 8);
-        assert!(spares.groups.len() <= PLANS_AT_ONCE * groups);
+        let spare_groups = |s: &Spares| s.full_lists.iter().map(Vec::len).sum::<usize>();
+        assert!(spares.full_lists.len() <= PLANS_AT_ONCE);
+        assert!(spare_groups(spares) <= PLANS_AT_ONCE * groups);
         assert!(spares.group_lists.len() <= PLANS_AT_ONCE);
         assert!(spares.physical_lists.len() <= 1);
         assert!(spares.resource_lists.len() <= spares.most_physical);
         // And they are used: the next compile takes its groups from them.
-        let before = spares.groups.len();
+        let before = spare_groups(spares);
         let plan = compiler.compile(&g, &options).unwrap();
-        assert_eq!(compiler.spares.groups.len(), before - groups);
+        assert_eq!(spare_groups(&compiler.spares), before - groups);
         assert_eq!(plan.to_json(), g.compile(&options).unwrap().to_json());
     }
 }
