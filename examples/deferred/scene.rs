@@ -107,9 +107,9 @@ struct Vertex {
 pub(super) struct Instance {
     pub(super) model: [[f32; 4]; 4],
     /// Albedo (opaque) or tint and opacity (glass).
-    pub(super) color: [f32; 4],
+    color: [f32; 4],
     /// Roughness, metalness, checker pattern.
-    pub(super) material: [f32; 4],
+    material: [f32; 4],
 }
 
 #[derive(Clone, Debug)]
