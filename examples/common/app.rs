@@ -1,6 +1,6 @@
-//! What the gallery's examples share: their flags, the headless loop (with a resize mid-run) and
-//! the window loop that presents through the graph. An example implements [`Example`]: build its
-//! pipelines, update per frame, declare a frame's graph.
+//! What the examples share: their flags, the headless loop (with a resize mid-run) and the window
+//! loop that presents through the graph. An example implements [`Example`]: build its pipelines,
+//! update per frame, declare a frame's graph.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -94,8 +94,9 @@ pub fn compile_options(dont_care: bool) -> CompileOptions {
     let options = CompileOptions::default();
     if dont_care {
         // SAFETY: every `write` access of the gallery's frames is a full-screen triangle (or a
-        // draw that covers the target) with no blending, a full write mask and no depth test;
-        // `--mode poison` checks the claim on a device.
+        // draw that covers the target) with no blending, a full write mask and no depth
+        // rejection (no depth test, or deferred's lighting: `Always`, read-only); `--mode poison`
+        // checks the claim on a device.
         options.with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() })
     } else {
         options
