@@ -228,9 +228,9 @@ impl Target for wgpu::CommandEncoder {
 
 /// Calls one closure; a panic in it becomes [`ExecuteError::PassPanicked`], so that a frame
 /// recorded on worker threads fails like one recorded on the caller's.
-fn call(
+fn call_guarded(
     name: &str,
-    closure: impl FnOnce() -> Result<(), crate::context::PassError>,
+    closure: impl FnOnce() -> Result<(), PassError>,
 ) -> Result<(), ExecuteError> {
     // The frame is abandoned after a panic, so nothing the closure left half-done is used.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(closure)) {
@@ -297,7 +297,7 @@ impl Frame<'_> {
             if self.debug_groups {
                 target.push_debug_group(name);
             }
-            call(name, || target.call(f, &ctx))?;
+            call_guarded(name, || target.call(f, &ctx))?;
             if self.debug_groups {
                 target.pop_debug_group();
             }

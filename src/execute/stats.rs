@@ -7,7 +7,7 @@ use super::prepare::PREPARED_CAPACITY;
 use super::timing::Timestamps;
 use crate::resource::TextureDesc;
 
-/// What an [`Executor`](super::Executor) holds now ([`Executor::stats`](super::Executor::stats)).
+/// What an [`Executor`] holds now ([`Executor::stats`]).
 ///
 /// Everything here is bounded by what the last [`ExecutorOptions::keep_frames`](super::ExecutorOptions::keep_frames)
 /// frames used: pooled textures, buffers and histories no frame used for that long are released,
