@@ -1,14 +1,14 @@
-//! One frame's recording: where each resource's wgpu objects are, and the loop that opens one
-//! wgpu pass per group and calls the pass closures in it.
+//! One frame's recording: where each resource's wgpu objects are, and the recording of one
+//! group: one wgpu pass (or one per view) with the closures of its passes called in it.
 
+use super::ExecuteError;
 use super::history::HistoryPair;
 use super::imports::Imports;
 use super::lower::{ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use super::pool::{Pool, TextureViews};
 use super::timing::FrameQueries;
-use super::{ExecuteError, ready_or_block};
-use crate::context::{FrameResources, PassContext, Views};
-use crate::declare::PassCallback;
+use crate::context::{FrameResources, PassContext, PassError, Views};
+use crate::declare::{ComputeCallback, CopyCallback, PassCallback, RenderCallback};
 use crate::resource::{PassDecl, PassId, PassKind, ResourceDecl, ResourceId, Subresource};
 
 /// Where this frame finds a resource.
@@ -24,6 +24,15 @@ pub(super) enum Slot {
     History(u32, bool),
 }
 
+/// A 2D-array view of `count` layers of `resource` from `sub` (at its mip), attached by a
+/// multiview render pass of this frame.
+pub(super) struct LayerView {
+    pub resource: ResourceId,
+    pub sub: Subresource,
+    pub count: u32,
+    pub view: wgpu::TextureView,
+}
+
 /// The frame's lookup tables: where each resource's wgpu object is.
 #[derive(Clone, Copy)]
 pub(super) struct Tables<'f> {
@@ -33,6 +42,7 @@ pub(super) struct Tables<'f> {
     pub pool: &'f Pool,
     pub imports: &'f Imports,
     pub histories: &'f [HistoryPair],
+    pub layer_views: &'f [LayerView],
     pub graph: u32,
     pub resources: &'f [ResourceDecl],
 }
@@ -64,20 +74,27 @@ impl<'f> Tables<'f> {
             .expect("attachments of live groups are bound")
     }
 
-    /// A 2D-array view of `count` layers from `sub` (at its mip): a multiview attachment.
-    fn layers_view(&self, r: ResourceId, sub: Subresource, count: u32) -> wgpu::TextureView {
-        let (texture, _) = self
-            .texture_and_views(r)
-            .expect("attachments of live groups are bound");
-        texture.create_view(&wgpu::TextureViewDescriptor {
-            label: Some("tilegraph multiview attachment"),
-            dimension: Some(wgpu::TextureViewDimension::D2Array),
-            base_mip_level: sub.mip,
-            mip_level_count: Some(1),
-            base_array_layer: sub.layer,
-            array_layer_count: Some(count),
-            ..Default::default()
-        })
+    /// The 2D-array view of `count` layers from `sub` (at its mip): a multiview attachment,
+    /// made when the frame was bound.
+    fn layers_view(&self, r: ResourceId, sub: Subresource, count: u32) -> &'f wgpu::TextureView {
+        let found = self
+            .layer_views
+            .iter()
+            .find(|l| l.resource == r && l.sub == sub && l.count == count);
+        &found.expect("multiview attachments are bound").view
+    }
+
+    /// What the closure of `pass` sees, recording `views`.
+    fn context<'c>(&'c self, pass: &'c PassDecl, views: Views) -> PassContext<'c> {
+        PassContext {
+            device: self.device,
+            queue: self.queue,
+            graph: self.graph,
+            pass,
+            resources: self.resources,
+            frame: self,
+            views,
+        }
     }
 }
 
@@ -118,21 +135,102 @@ impl<'a> Callbacks<'a> for [Option<PassCallback<'a>>] {
     }
 }
 
-/// The closures of one chunk's passes, sorted by pass.
-pub(super) struct ChunkCallbacks<'c, 'a>(pub Vec<(PassId, &'c mut Option<PassCallback<'a>>)>);
+/// What the closures of a group's passes record into: the open render pass, the open compute
+/// pass, or the encoder itself for copy passes. [`Frame::call_passes`] calls every kind of
+/// closure through it.
+trait Target {
+    /// The kind of pass, as [`ExecuteError::CallbackMismatch`] names it.
+    const KIND: &'static str;
+    /// The closures that record into this target.
+    type Callback<'a>;
+    /// The pass's closure, if it is of this target's kind.
+    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut Self::Callback<'a>>;
+    fn call(&mut self, f: &mut Self::Callback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError>;
+    fn push_debug_group(&mut self, label: &str);
+    fn pop_debug_group(&mut self);
+}
 
-impl<'a> Callbacks<'a> for ChunkCallbacks<'_, 'a> {
-    fn get(&mut self, pass: PassId) -> Option<&mut PassCallback<'a>> {
-        let i = self.0.binary_search_by_key(&pass, |(p, _)| *p).ok()?;
-        self.0[i].1.as_mut()
+impl Target for wgpu::RenderPass<'_> {
+    const KIND: &'static str = "render";
+    type Callback<'a> = RenderCallback<'a>;
+
+    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut RenderCallback<'a>> {
+        match callback {
+            PassCallback::Render(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, f: &mut RenderCallback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError> {
+        f(self, ctx)
+    }
+
+    fn push_debug_group(&mut self, label: &str) {
+        wgpu::RenderPass::push_debug_group(self, label);
+    }
+
+    fn pop_debug_group(&mut self) {
+        wgpu::RenderPass::pop_debug_group(self);
+    }
+}
+
+impl Target for wgpu::ComputePass<'_> {
+    const KIND: &'static str = "compute";
+    type Callback<'a> = ComputeCallback<'a>;
+
+    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut ComputeCallback<'a>> {
+        match callback {
+            PassCallback::Compute(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn call(
+        &mut self,
+        f: &mut ComputeCallback<'_>,
+        ctx: &PassContext<'_>,
+    ) -> Result<(), PassError> {
+        f(self, ctx)
+    }
+
+    fn push_debug_group(&mut self, label: &str) {
+        wgpu::ComputePass::push_debug_group(self, label);
+    }
+
+    fn pop_debug_group(&mut self) {
+        wgpu::ComputePass::pop_debug_group(self);
+    }
+}
+
+impl Target for wgpu::CommandEncoder {
+    const KIND: &'static str = "copy";
+    type Callback<'a> = CopyCallback<'a>;
+
+    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut CopyCallback<'a>> {
+        match callback {
+            PassCallback::Copy(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, f: &mut CopyCallback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError> {
+        f(self, ctx)
+    }
+
+    fn push_debug_group(&mut self, label: &str) {
+        wgpu::CommandEncoder::push_debug_group(self, label);
+    }
+
+    fn pop_debug_group(&mut self) {
+        wgpu::CommandEncoder::pop_debug_group(self);
     }
 }
 
 /// Calls one closure; a panic in it becomes [`ExecuteError::PassPanicked`], so that a frame
 /// recorded on worker threads fails like one recorded on the caller's.
-fn call(
+fn call_guarded(
     name: &str,
-    closure: impl FnOnce() -> Result<(), crate::context::PassError>,
+    closure: impl FnOnce() -> Result<(), PassError>,
 ) -> Result<(), ExecuteError> {
     // The frame is abandoned after a panic, so nothing the closure left half-done is used.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(closure)) {
@@ -157,61 +255,97 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Calls the closures of a group's passes on the open `$target`, each inside a debug group named
-/// after the pass. Render, compute and copy groups differ only in the target and the variant.
-macro_rules! call_passes {
-    ($self:ident, $group:ident, $callbacks:ident, $target:expr, $variant:ident, $kind:literal, $views:expr) => {
-        for &p in &$group.passes {
-            let decl = &$self.graph_passes[p.index()];
-            let name = &*decl.name;
-            let tables = $self.tables;
-            let ctx = PassContext {
-                device: tables.device,
-                queue: tables.queue,
-                graph: tables.graph,
-                pass: decl,
-                resources: tables.resources,
-                frame: &tables,
-                views: $views,
-            };
-            match $callbacks.get(p) {
-                Some(PassCallback::$variant(f)) => {
-                    let target = $target;
-                    if $self.debug_groups {
-                        target.push_debug_group(name);
-                    }
-                    call(name, || f(&mut *target, &ctx))?;
-                    if $self.debug_groups {
-                        target.pop_debug_group();
-                    }
-                }
-                Some(other) => return Err(mismatch(name, $kind, other)),
-                None => {
-                    return Err(ExecuteError::MissingCallback {
-                        pass: name.to_owned(),
-                    });
-                }
-            }
-        }
-    };
-}
-
-pub(super) struct Recorder<'r, 'e> {
-    pub tables: Tables<'r>,
-    pub encoder: &'e mut wgpu::CommandEncoder,
-    pub graph_passes: &'r [PassDecl],
-    pub timestamps: Option<FrameQueries<'r>>,
+/// What recording a group reads: the same for every group of the frame, and shared by every
+/// recording thread of it.
+#[derive(Clone, Copy)]
+pub(super) struct Frame<'f> {
+    pub tables: Tables<'f>,
+    /// The graph's passes.
+    pub passes: &'f [PassDecl],
+    pub timestamps: Option<FrameQueries<'f>>,
     pub debug_groups: bool,
     /// Resolve into a layer past the first of an array through a single-layer texture and a
     /// copy: lavapipe resolves into layer 0 whatever layer the view names.
     pub resolve_layers_via_copy: bool,
 }
 
+impl Frame<'_> {
+    /// Calls the closures of `group`'s passes on the open `target`, each inside a debug group
+    /// named after the pass, each seeing `views`.
+    fn call_passes<'a, T: Target>(
+        &self,
+        group: &ExecGroup,
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
+        target: &mut T,
+        views: Views,
+    ) -> Result<(), ExecuteError> {
+        for &p in &group.passes {
+            let decl = &self.passes[p.index()];
+            let name = &*decl.name;
+            let callback = callbacks
+                .get(p)
+                .ok_or_else(|| ExecuteError::MissingCallback {
+                    pass: name.to_owned(),
+                })?;
+            let found = kind_of(callback);
+            let f = T::callback(callback).ok_or_else(|| ExecuteError::CallbackMismatch {
+                pass: name.to_owned(),
+                expected: T::KIND,
+                found,
+            })?;
+            let ctx = self.tables.context(decl, views);
+            if self.debug_groups {
+                target.push_debug_group(name);
+            }
+            call_guarded(name, || target.call(f, &ctx))?;
+            if self.debug_groups {
+                target.pop_debug_group();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which of a render group's wgpu render passes write its start and end timestamps: the first
+/// writes the start, the last the end, the ones between none.
+struct GroupTimestamps<'q> {
+    writes: Option<wgpu::RenderPassTimestampWrites<'q>>,
+    /// Render passes of the group: its invalidations and its one pass or one per view.
+    total: usize,
+    recorded: usize,
+}
+
+impl<'q> GroupTimestamps<'q> {
+    /// The timestamp writes of the group's next render pass.
+    fn next(&mut self) -> Option<wgpu::RenderPassTimestampWrites<'q>> {
+        let i = self.recorded;
+        self.recorded += 1;
+        let t = self.writes.as_mut()?;
+        let begin = (i == 0)
+            .then(|| t.beginning_of_pass_write_index.take())
+            .flatten();
+        let end = (i + 1 == self.total)
+            .then(|| t.end_of_pass_write_index.take())
+            .flatten();
+        (begin.is_some() || end.is_some()).then_some(wgpu::RenderPassTimestampWrites {
+            query_set: t.query_set,
+            beginning_of_pass_write_index: begin,
+            end_of_pass_write_index: end,
+        })
+    }
+}
+
+/// Records groups into one encoder.
+pub(super) struct Recorder<'r, 'e> {
+    pub frame: Frame<'r>,
+    pub encoder: &'e mut wgpu::CommandEncoder,
+}
+
 impl<'r> Recorder<'r, '_> {
     /// Overwrites every subresource of each texture with poison (one clearing pass each).
     fn poison_textures(&mut self, textures: &[ResourceId]) {
         for &r in textures {
-            if let Some((texture, views)) = self.tables.texture_and_views(r) {
+            if let Some((texture, views)) = self.frame.tables.texture_and_views(r) {
                 for view in views.subresources() {
                     self.poison(texture, view);
                 }
@@ -222,7 +356,7 @@ impl<'r> Recorder<'r, '_> {
     /// Overwrites these attachments with poison.
     fn poison_subresources(&mut self, subs: &[(ResourceId, Subresource)]) {
         for &(r, sub) in subs {
-            if let Some((texture, views)) = self.tables.texture_and_views(r)
+            if let Some((texture, views)) = self.frame.tables.texture_and_views(r)
                 && let Some(view) = views.get(Some(sub))
             {
                 self.poison(texture, view);
@@ -278,10 +412,31 @@ impl<'r> Recorder<'r, '_> {
         match group.kind {
             PassKind::Render => self.render_group(index, group, callbacks)?,
             PassKind::Compute => self.compute_group(index, group, callbacks)?,
-            PassKind::Copy => self.copy_group(group, callbacks)?,
+            PassKind::Copy => {
+                let frame = self.frame;
+                frame.call_passes(group, callbacks, &mut *self.encoder, Views::One)?
+            }
         }
         self.poison_subresources(&group.poison_after);
         Ok(())
+    }
+
+    /// Records the invalidations before view `view` of a render group (all of them when
+    /// `None`: before one multiview render pass).
+    fn invalidate_before(
+        &mut self,
+        group: &ExecGroup,
+        view: Option<u32>,
+        timestamps: &mut GroupTimestamps<'_>,
+    ) {
+        for invalidation in &group.invalidate_before {
+            if view.is_some_and(|v| v != invalidation.view) {
+                continue;
+            }
+            let label = self.frame.debug_groups.then_some(&*invalidation.label);
+            let writes = timestamps.next();
+            invalidate(self.encoder, self.frame.tables, label, invalidation, writes);
+        }
     }
 
     fn render_group<'a>(
@@ -290,91 +445,50 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
+        let frame = self.frame;
         let views = group.views;
         // One render pass, or one per view; the group's time spans its invalidations and them.
         let passes = if group.multiview.is_some() { 1 } else { views };
-        let total = group.invalidate_before.len() + passes as usize;
-        let mut timestamps = self.timestamps.and_then(|t| t.render(index));
-        // Pass `i` of the group's `total` writes the start (the first) and the end (the last);
-        // the ones between write none.
-        let mut timestamp_writes = |i: usize| {
-            let t = timestamps.as_mut()?;
-            let begin = (i == 0)
-                .then(|| t.beginning_of_pass_write_index.take())
-                .flatten();
-            let end = (i + 1 == total)
-                .then(|| t.end_of_pass_write_index.take())
-                .flatten();
-            (begin.is_some() || end.is_some()).then_some(wgpu::RenderPassTimestampWrites {
-                query_set: t.query_set,
-                beginning_of_pass_write_index: begin,
-                end_of_pass_write_index: end,
-            })
+        let mut timestamps = GroupTimestamps {
+            writes: frame.timestamps.and_then(|t| t.render(index)),
+            total: group.invalidate_before.len() + passes as usize,
+            recorded: 0,
         };
-        // Passes recorded so far (the timestamps go to the first and the last).
-        let mut recorded = 0;
-        // Each view's invalidation right before its render pass (all of them before one
-        // multiview render pass).
-        macro_rules! invalidate_view {
-            ($view:expr) => {
-                for invalidation in &group.invalidate_before {
-                    if $view.is_some_and(|v: u32| v != invalidation.view) {
-                        continue;
-                    }
-                    let label = self.debug_groups.then_some(&*invalidation.label);
-                    let writes = timestamp_writes(recorded);
-                    recorded += 1;
-                    invalidate(self.encoder, self.tables, label, invalidation, writes);
-                }
-            };
-        }
         if let Some(mv) = &group.multiview {
-            invalidate_view!(None::<u32>);
-            let layers: Vec<(wgpu::TextureView, Option<wgpu::TextureView>)> = mv
-                .color
-                .iter()
-                .map(|c| {
-                    let view = self.tables.layers_view(c.resource, c.sub, views);
-                    let resolve = c
-                        .resolve
-                        .map(|t| self.tables.layers_view(t, Subresource::BASE, views));
-                    (view, resolve)
-                })
-                .collect();
-            let depth_view = mv
-                .depth
-                .map(|d| self.tables.layers_view(d.resource, d.sub, views));
+            // Every view's invalidation before the one multiview render pass.
+            self.invalidate_before(group, None, &mut timestamps);
+            let tables = frame.tables;
             let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
-            for (slot, (c, (view, resolve))) in mv.color.iter().zip(&layers).enumerate() {
+            for (slot, c) in mv.color.iter().enumerate() {
                 color[slot] = Some(wgpu::RenderPassColorAttachment {
-                    view,
+                    view: tables.layers_view(c.resource, c.sub, views),
                     depth_slice: None,
-                    resolve_target: resolve.as_ref(),
+                    resolve_target: c
+                        .resolve
+                        .map(|t| tables.layers_view(t, Subresource::BASE, views)),
                     ops: c.ops,
                 });
             }
-            let depth = mv.depth.zip(depth_view.as_ref()).map(|(d, view)| {
-                wgpu::RenderPassDepthStencilAttachment {
-                    view,
-                    depth_ops: d.depth,
-                    stencil_ops: d.stencil,
-                }
+            let depth = mv.depth.map(|d| wgpu::RenderPassDepthStencilAttachment {
+                view: tables.layers_view(d.resource, d.sub, views),
+                depth_ops: d.depth,
+                stencil_ops: d.stencil,
             });
+            let views = Views::Multiview { count: views };
             let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some(&group.label),
                 color_attachments: &color[..mv.color.len()],
                 depth_stencil_attachment: depth,
-                timestamp_writes: timestamp_writes(recorded),
-                multiview_mask: Views::Multiview { count: views }.multiview_mask(),
+                timestamp_writes: timestamps.next(),
+                multiview_mask: views.multiview_mask(),
                 ..Default::default()
             });
-            let views = Views::Multiview { count: views };
-            call_passes!(self, group, callbacks, &mut rpass, Render, "render", views);
-            return Ok(());
+            return frame.call_passes(group, callbacks, &mut rpass, views);
         }
         let slots = group.color.len() / views as usize;
         for view in 0..views {
-            invalidate_view!(Some(view));
+            // Each view's invalidation right before its render pass.
+            self.invalidate_before(group, Some(view), &mut timestamps);
             let target = Subresource {
                 mip: 0,
                 layer: view,
@@ -390,14 +504,14 @@ impl<'r> Recorder<'r, '_> {
             };
             // Empty (no allocation) where resolves land in their layer directly.
             let detours: Vec<Option<(wgpu::Texture, &wgpu::Texture)>> =
-                if self.resolve_layers_via_copy && view > 0 {
+                if frame.resolve_layers_via_copy && view > 0 {
                     of_view()
                         .map(|c| {
-                            let texture = c.resolve.and_then(|t| self.tables.texture(t))?;
+                            let texture = c.resolve.and_then(|t| frame.tables.texture(t))?;
                             texture
                                 .usage()
                                 .contains(wgpu::TextureUsages::COPY_DST)
-                                .then(|| (single_layer_like(self.tables.device, texture), texture))
+                                .then(|| (single_layer_like(frame.tables.device, texture), texture))
                         })
                         .collect()
                 } else {
@@ -411,12 +525,12 @@ impl<'r> Recorder<'r, '_> {
             let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
             for (slot, c) in of_view().enumerate() {
                 color[slot] = Some(wgpu::RenderPassColorAttachment {
-                    view: self.tables.attachment_view(c.resource, c.sub),
+                    view: frame.tables.attachment_view(c.resource, c.sub),
                     depth_slice: None,
                     resolve_target: c.resolve.map(|t| {
                         match detour_views.get(slot).and_then(Option::as_ref) {
                             Some(scratch) => scratch,
-                            None => self.tables.attachment_view(t, target),
+                            None => frame.tables.attachment_view(t, target),
                         }
                     }),
                     ops: c.ops,
@@ -428,12 +542,11 @@ impl<'r> Recorder<'r, '_> {
                 .chain(&group.depth_views)
                 .nth(view as usize)
                 .map(|d| wgpu::RenderPassDepthStencilAttachment {
-                    view: self.tables.attachment_view(d.resource, d.sub),
+                    view: frame.tables.attachment_view(d.resource, d.sub),
                     depth_ops: d.depth,
                     stencil_ops: d.stencil,
                 });
-            let writes = timestamp_writes(recorded);
-            recorded += 1;
+            let writes = timestamps.next();
             let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some(&group.label),
                 color_attachments: &color[..slots],
@@ -445,7 +558,7 @@ impl<'r> Recorder<'r, '_> {
                 1 => Views::One,
                 count => Views::PerView { view, count },
             };
-            call_passes!(self, group, callbacks, &mut rpass, Render, "render", views);
+            frame.call_passes(group, callbacks, &mut rpass, views)?;
             drop(rpass);
             for (scratch, texture) in detours.iter().flatten() {
                 self.encoder.copy_texture_to_texture(
@@ -473,40 +586,14 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
-        let timestamp_writes = self.timestamps.and_then(|t| t.compute(index));
+        let frame = self.frame;
         let mut cpass = self
             .encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(&group.label),
-                timestamp_writes,
+                timestamp_writes: frame.timestamps.and_then(|t| t.compute(index)),
             });
-        call_passes!(
-            self,
-            group,
-            callbacks,
-            &mut cpass,
-            Compute,
-            "compute",
-            Views::One
-        );
-        Ok(())
-    }
-
-    fn copy_group<'a>(
-        &mut self,
-        group: &ExecGroup,
-        callbacks: &mut (impl Callbacks<'a> + ?Sized),
-    ) -> Result<(), ExecuteError> {
-        call_passes!(
-            self,
-            group,
-            callbacks,
-            &mut *self.encoder,
-            Copy,
-            "copy",
-            Views::One
-        );
-        Ok(())
+        frame.call_passes(group, callbacks, &mut cpass, Views::One)
     }
 }
 
@@ -572,77 +659,11 @@ fn invalidate(
     });
 }
 
-fn mismatch(pass: &str, expected: &'static str, found: &PassCallback<'_>) -> ExecuteError {
-    ExecuteError::CallbackMismatch {
-        pass: pass.to_owned(),
-        expected,
-        found: match found {
-            PassCallback::Render(_) => "render",
-            PassCallback::Compute(_) => "compute",
-            PassCallback::Copy(_) => "copy",
-        },
-    }
-}
-
-/// What every recording thread of a frame shares, read-only.
-#[derive(Clone, Copy)]
-pub(super) struct Chunk<'f> {
-    pub tables: Tables<'f>,
-    pub groups: &'f [ExecGroup],
-    pub graph_passes: &'f [PassDecl],
-    pub timestamps: Option<FrameQueries<'f>>,
-    pub debug_groups: bool,
-    pub resolve_layers_via_copy: bool,
-}
-
-/// Errors raised on a recording thread outside of any encoder (device calls of closures),
-/// caught by that thread's error scopes.
-#[derive(Default)]
-pub(super) struct WorkerErrors {
-    pub validation: Option<wgpu::Error>,
-    pub oom: Option<wgpu::Error>,
-}
-
-/// What one chunk of groups left: its command buffer, or the error that stopped it.
-pub(super) struct ChunkResult {
-    pub commands: Result<wgpu::CommandBuffer, ExecuteError>,
-    pub errors: WorkerErrors,
-}
-
-/// A frame's command buffers in submission order.
-pub(super) struct Recorded {
-    pub commands: Vec<wgpu::CommandBuffer>,
-    pub errors: WorkerErrors,
-}
-
-impl Chunk<'_> {
-    /// Records groups `range` into a new encoder and finishes it, on the calling (recording)
-    /// thread. After a closure error the encoder is dropped unfinished.
-    pub(super) fn record(
-        self,
-        mut range: std::ops::Range<usize>,
-        mut callbacks: ChunkCallbacks<'_, '_>,
-    ) -> ChunkResult {
-        let device = self.tables.device;
-        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("tilegraph frame"),
-        });
-        let mut recorder = Recorder {
-            tables: self.tables,
-            encoder: &mut encoder,
-            graph_passes: self.graph_passes,
-            timestamps: self.timestamps,
-            debug_groups: self.debug_groups,
-            resolve_layers_via_copy: self.resolve_layers_via_copy,
-        };
-        let recorded = range.try_for_each(|i| recorder.group(i, &self.groups[i], &mut callbacks));
-        let commands = recorded.map(|()| encoder.finish());
-        let errors = WorkerErrors {
-            validation: ready_or_block(validation.pop()),
-            oom: ready_or_block(oom.pop()),
-        };
-        ChunkResult { commands, errors }
+/// The kind of pass a closure records, as errors name it.
+fn kind_of(callback: &PassCallback<'_>) -> &'static str {
+    match callback {
+        PassCallback::Render(_) => "render",
+        PassCallback::Compute(_) => "compute",
+        PassCallback::Copy(_) => "copy",
     }
 }

@@ -90,6 +90,13 @@ impl HistoryPair {
         &self.textures[usize::from(self.flip)]
     }
 
+    /// This frame's texture (`current`) or last frame's, to add views to.
+    pub(super) fn half_mut(&mut self, current: bool) -> (&wgpu::Texture, &mut TextureViews) {
+        let index = if current { self.flip } else { !self.flip };
+        let (texture, views) = &mut self.textures[usize::from(index)];
+        (texture, views)
+    }
+
     /// Whether `previous` holds a frame's contents.
     pub(super) fn valid(&self) -> bool {
         self.written

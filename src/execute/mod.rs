@@ -13,37 +13,51 @@
 //!
 //! | file | role |
 //! |---|---|
+//! | `prepare.rs` | plans lowered for a mode, kept across frames |
 //! | `lower.rs` | plan + mode + backend → the ops to record (once per plan) |
-//! | `frame.rs` | the frame's resource tables, the recording loop, one run of groups on a recording thread |
+//! | `limits.rs` | what the executor would create, against the device's limits |
+//! | `record.rs` | one frame: bind, record on one thread or several, swap histories |
+//! | `bind.rs` | each resource of the frame to its wgpu object |
+//! | `frame.rs` | the frame's resource tables, and the recording of one group |
+//! | `parallel.rs` | chunks of groups recorded on the recording threads |
+//! | `errors.rs` | error scopes around a frame, and the pass an error points at |
+//! | `lost.rs` | a lost device, shared by every executor of it |
 //! | `pool.rs` | pooled textures, buffers and their views |
 //! | `imports.rs` | what the caller binds each frame |
 //! | `history.rs` | history textures, swapped every frame |
 //! | `timing.rs` | optional GPU timestamps |
+//! | `stats.rs` | what an executor holds |
 
+mod bind;
+mod errors;
 mod frame;
 mod history;
 mod imports;
+mod limits;
+mod lost;
 mod lower;
+mod parallel;
 mod pool;
+mod prepare;
+mod record;
 mod stats;
 mod timing;
 
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::Arc;
 
 use crate::context::Views;
 use crate::declare::RenderGraph;
-use crate::options::CompileOptions;
-use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::resource::{PassId, ResourceDecl, ResourceId, ResourceKind};
+use crate::plan::CompiledGraph;
 
-use frame::{Chunk, ChunkCallbacks, ChunkResult, Recorded, Recorder, Slot, Tables, WorkerErrors};
+use frame::{LayerView, Slot};
 use history::HistoryPair;
 pub use imports::Imports;
-use imports::check_imported_texture;
-use lower::{DontCareSupport, ExecGroup, lower};
+use lost::LostState;
+use lower::DontCareSupport;
 pub use lower::{POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use pool::Pool;
 pub use pool::PoolStats;
+use prepare::Prepared;
 pub use stats::ExecutorStats;
 pub use timing::GroupTiming;
 
@@ -325,27 +339,6 @@ impl IntoIterator for FrameCommands {
     }
 }
 
-/// A plan lowered for one mode, with the pool entries its physical resources are bound to.
-struct Prepared {
-    fingerprint: u128,
-    options: CompileOptions,
-    mode: ExecuteMode,
-    groups: Vec<ExecGroup>,
-    /// Per physical resource: its pool entry (texture or buffer index), valid for `generation`.
-    bound: Vec<u32>,
-    generation: Option<u64>,
-    last_used: u64,
-    /// With recording threads: the chunks of consecutive groups recorded apart, and per pass
-    /// the chunk that records it (`NOT_RECORDED` for culled passes).
-    chunks: Vec<std::ops::Range<usize>>,
-    pass_chunk: Vec<u32>,
-}
-
-const NOT_RECORDED: u32 = u32::MAX;
-
-/// Plans kept lowered at once (a renderer alternating between a few graph shapes keeps hitting).
-const PREPARED_CAPACITY: usize = 4;
-
 /// Records compiled graphs on one device, pooling physical textures and buffers across frames.
 pub struct Executor {
     device: wgpu::Device,
@@ -357,6 +350,8 @@ pub struct Executor {
     slots: Vec<Slot>,
     taken: Vec<bool>,
     histories: Vec<HistoryPair>,
+    /// The 2D-array views this frame's multiview render passes attach.
+    layer_views: Vec<LayerView>,
     frame: u64,
     timestamps: Option<timing::Timestamps>,
     /// lavapipe resolves into layer 0 of an array whatever layer the view names.
@@ -364,47 +359,6 @@ pub struct Executor {
     /// The recording threads (none when frames are recorded on the calling thread).
     workers: Option<rayon_core::ThreadPool>,
     lost: Arc<LostState>,
-}
-
-/// What wgpu said when it reported the device lost; shared by every executor of the device.
-type LostState = Mutex<Option<(wgpu::DeviceLostReason, String)>>;
-
-/// Per device, the loss state its executors share: wgpu keeps one lost callback per device, so
-/// the first executor of a device sets it and later ones join. The callback holds the state
-/// weakly and the entry goes when the device's last executor drops, so nothing here keeps a
-/// device alive once its executors are gone.
-static LOST_STATES: Mutex<Vec<(wgpu::Device, Weak<LostState>)>> = Mutex::new(Vec::new());
-
-fn lost_state_of(device: &wgpu::Device) -> Arc<LostState> {
-    let mut states = LOST_STATES.lock().unwrap_or_else(|e| e.into_inner());
-    states.retain(|(_, state)| state.strong_count() > 0);
-    if let Some(state) = states
-        .iter()
-        .find(|(d, _)| d == device)
-        .and_then(|(_, state)| state.upgrade())
-    {
-        return state;
-    }
-    let state = Arc::new(Mutex::new(None));
-    let weak = Arc::downgrade(&state);
-    device.set_device_lost_callback(move |reason, message| {
-        if let Some(state) = weak.upgrade() {
-            *state.lock().unwrap_or_else(|e| e.into_inner()) = Some((reason, message));
-        }
-    });
-    states.push((device.clone(), Arc::downgrade(&state)));
-    state
-}
-
-impl Drop for Executor {
-    fn drop(&mut self) {
-        // The last executor of the device forgets it (counted under the lock, which every
-        // executor takes to join).
-        let mut states = LOST_STATES.lock().unwrap_or_else(|e| e.into_inner());
-        if Arc::strong_count(&self.lost) == 1 {
-            states.retain(|(d, state)| d != &self.device && state.strong_count() > 0);
-        }
-    }
 }
 
 impl Executor {
@@ -422,33 +376,12 @@ impl Executor {
         queue: &wgpu::Queue,
         options: ExecutorOptions,
     ) -> Self {
-        let timestamps = (options.timestamps
-            && device.features().contains(wgpu::Features::TIMESTAMP_QUERY))
-        .then(|| timing::Timestamps::new(device, queue));
-        let threads = match options.recording_threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        };
-        let workers = (threads > 1)
-            .then(|| {
-                rayon_core::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|i| format!("tilegraph-record-{i}"))
-                    .build()
-                    .map_err(|e| {
-                        log::warn!(
-                            "no recording threads ({e}); frames are recorded on the calling thread"
-                        )
-                    })
-                    .ok()
-            })
-            .flatten();
-        let lost = lost_state_of(device);
+        let info = device.adapter_info();
         Executor {
             device: device.clone(),
             queue: queue.clone(),
             options,
-            dont_care: DontCareSupport::of(&device.adapter_info()),
+            dont_care: DontCareSupport::of(&info),
             pool: Pool {
                 split_multisampled_arrays: !(options.multiview
                     && Views::multiview_supported(device)
@@ -461,14 +394,15 @@ impl Executor {
             slots: Vec::new(),
             taken: Vec::new(),
             histories: Vec::new(),
+            layer_views: Vec::new(),
             frame: 0,
-            timestamps,
-            resolve_layers_via_copy: {
-                let info = device.adapter_info();
-                info.backend == wgpu::Backend::Vulkan && info.name.starts_with("llvmpipe")
-            },
-            workers,
-            lost,
+            timestamps: (options.timestamps
+                && device.features().contains(wgpu::Features::TIMESTAMP_QUERY))
+            .then(|| timing::Timestamps::new(device, queue)),
+            resolve_layers_via_copy: info.backend == wgpu::Backend::Vulkan
+                && info.name.starts_with("llvmpipe"),
+            workers: parallel::recording_pool(options.recording_threads),
+            lost: lost::lost_state_of(device),
         }
     }
 
@@ -500,43 +434,10 @@ impl Executor {
         self.options.multiview && Views::multiview_supported(&self.device)
     }
 
-    /// Whether multisampled arrays are one texture: where multiview records them. Elsewhere
-    /// (no multiview, no `Features::MULTISAMPLE_ARRAY`) they are one texture per layer, as
-    /// render passes of one view attach them; resolving from a layer of a multisampled array
-    /// loses the resolve on lavapipe.
-    fn multisample_arrays(&self) -> bool {
-        !self.pool.split_multisampled_arrays
-    }
-
     /// Everything the executor holds now: pool, lowered plans, histories, views and bytes. Stays
     /// flat once a renderer's frame shapes are warm (see [`ExecutorStats`]).
     pub fn stats(&self) -> ExecutorStats {
-        let (pool_texture_bytes, buffer_bytes) = self.pool.bytes();
-        let history_bytes = self
-            .histories
-            .iter()
-            .map(|h| 2 * stats::texture_bytes(&h.desc()))
-            .fold(0, u64::saturating_add);
-        let views = self
-            .pool
-            .textures
-            .iter()
-            .map(|t| &t.views)
-            .chain(self.histories.iter().flat_map(HistoryPair::views))
-            .map(stats::view_count)
-            .sum();
-        ExecutorStats {
-            pool: self.pool.stats(),
-            prepared_plans: self.prepared.len(),
-            history_textures: 2 * self.histories.len(),
-            texture_views: views,
-            texture_bytes: pool_texture_bytes.saturating_add(history_bytes),
-            buffer_bytes,
-            timestamp_queries: self
-                .timestamps
-                .as_ref()
-                .map_or(0, timing::Timestamps::queries),
-        }
+        ExecutorStats::of(self)
     }
 
     /// Whether GPU timestamps are being written.
@@ -572,30 +473,7 @@ impl Executor {
     ) -> Result<FrameCommands, ExecuteError> {
         let plan = mode.plan_to_record(plan);
         self.check_device()?;
-        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let recorded = self.record_frame(graph, plan, imports, mode);
-        let (commands, mut worker_errors) = match recorded {
-            Ok(Recorded { commands, errors }) => (Ok(FrameCommands(commands)), errors),
-            Err(e) => (Err(e), WorkerErrors::default()),
-        };
-        let validation = ready_or_block(validation.pop()).or(worker_errors.validation.take());
-        let oom = ready_or_block(oom.pop()).or(worker_errors.oom.take());
-        self.check_device()?;
-        let commands = commands?;
-        if let Some(error) = validation {
-            let message = error.to_string();
-            let pass = self
-                .pass_named_in(&message, plan)
-                .or_else(|| self.locate_validation_error(graph, plan, imports, mode));
-            return Err(ExecuteError::Validation { pass, message });
-        }
-        if let Some(error) = oom {
-            return Err(ExecuteError::OutOfMemory {
-                message: error.to_string(),
-            });
-        }
-        Ok(commands)
+        self.record_scoped(graph, plan, imports, mode)
     }
 
     /// [`execute`](Self::execute), then submits the commands.
@@ -608,90 +486,6 @@ impl Executor {
     ) -> Result<wgpu::SubmissionIndex, ExecuteError> {
         let commands = self.execute(graph, plan, imports, mode)?;
         Ok(self.queue.submit(commands))
-    }
-
-    /// [`ExecuteError::DeviceLost`] once wgpu has reported the device lost.
-    fn check_device(&self) -> Result<(), ExecuteError> {
-        match &*self.lost.lock().unwrap_or_else(|e| e.into_inner()) {
-            Some((reason, message)) => Err(ExecuteError::DeviceLost {
-                reason: *reason,
-                message: message.clone(),
-            }),
-            None => Ok(()),
-        }
-    }
-
-    /// The passes of the group whose label wgpu's message quotes.
-    fn pass_named_in(&self, message: &str, plan: &CompiledGraph) -> Option<String> {
-        let prepared = self.prepared.iter().max_by_key(|p| p.last_used)?;
-        if prepared.fingerprint != plan.fingerprint() {
-            return None;
-        }
-        prepared
-            .groups
-            .iter()
-            .find(|g| {
-                message.contains(&format!("'{}'", g.label))
-                    || message.contains(&format!("\"{}\"", g.label))
-                    || message.contains(&format!("`{}`", g.label))
-            })
-            .map(|g| g.label.clone())
-    }
-
-    /// Finds the group whose commands wgpu rejected. wgpu reports a frame's validation errors when
-    /// its encoder finishes, naming the encoder, not the pass; so after a failed frame — never on
-    /// the success path — the frame is recorded again one group per encoder on the calling
-    /// thread, each under its own error scope, and the first group that fails is named. The
-    /// closures of the groups up to that one run a second time; the commands are dropped.
-    fn locate_validation_error(
-        &mut self,
-        graph: &mut RenderGraph<'_>,
-        plan: &CompiledGraph,
-        imports: &Imports,
-        mode: ExecuteMode,
-    ) -> Option<String> {
-        let index = self.prepared_index(plan, mode)?;
-        let Executor {
-            device,
-            queue,
-            pool,
-            prepared,
-            slots,
-            options,
-            histories,
-            resolve_layers_via_copy,
-            ..
-        } = self;
-        for (i, group) in prepared[index].groups.iter().enumerate() {
-            let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some(&group.label),
-            });
-            let mut recorder = Recorder {
-                tables: Tables {
-                    device,
-                    queue,
-                    slots,
-                    pool,
-                    imports,
-                    histories,
-                    graph: graph.id,
-                    resources: &graph.resources,
-                },
-                encoder: &mut encoder,
-                graph_passes: &graph.passes,
-                timestamps: None,
-                debug_groups: options.debug_groups,
-                resolve_layers_via_copy: *resolve_layers_via_copy,
-            };
-            let recorded = recorder.group(i, group, &mut graph.callbacks[..]);
-            drop(encoder.finish());
-            let failed = ready_or_block(scope.pop()).is_some();
-            if recorded.is_err() || failed {
-                return Some(group.label.clone());
-            }
-        }
-        None
     }
 
     /// Records `plan` of `graph` into `encoder` (the caller owns error scopes and submission),
@@ -707,601 +501,6 @@ impl Executor {
     ) -> Result<(), ExecuteError> {
         let plan = mode.plan_to_record(plan);
         self.check_device()?;
-        let index = self.begin_frame(graph, plan, imports, mode)?;
-        self.record_serial(graph, index, imports, encoder)?;
-        self.end_frame(graph, plan);
-        Ok(())
-    }
-
-    /// Records the frame into one encoder on the calling thread, or into one per chunk on the
-    /// recording threads.
-    fn record_frame(
-        &mut self,
-        graph: &mut RenderGraph<'_>,
-        plan: &CompiledGraph,
-        imports: &Imports,
-        mode: ExecuteMode,
-    ) -> Result<Recorded, ExecuteError> {
-        let index = self.begin_frame(graph, plan, imports, mode)?;
-        let recorded = if self.workers.is_some() && self.prepared[index].chunks.len() > 1 {
-            self.record_parallel(graph, index, imports)?
-        } else {
-            let mut encoder = self
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("tilegraph frame"),
-                });
-            self.record_serial(graph, index, imports, &mut encoder)?;
-            Recorded {
-                commands: vec![encoder.finish()],
-                errors: WorkerErrors::default(),
-            }
-        };
-        self.end_frame(graph, plan);
-        Ok(recorded)
-    }
-
-    /// Everything a frame needs `&mut self` for, before recording: checks, lowering, limits,
-    /// pool allocation, bindings, timestamp slots. Returns the prepared plan's index.
-    fn begin_frame(
-        &mut self,
-        graph: &RenderGraph<'_>,
-        plan: &CompiledGraph,
-        imports: &Imports,
-        mode: ExecuteMode,
-    ) -> Result<usize, ExecuteError> {
-        if plan.fingerprint() != graph.fingerprint() {
-            return Err(ExecuteError::PlanMismatch {
-                plan: plan.fingerprint(),
-                graph: graph.fingerprint(),
-            });
-        }
-        let prepared = self.prepare(plan, mode)?;
-        if !graph.histories.is_empty() {
-            check_histories(graph, &self.device.limits())?;
-        }
-        self.frame += 1;
-        self.prepared[prepared].last_used = self.frame;
-        self.pool.evict(self.frame, self.options.keep_frames);
-        self.bind(graph, plan, prepared, imports, mode)?;
-        if let Some(t) = self.timestamps.as_mut() {
-            t.begin_frame(&self.device, &self.prepared[prepared].groups);
-        }
-        Ok(prepared)
-    }
-
-    /// This frame's history textures become the next frame's previous ones.
-    fn end_frame(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
-        for &(_, current) in &graph.histories {
-            if let Slot::History(h, _) = self.slots[current.index()] {
-                let wrote = !plan.resources()[current.index()].culled;
-                self.histories[h as usize].swap(wrote);
-            }
-        }
-    }
-
-    fn record_serial(
-        &mut self,
-        graph: &mut RenderGraph<'_>,
-        index: usize,
-        imports: &Imports,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> Result<(), ExecuteError> {
-        let Executor {
-            device,
-            queue,
-            pool,
-            prepared,
-            slots,
-            timestamps,
-            options,
-            histories,
-            resolve_layers_via_copy,
-            ..
-        } = self;
-        let mut recorder = Recorder {
-            tables: Tables {
-                device,
-                queue,
-                slots,
-                pool,
-                imports,
-                histories,
-                graph: graph.id,
-                resources: &graph.resources,
-            },
-            encoder: &mut *encoder,
-            graph_passes: &graph.passes,
-            timestamps: timestamps.as_ref().and_then(|t| t.frame_queries()),
-            debug_groups: options.debug_groups,
-            resolve_layers_via_copy: *resolve_layers_via_copy,
-        };
-        for (i, group) in prepared[index].groups.iter().enumerate() {
-            recorder.group(i, group, &mut graph.callbacks[..])?;
-        }
-        if let Some(t) = timestamps.as_mut() {
-            t.end_frame(encoder);
-        }
-        Ok(())
-    }
-
-    /// Records the prepared plan's chunks on the recording threads, each into its own encoder
-    /// under that thread's own error scopes (wgpu's error scopes are per thread). Each thread
-    /// also finishes its encoder: wgpu 30 encodes and validates a pass's commands there, so that
-    /// is most of the work.
-    fn record_parallel(
-        &mut self,
-        graph: &mut RenderGraph<'_>,
-        index: usize,
-        imports: &Imports,
-    ) -> Result<Recorded, ExecuteError> {
-        let Executor {
-            device,
-            queue,
-            pool,
-            prepared,
-            slots,
-            timestamps,
-            options,
-            histories,
-            workers,
-            resolve_layers_via_copy,
-            ..
-        } = self;
-        let prepared = &prepared[index];
-        let workers = workers.as_ref().expect("checked by the caller");
-        let mut shares: Vec<ChunkCallbacks<'_, '_>> = prepared
-            .chunks
-            .iter()
-            .map(|_| ChunkCallbacks(Vec::new()))
-            .collect();
-        for (p, callback) in graph.callbacks.iter_mut().enumerate() {
-            match prepared.pass_chunk.get(p) {
-                Some(&c) if c != NOT_RECORDED => {
-                    shares[c as usize].0.push((PassId::new(p), callback))
-                }
-                _ => {}
-            }
-        }
-        let tables = Tables {
-            device,
-            queue,
-            slots,
-            pool,
-            imports,
-            histories,
-            graph: graph.id,
-            resources: &graph.resources,
-        };
-        let chunk = Chunk {
-            tables,
-            groups: &prepared.groups,
-            graph_passes: &graph.passes,
-            timestamps: timestamps.as_ref().and_then(|t| t.frame_queries()),
-            debug_groups: options.debug_groups,
-            resolve_layers_via_copy: *resolve_layers_via_copy,
-        };
-        let mut results: Vec<Option<ChunkResult>> = prepared.chunks.iter().map(|_| None).collect();
-        workers.scope(|scope| {
-            for ((range, share), result) in prepared.chunks.iter().zip(shares).zip(&mut results) {
-                let range = range.clone();
-                scope.spawn(move |_| *result = Some(chunk.record(range, share)));
-            }
-        });
-        let mut recorded = Recorded {
-            commands: Vec::with_capacity(results.len() + 1),
-            errors: WorkerErrors::default(),
-        };
-        let mut failed = None;
-        for result in results {
-            let result = result.expect("every chunk ran");
-            recorded.errors.validation = recorded.errors.validation.or(result.errors.validation);
-            recorded.errors.oom = recorded.errors.oom.or(result.errors.oom);
-            match result.commands {
-                Ok(commands) => recorded.commands.push(commands),
-                // The first failing chunk in plan order names the frame's error.
-                Err(e) => failed = failed.or(Some(e)),
-            }
-        }
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        if let Some(t) = timestamps.as_mut() {
-            // The timestamps are resolved after every chunk, in a command buffer of their own.
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("tilegraph timestamps"),
-            });
-            t.end_frame(&mut encoder);
-            recorded.commands.push(encoder.finish());
-        }
-        Ok(recorded)
-    }
-
-    /// Where `plan` is already lowered for `mode`.
-    fn prepared_index(&self, plan: &CompiledGraph, mode: ExecuteMode) -> Option<usize> {
-        self.prepared.iter().position(|p| {
-            p.fingerprint == plan.fingerprint() && p.options == *plan.options() && p.mode == mode
-        })
-    }
-
-    /// Lowers the plan for the mode, or finds it lowered; returns its index in `self.prepared`.
-    /// A plan is checked against the device's limits when it is first lowered.
-    fn prepare(&mut self, plan: &CompiledGraph, mode: ExecuteMode) -> Result<usize, ExecuteError> {
-        if let Some(i) = self.prepared_index(plan, mode) {
-            return Ok(i);
-        }
-        let limits = self.device.limits();
-        check_limits(plan, &limits)?;
-        let groups = lower(
-            plan,
-            mode,
-            self.dont_care,
-            self.multiview_enabled(),
-            self.multisample_arrays(),
-        );
-        // Groups recorded as one multiview render pass fit the device's view count.
-        if let Some(g) = groups
-            .iter()
-            .find(|g| g.multiview.is_some() && g.views > limits.max_multiview_view_count)
-        {
-            return Err(ExecuteError::MultiviewLimit {
-                pass: g.label.clone(),
-                views: g.views,
-                limit: limits.max_multiview_view_count,
-            });
-        }
-        let threads = self.recording_threads();
-        let chunks = if threads > 1 {
-            chunk_groups(&groups, CHUNKS_PER_THREAD * threads)
-        } else {
-            Vec::new()
-        };
-        let mut pass_chunk = vec![NOT_RECORDED; plan.passes().len()];
-        for (c, range) in chunks.iter().enumerate() {
-            for group in &groups[range.clone()] {
-                for &p in &group.passes {
-                    pass_chunk[p.index()] = c as u32;
-                }
-            }
-        }
-        let prepared = Prepared {
-            fingerprint: plan.fingerprint(),
-            options: *plan.options(),
-            mode,
-            groups,
-            bound: Vec::new(),
-            generation: None,
-            last_used: self.frame,
-            chunks,
-            pass_chunk,
-        };
-        if self.prepared.len() < PREPARED_CAPACITY {
-            self.prepared.push(prepared);
-            Ok(self.prepared.len() - 1)
-        } else {
-            let oldest = (0..self.prepared.len())
-                .min_by_key(|&i| self.prepared[i].last_used)
-                .unwrap_or(0);
-            self.prepared[oldest] = prepared;
-            Ok(oldest)
-        }
-    }
-
-    /// Binds every resource of the frame: physical resources to pool entries (kept from the last
-    /// frame with this plan unless the pool changed), imports to what `imports` holds.
-    fn bind(
-        &mut self,
-        graph: &RenderGraph<'_>,
-        plan: &CompiledGraph,
-        index: usize,
-        imports: &Imports,
-        mode: ExecuteMode,
-    ) -> Result<(), ExecuteError> {
-        let prepared = &mut self.prepared[index];
-        if prepared.generation != Some(self.pool.generation) {
-            prepared.bound.clear();
-            self.taken.clear();
-            let mut taken_buffers = Vec::new();
-            for physical in plan.physical() {
-                let entry = match (physical.kind, physical.usage) {
-                    (ResourceKind::Texture(desc), ResourceUsage::Texture(usage)) => {
-                        let mut usage = if mode == ExecuteMode::Planned {
-                            usage
-                        } else {
-                            usage - wgpu::TextureUsages::TRANSIENT_ATTACHMENT
-                        };
-                        // An array that may be resolved into takes the detour's copy.
-                        if self.resolve_layers_via_copy
-                            && desc.layers > 1
-                            && desc.samples == 1
-                            && usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
-                        {
-                            usage |= wgpu::TextureUsages::COPY_DST;
-                        }
-                        self.pool
-                            .acquire_texture(&self.device, desc, usage, &mut self.taken)
-                    }
-                    (ResourceKind::Buffer(desc), ResourceUsage::Buffer(usage)) => self
-                        .pool
-                        .acquire_buffer(&self.device, desc.size, usage, &mut taken_buffers),
-                    _ => unreachable!("the compiler pairs textures with texture usages"),
-                };
-                prepared.bound.push(entry);
-            }
-            // Acquiring may have created entries; nothing moved, so the generation holds.
-            prepared.generation = Some(self.pool.generation);
-        }
-        for (physical, &entry) in plan.physical().iter().zip(&prepared.bound) {
-            match physical.kind {
-                ResourceKind::Texture(_) => self.pool.touch_texture(entry, self.frame),
-                ResourceKind::Buffer(_) => self.pool.touch_buffer(entry, self.frame),
-            }
-        }
-
-        let histories = self.bind_histories(graph, plan);
-        self.slots.clear();
-        let bound = &self.prepared[index].bound;
-        for (r, resource) in plan.resources().iter().enumerate() {
-            let id = ResourceId::new(r);
-            let decl = plan.resource_decl(id);
-            let history = histories.iter().find(|h| h.0 == id);
-            let slot = match (resource.physical, decl.kind) {
-                _ if resource.culled => Slot::Unbound,
-                _ if history.is_some() => {
-                    let &(_, pair, current) = history.expect("matched");
-                    Slot::History(pair, current)
-                }
-                (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(bound[p.index()]),
-                (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(bound[p.index()]),
-                (None, ResourceKind::Texture(desc)) => {
-                    let (texture, _) =
-                        imports
-                            .texture_at(id)
-                            .ok_or_else(|| ExecuteError::MissingImport {
-                                resource: decl.name.to_string(),
-                            })?;
-                    check_imported_texture(&decl.name, desc, resource.usage, texture)?;
-                    Slot::ImportTexture
-                }
-                (None, ResourceKind::Buffer(desc)) => {
-                    let bound =
-                        imports
-                            .buffer_at(id)
-                            .ok_or_else(|| ExecuteError::MissingImport {
-                                resource: decl.name.to_string(),
-                            })?;
-                    if bound.size() < desc.size {
-                        return Err(ExecuteError::ImportMismatch {
-                            resource: decl.name.to_string(),
-                            message: format!(
-                                "the buffer has {} bytes, the declaration {}",
-                                bound.size(),
-                                desc.size
-                            ),
-                        });
-                    }
-                    Slot::ImportBuffer
-                }
-            };
-            self.slots.push(slot);
-        }
-        Ok(())
-    }
-
-    /// Finds or makes the two textures of every history the graph declares; returns
-    /// (resource, history index, is `current`) for both halves of each.
-    fn bind_histories(
-        &mut self,
-        graph: &RenderGraph<'_>,
-        plan: &CompiledGraph,
-    ) -> Vec<(ResourceId, u32, bool)> {
-        let mut out = Vec::with_capacity(graph.histories.len() * 2);
-        for &(previous, current) in &graph.histories {
-            let decl = plan.resource_decl(previous);
-            let ResourceKind::Texture(desc) = decl.kind else {
-                continue;
-            };
-            let usage = [previous, current]
-                .iter()
-                .filter_map(|r| match plan.resources()[r.index()].usage {
-                    ResourceUsage::Texture(u) => Some(u),
-                    ResourceUsage::Buffer(_) => None,
-                })
-                .fold(wgpu::TextureUsages::empty(), |a, b| a | b);
-            let found = self.histories.iter().position(|h| h.key == decl.name);
-            let index = match found {
-                Some(i) if self.histories[i].fits(desc, usage) => i,
-                // A resize or a new use: new textures, and no valid history yet.
-                Some(i) => {
-                    self.histories[i] =
-                        HistoryPair::new(&self.device, decl.name.clone(), desc, usage);
-                    i
-                }
-                None => {
-                    self.histories.push(HistoryPair::new(
-                        &self.device,
-                        decl.name.clone(),
-                        desc,
-                        usage,
-                    ));
-                    self.histories.len() - 1
-                }
-            };
-            self.histories[index].last_frame = self.frame;
-            out.push((previous, index as u32, false));
-            out.push((current, index as u32, true));
-        }
-        // Histories no frame declared for a while are released.
-        let (frame, keep) = (self.frame, self.options.keep_frames);
-        if self
-            .histories
-            .iter()
-            .any(|h| frame.saturating_sub(h.last_frame) > keep)
-        {
-            let keys: Vec<_> = out
-                .iter()
-                .map(|&(_, i, _)| self.histories[i as usize].key.clone())
-                .collect();
-            self.histories
-                .retain(|h| frame.saturating_sub(h.last_frame) <= keep);
-            // Indices moved: look them up again by key.
-            for (entry, key) in out.iter_mut().zip(keys) {
-                entry.1 = self
-                    .histories
-                    .iter()
-                    .position(|h| h.key == key)
-                    .expect("this frame's histories are kept") as u32;
-            }
-        }
-        out
-    }
-}
-
-/// Chunks per recording thread: a few, so that a thread whose chunk records fast takes another
-/// (groups differ in cost), yet not one per group (each chunk is a command buffer).
-const CHUNKS_PER_THREAD: usize = 2;
-
-/// Splits the groups into at most `count` runs of consecutive groups with about as many passes
-/// each (the executor cannot know what a closure costs; a pass is the unit it sees).
-fn chunk_groups(groups: &[ExecGroup], count: usize) -> Vec<std::ops::Range<usize>> {
-    let total: usize = groups.iter().map(|g| g.passes.len().max(1)).sum();
-    let count = count.clamp(1, groups.len().max(1));
-    let mut chunks = Vec::with_capacity(count);
-    let (mut start, mut weight) = (0, 0);
-    for (i, group) in groups.iter().enumerate() {
-        weight += group.passes.len().max(1);
-        // End the chunk once it holds its share of the passes seen so far.
-        if weight * count >= total * (chunks.len() + 1) && chunks.len() + 1 < count {
-            chunks.push(start..i + 1);
-            start = i + 1;
-        }
-    }
-    if start < groups.len() {
-        chunks.push(start..groups.len());
-    }
-    chunks
-}
-
-/// Checks what the executor creates for `plan` — graph-owned textures and buffers — against
-/// the device's limits, before anything is allocated. (History textures, imports to the plan,
-/// are checked each frame by [`check_histories`].)
-fn check_limits(plan: &CompiledGraph, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
-    for (r, resource) in plan.resources().iter().enumerate() {
-        let decl = plan.resource_decl(ResourceId::new(r));
-        if !resource.culled && decl.import.is_none() {
-            check_resource(decl, limits)?;
-        }
-    }
-    Ok(())
-}
-
-/// Checks the history textures the executor would create for `graph`.
-fn check_histories(graph: &RenderGraph<'_>, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
-    for &(previous, _) in &graph.histories {
-        check_resource(&graph.resources[previous.index()], limits)?;
-    }
-    Ok(())
-}
-
-fn check_resource(decl: &ResourceDecl, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
-    let exceeds = |what, value: u64, limit, max: u64| {
-        if value > max {
-            Err(ExecuteError::ExceedsDeviceLimit {
-                resource: decl.name.to_string(),
-                what,
-                value,
-                limit,
-                max,
-            })
-        } else {
-            Ok(())
-        }
-    };
-    match decl.kind {
-        ResourceKind::Texture(t) => {
-            let max_2d = u64::from(limits.max_texture_dimension_2d);
-            exceeds("width", t.width.into(), "max_texture_dimension_2d", max_2d)?;
-            exceeds(
-                "height",
-                t.height.into(),
-                "max_texture_dimension_2d",
-                max_2d,
-            )?;
-            exceeds(
-                "array layers",
-                t.layers.into(),
-                "max_texture_array_layers",
-                limits.max_texture_array_layers.into(),
-            )
-        }
-        ResourceKind::Buffer(b) => exceeds(
-            "size in bytes",
-            b.size,
-            "max_buffer_size",
-            limits.max_buffer_size,
-        ),
-    }
-}
-
-/// The output of a future wgpu resolves at once on native backends (error scopes), without
-/// pollster's thread parking on that path; pollster blocks when it is not ready.
-fn ready_or_block<F: std::future::Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    match future.as_mut().poll(&mut cx) {
-        std::task::Poll::Ready(out) => out,
-        std::task::Poll::Pending => pollster::block_on(future),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::chunk_groups;
-    use super::lower::ExecGroup;
-    use crate::resource::{PassId, PassKind};
-
-    fn groups(passes: &[usize]) -> Vec<ExecGroup> {
-        let mut next = 0;
-        passes
-            .iter()
-            .map(|&n| {
-                let ids = (next..next + n).map(PassId::new).collect();
-                next += n;
-                ExecGroup {
-                    kind: PassKind::Render,
-                    passes: ids,
-                    label: String::new(),
-                    color: Vec::new(),
-                    depth: None,
-                    depth_views: Vec::new(),
-                    views: 1,
-                    multiview: None,
-                    poison_before: Vec::new(),
-                    poison_after: Vec::new(),
-                    invalidate_before: Vec::new(),
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn chunks_are_consecutive_runs_with_about_as_many_passes_each() {
-        assert_eq!(
-            chunk_groups(&groups(&[1; 64]), 16),
-            (0..16).map(|c| c * 4..c * 4 + 4).collect::<Vec<_>>()
-        );
-        assert_eq!(chunk_groups(&groups(&[1; 7]), 2), [0..4, 4..7]);
-        // A group of many passes weighs as much as that many groups of one.
-        assert_eq!(
-            chunk_groups(&groups(&[6, 1, 1, 1, 1, 1, 1]), 2),
-            [0..1, 1..7]
-        );
-        // Never more chunks than groups, never an empty one.
-        assert_eq!(chunk_groups(&groups(&[1, 1, 1]), 8), [0..1, 1..2, 2..3]);
-        assert_eq!(
-            chunk_groups(&groups(&[1]), 4),
-            vec![std::ops::Range { start: 0, end: 1 }]
-        );
-        assert!(chunk_groups(&[], 4).is_empty());
+        self.record_into(graph, plan, imports, mode, encoder)
     }
 }

@@ -7,7 +7,8 @@
 
 use crate::resource::{Subresource, TextureDesc};
 
-/// The views of one texture, made once: the whole texture and each (mip, layer).
+/// The views of one texture, made once: the whole texture, each (mip, layer), and the 2D-array
+/// views multiview render passes attach.
 #[derive(Debug, Clone)]
 pub(crate) struct TextureViews {
     /// Every mip and layer; an array view when the texture has more than one layer.
@@ -16,6 +17,9 @@ pub(crate) struct TextureViews {
     /// whose one subresource is `whole` (imports are bound every frame: no allocation for them).
     subs: Vec<wgpu::TextureView>,
     mips: u32,
+    /// 2D-array views of consecutive layers of one mip, made when a multiview render pass first
+    /// attaches them: (first subresource, layers, view).
+    layers: Vec<(Subresource, u32, wgpu::TextureView)>,
 }
 
 impl TextureViews {
@@ -51,7 +55,12 @@ impl TextureViews {
                 })
                 .collect()
         };
-        TextureViews { whole, subs, mips }
+        TextureViews {
+            whole,
+            subs,
+            mips,
+            layers: Vec::new(),
+        }
     }
 
     /// The views of a multisampled array kept as one texture per layer (a device without
@@ -65,6 +74,7 @@ impl TextureViews {
             whole: subs[0].clone(),
             subs,
             mips: 1,
+            layers: Vec::new(),
         }
     }
 
@@ -78,9 +88,26 @@ impl TextureViews {
         }
     }
 
-    /// Whether views of single subresources are held besides `whole`.
-    pub(crate) fn has_subresource_views(&self) -> bool {
-        !self.subs.is_empty()
+    /// The 2D-array view of `count` layers of `texture` (whose views these are) from `sub`, at
+    /// its mip: made the first time, kept after.
+    pub(crate) fn layers(
+        &mut self,
+        texture: &wgpu::Texture,
+        sub: Subresource,
+        count: u32,
+    ) -> wgpu::TextureView {
+        if let Some((.., view)) = self.layers.iter().find(|l| (l.0, l.1) == (sub, count)) {
+            return view.clone();
+        }
+        let view = layers_view(texture, sub, count);
+        self.layers.push((sub, count, view.clone()));
+        view
+    }
+
+    /// How many views are held: the whole texture, each subresource of one with several, and
+    /// the 2D-array views.
+    pub(crate) fn count(&self) -> usize {
+        self.subresources().len() + usize::from(!self.subs.is_empty()) + self.layers.len()
     }
 
     /// Every subresource view (what poisoning overwrites).
@@ -91,6 +118,24 @@ impl TextureViews {
             &self.subs
         }
     }
+}
+
+/// A 2D-array view of `count` layers of `texture` from `sub` (at its mip): a multiview
+/// attachment.
+pub(crate) fn layers_view(
+    texture: &wgpu::Texture,
+    sub: Subresource,
+    count: u32,
+) -> wgpu::TextureView {
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some("tilegraph multiview attachment"),
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        base_mip_level: sub.mip,
+        mip_level_count: Some(1),
+        base_array_layer: sub.layer,
+        array_layer_count: Some(count),
+        ..Default::default()
+    })
 }
 
 /// One pooled texture and the views the executor hands out.

@@ -1,9 +1,13 @@
 //! What an executor holds, for checking that a long run stays bounded.
 
+use super::Executor;
+use super::history::HistoryPair;
 use super::pool::{PoolStats, TextureViews};
+use super::prepare::PREPARED_CAPACITY;
+use super::timing::Timestamps;
 use crate::resource::TextureDesc;
 
-/// What an [`Executor`](super::Executor) holds now ([`Executor::stats`](super::Executor::stats)).
+/// What an [`Executor`] holds now ([`Executor::stats`]).
 ///
 /// Everything here is bounded by what the last [`ExecutorOptions::keep_frames`](super::ExecutorOptions::keep_frames)
 /// frames used: pooled textures, buffers and histories no frame used for that long are released,
@@ -19,8 +23,8 @@ pub struct ExecutorStats {
     /// History textures held ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture)):
     /// two per history.
     pub history_textures: usize,
-    /// Texture views held for pooled and history textures (the whole texture, and each mip and
-    /// layer of one with several).
+    /// Texture views held for pooled and history textures (the whole texture, each mip and
+    /// layer of one with several, and the 2D-array views multiview render passes attach).
     pub texture_views: usize,
     /// Bytes of pooled and history textures, every mip, layer and sample counted as the traffic
     /// model counts a texel (drivers may pad; a format the model cannot count adds nothing).
@@ -34,7 +38,34 @@ pub struct ExecutorStats {
 
 impl ExecutorStats {
     /// The most plans an executor keeps lowered at once; the least recently used is dropped.
-    pub const PREPARED_CAPACITY: usize = super::PREPARED_CAPACITY;
+    pub const PREPARED_CAPACITY: usize = PREPARED_CAPACITY;
+
+    /// What `executor` holds now.
+    pub(super) fn of(executor: &Executor) -> Self {
+        let (pool_texture_bytes, buffer_bytes) = executor.pool.bytes();
+        let history_bytes = executor
+            .histories
+            .iter()
+            .map(|h| 2 * texture_bytes(&h.desc()))
+            .fold(0, u64::saturating_add);
+        let views = executor
+            .pool
+            .textures
+            .iter()
+            .map(|t| &t.views)
+            .chain(executor.histories.iter().flat_map(HistoryPair::views))
+            .map(TextureViews::count)
+            .sum();
+        ExecutorStats {
+            pool: executor.pool.stats(),
+            prepared_plans: executor.prepared.len(),
+            history_textures: 2 * executor.histories.len(),
+            texture_views: views,
+            texture_bytes: pool_texture_bytes.saturating_add(history_bytes),
+            buffer_bytes,
+            timestamp_queries: executor.timestamps.as_ref().map_or(0, Timestamps::queries),
+        }
+    }
 }
 
 /// Bytes of every mip, layer and sample of a texture.
@@ -43,9 +74,4 @@ pub(super) fn texture_bytes(desc: &TextureDesc) -> u64 {
         .filter_map(|mip| desc.subresource_bytes(mip))
         .map(|b| b.saturating_mul(u64::from(desc.layers)))
         .fold(0, u64::saturating_add)
-}
-
-/// Views held for one texture.
-pub(super) fn view_count(views: &TextureViews) -> usize {
-    views.subresources().len() + usize::from(views.has_subresource_views())
 }

@@ -400,3 +400,91 @@ fn a_multiview_group_is_timed_whole_either_way() {
         );
     }
 }
+
+/// One frame drawing every view into a graph-owned array, then copying it into `target`.
+fn pooled_stereo_frame(
+    gpu: &Gpu,
+    executor: &mut Executor,
+    target: &(wgpu::Texture, wgpu::TextureView),
+    pipelines: &Pipelines,
+) -> Result<(), ExecuteError> {
+    let mut graph = RenderGraph::new();
+    let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1).layers(2);
+    let eyes = graph.import_texture(
+        "eyes",
+        desc,
+        Import {
+            contents: ImportContents::Undefined,
+            after: ImportAfter::Keep,
+        },
+    );
+    let scene = graph.create_texture("scene", desc);
+    graph
+        .add_render_pass("views")
+        .multiview(2)
+        .color(scene, Access::Clear)
+        .execute(|rpass, ctx| {
+            let pipeline = match ctx.views() {
+                Views::Multiview { .. } => pipelines
+                    .multiview
+                    .as_ref()
+                    .ok_or("multiview recorded on a device without it")?,
+                Views::PerView { view, .. } => &pipelines.per_view[view as usize],
+                other => return Err(format!("a multiview pass recorded as {other:?}").into()),
+            };
+            rpass.set_pipeline(pipeline);
+            rpass.draw(0..6, 0..1);
+            Ok(())
+        });
+    graph
+        .add_copy_pass("present")
+        .copy_src(scene)
+        .copy_dst(eyes)
+        .execute(move |encoder, ctx| {
+            let (src, dst) = (ctx.texture(scene)?, ctx.texture(eyes)?);
+            encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
+            Ok(())
+        });
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut imports = Imports::new();
+    imports.texture(eyes, &target.0, &target.1);
+    executor.execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)?;
+    drop(graph);
+    crate::support::assert_no_gpu_errors(gpu);
+    Ok(())
+}
+
+/// The 2D-array view a multiview render pass attaches to a pooled texture is made with the
+/// frame that first needs it and kept with the texture's other views: steady frames hold the
+/// same views, and recording makes none.
+#[test]
+fn multiview_attachment_views_are_kept_with_the_pooled_texture() {
+    let gpu = crate::support::gpu();
+    let pipelines = pipelines(&gpu, 2, 1);
+    for multiview in [true, false] {
+        let mut executor = Executor::with_options(
+            &gpu.device,
+            &gpu.queue,
+            ExecutorOptions::default().with_multiview(multiview),
+        );
+        let target = layers(&gpu, 2);
+        let mut held = Vec::new();
+        for frame in 0..4 {
+            pooled_stereo_frame(&gpu, &mut executor, &target, &pipelines)
+                .unwrap_or_else(|e| panic!("multiview {multiview}, frame {frame}: {e}"));
+            held.push(executor.stats().texture_views);
+        }
+        // `scene`: its whole view and one per layer; recorded as one multiview render pass,
+        // also the 2D-array view of both layers.
+        let expected = 3 + usize::from(executor.multiview_enabled());
+        assert_eq!(held, [expected; 4], "multiview {multiview}");
+        assert_eq!(executor.pool_stats().textures_created, 1);
+        for layer in 0..2 {
+            let texels = read_layer(&gpu, &target.0, layer);
+            assert!(
+                texels.chunks(4).all(|t| t == COLORS[layer as usize]),
+                "layer {layer}, multiview {multiview}"
+            );
+        }
+    }
+}

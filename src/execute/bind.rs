@@ -1,0 +1,215 @@
+//! Binding a frame: every resource of the plan to its wgpu object — physical resources to pool
+//! entries, histories to the executor's pairs, imports to what the caller bound — and the
+//! 2D-array views multiview render passes attach.
+
+use super::ExecuteError;
+use super::frame::{LayerView, Slot};
+use super::history::HistoryPair;
+use super::imports::{Imports, check_imported_texture};
+use super::pool::layers_view;
+use super::{ExecuteMode, Executor};
+use crate::declare::RenderGraph;
+use crate::plan::{CompiledGraph, ResourceUsage};
+use crate::resource::{ResourceId, ResourceKind};
+
+impl Executor {
+    /// Binds every resource of the frame: physical resources to pool entries (kept from the last
+    /// frame with this plan unless the pool changed), imports to what `imports` holds.
+    pub(super) fn bind(
+        &mut self,
+        graph: &RenderGraph<'_>,
+        plan: &CompiledGraph,
+        index: usize,
+        imports: &Imports,
+        mode: ExecuteMode,
+    ) -> Result<(), ExecuteError> {
+        let prepared = &mut self.prepared[index];
+        if prepared.generation != Some(self.pool.generation) {
+            prepared.bound.clear();
+            self.taken.clear();
+            let mut taken_buffers = Vec::new();
+            for physical in plan.physical() {
+                let entry = match (physical.kind, physical.usage) {
+                    (ResourceKind::Texture(desc), ResourceUsage::Texture(usage)) => {
+                        let mut usage = if mode == ExecuteMode::Planned {
+                            usage
+                        } else {
+                            usage - wgpu::TextureUsages::TRANSIENT_ATTACHMENT
+                        };
+                        // An array that may be resolved into takes the detour's copy.
+                        if self.resolve_layers_via_copy
+                            && desc.layers > 1
+                            && desc.samples == 1
+                            && usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+                        {
+                            usage |= wgpu::TextureUsages::COPY_DST;
+                        }
+                        self.pool
+                            .acquire_texture(&self.device, desc, usage, &mut self.taken)
+                    }
+                    (ResourceKind::Buffer(desc), ResourceUsage::Buffer(usage)) => self
+                        .pool
+                        .acquire_buffer(&self.device, desc.size, usage, &mut taken_buffers),
+                    _ => unreachable!("the compiler pairs textures with texture usages"),
+                };
+                prepared.bound.push(entry);
+            }
+            // Acquiring may have created entries; nothing moved, so the generation holds.
+            prepared.generation = Some(self.pool.generation);
+        }
+        for (physical, &entry) in plan.physical().iter().zip(&prepared.bound) {
+            match physical.kind {
+                ResourceKind::Texture(_) => self.pool.touch_texture(entry, self.frame),
+                ResourceKind::Buffer(_) => self.pool.touch_buffer(entry, self.frame),
+            }
+        }
+
+        let histories = self.bind_histories(graph, plan);
+        self.slots.clear();
+        let bound = &self.prepared[index].bound;
+        for (r, resource) in plan.resources().iter().enumerate() {
+            let id = ResourceId::new(r);
+            let decl = plan.resource_decl(id);
+            let history = histories.iter().find(|h| h.0 == id);
+            let slot = match (resource.physical, decl.kind) {
+                _ if resource.culled => Slot::Unbound,
+                _ if history.is_some() => {
+                    let &(_, pair, current) = history.expect("matched");
+                    Slot::History(pair, current)
+                }
+                (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(bound[p.index()]),
+                (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(bound[p.index()]),
+                (None, ResourceKind::Texture(desc)) => {
+                    let (texture, _) =
+                        imports
+                            .texture_at(id)
+                            .ok_or_else(|| ExecuteError::MissingImport {
+                                resource: decl.name.to_string(),
+                            })?;
+                    check_imported_texture(&decl.name, desc, resource.usage, texture)?;
+                    Slot::ImportTexture
+                }
+                (None, ResourceKind::Buffer(desc)) => {
+                    let bound =
+                        imports
+                            .buffer_at(id)
+                            .ok_or_else(|| ExecuteError::MissingImport {
+                                resource: decl.name.to_string(),
+                            })?;
+                    if bound.size() < desc.size {
+                        return Err(ExecuteError::ImportMismatch {
+                            resource: decl.name.to_string(),
+                            message: format!(
+                                "the buffer has {} bytes, the declaration {}",
+                                bound.size(),
+                                desc.size
+                            ),
+                        });
+                    }
+                    Slot::ImportBuffer
+                }
+            };
+            self.slots.push(slot);
+        }
+        self.bind_layer_views(index, imports);
+        Ok(())
+    }
+
+    /// The 2D-array views this frame's multiview render passes attach: those of pooled and
+    /// history textures are made once and kept with the texture's other views; those of
+    /// imports, which the caller binds anew every frame, are made every frame.
+    fn bind_layer_views(&mut self, index: usize, imports: &Imports) {
+        self.layer_views.clear();
+        for &(resource, sub, count) in &self.prepared[index].layer_views {
+            let view = match self.slots[resource.index()] {
+                Slot::PoolTexture(i) => {
+                    let pooled = &mut self.pool.textures[i as usize];
+                    pooled.views.layers(&pooled.texture, sub, count)
+                }
+                Slot::History(h, current) => {
+                    let (texture, views) = self.histories[h as usize].half_mut(current);
+                    views.layers(texture, sub, count)
+                }
+                Slot::ImportTexture => match imports.texture_at(resource) {
+                    Some((texture, _)) => layers_view(texture, sub, count),
+                    None => continue,
+                },
+                Slot::Unbound | Slot::PoolBuffer(_) | Slot::ImportBuffer => continue,
+            };
+            self.layer_views.push(LayerView {
+                resource,
+                sub,
+                count,
+                view,
+            });
+        }
+    }
+
+    /// Finds or makes the two textures of every history the graph declares; returns
+    /// (resource, history index, is `current`) for both halves of each.
+    fn bind_histories(
+        &mut self,
+        graph: &RenderGraph<'_>,
+        plan: &CompiledGraph,
+    ) -> Vec<(ResourceId, u32, bool)> {
+        let mut out = Vec::with_capacity(graph.histories.len() * 2);
+        for &(previous, current) in &graph.histories {
+            let decl = plan.resource_decl(previous);
+            let ResourceKind::Texture(desc) = decl.kind else {
+                continue;
+            };
+            let usage = [previous, current]
+                .iter()
+                .filter_map(|r| match plan.resources()[r.index()].usage {
+                    ResourceUsage::Texture(u) => Some(u),
+                    ResourceUsage::Buffer(_) => None,
+                })
+                .fold(wgpu::TextureUsages::empty(), |a, b| a | b);
+            let found = self.histories.iter().position(|h| h.key == decl.name);
+            let index = match found {
+                Some(i) if self.histories[i].fits(desc, usage) => i,
+                // A resize or a new use: new textures, and no valid history yet.
+                Some(i) => {
+                    self.histories[i] =
+                        HistoryPair::new(&self.device, decl.name.clone(), desc, usage);
+                    i
+                }
+                None => {
+                    self.histories.push(HistoryPair::new(
+                        &self.device,
+                        decl.name.clone(),
+                        desc,
+                        usage,
+                    ));
+                    self.histories.len() - 1
+                }
+            };
+            self.histories[index].last_frame = self.frame;
+            out.push((previous, index as u32, false));
+            out.push((current, index as u32, true));
+        }
+        // Histories no frame declared for a while are released.
+        let (frame, keep) = (self.frame, self.options.keep_frames);
+        if self
+            .histories
+            .iter()
+            .any(|h| frame.saturating_sub(h.last_frame) > keep)
+        {
+            let keys: Vec<_> = out
+                .iter()
+                .map(|&(_, i, _)| self.histories[i as usize].key.clone())
+                .collect();
+            self.histories
+                .retain(|h| frame.saturating_sub(h.last_frame) <= keep);
+            // Indices moved: look them up again by key.
+            for (entry, key) in out.iter_mut().zip(keys) {
+                entry.1 = self
+                    .histories
+                    .iter()
+                    .position(|h| h.key == key)
+                    .expect("this frame's histories are kept") as u32;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,108 @@
+//! wgpu's error scopes around a frame, and the pass a validation error points at.
+
+use super::frame::Recorder;
+use super::imports::Imports;
+use super::record::Recorded;
+use super::{ExecuteError, ExecuteMode, Executor, FrameCommands};
+use crate::declare::RenderGraph;
+use crate::plan::CompiledGraph;
+
+impl Executor {
+    /// Records the frame under error scopes (the recording threads' own included) and turns
+    /// what they caught into [`ExecuteError`]s, a validation error naming its pass.
+    pub(super) fn record_scoped(
+        &mut self,
+        graph: &mut RenderGraph<'_>,
+        plan: &CompiledGraph,
+        imports: &Imports,
+        mode: ExecuteMode,
+    ) -> Result<FrameCommands, ExecuteError> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let recorded = self.record_frame(graph, plan, imports, mode);
+        let (commands, mut worker_errors) = match recorded {
+            Ok(Recorded { commands, errors }) => (Ok(FrameCommands(commands)), errors),
+            Err(e) => (Err(e), Default::default()),
+        };
+        let validation = ready_or_block(validation.pop()).or(worker_errors.validation.take());
+        let oom = ready_or_block(oom.pop()).or(worker_errors.oom.take());
+        self.check_device()?;
+        let commands = commands?;
+        if let Some(error) = validation {
+            let message = error.to_string();
+            let pass = self
+                .pass_named_in(&message, plan)
+                .or_else(|| self.locate_validation_error(graph, plan, imports, mode));
+            return Err(ExecuteError::Validation { pass, message });
+        }
+        if let Some(error) = oom {
+            return Err(ExecuteError::OutOfMemory {
+                message: error.to_string(),
+            });
+        }
+        Ok(commands)
+    }
+
+    /// The passes of the group whose label wgpu's message quotes.
+    fn pass_named_in(&self, message: &str, plan: &CompiledGraph) -> Option<String> {
+        let prepared = self.prepared.iter().max_by_key(|p| p.last_used)?;
+        if prepared.fingerprint != plan.fingerprint() {
+            return None;
+        }
+        prepared
+            .groups
+            .iter()
+            .find(|g| {
+                message.contains(&format!("'{}'", g.label))
+                    || message.contains(&format!("\"{}\"", g.label))
+                    || message.contains(&format!("`{}`", g.label))
+            })
+            .map(|g| g.label.clone())
+    }
+
+    /// Finds the group whose commands wgpu rejected. wgpu reports a frame's validation errors when
+    /// its encoder finishes, naming the encoder, not the pass; so after a failed frame — never on
+    /// the success path — the frame is recorded again one group per encoder on the calling
+    /// thread, each under its own error scope, and the first group that fails is named. The
+    /// closures of the groups up to that one run a second time; the commands are dropped.
+    fn locate_validation_error(
+        &self,
+        graph: &mut RenderGraph<'_>,
+        plan: &CompiledGraph,
+        imports: &Imports,
+        mode: ExecuteMode,
+    ) -> Option<String> {
+        let index = self.prepared_index(plan, mode)?;
+        let frame = self.frame(graph.id, &graph.resources, &graph.passes, imports, false);
+        for (i, group) in self.prepared[index].groups.iter().enumerate() {
+            let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some(&group.label),
+                });
+            let mut recorder = Recorder {
+                frame,
+                encoder: &mut encoder,
+            };
+            let recorded = recorder.group(i, group, &mut graph.callbacks[..]);
+            drop(encoder.finish());
+            let failed = ready_or_block(scope.pop()).is_some();
+            if recorded.is_err() || failed {
+                return Some(group.label.clone());
+            }
+        }
+        None
+    }
+}
+
+/// The output of a future wgpu resolves at once on native backends (error scopes), without
+/// pollster's thread parking on that path; pollster blocks when it is not ready.
+pub(super) fn ready_or_block<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(out) => out,
+        std::task::Poll::Pending => pollster::block_on(future),
+    }
+}

@@ -1,0 +1,93 @@
+//! What the executor would create, checked against the device's limits before anything is
+//! allocated, so that a too-large resource is a typed error instead of a wgpu panic.
+
+use super::ExecuteError;
+use super::lower::ExecGroup;
+use crate::declare::RenderGraph;
+use crate::plan::CompiledGraph;
+use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
+
+/// Checks what the executor creates for `plan` — graph-owned textures and buffers — against
+/// the device's limits. (History textures, imports to the plan, are checked each frame by
+/// [`check_histories`].)
+pub(super) fn check_limits(
+    plan: &CompiledGraph,
+    limits: &wgpu::Limits,
+) -> Result<(), ExecuteError> {
+    for (r, resource) in plan.resources().iter().enumerate() {
+        let decl = plan.resource_decl(ResourceId::new(r));
+        if !resource.culled && decl.import.is_none() {
+            check_resource(decl, limits)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks that groups recorded as one multiview render pass fit the device's view count.
+pub(super) fn check_multiview(
+    groups: &[ExecGroup],
+    limits: &wgpu::Limits,
+) -> Result<(), ExecuteError> {
+    match groups
+        .iter()
+        .find(|g| g.multiview.is_some() && g.views > limits.max_multiview_view_count)
+    {
+        Some(g) => Err(ExecuteError::MultiviewLimit {
+            pass: g.label.clone(),
+            views: g.views,
+            limit: limits.max_multiview_view_count,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Checks the history textures the executor would create for `graph`.
+pub(super) fn check_histories(
+    graph: &RenderGraph<'_>,
+    limits: &wgpu::Limits,
+) -> Result<(), ExecuteError> {
+    for &(previous, _) in &graph.histories {
+        check_resource(&graph.resources[previous.index()], limits)?;
+    }
+    Ok(())
+}
+
+fn check_resource(decl: &ResourceDecl, limits: &wgpu::Limits) -> Result<(), ExecuteError> {
+    let exceeds = |what, value: u64, limit, max: u64| {
+        if value > max {
+            Err(ExecuteError::ExceedsDeviceLimit {
+                resource: decl.name.to_string(),
+                what,
+                value,
+                limit,
+                max,
+            })
+        } else {
+            Ok(())
+        }
+    };
+    match decl.kind {
+        ResourceKind::Texture(t) => {
+            let max_2d = u64::from(limits.max_texture_dimension_2d);
+            exceeds("width", t.width.into(), "max_texture_dimension_2d", max_2d)?;
+            exceeds(
+                "height",
+                t.height.into(),
+                "max_texture_dimension_2d",
+                max_2d,
+            )?;
+            exceeds(
+                "array layers",
+                t.layers.into(),
+                "max_texture_array_layers",
+                limits.max_texture_array_layers.into(),
+            )
+        }
+        ResourceKind::Buffer(b) => exceeds(
+            "size in bytes",
+            b.size,
+            "max_buffer_size",
+            limits.max_buffer_size,
+        ),
+    }
+}
