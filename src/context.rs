@@ -36,6 +36,30 @@ pub enum ContextError {
         /// The handle's index.
         index: usize,
     },
+    /// A render bundle encoder was asked for outside a render pass.
+    #[error(
+        "pass `{pass}` asks for a render bundle encoder, but it is a {kind} pass: bundles replay in render passes only"
+    )]
+    NotARenderPass {
+        /// The pass.
+        pass: String,
+        /// Its kind (`compute` or `copy`).
+        kind: &'static str,
+    },
+}
+
+/// The attachments of the render pass a closure records into: what a render bundle executed in
+/// it must match.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RenderTarget {
+    /// Colour formats in slot order (slots of every pass merged into the render pass).
+    pub color: [Option<wgpu::TextureFormat>; 8],
+    pub color_count: u8,
+    /// Depth format and which aspects the render pass keeps read-only.
+    pub depth: Option<wgpu::RenderBundleDepthStencil>,
+    pub samples: u32,
+    /// Views of a multiview render pass.
+    pub multiview: Option<std::num::NonZeroU32>,
 }
 
 /// Which views a render pass closure records ([guide](crate::guide#multiview)).
@@ -127,6 +151,8 @@ pub struct PassContext<'f> {
     pub(crate) resources: &'f [ResourceDecl],
     pub(crate) frame: &'f dyn FrameResources,
     pub(crate) views: Views,
+    /// The render pass being recorded into; `None` for compute and copy passes.
+    pub(crate) target: Option<RenderTarget>,
 }
 
 impl<'f> PassContext<'f> {
@@ -149,6 +175,37 @@ impl<'f> PassContext<'f> {
     /// a multiview pass recorded per view ([guide](crate::guide#multiview)).
     pub fn views(&self) -> Views {
         self.views
+    }
+
+    /// An encoder of a [`wgpu::RenderBundle`] that the render pass this closure records into
+    /// can execute: the pass's colour formats in slot order (with those of the passes merged
+    /// into the same render pass), its depth format and read-only aspects, its sample count and,
+    /// in a multiview pass, its view count. Recording draws into a bundle and executing it with
+    /// [`wgpu::RenderPass::execute_bundles`] gives the same image as drawing into the pass;
+    /// with [recording threads](crate::ExecutorOptions::with_recording_threads), wgpu encodes
+    /// a bundle's draws without the device-wide lookups that direct draws take, so heavy passes
+    /// record in parallel better ([guide](crate::guide#render-bundles)).
+    ///
+    /// A compute or copy pass gets [`ContextError::NotARenderPass`].
+    pub fn render_bundle_encoder(
+        &self,
+        label: Option<&str>,
+    ) -> Result<wgpu::RenderBundleEncoder<'f>, ContextError> {
+        let Some(target) = self.target else {
+            return Err(ContextError::NotARenderPass {
+                pass: self.pass.name.to_string(),
+                kind: self.pass.kind.as_str(),
+            });
+        };
+        Ok(self
+            .device
+            .create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
+                label,
+                color_formats: &target.color[..usize::from(target.color_count)],
+                depth_stencil: target.depth,
+                sample_count: target.samples,
+                multiview: target.multiview,
+            }))
     }
 
     /// A view of a texture the pass declared: one subresource (`texture.mip(1)`), or the whole
