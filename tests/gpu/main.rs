@@ -13,6 +13,7 @@ mod deferred;
 mod examples;
 mod executor;
 mod graphs;
+mod helpers;
 mod multiview;
 mod parallel;
 mod soak;

@@ -20,7 +20,7 @@
 use std::fmt::Write as _;
 
 use crate::adapt::{Adaptation, Capabilities, adapt};
-use crate::headless::{Gpu, GpuError, Readback, read_buffer};
+use crate::headless::{DeviceError, Gpu, Readback, ReadbackError, read_buffer};
 use tilegraph::CompiledGraph;
 use tilegraph::GraphError;
 use tilegraph::format::format_name;
@@ -50,9 +50,12 @@ pub enum RunError {
     /// Recording failed.
     #[error("{0}")]
     Execute(#[from] ExecuteError),
-    /// The device failed or an output could not be read.
+    /// No device could be opened.
     #[error("{0}")]
-    Gpu(#[from] GpuError),
+    Open(#[from] DeviceError),
+    /// An output could not be read back.
+    #[error("{0}")]
+    Readback(#[from] ReadbackError),
     /// wgpu reported errors outside any error scope while the graph ran.
     #[error("wgpu reported {count} uncaptured error(s); first: {first}")]
     Device {
@@ -78,8 +81,8 @@ impl RunError {
             RunError::Graph(g) => g.kind().as_str(),
             RunError::Unsupported { .. } => "unsupported",
             RunError::Execute(_) => "execute",
-            RunError::Gpu(GpuError::NoAdapter { .. }) => "no_adapter",
-            RunError::Gpu(_) => "gpu",
+            RunError::Open(DeviceError::NoAdapter { .. }) => "no_adapter",
+            RunError::Open(_) | RunError::Readback(_) => "gpu",
             RunError::Device { .. } => "device",
             RunError::Io { .. } => "io",
         }
@@ -279,7 +282,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         let contents = match &imports_owned[r] {
             Some(OwnedImport::Texture(t, _)) => match gpu.read_texture(t) {
                 Ok(readback) => OutputContents::Texture(readback),
-                Err(GpuError::Unreadable { format, samples }) => OutputContents::Unreadable(
+                Err(ReadbackError::Unreadable { format, samples }) => OutputContents::Unreadable(
                     format!("{} with {samples} samples", format_name(format)),
                 ),
                 Err(e) => return Err(e.into()),
