@@ -19,7 +19,7 @@
 
 use std::fmt::Write as _;
 
-use crate::adapt::{Adaptation, Capabilities, adapt};
+use crate::adapt::{Adaptation, Capabilities, Unsupported, adapt};
 use crate::headless::{DeviceError, Gpu, Readback, ReadbackError, read_buffer};
 use tilegraph::CompiledGraph;
 use tilegraph::GraphError;
@@ -85,6 +85,15 @@ impl RunError {
             RunError::Open(_) | RunError::Readback(_) => "gpu",
             RunError::Device { .. } => "device",
             RunError::Io { .. } => "io",
+        }
+    }
+}
+
+impl From<Unsupported> for RunError {
+    fn from(e: Unsupported) -> Self {
+        RunError::Unsupported {
+            pass: e.pass,
+            message: e.message,
         }
     }
 }
@@ -173,45 +182,36 @@ pub struct RunOutput {
     pub outputs: Vec<Output>,
 }
 
-/// Resizes every texture of a description (layers kept).
-pub fn resize_description(json: &str, width: u32, height: u32) -> Result<String, GraphError> {
-    let mut value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| GraphError::InvalidDescription {
-            pass: None,
-            resource: None,
-            message: e.to_string(),
-        })?;
-    if let Some(resources) = value
-        .get_mut("resources")
-        .and_then(serde_json::Value::as_array_mut)
-    {
-        for r in resources {
-            if let Some(size) = r
-                .get_mut("texture")
-                .and_then(|t| t.get_mut("size"))
-                .and_then(serde_json::Value::as_array_mut)
-                && size.len() >= 2
-            {
-                size[0] = width.into();
-                size[1] = height.into();
-            }
+/// Resizes every texture of a graph's declarations (layers and mips kept).
+pub fn resize(resources: &mut [ResourceDecl], width: u32, height: u32) {
+    for r in resources {
+        if let ResourceKind::Texture(t) = &mut r.kind {
+            (t.width, t.height) = (width, height);
         }
     }
-    Ok(value.to_string())
+}
+
+/// The graph of a description, resized to `size` when given and fitted to `caps`
+/// ([`adapt`]), with what was changed; no pass has a closure yet ([`attach`]).
+pub fn prepare(
+    description: &str,
+    size: Option<(u32, u32)>,
+    caps: &Capabilities,
+) -> Result<(RenderGraph<'static>, Adaptation), RunError> {
+    let declared = RenderGraph::from_json(description)?;
+    let mut resources = declared.resources().to_vec();
+    let mut passes = declared.passes().to_vec();
+    if let Some((width, height)) = size {
+        resize(&mut resources, width, height);
+    }
+    let adaptation = adapt(&mut resources, &mut passes, caps)?;
+    let graph = RenderGraph::from_declarations(resources, passes)?;
+    Ok((graph, adaptation))
 }
 
 /// Runs a description with synthetic shaders and reads back the imports kept after the frame.
 pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutput, RunError> {
-    let resized;
-    let description = match options.size {
-        Some((w, h)) => {
-            resized = resize_description(description, w, h)?;
-            &resized
-        }
-        None => description,
-    };
-    let (description, adaptation) = adapt(description, &Capabilities::of(gpu))?;
-    let mut graph = RenderGraph::from_json(&description)?;
+    let (mut graph, adaptation) = prepare(description, options.size, &Capabilities::of(gpu))?;
     let mut compile = CompileOptions::default().with_restructure(!options.as_declared);
     if options.dont_care {
         // SAFETY: the caller states that every `write` access of the description overwrites every
