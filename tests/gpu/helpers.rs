@@ -10,13 +10,16 @@ use tilegraph::wgpu;
 
 use crate::support;
 
+/// The bytes written into one subresource: `((mip, layer), bytes)`.
+type Written = ((u32, u32), Vec<u8>);
+
 /// A texture with `COPY_SRC | COPY_DST`, and in it every subresource filled with bytes that
 /// depend on the mip, the layer and the position; returns the texture and what each holds.
 fn filled(
     gpu: &tilegraph_tool::headless::Gpu,
     format: wgpu::TextureFormat,
     (width, height, layers, mips): (u32, u32, u32, u32),
-) -> (wgpu::Texture, Vec<((u32, u32), Vec<u8>)>) {
+) -> (wgpu::Texture, Vec<Written>) {
     let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("readback source"),
         size: wgpu::Extent3d {
