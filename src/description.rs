@@ -349,20 +349,11 @@ impl RenderGraph<'static> {
         if desc.passes.is_empty() {
             return Err(GraphError::invalid("the graph declares no passes"));
         }
-        let mut graph = RenderGraph::new();
         let Description {
             resources: rjson,
             passes: pjson,
         } = desc;
-        let mut ids: HashMap<&str, ResourceId> = HashMap::with_capacity(rjson.len());
-        for (i, r) in rjson.iter().enumerate() {
-            if ids.insert(&r.name, ResourceId::new(i)).is_some() {
-                return Err(GraphError::DuplicateName {
-                    what: "resource",
-                    name: r.name.clone(),
-                });
-            }
-        }
+        let ids = resource_ids(rjson.iter().map(|r| r.name.as_str()))?;
         let passes = pjson
             .into_iter()
             .map(|p| parse_pass(p, &ids))
@@ -372,24 +363,162 @@ impl RenderGraph<'static> {
             .into_iter()
             .map(parse_resource)
             .collect::<Result<Vec<_>, _>>()?;
-        let histories = history_pairs(&resources);
-        for &(previous, current) in &histories {
+        for (previous, current) in history_pairs(&resources) {
             resources[previous.index()].history = Some(HistoryHalf::Previous);
             resources[current.index()].history = Some(HistoryHalf::Current);
         }
-        // Copied once the description is gone: the declarations, which every compile sweeps,
-        // then lie together instead of among the parser's freed buffers.
-        let resources = resources.to_vec();
-        let passes = passes.to_vec();
-        for r in resources {
-            graph.push_resource(r);
-        }
-        for p in passes {
-            graph.push_pass(p, None);
-        }
-        graph.histories = histories;
-        Ok(graph)
+        assemble(resources, passes)
     }
+
+    /// A graph of these declarations, as [`resources`](RenderGraph::resources) and
+    /// [`passes`](RenderGraph::passes) of another graph give them: a graph loaded or built, its
+    /// declarations changed (formats, clear values, pass kinds, attachments), and built again.
+    /// Passes have no closures. The two halves of a history texture stay paired while both keep
+    /// their names, imports and descriptor.
+    ///
+    /// The declarations are checked as [`from_json`](RenderGraph::from_json) checks a
+    /// description: at least one pass, unique resource names, every resource id a pass names
+    /// declared. The rest is for [`RenderGraph::compile`].
+    ///
+    /// ```
+    /// use tilegraph::RenderGraph;
+    /// use tilegraph::wgpu;
+    /// use tilegraph::ResourceKind;
+    ///
+    /// let graph = RenderGraph::from_json(r#"{
+    ///   "resources": [{"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
+    ///                  "import": {"contents": "undefined", "after": "keep"}}],
+    ///   "passes": [{"name": "draw", "type": "render",
+    ///               "color": [{"resource": "out", "access": "write"}]}]}"#)?;
+    /// let mut resources = graph.resources().to_vec();
+    /// if let ResourceKind::Texture(t) = &mut resources[0].kind {
+    ///     t.format = wgpu::TextureFormat::Rgba16Float;
+    /// }
+    /// let wide = RenderGraph::from_declarations(resources, graph.passes().to_vec())?;
+    /// assert_ne!(wide.fingerprint(), graph.fingerprint());
+    /// # Ok::<(), tilegraph::GraphError>(())
+    /// ```
+    pub fn from_declarations(
+        resources: Vec<ResourceDecl>,
+        passes: Vec<PassDecl>,
+    ) -> Result<RenderGraph<'static>, GraphError> {
+        if passes.is_empty() {
+            return Err(GraphError::invalid("the graph declares no passes"));
+        }
+        resource_ids(resources.iter().map(|r| &*r.name))?;
+        for pass in &passes {
+            if let Some(id) = pass_resource_ids(pass).find(|id| id.index() >= resources.len()) {
+                return Err(GraphError::UnknownResource {
+                    pass: pass.name.to_string(),
+                    resource: format!(
+                        "resource #{id}, of a graph that declares {}",
+                        resources.len()
+                    ),
+                });
+            }
+        }
+        assemble(resources, passes)
+    }
+}
+
+/// Resource ids by name, in declaration order; a repeated name is an error.
+fn resource_ids<'n>(
+    names: impl Iterator<Item = &'n str>,
+) -> Result<HashMap<&'n str, ResourceId>, GraphError> {
+    let mut ids = HashMap::with_capacity(names.size_hint().0);
+    for (i, name) in names.enumerate() {
+        if ids.insert(name, ResourceId::new(i)).is_some() {
+            return Err(GraphError::DuplicateName {
+                what: "resource",
+                name: name.to_owned(),
+            });
+        }
+    }
+    Ok(ids)
+}
+
+/// Every resource id a pass names: attachments, resolve targets and list entries.
+fn pass_resource_ids(pass: &PassDecl) -> impl Iterator<Item = ResourceId> + '_ {
+    let color = pass
+        .color
+        .iter()
+        .flat_map(|c| std::iter::once(c.resource).chain(c.resolve));
+    let lists = [
+        &pass.sample,
+        &pass.input,
+        &pass.storage_read,
+        &pass.storage_write,
+        &pass.storage_read_write,
+        &pass.copy_src,
+        &pass.copy_dst,
+    ];
+    color
+        .chain(pass.depth.map(|d| d.resource))
+        .chain(lists.into_iter().flatten().map(|e| e.resource))
+}
+
+/// The graph of checked declarations whose history halves are marked: pairs the halves and
+/// pushes every declaration.
+fn assemble(
+    resources: Vec<ResourceDecl>,
+    passes: Vec<PassDecl>,
+) -> Result<RenderGraph<'static>, GraphError> {
+    let histories = marked_history_pairs(&resources)?;
+    // Copied once the description is gone: the declarations, which every compile sweeps,
+    // then lie together instead of among the parser's freed buffers.
+    let resources = resources.to_vec();
+    let passes = passes.to_vec();
+    let mut graph = RenderGraph::with_capacity(resources.len(), passes.len());
+    for r in resources {
+        graph.push_resource(r);
+    }
+    for p in passes {
+        graph.push_pass(p, None);
+    }
+    graph.histories = histories;
+    Ok(graph)
+}
+
+/// The pairs of resources marked as the two halves of one history texture, in the order of
+/// their `previous` halves. A marked half without its partner is an error: the executor could
+/// not swap it.
+fn marked_history_pairs(
+    resources: &[ResourceDecl],
+) -> Result<Vec<(ResourceId, ResourceId)>, GraphError> {
+    let mut pairs = Vec::new();
+    for (i, r) in resources.iter().enumerate() {
+        if r.history != Some(HistoryHalf::Previous) || r.import != Some(HISTORY_PREVIOUS) {
+            continue;
+        }
+        let Some(base) = r.name.strip_suffix(".previous") else {
+            continue;
+        };
+        let want = format!("{base}.current");
+        if let Some(j) = resources.iter().position(|c| {
+            *c.name == *want
+                && c.history == Some(HistoryHalf::Current)
+                && c.import == Some(HISTORY_CURRENT)
+                && c.kind == r.kind
+        }) {
+            pairs.push((ResourceId::new(i), ResourceId::new(j)));
+        }
+    }
+    let paired = |k: usize| pairs.iter().any(|&(p, c)| p.index() == k || c.index() == k);
+    match resources
+        .iter()
+        .enumerate()
+        .find(|&(k, r)| r.history.is_some() && !paired(k))
+    {
+        Some((_, r)) => Err(unpaired_history(r)),
+        None => Ok(pairs),
+    }
+}
+
+fn unpaired_history(r: &ResourceDecl) -> GraphError {
+    GraphError::invalid_resource(
+        &r.name,
+        "is half of a history texture whose other half is missing, renamed, re-imported or of another descriptor",
+    )
 }
 
 /// Pairs of resources that describe a history texture: `NAME.previous` imported preserved and

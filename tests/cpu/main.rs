@@ -9,6 +9,7 @@ mod support;
 
 mod compile_errors;
 mod compile_scenarios;
+mod declarations;
 mod fuzz_corpus;
 mod golden;
 mod layering;

@@ -14,6 +14,7 @@ mod deferred;
 mod examples;
 mod executor;
 mod graphs;
+mod helpers;
 mod multiview;
 mod parallel;
 mod soak;

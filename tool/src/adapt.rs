@@ -1,5 +1,5 @@
-//! Fitting a description to what an adapter can do, before [`run`](crate::synthetic::run)
-//! compiles it.
+//! Fitting a graph's declarations to what an adapter can do, before
+//! [`run`](crate::synthetic::run) compiles them.
 //!
 //! wgpu's backends differ in three ways that a graph written for Vulkan runs into on GL:
 //!
@@ -27,15 +27,18 @@
 //!   GL backend on Mesa; see [`Gpu::sampled_multisample_textures_work`]): no adaptation reads
 //!   the samples faithfully, so a pass that samples one, or copies one with a draw, is refused.
 //!
-//! Each change is named in a note that `tilegraph run` prints. What cannot be adapted is a
-//! [`RunError::Unsupported`] naming the pass, the resource and the missing capability.
+//! Each change is named in a note that `tilegraph run` prints. What cannot be adapted is an
+//! [`Unsupported`] naming the pass, the resource and the missing capability.
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Value, json};
+use tilegraph::resource::{ColorAttachment, DepthAttachment};
+use tilegraph::{
+    Access, ClearValue, Entry, PassDecl, PassKind, ResourceDecl, ResourceId, ResourceKind,
+    Subresource, TextureDesc,
+};
 
 use crate::headless::Gpu;
-use crate::synthetic::RunError;
 
 /// What [`adapt`] changed, for the shaders and for the user.
 #[derive(Debug, Default, Clone)]
@@ -214,169 +217,126 @@ const FLOAT_BITS: [(wgpu::TextureFormat, wgpu::TextureFormat); 3] = [
 /// Why the integer stand-in does not apply.
 const FLOAT_BITS_LIMITS: &str = "only single-sampled 32-bit float textures that nothing resolves into can be stood in for by an integer format";
 
-struct Texture {
-    format: wgpu::TextureFormat,
-    samples: u64,
-    size: (u64, u64),
+/// What cannot be adapted: the pass, and the resource and capability in the message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pass `{pass}`: {message}")]
+pub struct Unsupported {
+    /// The pass.
+    pub pass: String,
+    /// What it needs that the adapter lacks.
+    pub message: String,
 }
 
-fn entry_name(entry: &Value) -> Option<&str> {
-    entry
-        .as_str()
-        .or_else(|| entry.get("resource").and_then(Value::as_str))
-}
-
-fn unsupported(pass: &str, message: String) -> RunError {
-    RunError::Unsupported {
+fn unsupported(pass: &str, message: String) -> Unsupported {
+    Unsupported {
         pass: pass.to_owned(),
         message,
     }
 }
 
-/// Adapts a description (JSON) to `caps`; see the module documentation. A description that
-/// needs nothing changed comes back as it was, with no notes.
-pub fn adapt(description: &str, caps: &Capabilities) -> Result<(String, Adaptation), RunError> {
-    let mut value: Value = serde_json::from_str(description).map_err(|e| {
-        tilegraph::GraphError::InvalidDescription {
-            pass: None,
-            resource: None,
-            message: e.to_string(),
-        }
-    })?;
-    let mut textures = HashMap::new();
-    for r in value
-        .get("resources")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let (Some(name), Some(t)) = (r.get("name").and_then(Value::as_str), r.get("texture"))
-        else {
-            continue;
-        };
-        let Some(format) = t
-            .get("format")
-            .and_then(Value::as_str)
-            .and_then(tilegraph::format::parse_format)
-        else {
-            continue;
-        };
-        let size = t.get("size").and_then(Value::as_array);
-        let dim = |i| {
-            size.and_then(|s| s.get(i))
-                .and_then(Value::as_u64)
-                .unwrap_or(0)
-        };
-        textures.insert(
-            name.to_owned(),
-            Texture {
-                format,
-                samples: t.get("samples").and_then(Value::as_u64).unwrap_or(1),
-                size: (dim(0), dim(1)),
-            },
-        );
+/// The declarations being adapted, and the texture descriptors as declared (before any change).
+struct Graph<'d> {
+    resources: &'d mut [ResourceDecl],
+    passes: &'d mut [PassDecl],
+    textures: Vec<Option<TextureDesc>>,
+}
+
+impl Graph<'_> {
+    fn name(&self, r: ResourceId) -> &str {
+        &self.resources[r.index()].name
     }
+
+    fn texture(&self, r: ResourceId) -> Option<&TextureDesc> {
+        self.textures[r.index()].as_ref()
+    }
+}
+
+/// A colour attachment of a pass: (pass, texture, whether a resolve is involved).
+type RenderedTo = (String, ResourceId, bool);
+
+/// Adapts the declarations of a graph ([`RenderGraph::resources`](tilegraph::RenderGraph::resources),
+/// [`passes`](tilegraph::RenderGraph::passes)) to `caps` in place; see the module documentation.
+/// Declarations that need nothing changed stay as they are, with no notes.
+pub fn adapt(
+    resources: &mut [ResourceDecl],
+    passes: &mut [PassDecl],
+    caps: &Capabilities,
+) -> Result<Adaptation, Unsupported> {
+    let textures = resources
+        .iter()
+        .map(|r| match r.kind {
+            ResourceKind::Texture(t) => Some(t),
+            ResourceKind::Buffer(_) => None,
+        })
+        .collect();
+    let mut graph = Graph {
+        resources,
+        passes,
+        textures,
+    };
     let mut adaptation = Adaptation::default();
-    let passes = value
-        .get_mut("passes")
-        .and_then(Value::as_array_mut)
-        .map(std::mem::take)
-        .unwrap_or_default();
-    let mut adapted = Vec::with_capacity(passes.len());
-    let mut rendered_to: Vec<(String, String, bool)> = Vec::new();
-    for mut pass in passes {
-        let name = pass
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let kind = pass
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        if kind == "render" && !caps.read_only_depth_sampling {
-            shader_depth_test(&mut pass, &name, &textures, &mut adaptation)?;
+    let mut rendered_to: Vec<RenderedTo> = Vec::new();
+    for p in 0..graph.passes.len() {
+        let kind = graph.passes[p].kind;
+        if kind == PassKind::Render && !caps.read_only_depth_sampling {
+            shader_depth_test(&mut graph, p, &mut adaptation)?;
         }
-        if kind == "copy" && !caps.depth_and_multisample_copies {
-            copy_draw(&mut pass, &name, &textures, caps, &mut adaptation)?;
+        if kind == PassKind::Copy && !caps.depth_and_multisample_copies {
+            copy_draw(&mut graph, p, caps, &mut adaptation)?;
         }
         if !caps.sampled_multisample {
-            refuse_sampled_multisample(&pass, &name, &textures, caps)?;
+            refuse_sampled_multisample(&graph, p, caps)?;
         }
-        for c in pass
-            .get("color")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(r) = c.get("resource").and_then(Value::as_str) {
-                rendered_to.push((name.clone(), r.to_owned(), c.get("resolve").is_some()));
-            }
-            if let Some(r) = c.get("resolve").and_then(Value::as_str) {
-                rendered_to.push((name.clone(), r.to_owned(), true));
+        let pass = &graph.passes[p];
+        for c in &pass.color {
+            rendered_to.push((pass.name.to_string(), c.resource, c.resolve.is_some()));
+            if let Some(r) = c.resolve {
+                rendered_to.push((pass.name.to_string(), r, true));
             }
         }
-        adapted.push(pass);
     }
-    value["passes"] = Value::Array(adapted);
-    storage_formats(&mut value, &textures, caps, &rendered_to, &mut adaptation)?;
-    float_bits(&mut value, &textures, caps, &rendered_to, &mut adaptation)?;
+    storage_formats(&mut graph, caps, &rendered_to, &mut adaptation)?;
+    float_bits(&mut graph, caps, &rendered_to, &mut adaptation)?;
     adaptation.storage_flags = caps.storage.clone();
-    if adaptation.notes.is_empty() {
-        return Ok((description.to_owned(), adaptation));
-    }
-    Ok((value.to_string(), adaptation))
+    Ok(adaptation)
 }
 
 /// Textures stored to in a format the adapter cannot store: realised in the nearest format
 /// that it can (see the module documentation).
 fn storage_formats(
-    value: &mut Value,
-    textures: &HashMap<String, Texture>,
+    graph: &mut Graph<'_>,
     caps: &Capabilities,
-    rendered_to: &[(String, String, bool)],
+    rendered_to: &[RenderedTo],
     adaptation: &mut Adaptation,
-) -> Result<(), RunError> {
+) -> Result<(), Unsupported> {
     use wgpu::TextureFormatFeatureFlags as Flags;
     // Per texture: the first pass that stores to it and the flags every such pass needs.
-    let mut needs: Vec<(String, String, Flags)> = Vec::new();
-    for pass in value
-        .get("passes")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let name = pass.get("name").and_then(Value::as_str).unwrap_or_default();
+    let mut needs: Vec<(ResourceId, String, Flags)> = Vec::new();
+    for pass in graph.passes.iter() {
         for (list, flag) in [
-            ("storage_read", Flags::STORAGE_READ_ONLY),
-            ("storage_write", Flags::STORAGE_WRITE_ONLY),
-            ("storage_read_write", Flags::STORAGE_READ_WRITE),
+            (&pass.storage_read, Flags::STORAGE_READ_ONLY),
+            (&pass.storage_write, Flags::STORAGE_WRITE_ONLY),
+            (&pass.storage_read_write, Flags::STORAGE_READ_WRITE),
         ] {
-            for r in pass
-                .get(list)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(entry_name)
-            {
-                if !textures.contains_key(r) {
+            for r in list.iter().map(|e| e.resource) {
+                if graph.texture(r).is_none() {
                     continue;
                 }
-                match needs.iter_mut().find(|(n, _, _)| n == r) {
+                match needs.iter_mut().find(|(n, _, _)| *n == r) {
                     Some((_, _, f)) => *f |= flag,
-                    None => needs.push((r.to_owned(), name.to_owned(), flag)),
+                    None => needs.push((r, pass.name.to_string(), flag)),
                 }
             }
         }
     }
-    let mut realised = HashMap::new();
-    for (resource, pass, needed) in needs {
-        let t = &textures[&resource];
+    let mut realised = Vec::new();
+    for (r, pass, needed) in needs {
+        let t = graph.texture(r).expect("storage textures only");
+        let resource = graph.name(r);
         if caps.stores(t.format, needed) {
             continue;
         }
-        let attached = rendered_to.iter().any(|(_, r, _)| *r == resource);
+        let attached = rendered_to.iter().any(|&(_, a, _)| a == r);
         let Some(&twin) = storage_stand_ins(t.format)
             .iter()
             .find(|&&f| caps.stores(f, needed) && (!attached || caps.renders(f)))
@@ -397,110 +357,84 @@ fn storage_formats(
             caps.backend,
             tilegraph::format::format_name(twin)
         ));
-        realised.insert(resource, twin);
+        realised.push((r, twin));
     }
-    retype_resources(value, &realised, |_| {});
+    for (r, format) in realised {
+        retype(&mut graph.resources[r.index()], format);
+    }
     Ok(())
 }
 
-/// Gives every resource named in `formats` its new format; `also` then adjusts the resource.
-fn retype_resources(
-    value: &mut Value,
-    formats: &HashMap<String, wgpu::TextureFormat>,
-    mut also: impl FnMut(&mut Value),
-) {
-    for r in value
-        .get_mut("resources")
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten()
-    {
-        let Some(&format) = r
-            .get("name")
-            .and_then(Value::as_str)
-            .and_then(|n| formats.get(n))
-        else {
-            continue;
-        };
-        r["texture"]["format"] = Value::from(tilegraph::format::format_name(format));
-        also(r);
+/// Gives a texture a new format.
+fn retype(resource: &mut ResourceDecl, format: wgpu::TextureFormat) {
+    if let ResourceKind::Texture(t) = &mut resource.kind {
+        t.format = format;
     }
 }
 
 /// A render pass that attaches a depth texture `read` and samples it: test in the shader.
 fn shader_depth_test(
-    pass: &mut Value,
-    name: &str,
-    textures: &HashMap<String, Texture>,
+    graph: &mut Graph<'_>,
+    p: usize,
     adaptation: &mut Adaptation,
-) -> Result<(), RunError> {
-    let Some(depth) = pass.get("depth") else {
+) -> Result<(), Unsupported> {
+    let pass = &graph.passes[p];
+    let Some(depth) = pass.depth else {
         return Ok(());
     };
-    let (Some(resource), Some("read")) = (
-        depth.get("resource").and_then(Value::as_str),
-        depth.get("access").and_then(Value::as_str),
-    ) else {
+    if depth.access != Access::Read {
         return Ok(());
-    };
+    }
     let sampled = pass
-        .get("sample")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .any(|e| {
-            entry_name(e) == Some(resource) && e.get("mip").is_none() && e.get("layer").is_none()
-        });
+        .sample
+        .iter()
+        .any(|e| e.resource == depth.resource && e.sub.is_none());
     if !sampled {
         return Ok(());
     }
-    let resource = resource.to_owned();
-    let has_color = pass
-        .get("color")
-        .and_then(Value::as_array)
-        .is_some_and(|c| !c.is_empty());
-    let single = textures.get(&resource).is_some_and(|t| t.samples == 1);
-    if !has_color || !single {
+    let name = pass.name.to_string();
+    let resource = graph.name(depth.resource).to_owned();
+    let single = graph
+        .texture(depth.resource)
+        .is_some_and(|t| t.samples == 1);
+    if pass.color.is_empty() || !single {
         return Err(unsupported(
-            name,
+            &name,
             format!(
                 "samples `{resource}` while testing against it read-only, which needs DownlevelFlags::READ_ONLY_DEPTH_STENCIL (this adapter lacks it); testing in the shader instead needs a colour attachment and a single-sampled depth"
             ),
         ));
     }
-    if let Some(object) = pass.as_object_mut() {
-        object.remove("depth");
-    }
+    graph.passes[p].depth = None;
     adaptation.notes.push(format!(
         "pass `{name}` samples `{resource}` while testing against it read-only; the adapter lacks DownlevelFlags::READ_ONLY_DEPTH_STENCIL, so the pass tests depth in its shader and does not attach `{resource}`"
     ));
-    adaptation
-        .shader_depth_tests
-        .insert(name.to_owned(), resource);
+    adaptation.shader_depth_tests.insert(name, resource);
     Ok(())
 }
 
 /// A pass that reads a multisampled texture in a shader (a copy by draw included), on an
 /// adapter where such a texture stays empty: refused, since no stand-in reads the samples.
 fn refuse_sampled_multisample(
-    pass: &Value,
-    name: &str,
-    textures: &HashMap<String, Texture>,
+    graph: &Graph<'_>,
+    p: usize,
     caps: &Capabilities,
-) -> Result<(), RunError> {
-    let read = ["sample", "input"]
-        .iter()
-        .filter_map(|key| pass.get(*key).and_then(Value::as_array))
-        .flatten()
-        .filter_map(entry_name)
-        .find_map(|r| textures.get(r).filter(|t| t.samples > 1).map(|t| (r, t)));
-    let Some((resource, t)) = read else {
+) -> Result<(), Unsupported> {
+    let pass = &graph.passes[p];
+    let read = pass.sample.iter().chain(&pass.input).find_map(|e| {
+        graph
+            .texture(e.resource)
+            .filter(|t| t.samples > 1)
+            .map(|t| (e.resource, t))
+    });
+    let Some((r, t)) = read else {
         return Ok(());
     };
     Err(unsupported(
-        name,
+        &pass.name,
         format!(
-            "reads `{resource}` ({}, {} samples) in a shader, which needs a multisampled texture with TEXTURE_BINDING that holds what is rendered into it; on this adapter ({}) it stays empty (wgpu's GL backend allocates it with the GL_TEXTURE_2D target instead of GL_TEXTURE_2D_MULTISAMPLE: wgpu issue #6084)",
+            "reads `{}` ({}, {} samples) in a shader, which needs a multisampled texture with TEXTURE_BINDING that holds what is rendered into it; on this adapter ({}) it stays empty (wgpu's GL backend allocates it with the GL_TEXTURE_2D target instead of GL_TEXTURE_2D_MULTISAMPLE: wgpu issue #6084)",
+            graph.name(r),
             tilegraph::format::format_name(t.format),
             t.samples,
             caps.backend
@@ -510,36 +444,32 @@ fn refuse_sampled_multisample(
 
 /// A copy pass between depth or multisampled textures: copy with a draw instead.
 fn copy_draw(
-    pass: &mut Value,
-    name: &str,
-    textures: &HashMap<String, Texture>,
+    graph: &mut Graph<'_>,
+    p: usize,
     caps: &Capabilities,
     adaptation: &mut Adaptation,
-) -> Result<(), RunError> {
-    let list = |key: &str| -> Vec<String> {
-        pass.get(key)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| entry_name(e).map(str::to_owned))
-            .collect()
-    };
-    let (src, dst) = (list("copy_src"), list("copy_dst"));
-    let needs_draw = |r: &String| {
-        textures
-            .get(r)
+) -> Result<(), Unsupported> {
+    let pass = &graph.passes[p];
+    let name = pass.name.to_string();
+    let src: Vec<ResourceId> = pass.copy_src.iter().map(|e| e.resource).collect();
+    let dst: Vec<ResourceId> = pass.copy_dst.iter().map(|e| e.resource).collect();
+    let needs_draw = |&r: &ResourceId| {
+        graph
+            .texture(r)
             .is_some_and(|t| t.format.is_depth_stencil_format() || t.samples > 1)
     };
     if !src.iter().chain(&dst).any(needs_draw) {
         return Ok(());
     }
-    let (s, d) = match (src.as_slice(), dst.as_slice()) {
-        // A buffer or an undeclared name: the compiler reports it.
-        ([s], [d]) if !textures.contains_key(s) || !textures.contains_key(d) => return Ok(()),
-        ([s], [d]) => (&textures[s], &textures[d]),
+    let (s, d, src, dst) = match (src.as_slice(), dst.as_slice()) {
+        ([s], [d]) => match (graph.texture(*s), graph.texture(*d)) {
+            (Some(st), Some(dt)) => (*st, *dt, *s, *d),
+            // A buffer: the compiler reports it.
+            _ => return Ok(()),
+        },
         _ => {
             return Err(unsupported(
-                name,
+                &name,
                 format!(
                     "copies depth or multisampled textures, which the {} backend cannot copy; copying them with a draw takes one copy_src and one copy_dst",
                     caps.backend
@@ -547,12 +477,13 @@ fn copy_draw(
             ));
         }
     };
-    if s.format != d.format || s.samples != d.samples || s.size != d.size {
+    let (src_name, dst_name) = (graph.name(src).to_owned(), graph.name(dst).to_owned());
+    if s.format != d.format || s.samples != d.samples || (s.width, s.height) != (d.width, d.height)
+    {
         return Err(unsupported(
-            name,
+            &name,
             format!(
-                "copying `{}` into `{}`: depth and multisampled copies need the same format, sample count and size",
-                src[0], dst[0]
+                "copying `{src_name}` into `{dst_name}`: depth and multisampled copies need the same format, sample count and size"
             ),
         ));
     }
@@ -560,10 +491,9 @@ fn copy_draw(
         // Reading a multisampled depth in a shader and writing it back per sample does not give
         // the same depth on wgpu's GL backend in every execute mode: refused, not approximated.
         return Err(unsupported(
-            name,
+            &name,
             format!(
-                "copies `{}` ({}, {} samples): the {} backend cannot copy depth or multisampled textures, and a full-screen draw does not reproduce a multisampled depth faithfully there",
-                src[0],
+                "copies `{src_name}` ({}, {} samples): the {} backend cannot copy depth or multisampled textures, and a full-screen draw does not reproduce a multisampled depth faithfully there",
                 tilegraph::format::format_name(s.format),
                 s.samples,
                 caps.backend
@@ -572,54 +502,64 @@ fn copy_draw(
     }
     if s.format.has_stencil_aspect() {
         return Err(unsupported(
-            name,
+            &name,
             format!(
-                "copies `{}` ({}), which has stencil: the {} backend cannot copy depth/stencil textures and a draw cannot write stencil",
-                src[0],
+                "copies `{src_name}` ({}), which has stencil: the {} backend cannot copy depth/stencil textures and a draw cannot write stencil",
                 tilegraph::format::format_name(s.format),
                 caps.backend
             ),
         ));
     }
-    let attachment = json!({"resource": dst[0], "access": "write"});
-    let mut render = json!({"name": name, "type": "render", "sample": [src[0]]});
+    // The render pass that replaces the copy: samples the whole source, writes all of the
+    // destination's first subresource.
+    let side_effects = graph.passes[p].side_effects;
+    let mut render = PassDecl::new(graph.passes[p].name.clone(), PassKind::Render);
+    render.sample = vec![Entry::whole(src)];
+    let sub = Subresource::BASE;
     if d.format.is_depth_stencil_format() {
-        render["depth"] = attachment;
+        render.depth = Some(DepthAttachment {
+            resource: dst,
+            sub,
+            access: Access::Write,
+            clear: None,
+        });
     } else {
-        render["color"] = json!([attachment]);
+        render.color = vec![ColorAttachment {
+            resource: dst,
+            sub,
+            access: Access::Write,
+            clear: None,
+            resolve: None,
+        }];
     }
-    if let Some(side_effects) = pass.get("side_effects") {
-        render["side_effects"] = side_effects.clone();
-    }
-    *pass = render;
+    render.side_effects = side_effects;
+    graph.passes[p] = render;
     adaptation.notes.push(format!(
-        "pass `{name}` copies `{}` into `{}` ({}, {} samples), which the {} backend cannot copy; it copies with a full-screen draw instead",
-        src[0],
-        dst[0],
+        "pass `{name}` copies `{src_name}` into `{dst_name}` ({}, {} samples), which the {} backend cannot copy; it copies with a full-screen draw instead",
         tilegraph::format::format_name(s.format),
         s.samples,
         caps.backend
     ));
-    adaptation.copy_draws.insert(name.to_owned());
+    adaptation.copy_draws.insert(name);
     Ok(())
 }
 
 /// Float colour attachments the adapter cannot render to: stand in the integer twin.
 fn float_bits(
-    value: &mut Value,
-    textures: &HashMap<String, Texture>,
+    graph: &mut Graph<'_>,
     caps: &Capabilities,
-    rendered_to: &[(String, String, bool)],
+    rendered_to: &[RenderedTo],
     adaptation: &mut Adaptation,
-) -> Result<(), RunError> {
-    let mut stand_in = HashMap::new();
-    for (pass, resource, resolves) in rendered_to {
-        let Some(t) = textures.get(resource) else {
+) -> Result<(), Unsupported> {
+    let mut stand_in: Vec<(ResourceId, wgpu::TextureFormat)> = Vec::new();
+    for &(ref pass, r, resolves) in rendered_to {
+        let Some(t) = graph.texture(r) else {
             continue;
         };
-        if caps.renders(t.format) || stand_in.contains_key(resource) {
+        if caps.renders(t.format) || stand_in.iter().any(|&(s, _)| s == r) {
             continue;
         }
+        let resource = graph.name(r);
         let name = tilegraph::format::format_name(t.format);
         let twin = FLOAT_BITS
             .iter()
@@ -627,15 +567,15 @@ fn float_bits(
             .map(|&(_, u)| u);
         let fits = rendered_to
             .iter()
-            .all(|(_, r, resolves)| r != resource || !resolves);
+            .all(|&(_, a, resolves)| a != r || !resolves);
         match twin {
-            Some(twin) if t.samples == 1 && fits && !*resolves => {
-                stand_in.insert(resource.clone(), twin);
+            Some(twin) if t.samples == 1 && fits && !resolves => {
                 adaptation.notes.push(format!(
                     "`{resource}` is {name}, which this adapter cannot render to (wgpu's GL backend needs GL_EXT_color_buffer_float or GL_ARB_color_buffer_float); it is realised as {} carrying the floats' bits",
                     tilegraph::format::format_name(twin)
                 ));
-                adaptation.float_bits.insert(resource.clone());
+                adaptation.float_bits.insert(resource.to_owned());
+                stand_in.push((r, twin));
             }
             _ => {
                 return Err(unsupported(
@@ -648,31 +588,18 @@ fn float_bits(
             }
         }
     }
-    if stand_in.is_empty() {
-        return Ok(());
-    }
-    retype_resources(value, &stand_in, |r| {
-        if let Some(clear) = r.get_mut("clear") {
+    for &(r, twin) in &stand_in {
+        let resource = &mut graph.resources[r.index()];
+        retype(resource, twin);
+        if let Some(clear) = &mut resource.clear {
             bits_of_clear(clear);
         }
-    });
-    for pass in value
-        .get_mut("passes")
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten()
-    {
-        for c in pass
-            .get_mut("color")
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
-            let ours = c
-                .get("resource")
-                .and_then(Value::as_str)
-                .is_some_and(|r| stand_in.contains_key(r));
-            if let (true, Some(clear)) = (ours, c.get_mut("clear")) {
+    }
+    for pass in graph.passes.iter_mut() {
+        for c in &mut pass.color {
+            if let (true, Some(clear)) =
+                (stand_in.iter().any(|&(s, _)| s == c.resource), &mut c.clear)
+            {
                 bits_of_clear(clear);
             }
         }
@@ -680,14 +607,12 @@ fn float_bits(
     Ok(())
 }
 
-/// `[r, g, b, a]` floats → the same list holding each float's bits, which an unsigned-integer
-/// clear stores unchanged.
-fn bits_of_clear(clear: &mut Value) {
-    if let Some(channels) = clear.as_array_mut() {
+/// A colour clear of floats → one holding each float's bits, which an unsigned-integer clear
+/// stores unchanged.
+fn bits_of_clear(clear: &mut ClearValue) {
+    if let ClearValue::Color(channels) = clear {
         for c in channels {
-            if let Some(f) = c.as_f64() {
-                *c = Value::from((f as f32).to_bits());
-            }
+            *c = f64::from((*c as f32).to_bits());
         }
     }
 }
@@ -695,6 +620,7 @@ fn bits_of_clear(clear: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tilegraph::RenderGraph;
 
     fn caps_of_gl() -> Capabilities {
         Capabilities {
@@ -728,22 +654,50 @@ mod tests {
         }
     }
 
+    /// The graph of `description` adapted to `caps`, and the original.
+    fn adapted(
+        description: &str,
+        caps: &Capabilities,
+    ) -> Result<(RenderGraph<'static>, RenderGraph<'static>, Adaptation), Unsupported> {
+        let original = RenderGraph::from_json(description).expect("a valid description");
+        let mut resources = original.resources().to_vec();
+        let mut passes = original.passes().to_vec();
+        let adaptation = adapt(&mut resources, &mut passes, caps)?;
+        let graph = RenderGraph::from_declarations(resources, passes).expect("still valid");
+        Ok((graph, original, adaptation))
+    }
+
+    fn format(graph: &RenderGraph<'_>, name: &str) -> wgpu::TextureFormat {
+        match graph
+            .resources()
+            .iter()
+            .find(|r| &*r.name == name)
+            .unwrap()
+            .kind
+        {
+            ResourceKind::Texture(t) => t.format,
+            ResourceKind::Buffer(_) => panic!("`{name}` is a buffer"),
+        }
+    }
+
+    fn pass<'g>(graph: &'g RenderGraph<'_>, name: &str) -> &'g PassDecl {
+        graph.passes().iter().find(|p| &*p.name == name).unwrap()
+    }
+
+    /// Nothing changed: the same declarations, so the same fingerprint.
+    fn assert_unchanged(graph: &RenderGraph<'_>, original: &RenderGraph<'_>, a: &Adaptation) {
+        assert_eq!(graph.resources(), original.resources());
+        assert_eq!(graph.passes(), original.passes());
+        assert_eq!(graph.fingerprint(), original.fingerprint());
+        assert!(a.notes.is_empty(), "{:?}", a.notes);
+    }
+
     #[test]
     fn storage_formats_the_adapter_lacks_are_realised_in_one_it_has() {
         let d = include_str!("../../examples/graphs/bevy_ssao.json");
-        let (out, a) = adapt(d, &caps_of_gl()).unwrap();
-        let v: Value = serde_json::from_str(&out).unwrap();
-        let format = |name: &str| {
-            v["resources"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|r| r["name"] == name)
-                .unwrap()["texture"]["format"]
-                .clone()
-        };
+        let (g, _, a) = adapted(d, &caps_of_gl()).unwrap();
         for r in ["ssao_preprocessed_depth", "ssao_noisy", "ssao"] {
-            assert_eq!(format(r), "r32float", "{r}");
+            assert_eq!(format(&g, r), wgpu::TextureFormat::R32Float, "{r}");
             assert!(
                 a.notes
                     .iter()
@@ -754,17 +708,19 @@ mod tests {
             );
         }
         // Formats the adapter stores stay as they are.
-        assert_eq!(format("ssao_depth_differences"), "r32uint");
+        assert_eq!(
+            format(&g, "ssao_depth_differences"),
+            wgpu::TextureFormat::R32Uint
+        );
         // With every storage format there is nothing to do.
-        let (same, a) = adapt(d, &Capabilities::full()).unwrap();
-        assert_eq!(same, d);
-        assert!(a.notes.is_empty());
+        let (same, original, a) = adapted(d, &Capabilities::full()).unwrap();
+        assert_unchanged(&same, &original, &a);
         // No stand-in at all: an unsupported error naming the pass, the resource and the format.
         let mut none = caps_of_gl();
         none.storage
             .iter_mut()
             .for_each(|(_, f)| *f = wgpu::TextureFormatFeatureFlags::empty());
-        let e = adapt(d, &none).unwrap_err().to_string();
+        let e = adapted(d, &none).unwrap_err().to_string();
         assert!(
             e.contains("ssao_preprocess_depth")
                 && e.contains("ssao_preprocessed_depth")
@@ -782,41 +738,29 @@ mod tests {
             {"name": "clear", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
             {"name": "copy", "type": "copy", "copy_src": ["depth"], "copy_dst": ["b"],
              "side_effects": true}]}"#;
-        let (_, a) = adapt(d, &caps_of_gl()).unwrap();
+        let (g, _, a) = adapted(d, &caps_of_gl()).unwrap();
         assert!(a.copy_draws.is_empty());
+        assert_eq!(pass(&g, "copy").kind, PassKind::Copy);
     }
 
     #[test]
     fn nothing_changes_on_a_full_adapter() {
         let d = include_str!("../../examples/graphs/ssao.json");
-        let (out, a) = adapt(d, &Capabilities::full()).unwrap();
-        assert_eq!(out, d);
-        assert!(a.notes.is_empty());
+        let (g, original, a) = adapted(d, &Capabilities::full()).unwrap();
+        assert_unchanged(&g, &original, &a);
     }
 
     #[test]
     fn gl_tests_depth_in_the_shader_copies_by_draw_and_stands_in_for_r32float() {
-        let (out, a) = adapt(
+        let (g, original, a) = adapted(
             include_str!("../../examples/graphs/ssao.json"),
             &caps_of_gl(),
         )
         .unwrap();
-        let v: Value = serde_json::from_str(&out).unwrap();
-        let ssao = v["passes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["name"] == "ssao")
-            .unwrap();
-        assert!(ssao.get("depth").is_none());
+        assert!(pass(&g, "ssao").depth.is_none());
+        assert!(pass(&original, "ssao").depth.is_some());
         assert_eq!(a.shader_depth_tests["ssao"], "depth");
-        let linear = v["resources"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["name"] == "linear_depth")
-            .unwrap();
-        assert_eq!(linear["texture"]["format"], "r32uint");
+        assert_eq!(format(&g, "linear_depth"), wgpu::TextureFormat::R32Uint);
         assert!(a.float_bits.contains("linear_depth"));
 
         // A depth copy becomes a draw; a multisampled depth copy is refused (a draw does not
@@ -831,26 +775,49 @@ mod tests {
             {"name": "copy_prepass_depth", "type": "copy", "copy_src": ["depth"], "copy_dst": ["depth_copy"]},
             {"name": "fog", "type": "render", "sample": ["depth_copy"],
              "color": [{"resource": "out", "access": "write"}]}]}"#;
-        let (out, a) = adapt(depth_copy, &caps_of_gl()).unwrap();
-        let v: Value = serde_json::from_str(&out).unwrap();
-        let copy = &v["passes"][1];
-        assert_eq!(copy["type"], "render");
-        assert_eq!(copy["depth"]["resource"], "depth_copy");
-        assert_eq!(copy["depth"]["access"], "write");
+        let (g, _, a) = adapted(depth_copy, &caps_of_gl()).unwrap();
+        let copy = &g.passes()[1];
+        assert_eq!(copy.kind, PassKind::Render);
+        let depth = copy.depth.expect("the copy writes the depth attachment");
+        assert_eq!(&*g.resources()[depth.resource.index()].name, "depth_copy");
+        assert_eq!(depth.access, Access::Write);
+        assert!(copy.copy_src.is_empty() && copy.copy_dst.is_empty());
         assert!(a.copy_draws.contains("copy_prepass_depth"));
-        match adapt(
+        match adapted(
             include_str!("../tests/graphs/msaa_depth_copy.json"),
             &caps_of_gl(),
         ) {
-            Err(RunError::Unsupported { pass, message }) => {
+            Err(Unsupported { pass, message }) => {
                 assert_eq!(pass, "copy_prepass_depth");
                 assert!(
                     message.contains("`depth_msaa` (depth32float, 4 samples)"),
                     "{message}"
                 );
             }
-            other => panic!("expected the multisampled depth copy to be refused, got {other:?}"),
+            Ok((_, _, a)) => panic!("expected the multisampled depth copy to be refused: {a:?}"),
         }
+    }
+
+    #[test]
+    fn float_clears_become_their_bits() {
+        let d = r#"{"resources": [
+            {"name": "a", "texture": {"format": "r32float", "size": [8, 8]}, "clear": [0.5, 0.25, 0, 1]},
+            {"name": "o", "texture": {"format": "r32float", "size": [8, 8]}, "import": {"contents": "undefined", "after": "keep"}}],
+          "passes": [
+            {"name": "p", "type": "render", "color": [{"resource": "a", "access": "clear"}]},
+            {"name": "q", "type": "render", "sample": ["a"],
+             "color": [{"resource": "o", "access": "clear", "clear": [2.0, 0, 0, 1]}]}]}"#;
+        let (g, _, a) = adapted(d, &caps_of_gl()).unwrap();
+        let bits = |f: f32| f64::from(f.to_bits());
+        assert_eq!(
+            g.resources()[0].clear,
+            Some(ClearValue::Color([bits(0.5), bits(0.25), 0.0, bits(1.0)]))
+        );
+        assert_eq!(
+            pass(&g, "q").color[0].clear,
+            Some(ClearValue::Color([bits(2.0), 0.0, 0.0, bits(1.0)]))
+        );
+        assert_eq!(a.float_bits.len(), 2);
     }
 
     #[test]
@@ -860,8 +827,8 @@ mod tests {
             sampled_multisample: false,
             ..caps_of_gl()
         };
-        match adapt(d, &caps) {
-            Err(RunError::Unsupported { pass, message }) => {
+        match adapted(d, &caps) {
+            Err(Unsupported { pass, message }) => {
                 assert_eq!(pass, "post");
                 assert!(
                     message.contains("`m` (rgba16float, 4 samples)")
@@ -869,12 +836,11 @@ mod tests {
                     "{message}"
                 );
             }
-            other => panic!("expected a refusal, got {other:?}"),
+            Ok((_, _, a)) => panic!("expected a refusal: {a:?}"),
         }
         // Where such textures work, the graph runs as it is.
-        let (out, a) = adapt(d, &caps_of_gl()).unwrap();
-        assert_eq!(out, d);
-        assert!(a.notes.is_empty());
+        let (g, original, a) = adapted(d, &caps_of_gl()).unwrap();
+        assert_unchanged(&g, &original, &a);
     }
 
     #[test]
@@ -883,7 +849,7 @@ mod tests {
             {"name": "a", "texture": {"format": "r32float", "size": [8, 8], "samples": 4}},
             {"name": "o", "texture": {"format": "r32float", "size": [8, 8]}, "import": {"contents": "undefined", "after": "keep"}}],
           "passes": [{"name": "p", "type": "render", "color": [{"resource": "a", "access": "clear", "resolve": "o"}]}]}"#;
-        let e = adapt(d, &caps_of_gl()).unwrap_err().to_string();
+        let e = adapted(d, &caps_of_gl()).unwrap_err().to_string();
         assert!(
             e.contains("pass `p`")
                 && e.contains("`a`")
@@ -895,7 +861,7 @@ mod tests {
         let d = r#"{"resources": [
             {"name": "d", "texture": {"format": "depth32float", "size": [8, 8]}, "clear": 1.0}],
           "passes": [{"name": "p", "type": "render", "sample": ["d"], "depth": {"resource": "d", "access": "read"}}]}"#;
-        let e = adapt(d, &caps_of_gl()).unwrap_err().to_string();
+        let e = adapted(d, &caps_of_gl()).unwrap_err().to_string();
         assert!(
             e.contains("pass `p`") && e.contains("`d`") && e.contains("READ_ONLY_DEPTH_STENCIL"),
             "{e}"

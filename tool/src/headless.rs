@@ -1,91 +1,17 @@
-//! Running graphs without a window: picking an adapter (any GPU, else a software one), reading
-//! textures and buffers back, and writing PNGs. Used by `tilegraph run`, the examples and the
-//! GPU tests.
+//! Running graphs without a window: a device that runs any description (every adapter limit,
+//! the optional features descriptions use, wgpu's uncaptured errors collected), reading depth
+//! back where the backend cannot copy it, and PNGs. Used by `tilegraph run`, the examples and
+//! the GPU tests. Opening the device and reading back are the library's
+//! [`tilegraph::helpers`], re-exported here.
 
 use std::sync::{Arc, Mutex};
 
+use tilegraph::helpers::{DeviceOptions, open_device_with};
 use tilegraph::{ExecuteError, Executor, ExecutorOptions};
 
-/// Which wgpu backend to look for adapters on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum Backend {
-    /// Vulkan only (on a machine without a GPU: Mesa lavapipe).
-    Vulkan,
-    /// OpenGL / GLES only (on a machine without a GPU: Mesa llvmpipe through EGL).
-    Gl,
-    /// Any GPU on Vulkan or GL, else a software adapter (Vulkan first).
-    #[default]
-    Auto,
-}
-
-impl Backend {
-    /// The backend named `vulkan`, `gl` or `auto`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "vulkan" => Some(Backend::Vulkan),
-            "gl" => Some(Backend::Gl),
-            "auto" => Some(Backend::Auto),
-            _ => None,
-        }
-    }
-
-    /// The backend named by the environment variable `TILEGRAPH_BACKEND`, else `Auto`.
-    /// An unknown name is an error, so a CI typo cannot silently test the wrong backend.
-    pub fn from_env() -> Result<Self, GpuError> {
-        match std::env::var("TILEGRAPH_BACKEND") {
-            Ok(name) => Self::from_name(&name).ok_or(GpuError::UnknownBackend { name }),
-            Err(_) => Ok(Backend::Auto),
-        }
-    }
-
-    fn backends(self) -> wgpu::Backends {
-        match self {
-            Backend::Vulkan => wgpu::Backends::VULKAN,
-            Backend::Gl => wgpu::Backends::GL,
-            Backend::Auto => wgpu::Backends::VULKAN | wgpu::Backends::GL,
-        }
-    }
-}
-
-/// Why no device could be had, or a readback failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum GpuError {
-    /// No adapter on the requested backends.
-    #[error(
-        "no {backend} adapter found. Without a GPU, install a software one: `apt-get install mesa-vulkan-drivers libvulkan1` (Vulkan lavapipe) or `apt-get install libegl1 libgl1-mesa-dri libgles2` (GL llvmpipe)"
-    )]
-    NoAdapter {
-        /// The backends searched.
-        backend: &'static str,
-    },
-    /// `TILEGRAPH_BACKEND` names no backend.
-    #[error("TILEGRAPH_BACKEND is `{name}`; it takes vulkan, gl or auto")]
-    UnknownBackend {
-        /// The value found.
-        name: String,
-    },
-    /// The adapter refused to create a device.
-    #[error("the adapter `{adapter}` could not create a device: {message}")]
-    Device {
-        /// Adapter name.
-        adapter: String,
-        /// wgpu's message.
-        message: String,
-    },
-    /// The texture cannot be copied to a buffer (multisampled, or a depth format without copies).
-    #[error("cannot read back a {format:?} texture with {samples} samples")]
-    Unreadable {
-        /// Its format.
-        format: wgpu::TextureFormat,
-        /// Its sample count.
-        samples: u32,
-    },
-    /// Mapping the readback buffer failed.
-    #[error("reading back from the GPU failed: {0}")]
-    Map(String),
-}
+pub use tilegraph::helpers::{
+    Backend, DeviceError, Readback, ReadbackError, instance_descriptor, read_buffer, read_texture,
+};
 
 /// A device with everything needed to drive it headless.
 pub struct Gpu {
@@ -144,7 +70,7 @@ impl Gpu {
     /// that cannot copy depth to buffers (no `DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES`:
     /// wgpu's GL backend) is read with a draw instead (it needs `TEXTURE_BINDING`), giving the
     /// same bytes a copy would.
-    pub fn read_texture(&self, texture: &wgpu::Texture) -> Result<Readback, GpuError> {
+    pub fn read_texture(&self, texture: &wgpu::Texture) -> Result<Readback, ReadbackError> {
         let copies = self
             .adapter
             .get_downlevel_capabilities()
@@ -160,7 +86,7 @@ impl Gpu {
         {
             return read_texture(&self.device, &self.queue, texture);
         }
-        let unreadable = GpuError::Unreadable {
+        let unreadable = ReadbackError::Unreadable {
             format,
             samples: texture.sample_count(),
         };
@@ -373,60 +299,19 @@ pub fn validation_from_env() -> bool {
 
 /// Opens a device: a hardware adapter if there is one on `backend`, else a software one.
 /// `validation` turns on `InstanceFlags::VALIDATION` (the Khronos layer on Vulkan).
-pub fn open(backend: Backend, validation: bool) -> Result<Gpu, GpuError> {
+pub fn open(backend: Backend, validation: bool) -> Result<Gpu, DeviceError> {
     let instance = wgpu::Instance::new(instance_descriptor(backend, validation));
     open_with(instance, backend, None)
 }
 
-/// The instance options [`open`] uses. To present to a window, add its display handle
-/// (`with_display_handle`) and call [`open_with`] with the window's surface.
-pub fn instance_descriptor(backend: Backend, validation: bool) -> wgpu::InstanceDescriptor {
-    let mut flags = wgpu::InstanceFlags::empty();
-    if validation {
-        // Not `DEBUG`: its shader debug info names WGSL as the source language, which older
-        // SPIR-V validators (Debian's layer) reject.
-        flags |= wgpu::InstanceFlags::VALIDATION;
-    }
-    wgpu::InstanceDescriptor {
-        backends: backend.backends(),
-        flags,
-        ..wgpu::InstanceDescriptor::new_without_display_handle()
-    }
-}
-
 /// [`open`] on a given instance; with `surface`, only adapters that can present to it count.
+/// The device has every limit of the adapter and those of its features that any description may
+/// use, so that it runs whatever graph comes.
 pub fn open_with(
     instance: wgpu::Instance,
     backend: Backend,
     surface: Option<&wgpu::Surface<'_>>,
-) -> Result<Gpu, GpuError> {
-    let adapters = pollster::block_on(instance.enumerate_adapters(backend.backends()));
-    let rank = |a: &wgpu::Adapter| {
-        let info = a.get_info();
-        let hardware = match info.device_type {
-            wgpu::DeviceType::DiscreteGpu => 0,
-            wgpu::DeviceType::IntegratedGpu => 1,
-            wgpu::DeviceType::VirtualGpu | wgpu::DeviceType::Other => 2,
-            wgpu::DeviceType::Cpu => 3,
-        };
-        let api = if info.backend == wgpu::Backend::Vulkan {
-            0
-        } else {
-            1
-        };
-        (hardware, api)
-    };
-    let adapter = adapters
-        .into_iter()
-        .filter(|a| surface.is_none_or(|s| a.is_surface_supported(s)))
-        .min_by_key(rank)
-        .ok_or(GpuError::NoAdapter {
-            backend: match backend {
-                Backend::Vulkan => "Vulkan",
-                Backend::Gl => "GL",
-                Backend::Auto => "Vulkan or GL",
-            },
-        })?;
+) -> Result<Gpu, DeviceError> {
     // Adapter-specific format features: storage, blending and filtering of formats beyond
     // WebGPU's guarantees (Bevy's SSAO writes an r16float storage texture).
     // Multiview: stereo passes in one render pass, into multisampled arrays (Vulkan, Metal).
@@ -434,153 +319,26 @@ pub fn open_with(
         | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
         | wgpu::Features::MULTIVIEW
         | wgpu::Features::MULTISAMPLE_ARRAY;
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        label: Some("tilegraph"),
-        required_features: adapter.features() & wanted,
-        required_limits: adapter.limits(),
-        ..Default::default()
-    }))
-    .map_err(|e| GpuError::Device {
-        adapter: adapter.get_info().name,
-        message: e.to_string(),
-    })?;
+    let options = DeviceOptions::new(backend)
+        .with_optional_features(wanted)
+        .with_adapter_limits();
+    let opened = open_device_with(instance, &options, surface)?;
     let uncaptured = Arc::new(Mutex::new(Vec::new()));
     let sink = uncaptured.clone();
-    device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
-        sink.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(error.to_string());
-    }));
+    opened
+        .device
+        .on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            sink.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(error.to_string());
+        }));
     Ok(Gpu {
-        instance,
-        adapter,
-        device,
-        queue,
+        instance: opened.instance,
+        adapter: opened.adapter,
+        device: opened.device,
+        queue: opened.queue,
         uncaptured,
     })
-}
-
-/// Texels of one texture read back: mip 0 of layer 0, rows tightly packed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Readback {
-    /// Format of the texels (for a depth texture: its depth aspect's copy format).
-    pub format: wgpu::TextureFormat,
-    /// Width in texels.
-    pub width: u32,
-    /// Height in texels.
-    pub height: u32,
-    /// `width × height × texel size` bytes, row after row, no padding.
-    pub bytes: Vec<u8>,
-}
-
-/// Reads mip 0 of layer 0 of `texture` (which needs `COPY_SRC`), removing wgpu's row padding.
-pub fn read_texture(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    texture: &wgpu::Texture,
-) -> Result<Readback, GpuError> {
-    let format = texture.format();
-    let unreadable = GpuError::Unreadable {
-        format,
-        samples: texture.sample_count(),
-    };
-    if texture.sample_count() != 1 {
-        return Err(unreadable);
-    }
-    let aspect = if format.is_depth_stencil_format() {
-        wgpu::TextureAspect::DepthOnly
-    } else {
-        wgpu::TextureAspect::All
-    };
-    let copy_format = format.aspect_specific_format(aspect).unwrap_or(format);
-    let Some(texel) = format.block_copy_size(Some(aspect)) else {
-        return Err(unreadable);
-    };
-    if format.is_depth_stencil_format() && copy_format == wgpu::TextureFormat::Depth24Plus {
-        return Err(unreadable);
-    }
-    let (width, height) = (texture.width(), texture.height());
-    let row = width * texel;
-    let padded =
-        row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("tilegraph readback"),
-        size: u64::from(padded) * u64::from(height),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded),
-                rows_per_image: Some(height),
-            },
-        },
-        wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-    );
-    queue.submit([encoder.finish()]);
-    let data = map_read(device, &buffer)?;
-    let mut bytes = Vec::with_capacity((row * height) as usize);
-    for y in 0..height as usize {
-        let start = y * padded as usize;
-        bytes.extend_from_slice(&data[start..start + row as usize]);
-    }
-    Ok(Readback {
-        format: copy_format,
-        width,
-        height,
-        bytes,
-    })
-}
-
-/// Reads all of `buffer` (which needs `COPY_SRC`).
-pub fn read_buffer(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    buffer: &wgpu::Buffer,
-) -> Result<Vec<u8>, GpuError> {
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("tilegraph readback"),
-        size: buffer.size(),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
-    queue.submit([encoder.finish()]);
-    map_read(device, &staging)
-}
-
-fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u8>, GpuError> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| GpuError::Map(e.to_string()))?;
-    rx.recv()
-        .map_err(|e| GpuError::Map(e.to_string()))?
-        .map_err(|e| GpuError::Map(e.to_string()))?;
-    let data = buffer
-        .get_mapped_range(..)
-        .map_err(|e| GpuError::Map(e.to_string()))?
-        .to_vec();
-    buffer.unmap();
-    Ok(data)
 }
 
 /// 64-bit FNV-1a of the bytes: a stable fingerprint of read-back contents.
@@ -588,78 +346,6 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
-}
-
-impl Readback {
-    /// The texels as 8-bit RGBA for a PNG: unorm formats as they are, BGRA swizzled, floats
-    /// clamped to [0, 1], depth as grey. `None` for formats without a sensible picture.
-    pub fn to_rgba8(&self) -> Option<Vec<u8>> {
-        use wgpu::TextureFormat as F;
-        let n = (self.width * self.height) as usize;
-        let b = &self.bytes;
-        let unit = |v: f32| (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-        let half = |i: usize| f16_to_f32(u16::from_le_bytes([b[i], b[i + 1]]));
-        let single = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-        let mut out = Vec::with_capacity(n * 4);
-        for i in 0..n {
-            let px: [u8; 4] = match self.format {
-                F::Rgba8Unorm | F::Rgba8UnormSrgb => {
-                    [b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]
-                }
-                F::Bgra8Unorm | F::Bgra8UnormSrgb => {
-                    [b[4 * i + 2], b[4 * i + 1], b[4 * i], b[4 * i + 3]]
-                }
-                F::R8Unorm => [b[i], b[i], b[i], 255],
-                F::Rg8Unorm => [b[2 * i], b[2 * i + 1], 0, 255],
-                F::Rgb10a2Unorm => {
-                    let v =
-                        u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
-                    let c = |s: u32| ((v >> s & 0x3ff) >> 2) as u8;
-                    [c(0), c(10), c(20), ((v >> 30) * 85) as u8]
-                }
-                F::Rgba16Float => [
-                    unit(half(8 * i)),
-                    unit(half(8 * i + 2)),
-                    unit(half(8 * i + 4)),
-                    unit(half(8 * i + 6)),
-                ],
-                F::R16Float => {
-                    let v = unit(half(2 * i));
-                    [v, v, v, 255]
-                }
-                F::Rgba32Float => [
-                    unit(single(16 * i)),
-                    unit(single(16 * i + 4)),
-                    unit(single(16 * i + 8)),
-                    unit(single(16 * i + 12)),
-                ],
-                F::R32Float | F::Depth32Float => {
-                    let v = unit(single(4 * i));
-                    [v, v, v, 255]
-                }
-                F::Depth16Unorm => {
-                    let v = (u16::from_le_bytes([b[2 * i], b[2 * i + 1]]) >> 8) as u8;
-                    [v, v, v, 255]
-                }
-                _ => return None,
-            };
-            out.extend_from_slice(&px);
-        }
-        Some(out)
-    }
-}
-
-/// Half-precision float bits to `f32`.
-pub fn f16_to_f32(bits: u16) -> f32 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = i32::from((bits >> 10) & 0x1f);
-    let frac = f32::from(bits & 0x3ff);
-    match exp {
-        0 => sign * frac * 2f32.powi(-24),
-        31 if frac == 0.0 => sign * f32::INFINITY,
-        31 => f32::NAN,
-        _ => sign * (1.0 + frac / 1024.0) * 2f32.powi(exp - 15),
-    }
 }
 
 /// Writes 8-bit RGBA pixels as a PNG.

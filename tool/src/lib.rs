@@ -1,9 +1,10 @@
 //! The `tilegraph` tool's library: what running a graph needs beyond the `tilegraph` crate.
 //!
-//! - [`headless`]: picks an adapter (any GPU, else a software one), reads textures and buffers
-//!   back, writes PNGs. The examples, benches and GPU tests use it too.
-//! - [`adapt`]: fits a description to what the adapter can do (wgpu's GL backend) before it
-//!   runs.
+//! - [`headless`]: a device that runs any description (through the library's
+//!   [`tilegraph::helpers::open_device`]), depth read back with a draw where the backend cannot
+//!   copy it, PNGs. The examples, benches and GPU tests use it too.
+//! - [`adapt`]: fits a graph's declarations to what the adapter can do (wgpu's GL backend)
+//!   before it runs.
 //! - [`synthetic`]: synthetic shaders whose results depend on exactly what each pass declares, so
 //!   `tilegraph run` can execute any description in every execute mode and compare them.
 //! - [`timings`]: median GPU time per group and per frame from the executor's timestamps.

@@ -13,10 +13,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::adapt::{Capabilities, adapt};
+use crate::adapt::Capabilities;
 use crate::headless::Gpu;
-use crate::synthetic::resize_description;
-use crate::synthetic::{OwnedImport, RunError, attach, create_imports, initialize_imports};
+use crate::synthetic::{
+    OwnedImport, RunError, attach, create_imports, initialize_imports, prepare,
+};
 use tilegraph::helpers::{BindGroupCache, FullscreenPipeline};
 use tilegraph::{
     CompileOptions, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, ImportContents, Imports,
@@ -342,12 +343,8 @@ impl Soak {
                 continue;
             };
             let live_passes = soak.options.sizes.iter().map(|&(w, h)| {
-                let d = resize_description(&description, w, h).ok()?;
-                let (d, _) = adapt(&d, &soak.caps).ok()?;
-                let plan = RenderGraph::from_json(&d)
-                    .ok()?
-                    .compile(&soak.compile)
-                    .ok()?;
+                let (graph, _) = prepare(&description, Some((w, h)), &soak.caps).ok()?;
+                let plan = graph.compile(&soak.compile).ok()?;
                 Some(plan.passes().iter().filter(|p| !p.culled).count())
             });
             let big_enough =
@@ -424,9 +421,7 @@ impl Soak {
     /// The variant of graph `g` at `size`, built on first use.
     fn variant(&mut self, gpu: &Gpu, g: usize, size: (u32, u32)) -> Result<&mut Variant, RunError> {
         if !self.variants.contains_key(&(g, size)) {
-            let resized = resize_description(&self.descriptions[g], size.0, size.1)?;
-            let (description, adaptation) = adapt(&resized, &self.caps)?;
-            let mut graph = RenderGraph::from_json(&description)?;
+            let (mut graph, adaptation) = prepare(&self.descriptions[g], Some(size), &self.caps)?;
             let plan = graph.compile(&self.compile)?;
             attach(&mut graph, &plan, &gpu.device, &adaptation)?;
             let pass = graph

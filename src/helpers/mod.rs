@@ -1,6 +1,8 @@
 //! Helpers a renderer built on the graph needs in every frame: a bind-group cache keyed by the
 //! views and buffers a pass resolves, full-screen passes with a shared vertex stage, and textures
-//! sized relative to another texture.
+//! sized relative to another texture. Around the frame: opening a device with what the plans
+//! need ([`open_device`]) and reading textures and buffers back ([`read_subresource`]), for
+//! tests, tools and screenshots.
 //!
 //! ```no_run
 //! use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, RelativeSize};
@@ -25,6 +27,15 @@
 //!         .execute(move |pass, ctx| blur.draw(pass, ctx, binds, &[half.into(), sampler.into()]));
 //! }
 //! ```
+
+mod device;
+mod readback;
+
+pub use device::{
+    BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, instance_descriptor,
+    open_device, open_device_with,
+};
+pub use readback::{Readback, ReadbackError, read_buffer, read_subresource, read_texture};
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};

@@ -1,0 +1,286 @@
+//! Reading textures and buffers back from the GPU: a copy into a buffer with rows padded as
+//! wgpu requires, mapped, and handed back tightly packed.
+
+/// Texels of one subresource of a texture read back, rows tightly packed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Readback {
+    /// Format of the bytes: the texture's, or for a depth texture its depth aspect's copy
+    /// format (`Depth32Float`, `Depth16Unorm`).
+    pub format: wgpu::TextureFormat,
+    /// Width of the subresource in texels.
+    pub width: u32,
+    /// Height of the subresource in texels.
+    pub height: u32,
+    /// Row after row, no padding: `width × height × texel size` bytes; for a block-compressed
+    /// format, rows of whole blocks.
+    pub bytes: Vec<u8>,
+}
+
+/// Why a read-back failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadbackError {
+    /// The texture cannot be copied to a buffer: multisampled, or a format without a copy size
+    /// (`Depth24Plus`, the depth of `Depth24PlusStencil8`).
+    #[error("cannot read back a {format:?} texture with {samples} samples")]
+    Unreadable {
+        /// Its format.
+        format: wgpu::TextureFormat,
+        /// Its sample count.
+        samples: u32,
+    },
+    /// The texture or buffer was not created with `COPY_SRC`.
+    #[error("cannot read back a {what} created without COPY_SRC")]
+    NotCopySource {
+        /// `"texture"` or `"buffer"`.
+        what: &'static str,
+    },
+    /// The texture has no such mip or layer.
+    #[error(
+        "the texture has {mips} mips and {layers} layers; there is no mip {mip} of layer {layer}"
+    )]
+    NoSubresource {
+        /// The mip asked for.
+        mip: u32,
+        /// The layer asked for.
+        layer: u32,
+        /// The texture's mips.
+        mips: u32,
+        /// Its layers (depth slices at that mip, for a 3D texture).
+        layers: u32,
+    },
+    /// Waiting for the GPU or mapping the buffer failed.
+    #[error("reading back from the GPU failed: {0}")]
+    Map(String),
+}
+
+/// Reads mip 0 of layer 0 of `texture`; see [`read_subresource`].
+pub fn read_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+) -> Result<Readback, ReadbackError> {
+    read_subresource(device, queue, texture, 0, 0)
+}
+
+/// Reads mip `mip` of layer `layer` of `texture` (which needs `COPY_SRC`): copies it into a
+/// buffer with rows padded to `COPY_BYTES_PER_ROW_ALIGNMENT`, waits for the GPU and returns the
+/// rows without the padding. A depth/stencil texture gives its depth. Submits its own copy on
+/// `queue` and blocks until it is done: for tests, tools and screenshots, not every frame.
+///
+/// ```no_run
+/// # fn gpu() -> (tilegraph::wgpu::Device, tilegraph::wgpu::Queue, tilegraph::wgpu::Texture) { unimplemented!() }
+/// let (device, queue, texture) = gpu();
+/// // Mip 2 of layer 1, e.g. of a bloom chain.
+/// let texels = tilegraph::helpers::read_subresource(&device, &queue, &texture, 2, 1)?;
+/// assert_eq!(texels.bytes.len() as u32, texels.width * texels.height * 4);
+/// # Ok::<(), tilegraph::helpers::ReadbackError>(())
+/// ```
+pub fn read_subresource(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    mip: u32,
+    layer: u32,
+) -> Result<Readback, ReadbackError> {
+    let format = texture.format();
+    let unreadable = ReadbackError::Unreadable {
+        format,
+        samples: texture.sample_count(),
+    };
+    if texture.sample_count() != 1 {
+        return Err(unreadable);
+    }
+    let aspect = if format.is_depth_stencil_format() {
+        wgpu::TextureAspect::DepthOnly
+    } else {
+        wgpu::TextureAspect::All
+    };
+    let copy_format = format.aspect_specific_format(aspect).unwrap_or(format);
+    let Some(block_size) = format.block_copy_size(Some(aspect)) else {
+        return Err(unreadable);
+    };
+    if format.is_depth_stencil_format() && copy_format == wgpu::TextureFormat::Depth24Plus {
+        return Err(unreadable);
+    }
+    if !texture.usage().contains(wgpu::TextureUsages::COPY_SRC) {
+        return Err(ReadbackError::NotCopySource { what: "texture" });
+    }
+    let size = texture.size().mip_level_size(mip, texture.dimension());
+    if mip >= texture.mip_level_count() || layer >= size.depth_or_array_layers {
+        return Err(ReadbackError::NoSubresource {
+            mip,
+            layer,
+            mips: texture.mip_level_count(),
+            layers: size.depth_or_array_layers,
+        });
+    }
+    // Compressed formats copy whole blocks.
+    let physical = size.physical_size(format);
+    let (block_width, block_height) = format.block_dimensions();
+    let row = physical.width / block_width * block_size;
+    let rows = physical.height / block_height;
+    let padded =
+        row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("tilegraph readback"),
+        size: u64::from(padded) * u64::from(rows),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: mip,
+            origin: wgpu::Origin3d {
+                x: 0,
+                y: 0,
+                z: layer,
+            },
+            aspect,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(rows),
+            },
+        },
+        wgpu::Extent3d {
+            width: physical.width,
+            height: physical.height,
+            depth_or_array_layers: 1,
+        },
+    );
+    queue.submit([encoder.finish()]);
+    let data = map_read(device, &buffer)?;
+    let mut bytes = Vec::with_capacity(row as usize * rows as usize);
+    for y in 0..rows as usize {
+        let start = y * padded as usize;
+        bytes.extend_from_slice(&data[start..start + row as usize]);
+    }
+    Ok(Readback {
+        format: copy_format,
+        width: size.width,
+        height: size.height,
+        bytes,
+    })
+}
+
+/// Reads all of `buffer` (which needs `COPY_SRC`), waiting for the GPU.
+pub fn read_buffer(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    buffer: &wgpu::Buffer,
+) -> Result<Vec<u8>, ReadbackError> {
+    if !buffer.usage().contains(wgpu::BufferUsages::COPY_SRC) {
+        return Err(ReadbackError::NotCopySource { what: "buffer" });
+    }
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("tilegraph readback"),
+        size: buffer.size(),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
+    queue.submit([encoder.finish()]);
+    map_read(device, &staging)
+}
+
+fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u8>, ReadbackError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    let failed = |e: &dyn std::fmt::Display| ReadbackError::Map(e.to_string());
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| failed(&e))?;
+    rx.recv().map_err(|e| failed(&e))?.map_err(|e| failed(&e))?;
+    let data = buffer
+        .get_mapped_range(..)
+        .map_err(|e| failed(&e))?
+        .to_vec();
+    buffer.unmap();
+    Ok(data)
+}
+
+impl Readback {
+    /// The texels as 8-bit RGBA, for an image file: unorm formats as they are, BGRA swizzled,
+    /// floats clamped to [0, 1], single channels and depth as grey. `None` for formats without
+    /// a sensible picture.
+    pub fn to_rgba8(&self) -> Option<Vec<u8>> {
+        use wgpu::TextureFormat as F;
+        let n = (self.width * self.height) as usize;
+        let b = &self.bytes;
+        let unit = |v: f32| (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+        let half = |i: usize| f16_to_f32(u16::from_le_bytes([b[i], b[i + 1]]));
+        let single = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        let texel = self.format.block_copy_size(None)? as usize;
+        if b.len() < n * texel {
+            return None;
+        }
+        let mut out = Vec::with_capacity(n * 4);
+        for i in 0..n {
+            let px: [u8; 4] = match self.format {
+                F::Rgba8Unorm | F::Rgba8UnormSrgb => {
+                    [b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]
+                }
+                F::Bgra8Unorm | F::Bgra8UnormSrgb => {
+                    [b[4 * i + 2], b[4 * i + 1], b[4 * i], b[4 * i + 3]]
+                }
+                F::R8Unorm => [b[i], b[i], b[i], 255],
+                F::Rg8Unorm => [b[2 * i], b[2 * i + 1], 0, 255],
+                F::Rgb10a2Unorm => {
+                    let v =
+                        u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+                    let c = |s: u32| ((v >> s & 0x3ff) >> 2) as u8;
+                    [c(0), c(10), c(20), ((v >> 30) * 85) as u8]
+                }
+                F::Rgba16Float => [
+                    unit(half(8 * i)),
+                    unit(half(8 * i + 2)),
+                    unit(half(8 * i + 4)),
+                    unit(half(8 * i + 6)),
+                ],
+                F::R16Float => {
+                    let v = unit(half(2 * i));
+                    [v, v, v, 255]
+                }
+                F::Rgba32Float => [
+                    unit(single(16 * i)),
+                    unit(single(16 * i + 4)),
+                    unit(single(16 * i + 8)),
+                    unit(single(16 * i + 12)),
+                ],
+                F::R32Float | F::Depth32Float => {
+                    let v = unit(single(4 * i));
+                    [v, v, v, 255]
+                }
+                F::Depth16Unorm => {
+                    let v = (u16::from_le_bytes([b[2 * i], b[2 * i + 1]]) >> 8) as u8;
+                    [v, v, v, 255]
+                }
+                _ => return None,
+            };
+            out.extend_from_slice(&px);
+        }
+        Some(out)
+    }
+}
+
+/// Half-precision float bits to `f32`.
+fn f16_to_f32(bits: u16) -> f32 {
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = i32::from((bits >> 10) & 0x1f);
+    let frac = f32::from(bits & 0x3ff);
+    match exp {
+        0 => sign * frac * 2f32.powi(-24),
+        31 if frac == 0.0 => sign * f32::INFINITY,
+        31 => f32::NAN,
+        _ => sign * (1.0 + frac / 1024.0) * 2f32.powi(exp - 15),
+    }
+}

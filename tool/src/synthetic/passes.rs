@@ -1,0 +1,283 @@
+//! Attaching the synthetic closures: one per live pass, by kind, and the bind groups they
+//! build each frame from what the pass context resolves.
+
+use tilegraph::format::format_name;
+use tilegraph::{
+    BufferHandle, CompiledGraph, PassCallback, PassContext, PassDecl, PassError, PassId, PassKind,
+    RenderGraph, ResourceDecl, ResourceKind, Subresource, TextureDesc, TextureHandle,
+};
+
+use super::RunError;
+use super::compute::compute_pass;
+use super::render::{copy_draw_pass, render_pass};
+use super::shaders::Input;
+use crate::adapt::Adaptation;
+
+/// Attaches a synthetic closure to every live pass of `plan`'s `graph`, as
+/// [`adapt`](crate::adapt::adapt) adapted its declarations.
+pub fn attach(
+    graph: &mut RenderGraph<'_>,
+    plan: &CompiledGraph,
+    device: &wgpu::Device,
+    adaptation: &Adaptation,
+) -> Result<(), RunError> {
+    let resources: Vec<ResourceDecl> = graph.resources().to_vec();
+    let passes: Vec<PassDecl> = graph.passes().to_vec();
+    // Culled passes never run: no pipeline for them, so what they would need cannot fail a run.
+    let live = passes
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| !plan.passes()[p].culled);
+    for (p, pass) in live {
+        let unsupported = |message: String| RunError::Unsupported {
+            pass: pass.name.to_string(),
+            message,
+        };
+        // Shader translation failures (a GL without compute shaders or storage buffers in
+        // fragment shaders) are internal errors, not validation errors: catch both.
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let callback = match pass.kind {
+            PassKind::Render if adaptation.copy_draws.contains(&*pass.name) => {
+                copy_draw_pass(device, graph, &resources, pass).map_err(unsupported)?
+            }
+            PassKind::Render => render_pass(device, graph, &resources, pass, p as u32, adaptation)
+                .map_err(unsupported)?,
+            PassKind::Compute => {
+                compute_pass(device, graph, &resources, pass, p as u32, adaptation)
+                    .map_err(unsupported)?
+            }
+            PassKind::Copy => copy_pass(graph, &resources, pass).map_err(unsupported)?,
+        };
+        let internal = pollster::block_on(internal.pop());
+        if let Some(error) = pollster::block_on(scope.pop()).or(internal) {
+            // The description carries the cause (a missing shader feature, say); the error's
+            // own text is only its kind.
+            let cause = match &error {
+                wgpu::Error::Validation { description, .. }
+                | wgpu::Error::Internal { description, .. } => description
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && *l != "Caused by:")
+                    .collect::<Vec<_>>()
+                    .join(": "),
+                other => other.to_string(),
+            };
+            return Err(unsupported(format!(
+                "the adapter rejects its shaders: {cause}"
+            )));
+        }
+        graph.set_callback(PassId::new(p), callback);
+    }
+    Ok(())
+}
+
+/// A view of `texture` fit for binding: depth aspect only for depth formats, one mip for storage.
+pub(super) fn binding_view(
+    texture: &wgpu::Texture,
+    t: TextureDesc,
+    storage: bool,
+    sub: Option<Subresource>,
+) -> wgpu::TextureView {
+    let aspect = if t.format.is_depth_stencil_format() {
+        wgpu::TextureAspect::DepthOnly
+    } else {
+        wgpu::TextureAspect::All
+    };
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        aspect,
+        dimension: Some(if t.layers > 1 && t.samples == 1 && !storage {
+            wgpu::TextureViewDimension::D2Array
+        } else {
+            wgpu::TextureViewDimension::D2
+        }),
+        base_mip_level: sub.map_or(0, |s| s.mip),
+        mip_level_count: (storage || sub.is_some()).then_some(1),
+        base_array_layer: sub.map_or(0, |s| s.layer),
+        array_layer_count: (storage || sub.is_some()).then_some(1),
+        ..Default::default()
+    })
+}
+
+/// Binds the inputs for this frame.
+pub(super) fn bind_inputs(
+    ctx: &PassContext<'_>,
+    layout: &wgpu::BindGroupLayout,
+    inputs: &[Input],
+) -> Result<wgpu::BindGroup, PassError> {
+    let mut views = Vec::new();
+    for input in inputs {
+        match *input {
+            Input::Texture(h, t, _, sub) => {
+                views.push(Some(binding_view(ctx.texture(h)?, t, false, sub)))
+            }
+            Input::StorageTexture(h, t, _) => {
+                views.push(Some(binding_view(ctx.texture(h)?, t, true, None)))
+            }
+            Input::Buffer(_) => views.push(None),
+        }
+    }
+    let mut entries = Vec::new();
+    for (i, (input, view)) in inputs.iter().zip(&views).enumerate() {
+        entries.push(wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: match (input, view) {
+                (Input::Buffer(h), _) => ctx.buffer(*h)?.as_entire_binding(),
+                (_, Some(v)) => wgpu::BindingResource::TextureView(v),
+                _ => unreachable!("textures have views"),
+            },
+        });
+    }
+    Ok(ctx.device().create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(ctx.pass_name()),
+        layout,
+        entries: &entries,
+    }))
+}
+
+fn copy_pass<'a>(
+    graph: &RenderGraph<'_>,
+    resources: &[ResourceDecl],
+    pass: &PassDecl,
+) -> Result<PassCallback<'a>, String> {
+    if pass.copy_src.is_empty() && !pass.copy_dst.is_empty() {
+        return Err("copy_dst without any copy_src".into());
+    }
+    let mut copies = Vec::new();
+    for (i, dst_entry) in pass.copy_dst.iter().enumerate() {
+        let src_entry = pass.copy_src[i % pass.copy_src.len()];
+        let (src, dst) = (src_entry.resource, dst_entry.resource);
+        let (s, d) = (&resources[src.index()], &resources[dst.index()]);
+        match (s.kind, d.kind) {
+            (ResourceKind::Texture(st), ResourceKind::Texture(dt)) => {
+                // wgpu copies depth and multisampled textures whole only: equal sizes (and,
+                // for multisampled ones, equal sample counts), so no tiling.
+                let whole_only = st.format.is_depth_stencil_format() || st.samples > 1;
+                if st.format.remove_srgb_suffix() != dt.format.remove_srgb_suffix()
+                    || st.samples != dt.samples
+                    || (whole_only
+                        && (st.width, st.height, st.layers) != (dt.width, dt.height, dt.layers))
+                {
+                    return Err(format!(
+                        "copying `{}` ({}, {} samples) into `{}` ({}, {} samples)",
+                        s.name,
+                        format_name(st.format),
+                        st.samples,
+                        d.name,
+                        format_name(dt.format),
+                        dt.samples
+                    ));
+                }
+                copies.push(Copy::Texture(
+                    (
+                        graph.texture_handle(&s.name).expect("named"),
+                        st,
+                        src_entry.sub,
+                    ),
+                    (
+                        graph.texture_handle(&d.name).expect("named"),
+                        dt,
+                        dst_entry.sub,
+                    ),
+                ));
+            }
+            (ResourceKind::Buffer(sb), ResourceKind::Buffer(db)) => {
+                if sb.size % 4 != 0 || db.size % 4 != 0 {
+                    return Err("buffer copies need sizes that are multiples of 4".into());
+                }
+                copies.push(Copy::Buffer(
+                    graph.buffer_handle(&s.name).expect("named"),
+                    sb.size,
+                    graph.buffer_handle(&d.name).expect("named"),
+                    db.size,
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "copy between a texture and a buffer (`{}` → `{}`)",
+                    s.name, d.name
+                ));
+            }
+        }
+    }
+    Ok(PassCallback::Copy(Box::new(move |encoder, ctx| {
+        for copy in &copies {
+            match *copy {
+                Copy::Texture((s, st, s_sub), (d, dt, d_sub)) => {
+                    let (src, dst) = (ctx.texture(s)?, ctx.texture(d)?);
+                    // Every destination subresource the entry names, each from the source's
+                    // named subresource, or the same mip and layer (clamped) of a whole source,
+                    // tiled over the destination's mip.
+                    let targets: Vec<Subresource> = match d_sub {
+                        Some(sub) => vec![sub],
+                        None => (0..dt.layers)
+                            .flat_map(|layer| {
+                                (0..dt.mips).map(move |mip| Subresource { mip, layer })
+                            })
+                            .collect(),
+                    };
+                    for to in targets {
+                        let from = s_sub.unwrap_or(Subresource {
+                            mip: to.mip.min(st.mips - 1),
+                            layer: to.layer % st.layers,
+                        });
+                        let (sw, sh) = st.mip_size(from.mip);
+                        let (dw, dh) = dt.mip_size(to.mip);
+                        let mut y = 0;
+                        while y < dh {
+                            let h = sh.min(dh - y);
+                            let mut x = 0;
+                            while x < dw {
+                                let w = sw.min(dw - x);
+                                encoder.copy_texture_to_texture(
+                                    wgpu::TexelCopyTextureInfo {
+                                        texture: src,
+                                        mip_level: from.mip,
+                                        origin: wgpu::Origin3d {
+                                            x: 0,
+                                            y: 0,
+                                            z: from.layer,
+                                        },
+                                        aspect: wgpu::TextureAspect::All,
+                                    },
+                                    wgpu::TexelCopyTextureInfo {
+                                        texture: dst,
+                                        mip_level: to.mip,
+                                        origin: wgpu::Origin3d { x, y, z: to.layer },
+                                        aspect: wgpu::TextureAspect::All,
+                                    },
+                                    wgpu::Extent3d {
+                                        width: w,
+                                        height: h,
+                                        depth_or_array_layers: 1,
+                                    },
+                                );
+                                x += w;
+                            }
+                            y += h;
+                        }
+                    }
+                }
+                Copy::Buffer(s, ss, d, ds) => {
+                    let (src, dst) = (ctx.buffer(s)?, ctx.buffer(d)?);
+                    let mut offset = 0;
+                    while offset < ds {
+                        let n = ss.min(ds - offset);
+                        encoder.copy_buffer_to_buffer(src, 0, dst, offset, n);
+                        offset += n;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })))
+}
+
+enum Copy {
+    /// Source and destination, each whole or one subresource.
+    Texture(
+        (TextureHandle, TextureDesc, Option<Subresource>),
+        (TextureHandle, TextureDesc, Option<Subresource>),
+    ),
+    Buffer(BufferHandle, u64, BufferHandle, u64),
+}
