@@ -21,7 +21,8 @@
 //! `--bind-groups per-pass` gives every pass its own bind group and buffer (the default,
 //! `shared`, has all draws of all passes use one). `--encoding bundles` has every pass record its
 //! draws into a `wgpu::RenderBundle` on its recording thread and execute it (the default,
-//! `direct`, draws into the render pass): wgpu 30 looks up every bind group set on a render pass
+//! `direct`, draws into the render pass), with `PassContext::render_bundle_encoder`: wgpu 30 looks
+//! up every bind group set on a render pass
 //! in the device's registry under a lock all threads share, where a bundle looks its bind groups
 //! up under one lock acquisition when it finishes.
 
@@ -131,7 +132,6 @@ fn process_cpu_time() -> Option<Duration> {
 
 /// Pipeline, and bind groups with a dynamic offset over the uniform buffers they read.
 struct Scene {
-    device: wgpu::Device,
     pipeline: wgpu::RenderPipeline,
     bind_groups: Vec<wgpu::BindGroup>,
 }
@@ -211,7 +211,6 @@ impl Scene {
             })
         };
         Scene {
-            device: device.clone(),
             pipeline,
             bind_groups: (0..bind_groups).map(bind_group).collect(),
         }
@@ -232,7 +231,7 @@ fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
             .add_render_pass(&format!("pass{p}"))
             .color(target, Access::Clear)
             .side_effects()
-            .execute(move |pass, _| {
+            .execute(move |pass, ctx| {
                 let bind_group = &scene.bind_groups[p % scene.bind_groups.len()];
                 if !bundles {
                     pass.set_pipeline(&scene.pipeline);
@@ -242,15 +241,7 @@ fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
                     }
                     return Ok(());
                 }
-                let mut bundle = scene.device.create_render_bundle_encoder(
-                    &wgpu::RenderBundleEncoderDescriptor {
-                        label: None,
-                        color_formats: &[Some(FORMAT)],
-                        depth_stencil: None,
-                        sample_count: 1,
-                        multiview: None,
-                    },
-                );
+                let mut bundle = ctx.render_bundle_encoder(None)?;
                 bundle.set_pipeline(&scene.pipeline);
                 for d in 0..draws {
                     bundle.set_bind_group(0, bind_group, &[d * STRIDE as u32]);
