@@ -15,9 +15,8 @@
 mod frame;
 
 use frame::DeferredFrame;
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache};
 use tilegraph_tool::headless::{self, Backend};
 use tilegraph_tool::timings::{self, Timings};
 

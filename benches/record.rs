@@ -18,9 +18,8 @@ mod frame;
 use std::time::{Duration, Instant};
 
 use frame::DeferredFrame;
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, ExecutorOptions, FrameCommands, Imports};
+use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, FrameCommands, Imports, PlanCache};
 use tilegraph_tool::headless::{self, Backend};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;

@@ -28,9 +28,10 @@
 
 use std::time::{Duration, Instant};
 
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph::{
+    Access, CompileOptions, ExecuteMode, ExecutorOptions, Imports, RenderGraph, TextureDesc,
+};
 use tilegraph_tool::headless::{self, Backend};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;

@@ -383,7 +383,7 @@ impl RenderGraph<'static> {
     /// ```
     /// use tilegraph::RenderGraph;
     /// use tilegraph::wgpu;
-    /// use tilegraph::ResourceKind;
+    /// use tilegraph::decl::ResourceKind;
     ///
     /// let graph = RenderGraph::from_json(r#"{
     ///   "resources": [{"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
@@ -554,7 +554,7 @@ impl RenderGraph<'_> {
 }
 
 /// The description of these declarations (what [`RenderGraph::to_json`] emits).
-pub fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
+pub(crate) fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
     {
         let name = |id: &ResourceId| {
             resources

@@ -37,7 +37,8 @@
 //! texture from one frame to the next.
 //!
 //! ```
-//! use tilegraph::prelude::*;
+//! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, ImportAfter, ImportContents, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
+//! use tilegraph::plan::{GroupBoundary, LoadOp, StoreOp};
 //! use tilegraph::wgpu::TextureFormat;
 //!
 //! let mut graph = RenderGraph::new();
@@ -69,7 +70,7 @@
 //!   writes the frame-end contents of an import kept after the frame; everything else is culled.
 //! - **Groups**: the next live render pass joins the current wgpu render pass when it has the
 //!   same attachments and nothing forces a boundary; every group records the
-//!   [`GroupBoundary`] that ended it (it samples the group's output, it clears, it resolves, ...).
+//!   [`GroupBoundary`](plan::GroupBoundary) that ended it (it samples the group's output, it clears, it resolves, ...).
 //! - **Load ops**: `Clear` for clears, `Load` where prior contents are needed and exist, `Clear`
 //!   with the resource's clear value where they are needed but nothing wrote them, and for
 //!   `Write`: `DontCare` only when the caller handed over wgpu's unsafe
@@ -98,7 +99,8 @@
 //! ([guide](guide#recording-on-several-threads)); pass closures are `Send` for that.
 //!
 //! ```no_run
-//! use tilegraph::prelude::*;
+//! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, ImportAfter, ImportContents, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
+//! use tilegraph::plan::{GroupBoundary, LoadOp, StoreOp};
 //! use tilegraph::wgpu;
 //! use tilegraph::{ExecuteMode, Executor, Imports};
 //!
@@ -140,61 +142,90 @@
 //   2  context                         what a pass closure sees (filled in by the executor)
 //   3  declare                         the builder: a graph of resources, passes and closures
 //   4  description, options           JSON in and out; what the compiler may do
-//   5  plan                            the compiled plan's types
+//   5  compiled                        the compiled plan's types
 //   6  compile                         the compiler: declared graph → plan
 //   7  cache, report, html, backend    plan reuse; JSON, table, DOT and HTML of a plan; what
 //                                      wgpu's backends make of it
 //   8  execute                         recording a plan into wgpu
-//   9  helpers                         bind-group cache, full-screen passes, relative sizes
+//   9  helpers                         device, read-back, bind-group cache, full-screen passes
+//
+// Every module is private; the public surface is this file: the root declares, compiles and
+// executes a frame, `plan` reads a compiled plan, `decl` reads declarations back, `helpers`
+// (the default `helpers` feature) saves renderers the usual wgpu chores.
 
 mod backend;
-pub mod cache;
-pub mod compile;
-pub mod context;
-pub mod declare;
-pub mod description;
-pub mod error;
-pub mod execute;
-pub mod format;
-pub mod helpers;
+mod cache;
+mod compile;
+mod compiled;
+mod context;
+mod declare;
+mod description;
+mod error;
+mod execute;
+mod format;
 #[doc = include_str!("../docs/guide.md")]
 pub mod guide {}
 mod hash;
+#[cfg(feature = "helpers")]
+pub mod helpers;
 mod html;
-pub mod ids;
-pub mod options;
-pub mod plan;
-pub mod report;
-pub mod resource;
+mod ids;
+mod options;
+mod report;
+mod resource;
 
 pub use wgpu;
 
+// Declaring a frame.
+pub use context::{ContextError, PassContext, PassError, Views};
+pub use declare::{
+    ComputeCallback, ComputePassBuilder, CopyCallback, CopyPassBuilder, History, PassCallback,
+    RenderCallback, RenderGraph, RenderPassBuilder,
+};
+pub use ids::{PassId, ResourceId};
+pub use resource::{
+    Access, BufferDesc, BufferHandle, ClearValue, Import, ImportAfter, ImportContents, Subresource,
+    SubresourceHandle, TextureDesc, TextureHandle, TextureRef,
+};
+
+// Compiling it.
 pub use cache::PlanCache;
 pub use compile::Compiler;
-pub use context::{ContextError, PassContext, PassError, Views};
-pub use declare::{History, PassCallback, RenderGraph};
+pub use compiled::CompiledGraph;
 pub use error::{ErrorKind, GraphError};
+pub use options::CompileOptions;
+
+// Executing it.
 pub use execute::{
     ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands,
     GroupTiming, Imports, PoolStats,
 };
-pub use ids::{GroupId, PassId, PhysicalId, ResourceId};
-pub use options::CompileOptions;
-pub use plan::{
-    AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, LoadReason, NeededBy,
-    Restructuring, StoreOp, StoreReason, Traffic, Warning, WarningKind,
-};
-pub use resource::{
-    Access, BufferDesc, BufferHandle, ClearValue, Entry, Import, ImportAfter, ImportContents,
-    ListAccess, PassDecl, PassKind, ResourceDecl, ResourceKind, Subresource, SubresourceHandle,
-    TextureDesc, TextureHandle, TextureRef,
-};
 
-/// The names most frame setups need.
-pub mod prelude {
-    pub use crate::{
-        Access, ClearValue, CompileOptions, CompiledGraph, GraphError, GroupBoundary, History,
-        Import, ImportAfter, ImportContents, LoadOp, PassContext, PlanCache, RenderGraph, StoreOp,
-        Subresource, TextureDesc, TextureHandle,
+/// Reading a compiled plan: its groups with every attachment's ops and the reasons for them,
+/// the passes' fates, resource lifetimes and physical textures, restructuring, traffic and
+/// warnings. A [`CompiledGraph`] hands these out.
+pub mod plan {
+    pub use crate::compiled::{
+        AttachmentPlan, Dependency, Group, GroupBoundary, LoadOp, LoadReason, NeededBy, PassPlan,
+        PhysicalResource, ResourcePlan, ResourceUsage, Restructuring, StoreOp, StoreReason,
+        Traffic, Warning, WarningKind,
+    };
+    pub use crate::ids::{GroupId, PhysicalId};
+}
+
+/// Reading declarations back: what [`RenderGraph::resources`](crate::RenderGraph::resources)
+/// and [`RenderGraph::passes`](crate::RenderGraph::passes) return, in the form the compiler
+/// reads, and the names graph descriptions give wgpu's formats. Changed declarations become a
+/// graph again through [`RenderGraph::from_declarations`](crate::RenderGraph::from_declarations).
+pub mod decl {
+    pub use crate::format::{format_name, parse_format};
+    pub use crate::resource::{
+        AttachmentDecl, ColorAttachment, DepthAttachment, Entry, ListAccess, PassDecl, PassKind,
+        ResourceDecl, ResourceKind,
     };
 }
+
+/// The README's code, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

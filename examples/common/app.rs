@@ -8,9 +8,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, Executor, ExecutorOptions, Imports};
+use tilegraph::{
+    CompileOptions, ExecuteMode, Executor, ExecutorOptions, Imports, PlanCache, RenderGraph,
+    TextureHandle,
+};
 use tilegraph_tool::headless::{self, Backend, Gpu};
 use tilegraph_tool::timings;
 use winit::application::ApplicationHandler;

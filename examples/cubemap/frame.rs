@@ -8,8 +8,10 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, mip_chain_len};
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{
+    Access, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc, TextureHandle,
+};
 
 pub const CUBE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const CUBE_SIZE: u32 = 256;

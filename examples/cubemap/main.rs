@@ -16,8 +16,8 @@ mod frame;
 use std::process::ExitCode;
 
 use frame::CubemapFrame;
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{RenderGraph, TextureHandle};
 use tilegraph_tool::headless::Gpu;
 
 impl app::Example for CubemapFrame {

@@ -11,9 +11,11 @@
 mod scene;
 
 use glam::{Mat4, Vec3};
-use tilegraph::BufferHandle;
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{
+    Access, BufferHandle, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
+    TextureHandle,
+};
 
 pub use scene::{
     ALBEDO_FORMAT, DEPTH_FORMAT, HDR_FORMAT, LIGHT_COUNT, LightPath, MATERIAL_FORMAT, NORMAL_FORMAT,

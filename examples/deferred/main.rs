@@ -21,8 +21,8 @@ mod frame;
 use std::process::ExitCode;
 
 use frame::{DeferredFrame, LightPath};
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{RenderGraph, TextureHandle};
 use tilegraph_tool::headless::Gpu;
 
 /// The example's own flags.

@@ -8,8 +8,11 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 use tilegraph::helpers::{BindGroupCache, Binding};
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{
+    Access, ClearValue, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
+    TextureHandle,
+};
 
 use super::scene::{Geometry, Vertex};
 

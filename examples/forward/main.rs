@@ -21,8 +21,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use frame::ForwardFrame;
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{RenderGraph, TextureHandle};
 use tilegraph_tool::headless::Gpu;
 
 #[derive(Debug, Clone, Default)]

@@ -8,8 +8,10 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, RelativeSize, mip_chain_len};
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{
+    Access, History, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc, TextureHandle,
+};
 
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const MOTION_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg16Float;

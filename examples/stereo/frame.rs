@@ -12,9 +12,11 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 use tilegraph::helpers::{BindGroupCache, Binding};
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{PassError, Views};
+use tilegraph::{
+    Access, ClearValue, Import, ImportAfter, ImportContents, PassError, RenderGraph, TextureDesc,
+    TextureHandle, Views,
+};
 
 pub const EYES: u32 = 2;
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;

@@ -16,8 +16,8 @@ mod frame;
 use std::process::ExitCode;
 
 use frame::StereoFrame;
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{RenderGraph, TextureHandle};
 use tilegraph_tool::headless::Gpu;
 
 /// The example's own flags.

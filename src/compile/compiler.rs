@@ -2,10 +2,10 @@
 //! (and of the plans a compile tried and did not keep) are reused by the next compile, so a
 //! frame that compiles a graph like the last one's allocates nothing per pass or group.
 
+use crate::compiled::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::options::CompileOptions;
-use crate::plan::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::resource::{PassId, PassKind, ResourceId};
 
 /// Compiles graphs, reusing the storage of plans it is handed back.

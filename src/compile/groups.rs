@@ -6,9 +6,9 @@
 use super::compiler::Spares;
 use super::subresources::SubTable;
 use super::versions::Versions;
+use crate::compiled::{Group, GroupBoundary};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::plan::{Group, GroupBoundary};
 use crate::resource::{Access, Entry, ListAccess, PassDecl, PassId, PassKind};
 
 /// The groups and which group each pass joined.

@@ -4,9 +4,9 @@
 
 use super::subresources::SubTable;
 use super::versions::Versions;
+use crate::compiled::{Dependency, NeededBy};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::plan::{Dependency, NeededBy};
 use crate::resource::{PassDecl, PassId};
 
 pub(super) fn find_live_passes(

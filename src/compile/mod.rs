@@ -33,12 +33,12 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
+use crate::compiled::{CompiledGraph, Group, PassPlan, Restructuring};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::hash::FastHasher;
 use crate::ids::{GroupId, PassId};
 use crate::options::CompileOptions;
-use crate::plan::{CompiledGraph, Group, PassPlan, Restructuring};
 use crate::resource::{PassDecl, ResourceDecl};
 
 pub use compiler::Compiler;

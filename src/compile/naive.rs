@@ -4,7 +4,7 @@
 //! compile allocates none of them; the naive traffic is counted from the same rule.
 
 use super::versions::Versions;
-use crate::plan::NaiveSources;
+use crate::compiled::NaiveSources;
 use crate::resource::PassDecl;
 
 pub(super) fn naive_sources(passes: &[PassDecl], v: &Versions) -> NaiveSources {

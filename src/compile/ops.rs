@@ -4,8 +4,8 @@
 use super::Decls;
 use super::liveness::Readers;
 use super::versions::{VersionId, Versions};
+use crate::compiled::{AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason};
 use crate::options::CompileOptions;
-use crate::plan::{AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason};
 use crate::resource::{Access, AttachmentDecl, PassKind, ResourceDecl};
 
 pub(super) fn infer_attachment_ops(

@@ -8,9 +8,9 @@
 use super::groups::{Grouper, same_attachments};
 use super::subresources::SubTable;
 use super::versions::{VersionId, Versions};
+use crate::compiled::{Restructuring, subresource_bytes};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::plan::{Restructuring, subresource_bytes};
 use crate::resource::{
     Access, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
     Subresource,

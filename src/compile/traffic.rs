@@ -3,10 +3,10 @@
 
 use super::Decls;
 use super::validate::Checked;
-use crate::error::GraphError;
-use crate::plan::{
+use crate::compiled::{
     Group, LoadOp, NaiveSources, Traffic, attachment_bytes, naive_attachments, subresource_bytes,
 };
+use crate::error::GraphError;
 use crate::resource::{PassId, ResourceDecl, ResourceId, Subresource};
 
 /// The traffic of a plan whose attachment bytes (`planned_bytes`, from [`planned_bytes`]) and

@@ -2,8 +2,8 @@
 //! ([guide](crate::guide#warnings)).
 
 use super::Decls;
+use crate::compiled::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 use crate::options::CompileOptions;
-use crate::plan::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 use crate::resource::ResourceKind;
 
 pub(super) fn collect_warnings(

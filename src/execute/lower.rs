@@ -4,22 +4,22 @@
 //! ([guide](crate::guide#what-each-backend-does-with-the-ops)) and Poison mode's overwrites.
 
 use super::ExecuteMode;
-use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
+use crate::compiled::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
 use crate::resource::{
     ClearValue, ImportContents, PassId, PassKind, ResourceId, ResourceKind, Subresource,
 };
 
 /// The colour every poisoned colour texel gets in [`ExecuteMode::Poison`]: opaque magenta.
-pub const POISON_COLOR: wgpu::Color = wgpu::Color {
+pub(super) const POISON_COLOR: wgpu::Color = wgpu::Color {
     r: 1.0,
     g: 0.0,
     b: 1.0,
     a: 1.0,
 };
 /// The depth poisoned depth texels get: nearest, so `LessEqual` tests against it fail.
-pub const POISON_DEPTH: f32 = 0.0;
+pub(super) const POISON_DEPTH: f32 = 0.0;
 /// The stencil value poisoned stencil texels get.
-pub const POISON_STENCIL: u32 = 0xa5;
+pub(super) const POISON_STENCIL: u32 = 0xa5;
 
 const POISON_DEPTH_STENCIL: ClearValue = ClearValue::DepthStencil {
     depth: POISON_DEPTH,

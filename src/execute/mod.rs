@@ -45,16 +45,15 @@ mod timing;
 
 use std::sync::Arc;
 
+use crate::compiled::CompiledGraph;
 use crate::context::Views;
 use crate::declare::RenderGraph;
-use crate::plan::CompiledGraph;
 
 use frame::{LayerView, Slot};
 use history::HistoryPair;
 pub use imports::Imports;
 use lost::LostState;
 use lower::DontCareSupport;
-pub use lower::{POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use pool::Pool;
 pub use pool::PoolStats;
 use prepare::Prepared;
@@ -86,6 +85,14 @@ pub enum ExecuteMode {
 }
 
 impl ExecuteMode {
+    /// The colour `Poison` fills dead colour attachments with: opaque magenta.
+    pub const POISON_COLOR: wgpu::Color = lower::POISON_COLOR;
+    /// The depth `Poison` fills dead depth attachments with: 0.0, the nearest, so that
+    /// `LessEqual` tests against it fail.
+    pub const POISON_DEPTH: f32 = lower::POISON_DEPTH;
+    /// The stencil value `Poison` fills dead stencil attachments with.
+    pub const POISON_STENCIL: u32 = lower::POISON_STENCIL;
+
     /// The plan this mode records: the plan itself for `Planned`, the plan of the declared
     /// order for `Naive` and `Poison` ([`CompiledGraph::as_declared`]), so that their images
     /// check what restructuring did.

@@ -157,6 +157,7 @@ pub(crate) struct PooledBuffer {
 
 /// Counters that show whether the pool is warm.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PoolStats {
     /// Textures held now.
     pub textures: usize,

@@ -7,8 +7,8 @@ use super::imports::Imports;
 use super::limits::check_histories;
 use super::parallel::WorkerErrors;
 use super::{ExecuteError, ExecuteMode, Executor};
+use crate::compiled::CompiledGraph;
 use crate::declare::RenderGraph;
-use crate::plan::CompiledGraph;
 use crate::resource::{PassDecl, ResourceDecl};
 
 /// A frame's command buffers in submission order.

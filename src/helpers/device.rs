@@ -2,7 +2,7 @@
 //! environment variable, and exactly the features and limits the compiled plans need plus those
 //! the caller asks for.
 
-use crate::plan::CompiledGraph;
+use crate::compiled::CompiledGraph;
 
 /// The environment variable [`Backend::from_env`] reads.
 pub const BACKEND_VARIABLE: &str = "TILEGRAPH_BACKEND";

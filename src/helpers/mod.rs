@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, RelativeSize};
-//! use tilegraph::prelude::*;
+//! use tilegraph::{Access, CompileOptions, CompiledGraph, Import, ImportAfter, ImportContents, PassContext, RenderGraph, TextureDesc, TextureHandle};
 //! use tilegraph::wgpu;
 //!
 //! fn declare<'a>(
@@ -357,7 +357,7 @@ fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::Bin
 ///
 /// ```no_run
 /// # use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, PassUniforms};
-/// # use tilegraph::prelude::*;
+/// # use tilegraph::{Access, CompileOptions, CompiledGraph, Import, ImportAfter, ImportContents, PassContext, RenderGraph, TextureDesc, TextureHandle};
 /// # use tilegraph::{wgpu, Executor, ExecuteMode, Imports};
 /// # fn frame(graph: &mut RenderGraph<'_>, plan: &CompiledGraph, executor: &mut Executor,
 /// #     queue: &wgpu::Queue, uniforms: &PassUniforms) -> Result<(), Box<dyn std::error::Error>> {

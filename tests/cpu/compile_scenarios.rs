@@ -182,8 +182,9 @@ fn depth_prepass_then_read_only_depth() {
 
 #[test]
 fn depth_prepass_from_the_builder_api_matches_the_description() {
+    use tilegraph::plan::{LoadOp, StoreOp};
     use tilegraph::wgpu::TextureFormat;
-    use tilegraph::{Access, Import, ImportAfter, ImportContents, LoadOp, StoreOp, TextureDesc};
+    use tilegraph::{Access, Import, ImportAfter, ImportContents, TextureDesc};
     let mut g = RenderGraph::new();
     let depth = g.create_texture(
         "depth",
@@ -688,7 +689,8 @@ fn write_loads_dont_care_only_with_the_opt_in_token() {
 
 #[test]
 fn write_without_opt_in_clears_with_the_resource_or_fast_value() {
-    use tilegraph::{ClearValue, LoadOp};
+    use tilegraph::ClearValue;
+    use tilegraph::plan::LoadOp;
     let graph = RenderGraph::from_json(WRITE_ONLY).unwrap();
     let compiled = graph.compile(&CompileOptions::default()).unwrap();
     let g = compiled.groups();
@@ -704,7 +706,8 @@ fn write_without_opt_in_clears_with_the_resource_or_fast_value() {
 
 #[test]
 fn access_clear_value_overrides_the_resource_clear_value() {
-    use tilegraph::{ClearValue, LoadOp};
+    use tilegraph::ClearValue;
+    use tilegraph::plan::LoadOp;
     let json = r#"{
         "resources": [
             {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [0.5, 0.5, 0.5, 1],

@@ -3,9 +3,11 @@
 
 use std::path::Path;
 
-use tilegraph::prelude::*;
+use tilegraph::decl::{PassDecl, ResourceKind};
 use tilegraph::wgpu;
-use tilegraph::{ErrorKind, GraphError, PassDecl, ResourceId, ResourceKind};
+use tilegraph::{
+    Access, CompileOptions, ErrorKind, GraphError, RenderGraph, ResourceId, TextureDesc,
+};
 
 fn example(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -99,7 +101,7 @@ fn bad_declarations_are_typed_errors() {
     let mut passes = graph.passes().to_vec();
     passes[0]
         .sample
-        .push(tilegraph::Entry::whole(ResourceId::new(n)));
+        .push(tilegraph::decl::Entry::whole(ResourceId::new(n)));
     match RenderGraph::from_declarations(resources.clone(), passes) {
         Err(GraphError::UnknownResource { pass, resource }) => {
             assert_eq!(pass, &*graph.passes()[0].name);

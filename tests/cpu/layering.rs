@@ -10,7 +10,7 @@ const LAYERS: [&[&str]; 10] = [
     &["context"],
     &["declare"],
     &["description", "options"],
-    &["plan"],
+    &["compiled"],
     &["compile"],
     &["cache", "report", "html", "backend"],
     &["execute"],

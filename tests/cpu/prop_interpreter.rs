@@ -6,7 +6,8 @@
 use crate::support::interp::{
     BASE, Content, Memory, Observation, ReadKind, execute_and_compare, reference,
 };
-use tilegraph::{CompileOptions, CompiledGraph, Group, LoadOp, RenderGraph, StoreOp};
+use tilegraph::plan::{Group, LoadOp, StoreOp};
+use tilegraph::{CompileOptions, CompiledGraph, PassId, RenderGraph, ResourceId, Subresource};
 
 fn deferred() -> (RenderGraph<'static>, CompiledGraph) {
     let graph =
@@ -159,8 +160,6 @@ fn catches_a_lost_resolve() {
 
 // ---------------------------------------------------------------------------------------------
 // Subresources (the guide): contents, stores and merges per mip and layer.
-
-use tilegraph::{PassId, ResourceId, Subresource};
 
 fn mip(mip: u32) -> Subresource {
     Subresource { mip, layer: 0 }

@@ -3,7 +3,8 @@
 
 use std::process::{Command, Stdio};
 
-use tilegraph::{CompileOptions, RenderGraph, WarningKind};
+use tilegraph::plan::WarningKind;
+use tilegraph::{CompileOptions, RenderGraph};
 
 /// Names that break naive quoting: quotes, backslashes, a backslash before `n`, markup, non-ASCII.
 const NASTY: [&str; 5] = [

@@ -3,9 +3,10 @@
 //! switch that turns it off.
 
 use serde_json::{Value, json};
-use tilegraph::prelude::*;
 use tilegraph::wgpu::TextureFormat;
-use tilegraph::{CompileOptions, RenderGraph};
+use tilegraph::{
+    Access, CompileOptions, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
+};
 
 use crate::common::{assert_error, plan, plan_with, summary};
 
@@ -479,7 +480,7 @@ fn the_builder_pins_a_pass_and_the_plan_api_reports_the_moves() {
     let names: Vec<&str> = plan.order().iter().map(|&p| plan.pass_name(p)).collect();
     assert_eq!(names, ["shadow", "prepass", "opaque", "tonemap"]);
     match &plan.restructuring()[0] {
-        tilegraph::Restructuring::Moved { pass, joins, .. } => {
+        tilegraph::plan::Restructuring::Moved { pass, joins, .. } => {
             assert_eq!(
                 (plan.pass_name(*pass), plan.pass_name(*joins)),
                 ("opaque", "prepass")

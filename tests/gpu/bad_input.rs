@@ -1,9 +1,11 @@
 //! What the executor does with graphs the device cannot run and with a device that is gone:
 //! typed errors, nothing allocated, no panic.
 
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports};
+use tilegraph::{
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports,
+    RenderGraph, TextureDesc,
+};
 use tilegraph_tool::headless::Gpu;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;

@@ -203,8 +203,7 @@ fn a_compute_pass_gets_no_render_bundle_encoder() {
             &tilegraph::Imports::new(),
             ExecuteMode::Planned,
         )
-        .err()
-        .expect("the frame fails");
+        .expect_err("the frame fails");
     let ExecuteError::Pass { pass, source } = &error else {
         panic!("expected a pass error, got {error}");
     };

@@ -1,9 +1,11 @@
 //! What a pass closure may reach: only what the pass declared, whole or one subresource; a live
 //! pass needs a closure; history textures carry one frame into the next and say when they cannot.
 
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ContextError, ExecuteError, ExecuteMode, Executor, Imports, PassError};
+use tilegraph::{
+    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, ImportAfter,
+    ImportContents, Imports, PassError, RenderGraph, TextureDesc, TextureHandle,
+};
 use tilegraph_tool::headless::Gpu;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;

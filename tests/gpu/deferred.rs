@@ -3,9 +3,9 @@
 //! benchmark baseline renders the same image, and the image matches its reference.
 
 use crate::frame::DeferredFrame;
-use tilegraph::prelude::*;
+use tilegraph::plan::StoreOp;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache};
 use tilegraph_tool::headless::{self, Gpu};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -81,7 +81,7 @@ fn plan_merges_lighting_with_glass_and_keeps_depth_read_only() {
         println!("adapter lacks READ_ONLY_DEPTH_STENCIL: lighting and glass stay apart");
         assert_eq!(
             plan.groups()[3].boundary,
-            tilegraph::GroupBoundary::AttachmentsDiffer
+            tilegraph::plan::GroupBoundary::AttachmentsDiffer
         );
         assert_eq!(
             groups[3..],

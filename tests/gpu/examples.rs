@@ -2,9 +2,11 @@
 //! in the planned, naive and poison modes at an odd size and matches its reference image; `post`
 //! resizes in the middle of the run, and warm frames build no bind groups.
 
-use tilegraph::prelude::*;
+use tilegraph::plan::StoreOp;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, ExecutorOptions, Imports};
+use tilegraph::{
+    CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache, RenderGraph, TextureHandle,
+};
 use tilegraph_tool::headless::{self, Gpu};
 
 #[path = "../../examples/cubemap/frame.rs"]

@@ -2,9 +2,11 @@
 //! stable, stale entries are evicted, and every failure is a typed error that leaves the
 //! executor usable.
 
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports};
+use tilegraph::{
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
+    ImportAfter, ImportContents, Imports, RenderGraph, TextureDesc,
+};
 use tilegraph_tool::headless::Gpu;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;

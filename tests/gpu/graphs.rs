@@ -3,9 +3,11 @@
 
 use std::path::Path;
 
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, Executor, Imports};
+use tilegraph::{
+    Access, CompileOptions, ExecuteMode, Executor, Import, ImportAfter, ImportContents, Imports,
+    RenderGraph, TextureDesc,
+};
 use tilegraph_tool::headless::Gpu;
 use tilegraph_tool::synthetic::{self, OutputContents, RunOptions};
 

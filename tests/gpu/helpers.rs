@@ -5,8 +5,8 @@ use tilegraph::helpers::{
     Backend, DeviceError, DeviceOptions, ReadbackError, open_device, read_buffer, read_subresource,
     read_texture,
 };
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
+use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
 
 use crate::support;
 

@@ -4,9 +4,11 @@
 
 use std::sync::Mutex;
 
-use tilegraph::prelude::*;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteError, ExecuteMode, Executor, ExecutorOptions, Imports, Views};
+use tilegraph::{
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
+    ImportAfter, ImportContents, Imports, RenderGraph, TextureDesc, Views,
+};
 use tilegraph_tool::headless::Gpu;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;

@@ -57,8 +57,8 @@ fn memory_and_caches_stay_bounded_over_thousands_of_changing_frames() {
 
 /// One frame: `scene` (two mips, the second sampled) into a history and the output.
 fn stats_frame(executor: &mut tilegraph::Executor, size: u32) {
-    use tilegraph::prelude::*;
     use tilegraph::wgpu::TextureFormat;
+    use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
     let mut graph = RenderGraph::new();
     let scene = graph.create_texture(
         "scene",

@@ -2,9 +2,9 @@
 //! poison modes, with and without multiview (lavapipe records its eye passes as multiview render
 //! passes, llvmpipe's GL once per eye), matching `tests/reference/stereo-257x131.png`.
 
-use tilegraph::prelude::*;
+use tilegraph::plan::StoreOp;
 use tilegraph::wgpu;
-use tilegraph::{ExecuteMode, ExecutorOptions, Imports, PlanCache};
+use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache};
 use tilegraph_tool::headless::{self, Gpu};
 
 #[path = "../../examples/stereo/frame.rs"]

@@ -5,12 +5,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use tilegraph::decl::{Entry, PassDecl, PassKind, ResourceKind};
+use tilegraph::plan::{LoadOp, LoadReason, StoreOp, StoreReason, WarningKind};
 use tilegraph::plan::{NeededBy, ResourceUsage, Restructuring};
 use tilegraph::wgpu::{TextureFormat, TextureUsages};
 use tilegraph::{
-    Access, ClearValue, CompileOptions, CompiledGraph, Entry, ErrorKind, LoadOp, LoadReason,
-    PassDecl, PassId, PassKind, RenderGraph, ResourceId, ResourceKind, StoreOp, StoreReason,
-    Subresource, WarningKind,
+    Access, ClearValue, CompileOptions, CompiledGraph, ErrorKind, PassId, RenderGraph, ResourceId,
+    Subresource,
 };
 
 use super::interp::{
@@ -1363,7 +1364,7 @@ pub fn check_planned_ops(
 
 /// Bytes the groups' attachments move (the guide): a load and a store move the attached
 /// subresource; a resolve moves the target's mip 0 of layer 0 (single-sampled).
-pub fn group_bytes(graph: &RenderGraph<'_>, groups: &[tilegraph::Group]) -> u64 {
+pub fn group_bytes(graph: &RenderGraph<'_>, groups: &[tilegraph::plan::Group]) -> u64 {
     let mut total = 0;
     for a in groups.iter().flat_map(|g| g.attachments()) {
         let bytes = sub_bytes(graph, a.resource, a.sub);

@@ -18,10 +18,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use tilegraph::decl::{Entry, PassDecl, PassKind, ResourceDecl, ResourceKind};
+use tilegraph::plan::{AttachmentPlan, Group, LoadOp, StoreOp};
 use tilegraph::{
-    Access, AttachmentPlan, ClearValue, CompiledGraph, Entry, Group, ImportAfter, ImportContents,
-    LoadOp, PassDecl, PassId, PassKind, RenderGraph, ResourceDecl, ResourceId, ResourceKind,
-    StoreOp, Subresource,
+    Access, ClearValue, CompiledGraph, ImportAfter, ImportContents, PassId, RenderGraph,
+    ResourceId, Subresource,
 };
 
 /// Mip 0 of layer 0: a buffer's only subresource, a resolve target's subresource.

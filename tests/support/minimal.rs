@@ -8,9 +8,8 @@
 //! subresource, all others kept as compiled; each is found by a depth-first search over the groups
 //! that prunes a branch as soon as a read goes wrong or its bytes reach the best known.
 
-use tilegraph::{
-    ClearValue, CompiledGraph, Group, LoadOp, RenderGraph, ResourceId, StoreOp, Subresource,
-};
+use tilegraph::plan::{Group, LoadOp, StoreOp};
+use tilegraph::{ClearValue, CompiledGraph, RenderGraph, ResourceId, Subresource};
 
 use super::interp::{Machine, Memory, Reference};
 
@@ -23,7 +22,7 @@ pub struct Choice {
     pub store: StoreOp,
 }
 
-fn entry(group: &Group, index: usize) -> &tilegraph::AttachmentPlan {
+fn entry(group: &Group, index: usize) -> &tilegraph::plan::AttachmentPlan {
     if index < group.color.len() {
         &group.color[index]
     } else if index == group.color.len() {
@@ -36,7 +35,7 @@ fn entry(group: &Group, index: usize) -> &tilegraph::AttachmentPlan {
     }
 }
 
-fn entry_mut(group: &mut Group, index: usize) -> &mut tilegraph::AttachmentPlan {
+fn entry_mut(group: &mut Group, index: usize) -> &mut tilegraph::plan::AttachmentPlan {
     if index < group.color.len() {
         &mut group.color[index]
     } else if index == group.color.len() {
@@ -191,7 +190,7 @@ fn group_clear_value(graph: &RenderGraph<'_>, group: &Group, index: usize) -> Cl
     };
     let decl = &graph.resources()[resource.index()];
     own.or(decl.clear).unwrap_or_else(|| match decl.kind {
-        tilegraph::ResourceKind::Texture(t) => ClearValue::fast_default(t.format),
-        tilegraph::ResourceKind::Buffer(_) => unreachable!("attachments are textures"),
+        tilegraph::decl::ResourceKind::Texture(t) => ClearValue::fast_default(t.format),
+        tilegraph::decl::ResourceKind::Buffer(_) => unreachable!("attachments are textures"),
     })
 }

@@ -32,11 +32,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tilegraph::resource::{ColorAttachment, DepthAttachment};
-use tilegraph::{
-    Access, ClearValue, Entry, PassDecl, PassKind, ResourceDecl, ResourceId, ResourceKind,
-    Subresource, TextureDesc,
-};
+use tilegraph::decl::{ColorAttachment, DepthAttachment};
+use tilegraph::decl::{Entry, PassDecl, PassKind, ResourceDecl, ResourceKind};
+use tilegraph::{Access, ClearValue, ResourceId, Subresource, TextureDesc};
 
 use crate::headless::Gpu;
 
@@ -345,7 +343,7 @@ fn storage_formats(
                 &pass,
                 format!(
                     "`{resource}` is a {} storage texture, which this adapter ({}) cannot store to ({:?} missing), and no format that can stands in for it",
-                    tilegraph::format::format_name(t.format),
+                    tilegraph::decl::format_name(t.format),
                     caps.backend,
                     needed
                 ),
@@ -353,9 +351,9 @@ fn storage_formats(
         };
         adaptation.notes.push(format!(
             "`{resource}` is {}, which this adapter ({}) cannot use as a storage texture; it is realised as {}",
-            tilegraph::format::format_name(t.format),
+            tilegraph::decl::format_name(t.format),
             caps.backend,
-            tilegraph::format::format_name(twin)
+            tilegraph::decl::format_name(twin)
         ));
         realised.push((r, twin));
     }
@@ -435,7 +433,7 @@ fn refuse_sampled_multisample(
         format!(
             "reads `{}` ({}, {} samples) in a shader, which needs a multisampled texture with TEXTURE_BINDING that holds what is rendered into it; on this adapter ({}) it stays empty (wgpu's GL backend allocates it with the GL_TEXTURE_2D target instead of GL_TEXTURE_2D_MULTISAMPLE: wgpu issue #6084)",
             graph.name(r),
-            tilegraph::format::format_name(t.format),
+            tilegraph::decl::format_name(t.format),
             t.samples,
             caps.backend
         ),
@@ -494,7 +492,7 @@ fn copy_draw(
             &name,
             format!(
                 "copies `{src_name}` ({}, {} samples): the {} backend cannot copy depth or multisampled textures, and a full-screen draw does not reproduce a multisampled depth faithfully there",
-                tilegraph::format::format_name(s.format),
+                tilegraph::decl::format_name(s.format),
                 s.samples,
                 caps.backend
             ),
@@ -505,7 +503,7 @@ fn copy_draw(
             &name,
             format!(
                 "copies `{src_name}` ({}), which has stencil: the {} backend cannot copy depth/stencil textures and a draw cannot write stencil",
-                tilegraph::format::format_name(s.format),
+                tilegraph::decl::format_name(s.format),
                 caps.backend
             ),
         ));
@@ -536,7 +534,7 @@ fn copy_draw(
     graph.passes[p] = render;
     adaptation.notes.push(format!(
         "pass `{name}` copies `{src_name}` into `{dst_name}` ({}, {} samples), which the {} backend cannot copy; it copies with a full-screen draw instead",
-        tilegraph::format::format_name(s.format),
+        tilegraph::decl::format_name(s.format),
         s.samples,
         caps.backend
     ));
@@ -560,7 +558,7 @@ fn float_bits(
             continue;
         }
         let resource = graph.name(r);
-        let name = tilegraph::format::format_name(t.format);
+        let name = tilegraph::decl::format_name(t.format);
         let twin = FLOAT_BITS
             .iter()
             .find(|&&(f, _)| f == t.format)
@@ -572,7 +570,7 @@ fn float_bits(
             Some(twin) if t.samples == 1 && fits && !resolves => {
                 adaptation.notes.push(format!(
                     "`{resource}` is {name}, which this adapter cannot render to (wgpu's GL backend needs GL_EXT_color_buffer_float or GL_ARB_color_buffer_float); it is realised as {} carrying the floats' bits",
-                    tilegraph::format::format_name(twin)
+                    tilegraph::decl::format_name(twin)
                 ));
                 adaptation.float_bits.insert(resource.to_owned());
                 stand_in.push((r, twin));

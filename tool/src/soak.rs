@@ -18,10 +18,11 @@ use crate::headless::Gpu;
 use crate::synthetic::{
     OwnedImport, RunError, attach, create_imports, initialize_imports, prepare,
 };
+use tilegraph::decl::ResourceKind;
 use tilegraph::helpers::{BindGroupCache, FullscreenPipeline};
 use tilegraph::{
     CompileOptions, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, ImportContents, Imports,
-    PassCallback, PassId, PlanCache, RenderGraph, ResourceKind,
+    PassCallback, PassId, PlanCache, RenderGraph,
 };
 
 /// The schedule of a soak run.

@@ -1,10 +1,10 @@
 //! Compute passes of the synthetic shaders: one kernel per storage output, writing every texel
 //! or element (`storage_write`) or changing a part of it (`storage_read_write`).
 
-use tilegraph::format::format_name;
+use tilegraph::decl::format_name;
+use tilegraph::decl::{PassDecl, ResourceDecl, ResourceKind};
 use tilegraph::{
-    BufferHandle, PassCallback, PassContext, PassDecl, PassError, RenderGraph, ResourceDecl,
-    ResourceKind, TextureDesc, TextureHandle,
+    BufferHandle, PassCallback, PassContext, PassError, RenderGraph, TextureDesc, TextureHandle,
 };
 
 use super::passes::binding_view;

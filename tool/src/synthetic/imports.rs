@@ -1,10 +1,9 @@
 //! The imported resources of a synthetic run: created with the usages the plan needs and
 //! filled with contents that tell the execute modes apart.
 
+use tilegraph::decl::ResourceKind;
 use tilegraph::plan::ResourceUsage;
-use tilegraph::{
-    CompiledGraph, ExecuteMode, ImportContents, RenderGraph, ResourceKind, TextureDesc,
-};
+use tilegraph::{CompiledGraph, ExecuteMode, ImportContents, RenderGraph, TextureDesc};
 
 use super::shaders::hash32;
 use crate::headless::Gpu;

@@ -32,10 +32,11 @@ pub use passes::attach;
 
 use crate::adapt::{Adaptation, Capabilities, Unsupported, adapt};
 use crate::headless::{DeviceError, Gpu, Readback, ReadbackError, read_buffer};
-use tilegraph::format::format_name;
+use tilegraph::decl::format_name;
+use tilegraph::decl::{ResourceDecl, ResourceKind};
 use tilegraph::{
     CompileOptions, CompiledGraph, ExecuteError, ExecuteMode, Executor, ExecutorOptions,
-    GraphError, ImportAfter, ImportContents, Imports, RenderGraph, ResourceDecl, ResourceKind,
+    GraphError, ImportAfter, ImportContents, Imports, RenderGraph,
 };
 
 /// Why a description could not be run.

@@ -1,10 +1,11 @@
 //! Attaching the synthetic closures: one per live pass, by kind, and the bind groups they
 //! build each frame from what the pass context resolves.
 
-use tilegraph::format::format_name;
+use tilegraph::decl::format_name;
+use tilegraph::decl::{PassDecl, PassKind, ResourceDecl, ResourceKind};
 use tilegraph::{
-    BufferHandle, CompiledGraph, PassCallback, PassContext, PassDecl, PassError, PassId, PassKind,
-    RenderGraph, ResourceDecl, ResourceKind, Subresource, TextureDesc, TextureHandle,
+    BufferHandle, CompiledGraph, PassCallback, PassContext, PassError, PassId, RenderGraph,
+    Subresource, TextureDesc, TextureHandle,
 };
 
 use super::RunError;

@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use tilegraph::{Access, Entry, PassCallback, PassDecl, RenderGraph, ResourceDecl};
+use tilegraph::decl::{Entry, PassDecl, ResourceDecl};
+use tilegraph::{Access, PassCallback, RenderGraph};
 
 use super::passes::bind_inputs;
 use super::shaders::{

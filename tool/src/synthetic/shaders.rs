@@ -3,11 +3,9 @@
 
 use std::fmt::Write as _;
 
-use tilegraph::format::format_name;
-use tilegraph::{
-    BufferHandle, PassDecl, RenderGraph, ResourceDecl, ResourceId, ResourceKind, Subresource,
-    TextureDesc, TextureHandle,
-};
+use tilegraph::decl::format_name;
+use tilegraph::decl::{PassDecl, ResourceDecl, ResourceKind};
+use tilegraph::{BufferHandle, RenderGraph, ResourceId, Subresource, TextureDesc, TextureHandle};
 
 use crate::adapt::Adaptation;
 

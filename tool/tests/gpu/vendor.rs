@@ -32,7 +32,7 @@ fn stored_multisampled_textures(graph: &Path) -> usize {
     plan.physical()
         .iter()
         .filter(|p| {
-            matches!((p.kind, p.usage), (tilegraph::ResourceKind::Texture(t), tilegraph::plan::ResourceUsage::Texture(u))
+            matches!((p.kind, p.usage), (tilegraph::decl::ResourceKind::Texture(t), tilegraph::plan::ResourceUsage::Texture(u))
                 if t.samples > 1 && !u.contains(tilegraph::wgpu::TextureUsages::TRANSIENT_ATTACHMENT))
         })
         .count()

@@ -133,6 +133,7 @@ impl StoreReason {
 
 /// One attachment of a group, with its inferred ops and why.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct AttachmentPlan {
     /// The attached resource.
     pub resource: ResourceId,
@@ -233,6 +234,7 @@ impl GroupBoundary {
 
 /// A group: consecutive live passes recorded as one wgpu pass.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Group {
     /// Render, compute or copy. Compute and copy groups hold one pass and no attachments.
     pub kind: PassKind,
@@ -268,6 +270,7 @@ impl Group {
 
 /// What the plan decided for one pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct PassPlan {
     /// Nobody uses its results.
     pub culled: bool,
@@ -437,6 +440,7 @@ pub enum ResourceUsage {
 
 /// What the plan decided for one resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct ResourcePlan {
     /// No live pass uses it.
     pub culled: bool,
@@ -454,6 +458,7 @@ pub struct ResourcePlan {
 
 /// A pooled texture or buffer shared by resources whose lifetimes do not overlap.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct PhysicalResource {
     /// Shape (identical for every resource mapped here).
     pub kind: ResourceKind,
@@ -465,6 +470,7 @@ pub struct PhysicalResource {
 
 /// Attachment traffic of the plan and of the naive plan ([guide](crate::guide#traffic-model)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[non_exhaustive]
 pub struct Traffic {
     /// Bytes loaded, stored and resolved by the plan per frame.
     pub bytes_per_frame: u64,
@@ -510,6 +516,7 @@ impl WarningKind {
 
 /// Something that costs bandwidth or time and could be avoided. Never an error.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Warning {
     /// What it is about.
     pub kind: WarningKind,
@@ -524,6 +531,7 @@ pub struct Warning {
 /// A read and the write it depends on: `to` reads the version of `resource`'s subresource `sub`
 /// that `from` wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Dependency {
     /// The writing pass; `None` for an import's preserved contents.
     pub from: Option<PassId>,
