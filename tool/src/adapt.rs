@@ -510,7 +510,7 @@ fn copy_draw(
     }
     // The render pass that replaces the copy: samples the whole source, writes all of the
     // destination's first subresource.
-    let side_effects = graph.passes[p].side_effects;
+    let (side_effects, keep_order) = (graph.passes[p].side_effects, graph.passes[p].keep_order);
     let mut render = PassDecl::new(graph.passes[p].name.clone(), PassKind::Render);
     render.sample = vec![Entry::whole(src)];
     let sub = Subresource::BASE;
@@ -530,7 +530,9 @@ fn copy_draw(
             resolve: None,
         }];
     }
+    // A pinned copy stays pinned: restructuring moves no pass across it.
     render.side_effects = side_effects;
+    render.keep_order = keep_order;
     graph.passes[p] = render;
     adaptation.notes.push(format!(
         "pass `{name}` copies `{src_name}` into `{dst_name}` ({}, {} samples), which the {} backend cannot copy; it copies with a full-screen draw instead",
@@ -781,6 +783,14 @@ mod tests {
         assert_eq!(depth.access, Access::Write);
         assert!(copy.copy_src.is_empty() && copy.copy_dst.is_empty());
         assert!(a.copy_draws.contains("copy_prepass_depth"));
+        assert!(!copy.keep_order);
+        // A pinned copy stays pinned as a draw.
+        let pinned = depth_copy.replace(
+            r#""type": "copy", "copy_src""#,
+            r#""type": "copy", "keep_order": true, "copy_src""#,
+        );
+        let (g, _, _) = adapted(&pinned, &caps_of_gl()).unwrap();
+        assert!(g.passes()[1].keep_order && g.passes()[1].kind == PassKind::Render);
         match adapted(
             include_str!("../tests/graphs/msaa_depth_copy.json"),
             &caps_of_gl(),
