@@ -235,8 +235,15 @@ pub fn instance_descriptor(backend: Backend, validation: bool) -> wgpu::Instance
 ///
 /// ```no_run
 /// use tilegraph::helpers::{Backend, DeviceOptions, open_device};
-/// # fn plan() -> tilegraph::CompiledGraph { unimplemented!() }
-/// let plan = plan();
+/// use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc, wgpu};
+///
+/// let mut graph = RenderGraph::new();
+/// let hdr = graph.create_texture(
+///     "hdr",
+///     TextureDesc::new(wgpu::TextureFormat::Rgba16Float, 1920, 1080),
+/// );
+/// graph.add_render_pass("sky").color(hdr, Access::Clear).side_effects().finish();
+/// let plan = graph.compile(&CompileOptions::default()).expect("a valid graph");
 /// // `TILEGRAPH_BACKEND=gl` picks the GL backend; unset, Vulkan or GL.
 /// let options = DeviceOptions::new(Backend::from_env()?)
 ///     .for_plan(&plan)

@@ -69,12 +69,19 @@ pub fn read_texture(
 /// `queue` and blocks until it is done: for tests, tools and screenshots, not every frame.
 ///
 /// ```no_run
-/// # fn gpu() -> (tilegraph::wgpu::Device, tilegraph::wgpu::Queue, tilegraph::wgpu::Texture) { unimplemented!() }
-/// let (device, queue, texture) = gpu();
-/// // Mip 2 of layer 1, e.g. of a bloom chain.
-/// let texels = tilegraph::helpers::read_subresource(&device, &queue, &texture, 2, 1)?;
-/// assert_eq!(texels.bytes.len() as u32, texels.width * texels.height * 4);
-/// # Ok::<(), tilegraph::helpers::ReadbackError>(())
+/// use tilegraph::helpers::{ReadbackError, read_subresource};
+/// use tilegraph::wgpu;
+///
+/// fn bloom_mip(
+///     device: &wgpu::Device,
+///     queue: &wgpu::Queue,
+///     texture: &wgpu::Texture,
+/// ) -> Result<Vec<u8>, ReadbackError> {
+///     // Mip 2 of layer 1, e.g. of a bloom chain.
+///     let texels = read_subresource(device, queue, texture, 2, 1)?;
+///     assert_eq!(texels.bytes.len() as u32, texels.width * texels.height * 4);
+///     Ok(texels.bytes)
+/// }
 /// ```
 pub fn read_subresource(
     device: &wgpu::Device,
