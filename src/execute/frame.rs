@@ -1,21 +1,15 @@
 //! One frame's recording: where each resource's wgpu objects are, and the recording of one
 //! group: one wgpu pass (or one per view) with the closures of its passes called in it.
 
-use std::num::NonZeroU32;
-
 use super::ExecuteError;
 use super::history::HistoryPair;
 use super::imports::Imports;
-use super::lower::{
-    ColorOps, DepthOps, ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL,
-};
+use super::lower::{ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
 use super::pool::{Pool, TextureViews};
 use super::timing::FrameQueries;
 use crate::context::{FrameResources, PassContext, PassError, RenderTarget, Views};
 use crate::declare::{ComputeCallback, CopyCallback, PassCallback, RenderCallback};
-use crate::resource::{
-    PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
-};
+use crate::resource::{PassDecl, PassId, PassKind, ResourceDecl, ResourceId, Subresource};
 
 /// Where this frame finds a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,44 +101,6 @@ impl<'f> Tables<'f> {
             views,
             target,
         }
-    }
-
-    /// The render target of `colors` (in slot order) and `depth`, recording `views`.
-    fn render_target<'o>(
-        &self,
-        colors: impl Iterator<Item = &'o ColorOps>,
-        depth: Option<&DepthOps>,
-        views: Views,
-    ) -> RenderTarget {
-        let desc = |r: ResourceId| match self.resources[r.index()].kind {
-            ResourceKind::Texture(t) => Some(t),
-            ResourceKind::Buffer(_) => None,
-        };
-        let mut target = RenderTarget {
-            color: [None; 8],
-            color_count: 0,
-            depth: None,
-            samples: 1,
-            multiview: views
-                .multiview_mask()
-                .and_then(|_| NonZeroU32::new(views.count())),
-        };
-        for c in colors {
-            let t = desc(c.resource);
-            target.color[usize::from(target.color_count)] = t.map(|t| t.format);
-            target.color_count += 1;
-            target.samples = t.map_or(1, |t| t.samples);
-        }
-        if let Some(d) = depth {
-            let t = desc(d.resource);
-            target.depth = t.map(|t| wgpu::RenderBundleDepthStencil {
-                format: t.format,
-                depth_read_only: d.depth.is_none(),
-                stencil_read_only: d.stencil.is_none(),
-            });
-            target.samples = t.map_or(target.samples, |t| t.samples);
-        }
-        target
     }
 }
 
@@ -526,7 +482,6 @@ impl<'r> Recorder<'r, '_> {
                 stencil_ops: d.stencil,
             });
             let views = Views::Multiview { count: views };
-            let render_target = tables.render_target(mv.color.iter(), mv.depth.as_ref(), views);
             let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some(&group.label),
                 color_attachments: &color[..mv.color.len()],
@@ -535,15 +490,9 @@ impl<'r> Recorder<'r, '_> {
                 multiview_mask: views.multiview_mask(),
                 ..Default::default()
             });
-            return frame.call_passes(group, callbacks, &mut rpass, views, Some(render_target));
+            return frame.call_passes(group, callbacks, &mut rpass, views, group.target);
         }
         let slots = group.color.len() / views as usize;
-        // The same formats in every view's render pass: view 0's attachments.
-        let render_target = frame.tables.render_target(
-            group.color.iter().step_by(views as usize),
-            group.depth.as_ref(),
-            Views::One,
-        );
         for view in 0..views {
             // Each view's invalidation right before its render pass.
             self.invalidate_before(group, Some(view), &mut timestamps);
@@ -616,7 +565,7 @@ impl<'r> Recorder<'r, '_> {
                 1 => Views::One,
                 count => Views::PerView { view, count },
             };
-            frame.call_passes(group, callbacks, &mut rpass, views, Some(render_target))?;
+            frame.call_passes(group, callbacks, &mut rpass, views, group.target)?;
             drop(rpass);
             for (scratch, texture) in detours.iter().flatten() {
                 self.encoder.copy_texture_to_texture(

@@ -3,8 +3,11 @@
 //! wgpu's and decides nothing the plan has not: the only translations are the backend's
 //! ([guide](crate::guide#what-each-backend-does-with-the-ops)) and Poison mode's overwrites.
 
+use std::num::NonZeroU32;
+
 use super::ExecuteMode;
 use crate::compiled::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
+use crate::context::RenderTarget;
 use crate::resource::{
     ClearValue, ImportContents, PassId, PassKind, ResourceId, ResourceKind, Subresource,
 };
@@ -68,6 +71,9 @@ pub(super) struct ExecGroup {
     /// The group's `DontCare` attachments, invalidated before it on GL (one invalidation per
     /// view of a multiview group).
     pub invalidate_before: Vec<Invalidation>,
+    /// What a render bundle executed in the group's render pass (each of them, recorded per
+    /// view) must match; `None` for compute and copy groups.
+    pub target: Option<RenderTarget>,
 }
 
 /// One multiview render pass: per colour slot its first view's attachment (resource, first
@@ -185,9 +191,20 @@ pub(super) fn lower(
                     "group {label}: its views' load ops differ, or its multisampled arrays are one texture per layer; recorded one render pass per view"
                 );
             }
+            let target = (group.kind == PassKind::Render).then(|| match &one_pass {
+                Some(mv) => render_target(plan, &mv.color, mv.depth.as_ref(), NonZeroU32::new(views)),
+                // Every view's render pass has view 0's formats.
+                None => render_target(
+                    plan,
+                    color.iter().step_by(views as usize),
+                    depth.as_ref(),
+                    None,
+                ),
+            });
             ExecGroup {
                 kind: group.kind,
                 passes: group.passes.clone(),
+                target,
                 color,
                 depth,
                 depth_views,
@@ -326,6 +343,39 @@ fn invalidation(
         color,
         depth,
     })
+}
+
+/// The render target of `colors` (one view's, in slot order) and `depth`, over `views` views
+/// of a multiview render pass.
+fn render_target<'c>(
+    plan: &CompiledGraph,
+    colors: impl IntoIterator<Item = &'c ColorOps>,
+    depth: Option<&DepthOps>,
+    views: Option<NonZeroU32>,
+) -> RenderTarget {
+    let mut target = RenderTarget {
+        color: [None; 8],
+        color_count: 0,
+        depth: None,
+        samples: 1,
+        multiview: views,
+    };
+    for c in colors {
+        let t = texture_of(plan, c.resource);
+        target.color[usize::from(target.color_count)] = Some(t.format);
+        target.color_count += 1;
+        target.samples = t.samples;
+    }
+    if let Some(d) = depth {
+        let t = texture_of(plan, d.resource);
+        target.depth = Some(wgpu::RenderBundleDepthStencil {
+            format: t.format,
+            depth_read_only: d.depth.is_none(),
+            stencil_read_only: d.stencil.is_none(),
+        });
+        target.samples = t.samples;
+    }
+    target
 }
 
 fn format_of(plan: &CompiledGraph, r: ResourceId) -> wgpu::TextureFormat {

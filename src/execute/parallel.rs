@@ -245,6 +245,7 @@ mod tests {
                     poison_before: Vec::new(),
                     poison_after: Vec::new(),
                     invalidate_before: Vec::new(),
+                    target: None,
                 }
             })
             .collect()

@@ -358,15 +358,7 @@ fn more_views_than_the_device_renders_at_once() {
 #[test]
 fn a_multiview_group_is_timed_whole_either_way() {
     let gpu = crate::support::gpu();
-    if !gpu
-        .device
-        .features()
-        .contains(wgpu::Features::TIMESTAMP_QUERY)
-    {
-        eprintln!(
-            "adapter {} has no TIMESTAMP_QUERY: nothing to time",
-            gpu.describe()
-        );
+    if !crate::support::can_time(&gpu) {
         return;
     }
     let pipelines = pipelines(&gpu, 2, 4);

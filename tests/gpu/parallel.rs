@@ -394,15 +394,7 @@ fn several_threads_render_what_one_thread_renders_in_every_mode() {
 #[test]
 fn timestamps_name_the_same_groups_on_several_threads() {
     let gpu = crate::support::gpu();
-    if !gpu
-        .device
-        .features()
-        .contains(wgpu::Features::TIMESTAMP_QUERY)
-    {
-        eprintln!(
-            "adapter {} has no TIMESTAMP_QUERY: nothing to time",
-            gpu.describe()
-        );
+    if !crate::support::can_time(&gpu) {
         return;
     }
     let chain = Chain::new(&gpu);

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
 
+use tilegraph::wgpu;
 use tilegraph_tool::headless::{self, Backend, Gpu};
 
 /// Validation-layer messages at error level (wgpu-hal logs them through `log`).
@@ -41,6 +42,22 @@ pub fn gpu() -> Gpu {
         Ok(gpu) => gpu,
         Err(e) => panic!("GPU test needs an adapter ({backend:?}, from TILEGRAPH_BACKEND): {e}"),
     }
+}
+
+/// Whether the device can write timestamps; says so on stderr when it cannot, for the tests
+/// that then have nothing to time (the recording path is unchanged without them).
+pub fn can_time(gpu: &Gpu) -> bool {
+    let can = gpu
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY);
+    if !can {
+        eprintln!(
+            "adapter {} has no TIMESTAMP_QUERY: nothing to time",
+            gpu.describe()
+        );
+    }
+    can
 }
 
 /// Fails the test if wgpu or the validation layer reported an error.
