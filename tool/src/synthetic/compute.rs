@@ -7,7 +7,7 @@ use tilegraph::{
     BufferHandle, PassCallback, PassContext, PassError, RenderGraph, TextureDesc, TextureHandle,
 };
 
-use super::passes::binding_view;
+use super::passes::{binding_view, input_entries, input_views};
 use super::shaders::{
     Input, Scalar, input_layout_entries, inputs, inputs_wgsl, normalized, scalar, scalar_of,
     seed_of, texel_out,
@@ -212,29 +212,12 @@ fn bind_with_output(
     inputs: &[Input],
     output: &StorageOutput,
 ) -> Result<wgpu::BindGroup, PassError> {
-    let mut views = Vec::new();
-    for input in inputs {
-        views.push(match *input {
-            Input::Texture(h, t, _, sub) => Some(binding_view(ctx.texture(h)?, t, false, sub)),
-            Input::StorageTexture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true, None)),
-            Input::Buffer(_) => None,
-        });
-    }
+    let views = input_views(ctx, inputs)?;
     let out_view = match *output {
         StorageOutput::Texture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true, None)),
         StorageOutput::Buffer(..) => None,
     };
-    let mut entries = Vec::new();
-    for (i, (input, view)) in inputs.iter().zip(&views).enumerate() {
-        entries.push(wgpu::BindGroupEntry {
-            binding: i as u32,
-            resource: match (input, view) {
-                (Input::Buffer(h), _) => ctx.buffer(*h)?.as_entire_binding(),
-                (_, Some(v)) => wgpu::BindingResource::TextureView(v),
-                _ => unreachable!("textures have views"),
-            },
-        });
-    }
+    let mut entries = input_entries(ctx, inputs, &views)?;
     entries.push(wgpu::BindGroupEntry {
         binding: inputs.len() as u32,
         resource: match (output, &out_view) {

@@ -106,20 +106,40 @@ pub(super) fn bind_inputs(
     layout: &wgpu::BindGroupLayout,
     inputs: &[Input],
 ) -> Result<wgpu::BindGroup, PassError> {
-    let mut views = Vec::new();
+    let views = input_views(ctx, inputs)?;
+    let entries = input_entries(ctx, inputs, &views)?;
+    Ok(ctx.device().create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(ctx.pass_name()),
+        layout,
+        entries: &entries,
+    }))
+}
+
+/// This frame's views of the inputs, in binding order (`None` for buffers).
+pub(super) fn input_views(
+    ctx: &PassContext<'_>,
+    inputs: &[Input],
+) -> Result<Vec<Option<wgpu::TextureView>>, PassError> {
+    let mut views = Vec::with_capacity(inputs.len());
     for input in inputs {
-        match *input {
-            Input::Texture(h, t, _, sub) => {
-                views.push(Some(binding_view(ctx.texture(h)?, t, false, sub)))
-            }
-            Input::StorageTexture(h, t, _) => {
-                views.push(Some(binding_view(ctx.texture(h)?, t, true, None)))
-            }
-            Input::Buffer(_) => views.push(None),
-        }
+        views.push(match *input {
+            Input::Texture(h, t, _, sub) => Some(binding_view(ctx.texture(h)?, t, false, sub)),
+            Input::StorageTexture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true, None)),
+            Input::Buffer(_) => None,
+        });
     }
-    let mut entries = Vec::new();
-    for (i, (input, view)) in inputs.iter().zip(&views).enumerate() {
+    Ok(views)
+}
+
+/// The inputs' bind-group entries at bindings `0 .. inputs.len()`, over `views` from
+/// [`input_views`].
+pub(super) fn input_entries<'v>(
+    ctx: &PassContext<'v>,
+    inputs: &[Input],
+    views: &'v [Option<wgpu::TextureView>],
+) -> Result<Vec<wgpu::BindGroupEntry<'v>>, PassError> {
+    let mut entries = Vec::with_capacity(inputs.len() + 1);
+    for (i, (input, view)) in inputs.iter().zip(views).enumerate() {
         entries.push(wgpu::BindGroupEntry {
             binding: i as u32,
             resource: match (input, view) {
@@ -129,11 +149,7 @@ pub(super) fn bind_inputs(
             },
         });
     }
-    Ok(ctx.device().create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(ctx.pass_name()),
-        layout,
-        entries: &entries,
-    }))
+    Ok(entries)
 }
 
 fn copy_pass<'a>(
