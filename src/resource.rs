@@ -207,6 +207,30 @@ impl TextureDesc {
         .try_fold(texel, u64::checked_mul)
     }
 
+    /// The wgpu descriptor of a 2D texture of this shape with `layers` layers (the whole
+    /// texture's, or one of a multisampled array kept one texture per layer).
+    pub(crate) fn wgpu_descriptor<'l>(
+        &self,
+        label: &'l str,
+        layers: u32,
+        usage: wgpu::TextureUsages,
+    ) -> wgpu::TextureDescriptor<'l> {
+        wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: layers,
+            },
+            mip_level_count: self.mips,
+            sample_count: self.samples,
+            dimension: wgpu::TextureDimension::D2,
+            format: self.format,
+            usage,
+            view_formats: &[],
+        }
+    }
+
     /// Whether `sub` lies inside the texture.
     pub fn contains(&self, sub: Subresource) -> bool {
         sub.mip < self.mips && sub.layer < self.layers

@@ -34,20 +34,7 @@ impl HistoryPair {
     ) -> Self {
         let usage = (usage | BASE_USAGE) - wgpu::TextureUsages::TRANSIENT_ATTACHMENT;
         let make = || {
-            let texture = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(&key),
-                size: wgpu::Extent3d {
-                    width: desc.width,
-                    height: desc.height,
-                    depth_or_array_layers: desc.layers,
-                },
-                mip_level_count: desc.mips,
-                sample_count: desc.samples,
-                dimension: wgpu::TextureDimension::D2,
-                format: desc.format,
-                usage,
-                view_formats: &[],
-            });
+            let texture = device.create_texture(&desc.wgpu_descriptor(&key, desc.layers, usage));
             let views = TextureViews::new(&texture, None);
             (texture, views)
         };

@@ -204,20 +204,7 @@ impl Pool {
         }
         let split = desc.samples > 1 && desc.layers > 1 && self.split_multisampled_arrays;
         let create = |layers: u32| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("tilegraph pooled texture"),
-                size: wgpu::Extent3d {
-                    width: desc.width,
-                    height: desc.height,
-                    depth_or_array_layers: layers,
-                },
-                mip_level_count: desc.mips,
-                sample_count: desc.samples,
-                dimension: wgpu::TextureDimension::D2,
-                format: desc.format,
-                usage,
-                view_formats: &[],
-            })
+            device.create_texture(&desc.wgpu_descriptor("tilegraph pooled texture", layers, usage))
         };
         // A multisampled array the device cannot make, or that only render passes of one view
         // attach: one texture per layer (the views keep their textures alive).
