@@ -2,6 +2,7 @@
 //! (and of the plans a compile tried and did not keep) are reused by the next compile, so a
 //! frame that compiles a graph like the last one's allocates nothing per pass or group.
 
+use super::scratch::Scratch;
 use crate::compiled::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
@@ -59,6 +60,8 @@ pub(super) struct Spares {
     /// The most physical resources one list handed back held: the spares keep that many
     /// resource lists, however many plans come back.
     most_physical: usize,
+    /// The steps' working lists, and the per-pass and per-resource lists of plans handed back.
+    pub(super) scratch: Scratch,
 }
 
 /// Plans (tried and kept) one compile may hold at once: the declared order, the edited one and
@@ -141,6 +144,18 @@ impl Spares {
     /// plan's worth every frame that asks for them.
     fn take_plan(&mut self, mut plan: CompiledGraph) {
         self.take_groups(std::mem::take(&mut plan.groups));
+        let scratch = &mut self.scratch;
+        scratch.pass_plans.give(std::mem::take(&mut plan.passes));
+        scratch.pass_ids.give(std::mem::take(&mut plan.order));
+        scratch
+            .resource_plans
+            .give(std::mem::take(&mut plan.resources));
+        scratch
+            .dependencies
+            .give(std::mem::take(&mut plan.dependencies));
+        let naive = std::mem::take(&mut plan.naive_sources);
+        scratch.u32s.give(naive.start);
+        scratch.loaded.give(naive.loaded);
         let mut warnings = std::mem::take(&mut plan.warnings);
         warnings.clear();
         if warnings.capacity() > self.warnings.capacity() {

@@ -3,13 +3,16 @@
 //! declared order, or the restructured one), one at a time, so restructuring can try an order
 //! on a stretch of the frame with the same rule.
 
+use super::Decls;
+use super::accesses::Accesses;
 use super::compiler::Spares;
+use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::compiled::{Group, GroupBoundary};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::resource::{Access, Entry, ListAccess, PassDecl, PassId, PassKind};
+use crate::resource::{Access, ListAccess, PassDecl, PassId, PassKind};
 
 /// The groups and which group each pass joined.
 pub(super) struct Grouping {
@@ -23,6 +26,7 @@ pub(super) struct Grouping {
 /// outside its attachments), so starting a group costs nothing.
 pub(super) struct Grouper<'a> {
     passes: &'a [PassDecl],
+    acc: &'a Accesses,
     subs: &'a SubTable,
     v: &'a Versions,
     options: &'a CompileOptions,
@@ -38,22 +42,30 @@ pub(super) struct Grouper<'a> {
 
 impl<'a> Grouper<'a> {
     pub(super) fn new(
-        passes: &'a [PassDecl],
+        graph: Decls<'a>,
         subs: &'a SubTable,
         v: &'a Versions,
         options: &'a CompileOptions,
+        scratch: &mut Scratch,
     ) -> Self {
         Grouper {
-            passes,
+            passes: graph.passes,
+            acc: graph.acc,
             subs,
             v,
             options,
-            written_in: vec![0; subs.len()],
-            touched_in: vec![0; subs.len()],
+            written_in: scratch.u32s.filled(subs.len(), 0),
+            touched_in: scratch.u32s.filled(subs.len(), 0),
             stamp: 0,
             current: None,
             resolved: false,
         }
+    }
+
+    /// Hands the lists back.
+    pub(super) fn recycle(self, scratch: &mut Scratch) {
+        scratch.u32s.give(self.written_in);
+        scratch.u32s.give(self.touched_in);
     }
 
     /// Forgets the current group: the next pass starts one.
@@ -66,7 +78,7 @@ impl<'a> Grouper<'a> {
     pub(super) fn push(&mut self, p: PassId) -> Option<GroupBoundary> {
         let pass = &self.passes[p.index()];
         let boundary = match self.current {
-            Some((kind, first)) => self.merge_boundary(kind, &self.passes[first.index()], pass),
+            Some((kind, first)) => self.merge_boundary(kind, first, p),
             None => Some(GroupBoundary::EndOfGraph),
         };
         if boundary.is_some() {
@@ -74,31 +86,36 @@ impl<'a> Grouper<'a> {
             self.current = Some((pass.kind, p));
             self.resolved = false;
         }
-        self.record(p, pass);
+        self.record(p);
         boundary
     }
 
-    fn any(&self, marks: &[u32], entries: &[Entry]) -> bool {
-        entries.iter().any(|e| {
-            self.subs
-                .of(e.resource, e.sub)
-                .any(|s| marks[s] == self.stamp)
+    /// Whether an entry of pass `p` that `accept` takes names a subresource `marks` stamps
+    /// with the current group's stamp.
+    fn any(&self, marks: &[u32], p: PassId, accept: impl Fn(ListAccess) -> bool) -> bool {
+        self.acc.entries(p.index()).iter().any(|&(access, e)| {
+            accept(access)
+                && self
+                    .subs
+                    .of(e.resource, e.sub)
+                    .any(|s| marks[s] == self.stamp)
         })
     }
 
-    fn written(&self, entries: &[Entry]) -> bool {
-        self.any(&self.written_in, entries)
+    fn written(&self, p: PassId, accept: impl Fn(ListAccess) -> bool) -> bool {
+        self.any(&self.written_in, p, accept)
     }
 
-    fn touched(&self, entries: &[Entry]) -> bool {
-        self.any(&self.touched_in, entries) || self.written(entries)
+    fn touched(&self, p: PassId, accept: impl Fn(ListAccess) -> bool + Copy) -> bool {
+        self.any(&self.touched_in, p, accept) || self.written(p, accept)
     }
 
     /// Records what live pass `p` does in the current group.
-    fn record(&mut self, p: PassId, pass: &PassDecl) {
-        let stamp = self.stamp;
+    fn record(&mut self, p: PassId) {
+        let (stamp, acc) = (self.stamp, self.acc);
+        let slots = acc.slots(p.index());
         // An attachment writes when it makes a version: every access but a `read`.
-        for (slot, a) in pass.attachments().enumerate() {
+        for (slot, a) in slots.iter().enumerate() {
             if self.v.slot_written[self.v.slot(p, slot)].is_some() {
                 self.written_in[self.subs.index(a.resource, a.sub)] = stamp;
             }
@@ -106,7 +123,7 @@ impl<'a> Grouper<'a> {
                 self.written_in[self.subs.index(t, a.resolve_subresource())] = stamp;
             }
         }
-        for (access, e) in pass.entries() {
+        for &(access, e) in acc.entries(p.index()) {
             for s in self.subs.of(e.resource, e.sub) {
                 if access.writes() {
                     self.written_in[s] = stamp;
@@ -116,42 +133,32 @@ impl<'a> Grouper<'a> {
                 }
             }
         }
-        self.resolved |= pass.color.iter().any(|c| c.resolve.is_some());
+        self.resolved |= slots.iter().any(|a| a.resolve.is_some());
     }
 
     /// Why `next` cannot join the current group (of `kind`, whose first pass is `first`), or
     /// `None`.
-    fn merge_boundary(
-        &self,
-        kind: PassKind,
-        first: &PassDecl,
-        next: &PassDecl,
-    ) -> Option<GroupBoundary> {
+    fn merge_boundary(&self, kind: PassKind, first: PassId, p: PassId) -> Option<GroupBoundary> {
+        let next = &self.passes[p.index()];
         // Only render passes share a wgpu render pass.
         if kind != PassKind::Render || next.kind != PassKind::Render {
             return Some(GroupBoundary::NotRender);
         }
         // A shader read of this group's output needs it in memory: the group must end and store.
-        if [
-            ListAccess::Sample,
-            ListAccess::StorageRead,
-            ListAccess::StorageReadWrite,
-        ]
-        .iter()
-        .any(|&a| self.written(next.list(a)))
-        {
+        if self.written(p, ListAccess::is_shader_read) {
             return Some(GroupBoundary::SamplesGroupOutput);
         }
         // Same-pixel reads could stay on tile with framebuffer fetch; wgpu has none.
-        if self.written(&next.input) {
+        if self.written(p, |a| a == ListAccess::Input) {
             return Some(GroupBoundary::InputsGroupOutput);
         }
         // Keeping attachments on tile needs the very same framebuffer: same subresources per slot.
-        if !same_attachments(first, next) {
+        let slots = self.acc.slots(p.index());
+        if !same_attachments(self.passes, self.acc, first, p) {
             return Some(GroupBoundary::AttachmentsDiffer);
         }
         // A clear is a load op: it can only happen where a wgpu render pass begins.
-        if next.attachments().any(|a| a.access == Access::Clear) {
+        if slots.iter().any(|a| a.access == Access::Clear) {
             return Some(GroupBoundary::ClearsGroupAttachment);
         }
         // A resolve happens where the render pass ends; drawing after it would change what it resolved.
@@ -159,13 +166,14 @@ impl<'a> Grouper<'a> {
             return Some(GroupBoundary::Resolve);
         }
         // Draws in one render pass are unordered for storage memory: no write after a read or write.
-        if self.touched(&next.storage_write) || self.touched(&next.storage_read_write) {
+        let storage_write = |a| a == ListAccess::StorageWrite || a == ListAccess::StorageReadWrite;
+        if self.touched(p, storage_write) {
             return Some(GroupBoundary::StorageHazard);
         }
         // wgpu validates a render pass as one usage scope: a texture the group binds for a shader
         // read (a read-only depth sampled alongside) cannot become its written depth or a resolve
         // target.
-        let mut attachment_writes = next.attachments().filter_map(|a| match a.resolve {
+        let mut attachment_writes = slots.iter().filter_map(|a| match a.resolve {
             Some(t) => Some((t, a.resolve_subresource())),
             None => (a.is_depth && a.access != Access::Read).then_some((a.resource, a.sub)),
         });
@@ -182,18 +190,18 @@ impl<'a> Grouper<'a> {
 
 /// Whether two passes attach the very same subresources in the same slots (a multiview pass:
 /// the same views of the same layers).
-pub(super) fn same_attachments(a: &PassDecl, b: &PassDecl) -> bool {
-    a.multiview == b.multiview
-        && a.attachment_count() == b.attachment_count()
-        && a.color.len() == b.color.len()
-        && a.attachments()
-            .zip(b.attachments())
-            .all(|(x, y)| (x.resource, x.sub) == (y.resource, y.sub))
+pub(super) fn same_attachments(passes: &[PassDecl], acc: &Accesses, a: PassId, b: PassId) -> bool {
+    let (x, y) = (acc.slots(a.index()), acc.slots(b.index()));
+    x.len() == y.len()
+        && x.iter()
+            .zip(y)
+            .all(|(x, y)| (x.resource, x.sub, x.is_depth) == (y.resource, y.sub, y.is_depth))
+        && passes[a.index()].multiview == passes[b.index()].multiview
 }
 
 /// Groups the live passes of `order` (execution order).
 pub(super) fn form_groups(
-    passes: &[PassDecl],
+    graph: Decls<'_>,
     subs: &SubTable,
     v: &Versions,
     order: &[PassId],
@@ -201,8 +209,9 @@ pub(super) fn form_groups(
     spares: &mut Spares,
 ) -> Grouping {
     let mut groups: Vec<Group> = spares.group_list(order.len());
-    let mut group_of = vec![None; passes.len()];
-    let mut grouper = Grouper::new(passes, subs, v, options);
+    let passes = graph.passes;
+    let mut group_of = spares.scratch.maybe_groups.filled(passes.len(), None);
+    let mut grouper = Grouper::new(graph, subs, v, options, &mut spares.scratch);
     for &p in order {
         match (grouper.push(p), groups.last_mut()) {
             (None, Some(group)) => group.passes.push(p),
@@ -217,5 +226,6 @@ pub(super) fn form_groups(
         }
         group_of[p.index()] = Some(GroupId::new(groups.len() - 1));
     }
+    grouper.recycle(&mut spares.scratch);
     Grouping { groups, group_of }
 }

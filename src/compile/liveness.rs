@@ -2,6 +2,7 @@
 //! or writes the frame-end version of a kept import. Readers follow writers, so one backward
 //! sweep settles it.
 
+use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::compiled::{Dependency, NeededBy};
@@ -13,8 +14,9 @@ pub(super) fn find_live_passes(
     passes: &[PassDecl],
     v: &Versions,
     options: &CompileOptions,
+    scratch: &mut Scratch,
 ) -> Vec<bool> {
-    let mut needed = vec![false; passes.len()];
+    let mut needed = scratch.flags.filled(passes.len(), false);
     for (version, &kept) in v.kept_at_end.iter().enumerate() {
         if let (true, Some(p)) = (kept, v.writer[version]) {
             needed[p.index()] = true;
@@ -41,12 +43,15 @@ pub(super) fn why_live(
     subs: &SubTable,
     v: &Versions,
     live: &[bool],
+    scratch: &mut Scratch,
 ) -> Vec<Option<NeededBy>> {
-    let mut why: Vec<Option<NeededBy>> = passes
-        .iter()
-        .zip(live)
-        .map(|(p, &l)| (l && p.side_effects).then_some(NeededBy::SideEffects))
-        .collect();
+    let mut why = scratch.needed_by.take(passes.len());
+    why.extend(
+        passes
+            .iter()
+            .zip(live)
+            .map(|(p, &l)| (l && p.side_effects).then_some(NeededBy::SideEffects)),
+    );
     for (version, &kept) in v.kept_at_end.iter().enumerate() {
         if let (true, Some(p)) = (kept, v.writer[version]) {
             let resource = subs.resource_at(v.sub_of[version] as usize);
@@ -73,15 +78,24 @@ pub(super) struct Readers {
     pub last_pass: Vec<Option<PassId>>,
 }
 
+impl Readers {
+    /// Hands the lists back.
+    pub(super) fn recycle(self, scratch: &mut Scratch) {
+        scratch.u32s.give(self.last_group);
+        scratch.maybe_passes.give(self.last_pass);
+    }
+}
+
 pub(super) fn last_readers(
     passes: &[PassDecl],
     v: &Versions,
     live: &[bool],
     group_of: &[Option<GroupId>],
+    scratch: &mut Scratch,
 ) -> Readers {
     let mut readers = Readers {
-        last_group: vec![0; v.writer.len()],
-        last_pass: vec![None; v.writer.len()],
+        last_group: scratch.u32s.filled(v.writer.len(), 0),
+        last_pass: scratch.maybe_passes.filled(v.writer.len(), None),
     };
     for p in (0..passes.len()).filter(|&p| live[p]) {
         let g = group_of[p].expect("live passes have a group").index() as u32 + 1;
@@ -101,8 +115,9 @@ pub(super) fn list_dependencies(
     passes: &[PassDecl],
     v: &Versions,
     subs: &SubTable,
+    scratch: &mut Scratch,
 ) -> Vec<Dependency> {
-    let mut deps = Vec::with_capacity(v.read_count());
+    let mut deps = scratch.dependencies.take(v.read_count());
     for p in 0..passes.len() {
         for (version, resource, access) in v.reads_with_how(p) {
             deps.push(Dependency {

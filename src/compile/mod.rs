@@ -16,6 +16,7 @@
 //! | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
 //! | warnings | `warnings.rs` | avoidable costs worth telling the user about |
 
+mod accesses;
 mod compiler;
 mod groups;
 mod liveness;
@@ -23,6 +24,7 @@ mod naive;
 mod ops;
 mod resources;
 mod restructure;
+mod scratch;
 mod subresources;
 mod traffic;
 mod validate;
@@ -41,6 +43,7 @@ use crate::ids::{GroupId, PassId};
 use crate::options::CompileOptions;
 use crate::resource::{PassDecl, ResourceDecl};
 
+use accesses::Accesses;
 pub use compiler::Compiler;
 use compiler::Spares;
 
@@ -48,9 +51,11 @@ type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// The declarations a step reads: the declared ones, or those restructuring edited.
 #[derive(Clone, Copy)]
-pub(super) struct Decls<'a> {
-    pub passes: &'a [PassDecl],
-    pub resources: &'a [ResourceDecl],
+struct Decls<'a> {
+    passes: &'a [PassDecl],
+    resources: &'a [ResourceDecl],
+    /// The passes' accesses in dense tables.
+    acc: &'a accesses::Accesses,
 }
 
 impl RenderGraph<'_> {
@@ -115,19 +120,30 @@ struct Planned {
     bytes: Option<u64>,
 }
 
+impl Planned {
+    /// Hands the lists of a plan not kept back.
+    fn recycle(self, spares: &mut Spares) {
+        spares.take_groups(self.groups);
+        spares.scratch.pass_ids.give(self.order);
+        spares.scratch.maybe_groups.give(self.group_of);
+    }
+}
+
 fn plan_order(
     decls: Decls<'_>,
-    subs: &subresources::SubTable,
+    checked: &validate::Checked,
     v: &versions::Versions,
     live: &[bool],
     order: Vec<PassId>,
     options: &CompileOptions,
     spares: &mut Spares,
 ) -> Planned {
-    let grouping = groups::form_groups(decls.passes, subs, v, &order, options, spares);
-    let readers = liveness::last_readers(decls.passes, v, live, &grouping.group_of);
+    let grouping = groups::form_groups(decls, &checked.subs, v, &order, options, spares);
+    let scratch = &mut spares.scratch;
+    let readers = liveness::last_readers(decls.passes, v, live, &grouping.group_of, scratch);
     let groups = ops::infer_attachment_ops(decls, grouping.groups, v, &readers, options);
-    let bytes = traffic::planned_bytes(decls.resources, &groups);
+    readers.recycle(scratch);
+    let bytes = traffic::planned_bytes(decls.resources, checked, &groups);
     Planned {
         order,
         groups,
@@ -137,8 +153,8 @@ fn plan_order(
 }
 
 /// The live passes in declared order (sized once: a filtered iterator would grow the list).
-pub(super) fn declared_order(live: &[bool]) -> Vec<PassId> {
-    let mut order = Vec::with_capacity(live.len());
+fn declared_order(live: &[bool], scratch: &mut scratch::Scratch) -> Vec<PassId> {
+    let mut order = scratch.pass_ids.take(live.len());
     order.extend((0..live.len()).filter(|&p| live[p]).map(PassId::new));
     order
 }
@@ -146,7 +162,7 @@ pub(super) fn declared_order(live: &[bool]) -> Vec<PassId> {
 /// What restructuring decided: the edited declarations (with their versions and liveness when
 /// a fold changed them), the moves and the plan of the resulting order.
 struct Restructured {
-    edits: Option<restructure::Edits>,
+    edits: Option<(restructure::Edits, Accesses)>,
     retraced: Option<(versions::Versions, Vec<bool>)>,
     moves: Vec<Restructuring>,
     planned: Planned,
@@ -157,7 +173,7 @@ struct Restructured {
 /// pass still shares the group it joined.
 fn restructure_frame(
     declared: Decls<'_>,
-    subs: &subresources::SubTable,
+    checked: &validate::Checked,
     versions: &versions::Versions,
     live: &[bool],
     as_declared: &Planned,
@@ -165,10 +181,12 @@ fn restructure_frame(
     spares: &mut Spares,
 ) -> Option<Restructured> {
     let (passes, resources) = (declared.passes, declared.resources);
+    let subs = &checked.subs;
     // Who reads each version: needed only where something resolves (or passes may move).
-    let resolves =
-        (0..passes.len()).any(|p| live[p] && passes[p].color.iter().any(|c| c.resolve.is_some()));
-    let readers = resolves.then(|| restructure::ReadersOf::new(passes.len(), versions));
+    let resolving = |p: usize| declared.acc.slots(p).iter().any(|a| a.resolve.is_some());
+    let resolves = (0..passes.len()).any(|p| live[p] && resolving(p));
+    let readers =
+        resolves.then(|| restructure::ReadersOf::new(passes.len(), versions, &mut spares.scratch));
     let edit = |folds| {
         readers.as_ref().and_then(|readers| {
             restructure::edit_resolves(passes, resources, subs, versions, live, readers, folds)
@@ -176,20 +194,37 @@ fn restructure_frame(
     };
     let mut edits = edit(true);
     let mut retraced = None;
-    if let Some(e) = edits.as_ref().filter(|e| e.folded()) {
+    let accesses_of =
+        |e: &restructure::Edits, scratch: &mut scratch::Scratch| Accesses::new(&e.passes, scratch);
+    let mut edited_acc = edits.as_ref().map(|e| accesses_of(e, &mut spares.scratch));
+    let mut untraceable = false;
+    if let (Some(e), Some(acc)) = (edits.as_ref().filter(|e| e.folded()), &edited_acc) {
         // Folding moves a write from the copy to the resolve: versions change. A culled pass
         // that read a dropped resolve can make them untraceable; then nothing is folded.
-        match versions::trace_versions(&e.passes, resources, subs) {
+        let scratch = &mut spares.scratch;
+        let graph = Decls {
+            passes: &e.passes,
+            resources,
+            acc,
+        };
+        match versions::trace_versions(graph, subs, scratch) {
             Ok(v) => {
-                let mut l = liveness::find_live_passes(&e.passes, &v, options);
+                let mut l = liveness::find_live_passes(&e.passes, &v, options, scratch);
                 // A folded copy does not run, also where culling is off.
                 for (live, folded) in l.iter_mut().zip(&e.folded_into) {
                     *live &= folded.is_none();
                 }
                 retraced = Some((v, l));
             }
-            Err(_) => edits = edit(false),
+            Err(_) => untraceable = true,
         }
+    }
+    if untraceable {
+        edits = edit(false);
+        if let Some(acc) = edited_acc.take() {
+            acc.recycle(&mut spares.scratch);
+        }
+        edited_acc = edits.as_ref().map(|e| accesses_of(e, &mut spares.scratch));
     }
     let (v, l) = retraced
         .as_ref()
@@ -197,29 +232,36 @@ fn restructure_frame(
     let eff = Decls {
         passes: edits.as_ref().map_or(passes, |e| &e.passes),
         resources,
+        acc: edited_acc.as_ref().unwrap_or(declared.acc),
     };
-    let readers = match &retraced {
+    let given_readers = match &retraced {
         Some(_) => None,
         None => readers.as_ref(),
     };
-    let edited = edits
-        .is_some()
-        .then(|| plan_order(eff, subs, v, l, declared_order(l), options, spares));
+    let edited = edits.is_some().then(|| {
+        let order = declared_order(l, &mut spares.scratch);
+        plan_order(eff, checked, v, l, order, options, spares)
+    });
     let declared_groups = &edited.as_ref().unwrap_or(as_declared).group_of;
     let reordered = restructure::reorder(
-        eff.passes,
-        resources,
+        eff,
         subs,
         v,
         l,
-        readers,
+        given_readers,
         declared_groups,
         options,
+        &mut spares.scratch,
     );
+    if let Some(readers) = readers {
+        readers.recycle(&mut spares.scratch);
+    }
     let mut moves = reordered.moves;
     let mut planned = None;
-    if !moves.is_empty() {
-        let p = plan_order(eff, subs, v, l, reordered.order, options, spares);
+    if moves.is_empty() {
+        spares.scratch.pass_ids.give(reordered.order);
+    } else {
+        let p = plan_order(eff, checked, v, l, reordered.order, options, spares);
         let baseline = edited.as_ref().unwrap_or(as_declared).bytes;
         let pays = p.bytes.zip(baseline).is_some_and(|(a, b)| a < b);
         // A later move can leave an earlier one's pass outside the group it joined.
@@ -232,16 +274,20 @@ fn restructure_frame(
         if pays && !moves.is_empty() {
             planned = Some(p);
         } else {
-            spares.take_groups(p.groups);
+            p.recycle(spares);
             moves.clear();
         }
     }
     let planned = match (planned, edited) {
         (Some(p), Some(unused)) => {
-            spares.take_groups(unused.groups);
+            unused.recycle(spares);
             p
         }
-        (p, e) => p.or(e)?,
+        (Some(p), None) | (None, Some(p)) => p,
+        (None, None) => {
+            give_back_retraced(retraced, &mut spares.scratch);
+            return None;
+        }
     };
     // The guarantee: never more traffic than the declared order.
     let cheaper = planned
@@ -249,15 +295,30 @@ fn restructure_frame(
         .zip(as_declared.bytes)
         .is_some_and(|(a, b)| a <= b);
     if !cheaper {
-        spares.take_groups(planned.groups);
+        planned.recycle(spares);
+        give_back_retraced(retraced, &mut spares.scratch);
+        if let Some(acc) = edited_acc {
+            acc.recycle(&mut spares.scratch);
+        }
         return None;
     }
     Some(Restructured {
-        edits,
+        edits: edits.zip(edited_acc),
         retraced,
         moves,
         planned,
     })
+}
+
+/// Hands back the versions and liveness traced again after a fold.
+fn give_back_retraced(
+    retraced: Option<(versions::Versions, Vec<bool>)>,
+    scratch: &mut scratch::Scratch,
+) {
+    if let Some((v, live)) = retraced {
+        v.recycle(scratch);
+        scratch.flags.give(live);
+    }
 }
 
 fn compile_decls(
@@ -267,31 +328,69 @@ fn compile_decls(
     options: &CompileOptions,
     spares: &mut Spares,
 ) -> Result<CompiledGraph, GraphError> {
-    let declared = Decls { passes, resources };
-    let checked = validate::validate(declared)?;
-    let subs = &checked.subs;
-    let versions = versions::trace_versions(passes, resources, subs)?;
-    let live = liveness::find_live_passes(passes, &versions, options);
-
-    // Restructuring: dead resolves and folded copies edit the declarations the later steps
-    // read; the order follows from the hazards. Each is kept only if the frame gets cheaper.
-    let as_declared = plan_order(
-        declared,
-        subs,
+    let scratch = &mut spares.scratch;
+    let checked = validate::validate(passes, resources, scratch)?;
+    let acc = Accesses::new(passes, scratch);
+    let declared = Decls {
+        passes,
+        resources,
+        acc: &acc,
+    };
+    let versions = match versions::trace_versions(declared, &checked.subs, scratch) {
+        Ok(v) => v,
+        Err(e) => {
+            acc.recycle(scratch);
+            checked.recycle(scratch);
+            return Err(e);
+        }
+    };
+    let plan = plan_frame(
+        (passes, resources),
+        &acc,
+        &checked,
         &versions,
-        &live,
-        declared_order(&live),
+        fingerprint,
         options,
         spares,
     );
+    let scratch = &mut spares.scratch;
+    versions.recycle(scratch);
+    acc.recycle(scratch);
+    checked.recycle(scratch);
+    plan
+}
+
+/// Everything after validation and versions: liveness, the declared order's plan,
+/// restructuring, resources, traffic, warnings.
+fn plan_frame(
+    (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
+    acc: &Accesses,
+    checked: &validate::Checked,
+    versions: &versions::Versions,
+    fingerprint: u128,
+    options: &CompileOptions,
+    spares: &mut Spares,
+) -> Result<CompiledGraph, GraphError> {
+    let declared = Decls {
+        passes,
+        resources,
+        acc,
+    };
+    let subs = &checked.subs;
+    let live = liveness::find_live_passes(passes, versions, options, &mut spares.scratch);
+
+    // Restructuring: dead resolves and folded copies edit the declarations the later steps
+    // read; the order follows from the hazards. Each is kept only if the frame gets cheaper.
+    let order = declared_order(&live, &mut spares.scratch);
+    let as_declared = plan_order(declared, checked, versions, &live, order, options, spares);
     let declared_bytes = as_declared.bytes;
     let restructured = options
         .restructure
         .then(|| {
             restructure_frame(
                 declared,
-                subs,
-                &versions,
+                checked,
+                versions,
                 &live,
                 &as_declared,
                 options,
@@ -301,7 +400,7 @@ fn compile_decls(
         .flatten();
     let (edits, retraced, moves, planned) = match restructured {
         Some(r) => {
-            spares.take_groups(as_declared.groups);
+            as_declared.recycle(spares);
             (r.edits, r.retraced, r.moves, r.planned)
         }
         None => (None, None, Vec::new(), as_declared),
@@ -312,19 +411,25 @@ fn compile_decls(
         group_of,
         bytes: planned_bytes,
     } = planned;
-    let (eff_passes, eff_versions, eff_live): (&[PassDecl], _, &[bool]) = match (&edits, &retraced)
-    {
-        (Some(e), Some((v, l))) => (&e.passes, v, l),
-        (Some(e), None) => (&e.passes, &versions, &live),
-        _ => (&passes[..], &versions, &live),
+    let (eff, eff_versions, eff_live) = match (&edits, &retraced) {
+        (Some((e, acc)), retraced) => {
+            let eff = Decls {
+                passes: &e.passes[..],
+                resources,
+                acc,
+            };
+            match retraced {
+                Some((v, l)) => (eff, v, &l[..]),
+                None => (eff, versions, &live[..]),
+            }
+        }
+        (None, _) => (declared, versions, &live[..]),
     };
-    let eff = Decls {
-        passes: eff_passes,
-        resources,
-    };
+    let eff_passes = eff.passes;
 
-    let naive = naive::naive_sources(passes, &versions);
-    let mut resource_plans = resources::lifetimes_and_usage(eff, eff_live, &group_of);
+    let scratch = &mut spares.scratch;
+    let naive = naive::naive_sources(versions, scratch);
+    let mut resource_plans = resources::lifetimes_and_usage(eff, eff_live, &group_of, scratch);
     resources::mark_transients(eff, &mut resource_plans, &planned_groups, options);
     let physical = resources::plan_physical_resources(eff, &mut resource_plans, options, spares);
     let traffic = traffic::measure_traffic(
@@ -333,25 +438,42 @@ fn compile_decls(
         declared_bytes,
         &naive,
         &live,
-        &checked,
+        checked,
         options.fps,
-    )?;
+    );
     let warnings = warnings::collect_warnings(
         eff,
         &planned_groups,
         &resource_plans,
         options,
         spares.warning_list(),
+        &mut spares.scratch,
     );
-    let dependencies = liveness::list_dependencies(passes, &versions, subs);
-    let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live);
+    let scratch = &mut spares.scratch;
+    let dependencies = liveness::list_dependencies(passes, versions, subs, scratch);
+    let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live, scratch);
     let mut restructure: Vec<Restructuring> = Vec::new();
-    let mut folded_into = vec![None; passes.len()];
-    if let Some(e) = edits {
-        restructure = e.changes;
-        folded_into = e.folded_into;
-    }
+    let folded_into = match edits {
+        Some((e, acc)) => {
+            acc.recycle(scratch);
+            restructure = e.changes;
+            e.folded_into
+        }
+        None => scratch.maybe_passes.filled(passes.len(), None),
+    };
     restructure.extend(moves);
+    let mut pass_plans = scratch.pass_plans.take(passes.len());
+    pass_plans.extend((0..passes.len()).map(|p| PassPlan {
+        culled: !eff_live[p] && folded_into[p].is_none(),
+        group: group_of[p],
+        needed_by: needed_by[p],
+        folded_into: folded_into[p],
+    }));
+    scratch.maybe_passes.give(folded_into);
+    scratch.needed_by.give(needed_by);
+    scratch.maybe_groups.give(group_of);
+    give_back_retraced(retraced, scratch);
+    let traffic = traffic?;
     log::debug!(
         "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}, {} restructured",
         passes.len(),
@@ -361,19 +483,13 @@ fn compile_decls(
         traffic.naive_bytes_per_frame,
         restructure.len()
     );
+    scratch.flags.give(live);
     Ok(CompiledGraph {
         fingerprint,
         options: *options,
         pass_decls: Arc::clone(passes),
         resource_decls: Arc::clone(resources),
-        passes: (0..passes.len())
-            .map(|p| PassPlan {
-                culled: !eff_live[p] && folded_into[p].is_none(),
-                group: group_of[p],
-                needed_by: needed_by[p],
-                folded_into: folded_into[p],
-            })
-            .collect(),
+        passes: pass_plans,
         groups: planned_groups,
         order,
         restructure,

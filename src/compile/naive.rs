@@ -3,20 +3,18 @@
 //! first asked for ([`CompiledGraph::naive_groups`](crate::CompiledGraph::naive_groups)), so a
 //! compile allocates none of them; the naive traffic is counted from the same rule.
 
+use super::scratch::Scratch;
 use super::versions::Versions;
 use crate::compiled::NaiveSources;
-use crate::resource::PassDecl;
 
-pub(super) fn naive_sources(passes: &[PassDecl], v: &Versions) -> NaiveSources {
-    let mut start = Vec::with_capacity(passes.len() + 1);
-    let mut loaded = Vec::with_capacity(v.slot_read.len());
-    for (p, pass) in passes.iter().enumerate() {
-        start.push(loaded.len() as u32);
-        for slot in 0..pass.attachment_count() {
-            let read = v.slot_read[v.slot(crate::ids::PassId::new(p), slot)];
-            loaded.push(read.map(|version| v.writer[version as usize]));
-        }
-    }
-    start.push(loaded.len() as u32);
+pub(super) fn naive_sources(v: &Versions, scratch: &mut Scratch) -> NaiveSources {
+    let mut start = scratch.u32s.take(v.slot_starts().len());
+    start.extend_from_slice(v.slot_starts());
+    let mut loaded = scratch.loaded.take(v.slot_read.len());
+    loaded.extend(
+        v.slot_read
+            .iter()
+            .map(|read| read.map(|version| v.writer[version as usize])),
+    );
     NaiveSources { start, loaded }
 }

@@ -20,10 +20,15 @@ pub(super) fn infer_attachment_ops(
             continue;
         }
         let first_id = group.passes[0];
-        let first = &graph.passes[first_id.index()];
-        let last = &graph.passes[group.passes.last().expect("groups are never empty").index()];
-        let mut attachments = first.attachments().zip(last.attachments()).enumerate();
-        let mut plan = |(slot, (a, at_end)): (usize, (AttachmentDecl, AttachmentDecl))| {
+        let (first_slots, last_slots) = (
+            graph.acc.slots(first_id.index()),
+            graph
+                .acc
+                .slots(group.passes[group.passes.len() - 1].index()),
+        );
+        let color_slots = first_slots.iter().take_while(|a| !a.is_depth).count();
+        let mut attachments = first_slots.iter().zip(last_slots).enumerate();
+        let mut plan = |(slot, (&a, at_end)): (usize, (&AttachmentDecl, &AttachmentDecl))| {
             let decl = &graph.resources[a.resource.index()];
             let loaded = v.slot_read[v.slot(first_id, slot)];
             let (load, load_reason) = load_op(a, decl, loaded, v, options);
@@ -51,12 +56,7 @@ pub(super) fn infer_attachment_ops(
         };
         // Into the group's own lists: a reused group keeps its capacity.
         let mut color = std::mem::take(&mut group.color);
-        color.extend(
-            attachments
-                .by_ref()
-                .take(first.color_slot_count())
-                .map(&mut plan),
-        );
+        color.extend(attachments.by_ref().take(color_slots).map(&mut plan));
         group.color = color;
         group.depth = attachments.next().map(&mut plan);
         let mut depth_views = std::mem::take(&mut group.depth_views);

@@ -9,6 +9,7 @@ use wgpu::{BufferUsages, TextureUsages};
 use super::Decls;
 use super::FastMap;
 use super::compiler::Spares;
+use super::scratch::Scratch;
 use crate::compiled::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
@@ -33,23 +34,21 @@ pub(super) fn lifetimes_and_usage(
     graph: Decls<'_>,
     live: &[bool],
     group_of: &[Option<GroupId>],
+    scratch: &mut Scratch,
 ) -> Vec<ResourcePlan> {
-    let mut plans: Vec<ResourcePlan> = graph
-        .resources
-        .iter()
-        .map(|r| ResourcePlan {
-            culled: true,
-            transient: false,
-            first_group: None,
-            last_group: None,
-            physical: None,
-            usage: match r.kind {
-                ResourceKind::Texture(_) => ResourceUsage::Texture(TextureUsages::empty()),
-                ResourceKind::Buffer(_) => ResourceUsage::Buffer(BufferUsages::empty()),
-            },
-        })
-        .collect();
-    for (p, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
+    let mut plans = scratch.resource_plans.take(graph.resources.len());
+    plans.extend(graph.resources.iter().map(|r| ResourcePlan {
+        culled: true,
+        transient: false,
+        first_group: None,
+        last_group: None,
+        physical: None,
+        usage: match r.kind {
+            ResourceKind::Texture(_) => ResourceUsage::Texture(TextureUsages::empty()),
+            ResourceKind::Buffer(_) => ResourceUsage::Buffer(BufferUsages::empty()),
+        },
+    }));
+    for p in (0..graph.passes.len()).filter(|&p| live[p]) {
         let g = group_of[p].expect("live passes have a group");
         let mut touch = |r: ResourceId, (tex, buf): (TextureUsages, BufferUsages)| {
             let plan = &mut plans[r.index()];
@@ -62,13 +61,13 @@ pub(super) fn lifetimes_and_usage(
             }
         };
         let attach = (TextureUsages::RENDER_ATTACHMENT, BufferUsages::empty());
-        for a in pass.attachments() {
+        for a in graph.acc.slots(p) {
             touch(a.resource, attach);
             if let Some(t) = a.resolve {
                 touch(t, attach);
             }
         }
-        for (access, e) in pass.entries() {
+        for &(access, e) in graph.acc.entries(p) {
             touch(e.resource, list_usage(access));
         }
     }
@@ -136,7 +135,7 @@ pub(super) fn plan_physical_resources(
 ) -> Vec<PhysicalResource> {
     let res = &graph.resources;
     // Keys worked out once: (buffer?, first group, resource), unique, so an unstable sort is exact.
-    let mut keyed: Vec<(bool, GroupId, ResourceId)> = Vec::with_capacity(res.len());
+    let mut keyed = spares.scratch.keyed.take(res.len());
     keyed.extend(
         (0..res.len())
             .filter(|&r| !plans[r].culled && res[r].import.is_none())
@@ -149,13 +148,23 @@ pub(super) fn plan_physical_resources(
             }),
     );
     keyed.sort_unstable();
-    let order = keyed.into_iter().map(|(_, _, r)| r);
 
     let mut physical: Vec<PhysicalResource> = spares.physical_list();
-    let mut key_of: FastMap<(ResourceKind, ResourceUsage), u32> = FastMap::default();
-    let mut free: Vec<BinaryHeap<Reverse<u32>>> = Vec::new(); // per key: free physical indices
-    let mut busy: BinaryHeap<Reverse<(GroupId, u32, u32)>> = BinaryHeap::new(); // (last group, physical, key)
-    for r in order {
+    // Taken out for the loop, which also takes lists from the spares.
+    let mut pooling = std::mem::take(&mut spares.scratch.pooling);
+    let Pooling {
+        key_of,
+        free,
+        busy,
+        free_heaps,
+    } = &mut pooling;
+    key_of.clear();
+    busy.clear();
+    free_heaps.extend(free.drain(..).map(|mut heap| {
+        heap.clear();
+        heap
+    }));
+    for &(_, _, r) in &keyed {
         let plan = plans[r.index()];
         let first = plan.first_group.expect("live resources have a lifetime");
         while let Some(&Reverse((last, index, key))) = busy.peek() {
@@ -169,7 +178,7 @@ pub(super) fn plan_physical_resources(
         let next_key = key_of.len() as u32;
         let key = *key_of.entry(desc).or_insert(next_key);
         if key == next_key {
-            free.push(BinaryHeap::new());
+            free.push(free_heaps.pop().unwrap_or_default());
         }
         let reuse = if options.alias {
             free[key as usize].pop().map(|Reverse(i)| i)
@@ -189,5 +198,20 @@ pub(super) fn plan_physical_resources(
         let last = plan.last_group.expect("live resources have a lifetime");
         busy.push(Reverse((last, index, key)));
     }
+    spares.scratch.keyed.give(keyed);
+    spares.scratch.pooling = pooling;
     physical
+}
+
+/// The physical-resource step's working tables, kept between compiles.
+#[derive(Debug, Default)]
+pub(super) struct Pooling {
+    /// Each descriptor and usage seen: its key.
+    key_of: FastMap<(ResourceKind, ResourceUsage), u32>,
+    /// Per key: free physical indices.
+    free: Vec<BinaryHeap<Reverse<u32>>>,
+    /// (last group, physical, key) of the physical resources in use.
+    busy: BinaryHeap<Reverse<(GroupId, u32, u32)>>,
+    /// Emptied free lists.
+    free_heaps: Vec<BinaryHeap<Reverse<u32>>>,
 }

@@ -5,15 +5,18 @@
 //! - `reorder`: a pass moves back to join an earlier group with the same attachments when every
 //!   hazard keeps its order and the traffic model says it pays.
 
+use super::Decls;
+use super::accesses::Accesses;
 use super::groups::{Grouper, same_attachments};
+use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::{VersionId, Versions};
 use crate::compiled::{Restructuring, subresource_bytes};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
 use crate::resource::{
-    Access, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
-    Subresource,
+    Access, AttachmentDecl, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
+    ResourceKind, Subresource,
 };
 
 /// How far back a pass looks for a group to join.
@@ -31,8 +34,8 @@ pub(super) struct ReadersOf {
 }
 
 impl ReadersOf {
-    pub(super) fn new(pass_count: usize, v: &Versions) -> Self {
-        let mut start = vec![0u32; v.writer.len() + 1];
+    pub(super) fn new(pass_count: usize, v: &Versions, scratch: &mut Scratch) -> Self {
+        let mut start = scratch.u32s.filled(v.writer.len() + 1, 0);
         for p in 0..pass_count {
             for &version in v.reads_of(p) {
                 start[version as usize + 1] += 1;
@@ -41,8 +44,11 @@ impl ReadersOf {
         for i in 1..start.len() {
             start[i] += start[i - 1];
         }
-        let mut fill = start.clone();
-        let mut passes = vec![PassId::new(0); start[v.writer.len()] as usize];
+        let mut fill = scratch.u32s.take(start.len());
+        fill.extend_from_slice(&start);
+        let mut passes = scratch
+            .pass_ids
+            .filled(start[v.writer.len()] as usize, PassId::new(0));
         for p in 0..pass_count {
             for &version in v.reads_of(p) {
                 let slot = &mut fill[version as usize];
@@ -50,7 +56,14 @@ impl ReadersOf {
                 *slot += 1;
             }
         }
+        scratch.u32s.give(fill);
         ReadersOf { start, passes }
+    }
+
+    /// Hands the lists back.
+    pub(super) fn recycle(self, scratch: &mut Scratch) {
+        scratch.u32s.give(self.start);
+        scratch.pass_ids.give(self.passes);
     }
 
     fn of(&self, version: VersionId) -> &[PassId] {
@@ -225,10 +238,11 @@ fn fold_copy(
 /// Every subresource range a pass touches, with whether it writes it. A pass that reads and
 /// writes a subresource lists it twice.
 fn accesses<'p>(
-    pass: &'p PassDecl,
+    acc: &'p Accesses,
+    p: PassId,
     subs: &'p SubTable,
 ) -> impl Iterator<Item = (std::ops::Range<usize>, bool)> + 'p {
-    let attachments = pass.attachments().flat_map(move |a| {
+    let attachments = acc.slots(p.index()).iter().flat_map(move |a| {
         let s = subs.index(a.resource, a.sub);
         let reads = matches!(a.access, Access::Read | Access::ReadWrite);
         let writes = a.access != Access::Read;
@@ -242,7 +256,7 @@ fn accesses<'p>(
             .chain(writes.then_some((s..s + 1, true)))
             .chain(resolve)
     });
-    let lists = pass.entries().flat_map(move |(access, e)| {
+    let lists = acc.entries(p.index()).iter().flat_map(move |&(access, e)| {
         let range = subs.of(e.resource, e.sub);
         access
             .reads()
@@ -267,18 +281,26 @@ pub(super) struct Reordered {
 /// stands until the first move.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn reorder<'a>(
-    passes: &'a [PassDecl],
-    res: &'a [ResourceDecl],
+    graph: Decls<'a>,
     subs: &'a SubTable,
     v: &'a Versions,
     live: &'a [bool],
     readers: Option<&'a ReadersOf>,
     declared_groups: &'a [Option<GroupId>],
     options: &'a CompileOptions,
+    scratch: &'a mut Scratch,
 ) -> Reordered {
-    let keys: Vec<u64> = passes.iter().map(pass_key).collect();
-    let declared = super::declared_order(live);
-    if !options.merge || !has_candidates(passes, &keys, &declared) {
+    let passes = graph.passes;
+    let mut keys = scratch.u64s.take(passes.len());
+    keys.extend(
+        passes
+            .iter()
+            .enumerate()
+            .map(|(p, pass)| pass_key(pass, graph.acc.slots(p))),
+    );
+    let declared = super::declared_order(live, scratch);
+    if !options.merge || !has_candidates(graph, &keys, &declared) {
+        scratch.u64s.give(keys);
         return Reordered {
             order: declared,
             moves: Vec::new(),
@@ -286,8 +308,9 @@ pub(super) fn reorder<'a>(
     }
     let live_count = declared.len();
     let mut r = Reorderer {
+        graph,
         passes,
-        res,
+        res: graph.resources,
         subs,
         v,
         live,
@@ -296,38 +319,37 @@ pub(super) fn reorder<'a>(
         built_readers: None,
         declared_groups,
         keys,
-        out: Vec::with_capacity(live_count),
-        pos: vec![NONE; passes.len()],
-        starts: Vec::with_capacity(live_count),
+        out: scratch.pass_ids.take(live_count),
+        pos: scratch.u32s.filled(passes.len(), NONE),
+        starts: scratch.flags.take(live_count),
         tail: None,
-        scratch: None,
-        mark: vec![0; passes.len()],
+        trial: None,
+        mark: scratch.u32s.filled(passes.len(), 0),
         read_mark: Vec::new(),
         write_mark: Vec::new(),
         stamp: 0,
-        local_group: vec![(0, 0); passes.len()],
+        local_group: scratch.pairs.filled(passes.len(), (0, 0)),
         moves: Vec::new(),
+        scratch,
     };
-    for p in declared {
+    for &p in &declared {
         r.place(p);
     }
-    Reordered {
-        order: r.out,
-        moves: r.moves,
-    }
+    r.scratch.pass_ids.give(declared);
+    r.finish()
 }
 
 /// Whether any live render pass has somewhere to join ([`join_candidate`]): most frames have
 /// none, and then the declared order stands without building anything else.
-fn has_candidates(passes: &[PassDecl], keys: &[u64], declared: &[PassId]) -> bool {
-    (0..declared.len()).any(|i| join_candidate(passes, keys, declared, i).is_some())
+fn has_candidates(graph: Decls<'_>, keys: &[u64], declared: &[PassId]) -> bool {
+    (0..declared.len()).any(|i| join_candidate(graph, keys, declared, i).is_some())
 }
 
 /// The position of the nearest pass before position `i` of `order` with the attachments of the
 /// pass at `i`, within the window and not across a pinned pass, when passes stand between the
 /// two (right next to it, the pass merged already, or what stops it is not in between).
 /// The window is scanned in the keys alone ([`pass_key`]): declarations are read only on a match.
-fn join_candidate(passes: &[PassDecl], keys: &[u64], order: &[PassId], i: usize) -> Option<usize> {
+fn join_candidate(graph: Decls<'_>, keys: &[u64], order: &[PassId], i: usize) -> Option<usize> {
     let x = order[i];
     let key = keys[x.index()];
     if key == 0 || key & PINNED != 0 {
@@ -336,7 +358,7 @@ fn join_candidate(passes: &[PassDecl], keys: &[u64], order: &[PassId], i: usize)
     for at in (i.saturating_sub(WINDOW)..i).rev() {
         let q = order[at];
         let q_key = keys[q.index()];
-        if q_key & !PINNED == key && same_attachments(&passes[q.index()], &passes[x.index()]) {
+        if q_key & !PINNED == key && same_attachments(graph.passes, graph.acc, q, x) {
             return (at + 1 < i).then_some(at);
         }
         if q_key & PINNED != 0 {
@@ -350,17 +372,17 @@ fn join_candidate(passes: &[PassDecl], keys: &[u64], order: &[PassId], i: usize)
 const PINNED: u64 = 2;
 
 /// A pass's attachment key with the [`PINNED`] bit.
-fn pass_key(pass: &PassDecl) -> u64 {
-    (attachment_key(pass) & !PINNED) | if pass.keep_order { PINNED } else { 0 }
+fn pass_key(pass: &PassDecl, slots: &[AttachmentDecl]) -> u64 {
+    (attachment_key(pass, slots) & !PINNED) | if pass.keep_order { PINNED } else { 0 }
 }
 
 /// A hash of the attachment set (0: none); equal keys are confirmed with `same_attachments`.
-fn attachment_key(pass: &PassDecl) -> u64 {
-    if pass.kind != PassKind::Render || pass.attachment_count() == 0 {
+fn attachment_key(pass: &PassDecl, slots: &[AttachmentDecl]) -> u64 {
+    if pass.kind != PassKind::Render || slots.is_empty() {
         return 0;
     }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ pass.color.len() as u64;
-    for a in pass.attachments() {
+    for a in slots {
         for x in [
             a.resource.index() as u64,
             u64::from(a.sub.mip),
@@ -373,6 +395,7 @@ fn attachment_key(pass: &PassDecl) -> u64 {
 }
 
 struct Reorderer<'a> {
+    graph: Decls<'a>,
     passes: &'a [PassDecl],
     res: &'a [ResourceDecl],
     subs: &'a SubTable,
@@ -394,7 +417,7 @@ struct Reorderer<'a> {
     /// declared order and its groups are `declared_groups`).
     tail: Option<Grouper<'a>>,
     /// The merge rule on trial orders, made at the first trial.
-    scratch: Option<Grouper<'a>>,
+    trial: Option<Grouper<'a>>,
     /// Per pass: a stamp (dependency marks).
     mark: Vec<u32>,
     /// Per subresource: stamps of what the passes being moved read and write.
@@ -404,9 +427,31 @@ struct Reorderer<'a> {
     /// Per pass: (stamp of the region it was last simulated in, its group there).
     local_group: Vec<(u32, u32)>,
     moves: Vec<Restructuring>,
+    scratch: &'a mut Scratch,
 }
 
 impl<'a> Reorderer<'a> {
+    /// The order and moves; the working lists go back to the scratch.
+    fn finish(self) -> Reordered {
+        let scratch = self.scratch;
+        scratch.u64s.give(self.keys);
+        for list in [self.pos, self.mark, self.read_mark, self.write_mark] {
+            scratch.u32s.give(list);
+        }
+        scratch.flags.give(self.starts);
+        scratch.pairs.give(self.local_group);
+        for grouper in [self.tail, self.trial].into_iter().flatten() {
+            grouper.recycle(scratch);
+        }
+        if let Some(readers) = self.built_readers {
+            readers.recycle(scratch);
+        }
+        Reordered {
+            order: self.out,
+            moves: self.moves,
+        }
+    }
+
     fn place(&mut self, x: PassId) {
         let i = self.out.len();
         self.out.push(x);
@@ -439,7 +484,7 @@ impl<'a> Reorderer<'a> {
 
     /// Marks what pass `p` reads and writes with `stamp`.
     fn mark_accesses(&mut self, p: PassId, stamp: u32) {
-        for (range, writes) in accesses(&self.passes[p.index()], self.subs) {
+        for (range, writes) in accesses(self.graph.acc, p, self.subs) {
             let marks = if writes {
                 &mut self.write_mark
             } else {
@@ -454,18 +499,18 @@ impl<'a> Reorderer<'a> {
     /// Whether pass `p` and the passes marked with `stamp` touch one subresource, one of them
     /// writing it: then they must keep their order.
     fn conflicts(&self, p: PassId, stamp: u32) -> bool {
-        accesses(&self.passes[p.index()], self.subs).any(|(mut range, writes)| {
+        accesses(self.graph.acc, p, self.subs).any(|(mut range, writes)| {
             range.any(|s| self.write_mark[s] == stamp || (writes && self.read_mark[s] == stamp))
         })
     }
 
     fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
         let xd = &self.passes[x.index()];
-        let k = join_candidate(self.passes, &self.keys, &self.out, i)?;
+        let k = join_candidate(self.graph, &self.keys, &self.out, i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
-            self.read_mark = vec![0; self.subs.len()];
-            self.write_mark = vec![0; self.subs.len()];
+            self.read_mark = self.scratch.u32s.filled(self.subs.len(), 0);
+            self.write_mark = self.scratch.u32s.filled(self.subs.len(), 0);
         }
         // What x depends on among the passes in between goes ahead of the group: walking back,
         // a pass that conflicts with x or with what already goes ahead must go ahead too.
@@ -549,10 +594,11 @@ impl<'a> Reorderer<'a> {
             return None;
         }
         // Keep the new order: positions, group starts and the merge rule's state.
-        let (passes, subs, v, options) = (self.passes, self.subs, self.v, self.options);
+        let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
+        let scratch = &mut *self.scratch;
         let tail = self
             .tail
-            .get_or_insert_with(|| Grouper::new(passes, subs, v, options));
+            .get_or_insert_with(|| Grouper::new(graph, subs, v, options, scratch));
         tail.reset();
         for (offset, &p) in new.iter().enumerate() {
             let at = rs + offset;
@@ -588,17 +634,18 @@ impl<'a> Reorderer<'a> {
         self.stamp += 1;
         let region = self.stamp;
         if self.given_readers.is_none() && self.built_readers.is_none() {
-            self.built_readers = Some(ReadersOf::new(self.passes.len(), self.v));
+            self.built_readers = Some(ReadersOf::new(self.passes.len(), self.v, self.scratch));
         }
-        let (passes, subs, v, options) = (self.passes, self.subs, self.v, self.options);
-        let scratch = self
-            .scratch
-            .get_or_insert_with(|| Grouper::new(passes, subs, v, options));
-        scratch.reset();
+        let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
+        let scratch = &mut *self.scratch;
+        let trial = self
+            .trial
+            .get_or_insert_with(|| Grouper::new(graph, subs, v, options, scratch));
+        trial.reset();
         let mut group = 0u32;
         let mut bounds = Vec::with_capacity(seq.len() + 1);
         for (at, &p) in seq.iter().enumerate() {
-            if scratch.push(p).is_some() {
+            if trial.push(p).is_some() {
                 if at > 0 {
                     group += 1;
                 }
@@ -617,12 +664,11 @@ impl<'a> Reorderer<'a> {
     /// Loads at the start of a group and stores at its end, as the ops step would decide them.
     fn group_cost(&self, members: &[PassId], g: u32, region: u32) -> u64 {
         let first = members[0];
-        let pass = &self.passes[first.index()];
-        if pass.kind != PassKind::Render {
+        if self.passes[first.index()].kind != PassKind::Render {
             return 0;
         }
         let mut cost = 0u64;
-        for (slot, a) in pass.attachments().enumerate() {
+        for (slot, a) in self.graph.acc.slots(first.index()).iter().enumerate() {
             let bytes = subresource_bytes(&self.res[a.resource.index()], a.sub);
             if matches!(a.access, Access::Read | Access::ReadWrite)
                 && self.v.slot_read[self.v.slot(first, slot)].is_some()

@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use super::scratch::Scratch;
 use crate::error::GraphError;
 use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource};
 
@@ -19,9 +20,9 @@ pub(super) struct SubTable {
 
 impl SubTable {
     /// The table of validated resources (mips and layers already checked to be small).
-    pub(super) fn new(res: &[ResourceDecl]) -> Result<Self, GraphError> {
-        let mut base = Vec::with_capacity(res.len() + 1);
-        let mut mips = Vec::with_capacity(res.len());
+    pub(super) fn new(res: &[ResourceDecl], scratch: &mut Scratch) -> Result<Self, GraphError> {
+        let mut base = scratch.u32s.take(res.len() + 1);
+        let mut mips = scratch.u32s.take(res.len());
         let mut total = 0usize;
         for r in res {
             base.push(total as u32);
@@ -31,6 +32,8 @@ impl SubTable {
             });
             total += r.subresource_count() as usize;
             if total > MAX_SUBRESOURCES {
+                scratch.u32s.give(base);
+                scratch.u32s.give(mips);
                 return Err(GraphError::invalid(format!(
                     "the graph declares more than {MAX_SUBRESOURCES} subresources (mips × layers over all textures)"
                 )));
@@ -38,6 +41,12 @@ impl SubTable {
         }
         base.push(total as u32);
         Ok(SubTable { base, mips })
+    }
+
+    /// Hands the lists back.
+    pub(super) fn recycle(self, scratch: &mut Scratch) {
+        scratch.u32s.give(self.base);
+        scratch.u32s.give(self.mips);
     }
 
     /// Subresources of the whole graph.

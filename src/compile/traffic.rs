@@ -3,11 +3,9 @@
 
 use super::Decls;
 use super::validate::Checked;
-use crate::compiled::{
-    Group, LoadOp, NaiveSources, Traffic, attachment_bytes, naive_attachments, subresource_bytes,
-};
+use crate::compiled::{Group, LoadOp, NaiveSources, Traffic, attachment_bytes, naive_attachments};
 use crate::error::GraphError;
-use crate::resource::{PassId, ResourceDecl, ResourceId, Subresource};
+use crate::resource::{ListAccess, PassId, ResourceDecl, ResourceId, Subresource};
 
 /// The traffic of a plan whose attachment bytes (`planned_bytes`, from [`planned_bytes`]) and
 /// those of the declared order's plan are counted already; `graph` and `live` are the declared
@@ -22,25 +20,19 @@ pub(super) fn measure_traffic(
     fps: u32,
 ) -> Result<Traffic, GraphError> {
     let overflow = || GraphError::invalid("attachment traffic overflows a 64-bit byte count");
-    // Most attachments are mip 0: its bytes are worked out once per resource.
-    let base: Vec<u64> = graph
-        .resources
-        .iter()
-        .map(|r| subresource_bytes(r, Subresource::BASE))
-        .collect();
-    let bytes = |r: ResourceId, sub: Subresource| {
-        if sub.mip == 0 {
-            base[r.index()]
-        } else {
-            subresource_bytes(&graph.resources[r.index()], sub)
-        }
-    };
+    let bytes =
+        |r: ResourceId, sub: Subresource| checked.subresource_bytes(graph.resources, r, sub);
     let planned_bytes = planned_bytes.ok_or_else(overflow)?;
     let declared_bytes = declared_bytes.ok_or_else(overflow)?;
     // The naive plan, counted without building it: every live pass alone.
     let mut naive_bytes = 0u64;
-    for (p, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
-        for a in naive_attachments(pass, PassId::new(p), graph.resources, naive) {
+    for p in (0..graph.passes.len()).filter(|&p| live[p]) {
+        for a in naive_attachments(
+            graph.acc.slots(p).iter().copied(),
+            PassId::new(p),
+            graph.resources,
+            naive,
+        ) {
             let moved = 1 + u64::from(a.load == LoadOp::Load);
             naive_bytes = bytes(a.resource, a.sub)
                 .checked_mul(moved)
@@ -54,8 +46,13 @@ pub(super) fn measure_traffic(
         }
     }
     let mut sampled = 0u64;
-    for (_, pass) in graph.passes.iter().enumerate().filter(|&(p, _)| live[p]) {
-        for e in pass.sample.iter().chain(&pass.input) {
+    for p in (0..graph.passes.len()).filter(|&p| live[p]) {
+        let shader_reads = graph
+            .acc
+            .entries(p)
+            .iter()
+            .filter(|(access, _)| matches!(access, ListAccess::Sample | ListAccess::Input));
+        for (_, e) in shader_reads {
             let b = match e.sub {
                 Some(sub) => bytes(e.resource, sub),
                 None => checked.bytes[e.resource.index()],
@@ -77,6 +74,10 @@ pub(super) fn measure_traffic(
 }
 
 /// Attachment bytes a frame of `groups` (`None` on overflow): what restructuring compares.
-pub(super) fn planned_bytes(res: &[ResourceDecl], groups: &[Group]) -> Option<u64> {
-    attachment_bytes(groups, |r, sub| subresource_bytes(&res[r.index()], sub))
+pub(super) fn planned_bytes(
+    res: &[ResourceDecl],
+    checked: &Checked,
+    groups: &[Group],
+) -> Option<u64> {
+    attachment_bytes(groups, |r, sub| checked.subresource_bytes(res, r, sub))
 }

@@ -3,8 +3,9 @@
 
 use std::hash::Hasher;
 
-use super::Decls;
+use super::scratch::Scratch;
 use super::subresources::SubTable;
+use crate::compiled::subresource_bytes;
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
 use crate::hash::FastHasher;
@@ -26,57 +27,118 @@ pub(super) struct Checked {
     pub subs: SubTable,
     /// Per resource: `bytes(R)` of the traffic model (whole texture, every mip; buffer size).
     pub bytes: Vec<u64>,
+    /// Per resource: bytes of one subresource of mip 0 (a buffer's size), the one most
+    /// attachments name.
+    base_bytes: Vec<u64>,
+}
+
+impl Checked {
+    /// Bytes of one subresource of a resource.
+    pub(super) fn subresource_bytes(
+        &self,
+        res: &[ResourceDecl],
+        r: ResourceId,
+        sub: Subresource,
+    ) -> u64 {
+        if sub.mip == 0 {
+            self.base_bytes[r.index()]
+        } else {
+            subresource_bytes(&res[r.index()], sub)
+        }
+    }
+
+    /// Hands the lists back.
+    pub(super) fn recycle(self, scratch: &mut Scratch) {
+        self.subs.recycle(scratch);
+        scratch.u64s.give(self.bytes);
+        scratch.u64s.give(self.base_bytes);
+    }
 }
 
 /// Checks everything but reads before writes (the versions step finds those).
-pub(super) fn validate(graph: Decls<'_>) -> Result<Checked, GraphError> {
-    if graph.passes.is_empty() {
+pub(super) fn validate(
+    passes: &[PassDecl],
+    res: &[ResourceDecl],
+    scratch: &mut Scratch,
+) -> Result<Checked, GraphError> {
+    if passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
     }
-    let resource_names = graph.resources.iter().map(|r| &*r.name);
-    check_unique_names(resource_names, graph.resources.len(), "resource")?;
-    let pass_names = graph.passes.iter().map(|p| &*p.name);
-    check_unique_names(pass_names, graph.passes.len(), "pass")?;
-    let mut bytes = Vec::with_capacity(graph.resources.len());
-    for r in graph.resources {
+    check_unique_names(|i| &res[i].name, res.len(), "resource", scratch)?;
+    check_unique_names(|i| &passes[i].name, passes.len(), "pass", scratch)?;
+    let mut bytes = scratch.u64s.take(res.len());
+    let mut seen_in_pass = scratch.u32s.filled(res.len(), 0);
+    let checked = check_resources_and_passes(passes, res, &mut bytes, &mut seen_in_pass, scratch);
+    scratch.u32s.give(seen_in_pass);
+    match checked {
+        Ok(subs) => {
+            let mut base_bytes = scratch.u64s.take(res.len());
+            base_bytes.extend(res.iter().map(|r| subresource_bytes(r, Subresource::BASE)));
+            Ok(Checked {
+                subs,
+                bytes,
+                base_bytes,
+            })
+        }
+        Err(e) => {
+            scratch.u64s.give(bytes);
+            Err(e)
+        }
+    }
+}
+
+/// Every resource, then every pass; returns the subresource index space.
+fn check_resources_and_passes(
+    passes: &[PassDecl],
+    res: &[ResourceDecl],
+    bytes: &mut Vec<u64>,
+    seen_in_pass: &mut [u32],
+    scratch: &mut Scratch,
+) -> Result<SubTable, GraphError> {
+    for r in res {
         bytes.push(validate_resource(r)?);
     }
-    let subs = SubTable::new(graph.resources)?;
-    // What each texture can be attached as, worked out once per resource, not once per use.
-    let attachable: Vec<Attachable> = graph.resources.iter().map(Attachable::of).collect();
-    let mut seen_in_pass = vec![0u32; graph.resources.len()];
+    let subs = SubTable::new(res, scratch)?;
     let mut uses = Vec::new();
-    let histories = graph.resources.iter().any(|r| r.history.is_some());
-    for (p, pass) in graph.passes.iter().enumerate() {
+    let histories = res.iter().any(|r| r.history.is_some());
+    let checked = passes.iter().enumerate().try_for_each(|(p, pass)| {
         PassChecker {
-            res: graph.resources,
-            attachable: &attachable,
+            res,
             pass,
             first: None,
         }
-        .check(p as u32 + 1, &mut seen_in_pass, &mut uses, histories)?;
+        .check(p as u32 + 1, seen_in_pass, &mut uses, histories)
+    });
+    match checked {
+        Ok(()) => Ok(subs),
+        Err(e) => {
+            subs.recycle(scratch);
+            Err(e)
+        }
     }
-    Ok(Checked { subs, bytes })
 }
 
 /// Names go into an open-addressing table of (hash, index) sized to a power of two: no string is
 /// copied and equal hashes are confirmed by comparing the names. The first repeat in declaration
 /// order is reported.
 fn check_unique_names<'n>(
-    names: impl Iterator<Item = &'n str>,
+    name: impl Fn(usize) -> &'n str,
     count: usize,
     what: &'static str,
+    scratch: &mut Scratch,
 ) -> Result<(), GraphError> {
     let capacity = (count * 2).next_power_of_two().max(16);
     let mask = capacity - 1;
-    let mut table: Vec<(u64, u32)> = vec![(0, u32::MAX); capacity];
-    let all: Vec<&str> = names.collect();
-    for (i, &name) in all.iter().enumerate() {
-        if name.is_empty() {
-            return Err(GraphError::invalid(format!("a {what} has an empty name")));
+    let mut table = scratch.hashed.filled(capacity, (0, u32::MAX));
+    let mut found = Ok(());
+    'names: for i in 0..count {
+        let this = name(i);
+        if this.is_empty() {
+            found = Err(GraphError::invalid(format!("a {what} has an empty name")));
+            break;
         }
         let mut h = FastHasher::default();
-        h.write(name.as_bytes());
+        h.write(this.as_bytes());
         let hash = h.finish();
         let mut slot = (hash as usize) & mask;
         loop {
@@ -85,16 +147,18 @@ fn check_unique_names<'n>(
                 table[slot] = (hash, i as u32);
                 break;
             }
-            if stored == hash && all[index as usize] == name {
-                return Err(GraphError::DuplicateName {
+            if stored == hash && name(index as usize) == this {
+                found = Err(GraphError::DuplicateName {
                     what,
-                    name: name.to_owned(),
+                    name: this.to_owned(),
                 });
+                break 'names;
             }
             slot = (slot + 1) & mask;
         }
     }
-    Ok(())
+    scratch.hashed.give(table);
+    found
 }
 
 /// A resource's own shape; returns its `bytes(R)` (checked u64).
@@ -283,7 +347,6 @@ impl Use {
 /// Checks one pass: each rule a method.
 struct PassChecker<'g> {
     res: &'g [ResourceDecl],
-    attachable: &'g [Attachable],
     pass: &'g PassDecl,
     /// The first attachment: its resource and rendered extent (width, height, samples).
     first: Option<(ResourceId, (u32, u32, u32))>,
@@ -520,7 +583,7 @@ impl PassChecker<'_> {
 
     /// Colour slots take renderable colour formats, the depth slot depth formats.
     fn attachment_format(&self, a: AttachmentDecl, t: TextureDesc) -> Result<(), GraphError> {
-        let message = match (a.is_depth, self.attachable[a.resource.index()]) {
+        let message = match (a.is_depth, Attachable::of(&self.res[a.resource.index()])) {
             (false, Attachable::Depth) => {
                 format!("depth format {:?} used as a colour attachment", t.format)
             }

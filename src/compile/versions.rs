@@ -1,6 +1,9 @@
 //! Step 2: versions. Every write makes a new version of a subresource; every read names the
 //! version it sees. Reading a subresource that has no version is a `read_before_write`.
 
+use super::Decls;
+use super::accesses::Accesses;
+use super::scratch::Scratch;
 use super::subresources::SubTable;
 use crate::error::GraphError;
 use crate::resource::{
@@ -33,6 +36,19 @@ pub(super) struct Versions {
 }
 
 impl Versions {
+    /// Hands the lists back.
+    pub(super) fn recycle(self, scratch: &mut Scratch) {
+        scratch.maybe_passes.give(self.writer);
+        for list in [self.sub_of, self.read_start, self.reads, self.slot_start] {
+            scratch.u32s.give(list);
+        }
+        scratch.read_how.give(self.read_how);
+        for list in [self.slot_read, self.slot_written, self.slot_resolved] {
+            scratch.maybe_u32s.give(list);
+        }
+        scratch.flags.give(self.kept_at_end);
+    }
+
     /// Reads of all passes.
     pub(super) fn read_count(&self) -> usize {
         self.reads.len()
@@ -52,6 +68,11 @@ impl Versions {
             .iter()
             .zip(&self.read_how[range])
             .map(|(&v, &(r, how))| (v, r, how))
+    }
+
+    /// Per pass: its first slot in the slot tables; one more entry at the end holds the total.
+    pub(super) fn slot_starts(&self) -> &[u32] {
+        &self.slot_start
     }
 
     /// Index of attachment `slot` of pass `p` in the slot tables.
@@ -89,29 +110,40 @@ fn read_before_write_hint(
 }
 
 pub(super) fn trace_versions(
-    passes: &[PassDecl],
-    res: &[ResourceDecl],
+    graph: Decls<'_>,
     subs: &SubTable,
+    scratch: &mut Scratch,
 ) -> Result<Versions, GraphError> {
-    let mut t = Tracer::new(passes, res, subs);
+    let mut t = Tracer::new(graph, subs, scratch);
     t.preserved_imports();
-    for (p, pass) in passes.iter().enumerate() {
-        let pid = PassId::new(p);
+    let traced = (0..graph.passes.len()).try_for_each(|p| {
         t.v.read_start.push(t.v.reads.len() as u32);
         t.v.slot_start.push(t.v.slot_read.len() as u32);
         // Reads first: a read_write reads the prior version, then writes a new one.
-        t.read_attachments(pass)?;
-        t.read_lists(pass)?;
-        t.write(pass, pid);
-    }
+        t.read_attachments(p)?;
+        t.read_lists(p)?;
+        t.write(p);
+        Ok(())
+    });
     t.v.read_start.push(t.v.reads.len() as u32);
     t.v.slot_start.push(t.v.slot_read.len() as u32);
-    t.kept_imports();
-    Ok(t.v)
+    if traced.is_ok() {
+        t.kept_imports(scratch);
+    }
+    scratch.maybe_u32s.give(t.current);
+    match traced {
+        Ok(()) => Ok(t.v),
+        Err(e) => {
+            t.v.recycle(scratch);
+            Err(e)
+        }
+    }
 }
 
 /// The versions being traced and each subresource's current one.
 struct Tracer<'g> {
+    passes: &'g [PassDecl],
+    acc: &'g Accesses,
     res: &'g [ResourceDecl],
     subs: &'g SubTable,
     v: Versions,
@@ -119,26 +151,30 @@ struct Tracer<'g> {
 }
 
 impl<'g> Tracer<'g> {
-    fn new(passes: &[PassDecl], res: &'g [ResourceDecl], subs: &'g SubTable) -> Self {
+    fn new(graph: Decls<'g>, subs: &'g SubTable, scratch: &mut Scratch) -> Self {
+        let (passes, res) = (graph.passes, graph.resources);
         // Sized up front for the common case of one subresource per access.
-        let slots: usize = passes.iter().map(|p| p.attachment_count()).sum();
-        let listed: usize = passes.iter().map(|p| p.entries().count()).sum();
+        let slots = graph.acc.slot_count();
+        let listed = graph.acc.entry_count();
+        let versions = res.len() + slots + listed;
         Tracer {
+            passes,
+            acc: graph.acc,
             res,
             subs,
             v: Versions {
-                writer: Vec::with_capacity(res.len() + slots + listed),
-                sub_of: Vec::with_capacity(res.len() + slots + listed),
-                read_start: Vec::with_capacity(passes.len() + 1),
-                reads: Vec::with_capacity(slots + listed),
-                read_how: Vec::with_capacity(slots + listed),
-                slot_start: Vec::with_capacity(passes.len() + 1),
-                slot_read: Vec::with_capacity(slots),
-                slot_written: Vec::with_capacity(slots),
-                slot_resolved: Vec::with_capacity(slots),
+                writer: scratch.maybe_passes.take(versions),
+                sub_of: scratch.u32s.take(versions),
+                read_start: scratch.u32s.take(passes.len() + 1),
+                reads: scratch.u32s.take(slots + listed),
+                read_how: scratch.read_how.take(slots + listed),
+                slot_start: scratch.u32s.take(passes.len() + 1),
+                slot_read: scratch.maybe_u32s.take(slots),
+                slot_written: scratch.maybe_u32s.take(slots),
+                slot_resolved: scratch.maybe_u32s.take(slots),
                 kept_at_end: Vec::new(),
             },
-            current: vec![None; subs.len()],
+            current: scratch.maybe_u32s.filled(subs.len(), None),
         }
     }
 
@@ -166,14 +202,14 @@ impl<'g> Tracer<'g> {
 
     /// What each attachment slot loads: the current version when the access reads prior contents;
     /// none to load and no clear value to start from is a `read_before_write`.
-    fn read_attachments(&mut self, pass: &PassDecl) -> Result<(), GraphError> {
-        for a in pass.attachments() {
+    fn read_attachments(&mut self, p: usize) -> Result<(), GraphError> {
+        for &a in self.acc.slots(p) {
             let sub = self.subs.index(a.resource, a.sub);
             let loaded = a.access.reads_prior().then(|| self.current[sub]).flatten();
             let decl = &self.res[a.resource.index()];
             if a.access.reads_prior() && loaded.is_none() && a.clear.or(decl.clear).is_none() {
                 return Err(GraphError::ReadBeforeWrite {
-                    pass: pass.name.to_string(),
+                    pass: self.passes[p].name.to_string(),
                     resource: decl.name.to_string(),
                     access: a.access.as_str(),
                     hint: read_before_write_hint(decl, true, Some(a.sub)),
@@ -189,8 +225,9 @@ impl<'g> Tracer<'g> {
     }
 
     /// Every subresource a reading list entry names must have a version.
-    fn read_lists(&mut self, pass: &PassDecl) -> Result<(), GraphError> {
-        for (access, e) in pass.entries().filter(|(a, _)| a.reads()) {
+    fn read_lists(&mut self, p: usize) -> Result<(), GraphError> {
+        let acc = self.acc;
+        for &(access, e) in acc.entries(p).iter().filter(|(a, _)| a.reads()) {
             for sub in self.subs.of(e.resource, e.sub) {
                 let Some(version) = self.current[sub] else {
                     let decl = &self.res[e.resource.index()];
@@ -198,7 +235,7 @@ impl<'g> Tracer<'g> {
                         (decl.subresource_count() > 1).then(|| self.subs.sub_at(e.resource, sub))
                     });
                     return Err(GraphError::ReadBeforeWrite {
-                        pass: pass.name.to_string(),
+                        pass: self.passes[p].name.to_string(),
                         resource: decl.name.to_string(),
                         access: access.as_str(),
                         hint: read_before_write_hint(decl, false, named),
@@ -215,19 +252,20 @@ impl<'g> Tracer<'g> {
     /// entries. A `read` never writes, not even when its group clears a never-written depth: the
     /// clear is a load op, not content, so a later reader clears again for free instead of
     /// keeping it in memory.
-    fn write(&mut self, pass: &PassDecl, pid: PassId) {
-        for a in pass.attachments() {
+    fn write(&mut self, p: usize) {
+        let (acc, pid) = (self.acc, PassId::new(p));
+        for a in acc.slots(p) {
             let written = (a.access != Access::Read)
                 .then(|| self.new_version(self.subs.index(a.resource, a.sub), Some(pid)));
             self.v.slot_written.push(written);
         }
-        for a in pass.attachments() {
+        for a in acc.slots(p) {
             let resolved = a
                 .resolve
                 .map(|t| self.new_version(self.subs.index(t, a.resolve_subresource()), Some(pid)));
             self.v.slot_resolved.push(resolved);
         }
-        for (_, e) in pass.entries().filter(|(a, _)| a.writes()) {
+        for (_, e) in acc.entries(p).iter().filter(|(a, _)| a.writes()) {
             for sub in self.subs.of(e.resource, e.sub) {
                 self.new_version(sub, Some(pid));
             }
@@ -235,8 +273,8 @@ impl<'g> Tracer<'g> {
     }
 
     /// Frame-end versions of imports kept after the frame must reach memory.
-    fn kept_imports(&mut self) {
-        self.v.kept_at_end = vec![false; self.v.writer.len()];
+    fn kept_imports(&mut self, scratch: &mut Scratch) {
+        self.v.kept_at_end = scratch.flags.filled(self.v.writer.len(), false);
         for (r, decl) in self.res.iter().enumerate() {
             if decl.import.is_some_and(|i| i.after == ImportAfter::Keep) {
                 for sub in self.subs.all(ResourceId::new(r)) {

@@ -2,6 +2,7 @@
 //! ([guide](crate::guide#warnings)).
 
 use super::Decls;
+use super::scratch::Scratch;
 use crate::compiled::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 use crate::options::CompileOptions;
 use crate::resource::ResourceKind;
@@ -12,9 +13,10 @@ pub(super) fn collect_warnings(
     resources: &[ResourcePlan],
     options: &CompileOptions,
     mut warnings: Vec<Warning>,
+    scratch: &mut Scratch,
 ) -> Vec<Warning> {
     // One `clear_for_write` per resource is enough to say what the token would save.
-    let mut clear_for_write_said = vec![false; graph.resources.len()];
+    let mut clear_for_write_said = scratch.flags.filled(graph.resources.len(), false);
     for group in groups
         .iter()
         .filter(|g| !g.color.is_empty() || g.depth.is_some())
@@ -52,5 +54,6 @@ pub(super) fn collect_warnings(
             }
         }
     }
+    scratch.flags.give(clear_for_write_said);
     warnings
 }

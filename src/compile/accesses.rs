@@ -1,0 +1,76 @@
+//! Every pass's attachment slots and list entries in two dense tables, made once per compile:
+//! the steps after validation walk these instead of each declaration's eight lists, which lie
+//! wherever the allocator put them.
+
+use super::scratch::Scratch;
+use crate::resource::{AttachmentDecl, Entry, ListAccess, PassDecl};
+
+pub(super) struct Accesses {
+    /// Per pass: its first slot; one more entry at the end holds the total.
+    slot_start: Vec<u32>,
+    /// Every pass's attachment slots, as [`PassDecl::attachments`] gives them.
+    slots: Vec<AttachmentDecl>,
+    /// Per pass: its first entry; one more entry at the end holds the total.
+    entry_start: Vec<u32>,
+    /// Every pass's list entries, as [`PassDecl::entries`] gives them.
+    entries: Vec<(ListAccess, Entry)>,
+}
+
+impl Accesses {
+    pub(super) fn new(passes: &[PassDecl], scratch: &mut Scratch) -> Self {
+        let slot_count = passes.iter().map(PassDecl::attachment_count).sum();
+        let entry_count = passes
+            .iter()
+            .map(|p| {
+                ListAccess::ALL
+                    .iter()
+                    .map(|&a| p.list(a).len())
+                    .sum::<usize>()
+            })
+            .sum();
+        let mut a = Accesses {
+            slot_start: scratch.u32s.take(passes.len() + 1),
+            slots: scratch.slots.take(slot_count),
+            entry_start: scratch.u32s.take(passes.len() + 1),
+            entries: scratch.entries.take(entry_count),
+        };
+        for pass in passes {
+            a.slot_start.push(a.slots.len() as u32);
+            a.entry_start.push(a.entries.len() as u32);
+            a.slots.extend(pass.attachments());
+            a.entries.extend(pass.entries());
+        }
+        a.slot_start.push(a.slots.len() as u32);
+        a.entry_start.push(a.entries.len() as u32);
+        a
+    }
+
+    /// Pass `p`'s attachment slots: colour slots, then depth (a multiview attachment: one slot
+    /// per view).
+    pub(super) fn slots(&self, p: usize) -> &[AttachmentDecl] {
+        &self.slots[self.slot_start[p] as usize..self.slot_start[p + 1] as usize]
+    }
+
+    /// Pass `p`'s list entries with how it uses them.
+    pub(super) fn entries(&self, p: usize) -> &[(ListAccess, Entry)] {
+        &self.entries[self.entry_start[p] as usize..self.entry_start[p + 1] as usize]
+    }
+
+    /// Attachment slots of every pass.
+    pub(super) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// List entries of every pass.
+    pub(super) fn entry_count(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Hands the lists back.
+    pub(super) fn recycle(self, scratch: &mut Scratch) {
+        scratch.u32s.give(self.slot_start);
+        scratch.u32s.give(self.entry_start);
+        scratch.slots.give(self.slots);
+        scratch.entries.give(self.entries);
+    }
+}
