@@ -617,14 +617,14 @@ pub(crate) fn naive_attachment(
     }
 }
 
-/// The naive plan's attachments of pass `p`, in slot order.
+/// The naive plan's attachments of pass `p`, whose attachment slots are `slots`, in slot order.
 pub(crate) fn naive_attachments<'p>(
-    pass: &'p PassDecl,
+    slots: impl IntoIterator<Item = AttachmentDecl> + 'p,
     p: PassId,
     resources: &'p [ResourceDecl],
     sources: &'p NaiveSources,
 ) -> impl Iterator<Item = AttachmentPlan> + 'p {
-    pass.attachments().enumerate().map(move |(slot, a)| {
+    slots.into_iter().enumerate().map(move |(slot, a)| {
         naive_attachment(a, &resources[a.resource.index()], sources.of(p, slot))
     })
 }
@@ -699,8 +699,12 @@ impl CompiledGraph {
                     continue;
                 }
                 let pid = PassId::new(p);
-                let mut attachments =
-                    naive_attachments(pass, pid, &self.resource_decls, &self.naive_sources);
+                let mut attachments = naive_attachments(
+                    pass.attachments(),
+                    pid,
+                    &self.resource_decls,
+                    &self.naive_sources,
+                );
                 groups.push(Group {
                     kind: pass.kind,
                     passes: vec![pid],

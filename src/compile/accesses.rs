@@ -18,31 +18,33 @@ pub(super) struct Accesses {
 
 impl Accesses {
     pub(super) fn new(passes: &[PassDecl], scratch: &mut Scratch) -> Self {
-        let slot_count = passes.iter().map(PassDecl::attachment_count).sum();
-        let entry_count = passes
-            .iter()
-            .map(|p| {
-                ListAccess::ALL
-                    .iter()
-                    .map(|&a| p.list(a).len())
-                    .sum::<usize>()
-            })
-            .sum();
-        let mut a = Accesses {
-            slot_start: scratch.u32s.take(passes.len() + 1),
-            slots: scratch.slots.take(slot_count),
-            entry_start: scratch.u32s.take(passes.len() + 1),
-            entries: scratch.entries.take(entry_count),
-        };
+        let mut a = Accesses::empty(passes.len(), scratch);
         for pass in passes {
-            a.slot_start.push(a.slots.len() as u32);
-            a.entry_start.push(a.entries.len() as u32);
-            a.slots.extend(pass.attachments());
-            a.entries.extend(pass.entries());
+            a.push(pass);
         }
-        a.slot_start.push(a.slots.len() as u32);
-        a.entry_start.push(a.entries.len() as u32);
         a
+    }
+
+    /// Tables with no pass yet, with room for `passes` passes (and the accesses the tables
+    /// taken from the scratch held before).
+    pub(super) fn empty(passes: usize, scratch: &mut Scratch) -> Self {
+        let mut a = Accesses {
+            slot_start: scratch.u32s.take(passes + 1),
+            slots: scratch.slots.take(passes),
+            entry_start: scratch.u32s.take(passes + 1),
+            entries: scratch.entries.take(passes),
+        };
+        a.slot_start.push(0);
+        a.entry_start.push(0);
+        a
+    }
+
+    /// Adds the next pass.
+    pub(super) fn push(&mut self, pass: &PassDecl) {
+        self.slots.extend(pass.attachments());
+        self.entries.extend(pass.entries());
+        self.slot_start.push(self.slots.len() as u32);
+        self.entry_start.push(self.entries.len() as u32);
     }
 
     /// Pass `p`'s attachment slots: colour slots, then depth (a multiview attachment: one slot

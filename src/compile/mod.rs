@@ -330,23 +330,20 @@ fn compile_decls(
 ) -> Result<CompiledGraph, GraphError> {
     let scratch = &mut spares.scratch;
     let checked = validate::validate(passes, resources, scratch)?;
-    let acc = Accesses::new(passes, scratch);
     let declared = Decls {
         passes,
         resources,
-        acc: &acc,
+        acc: &checked.acc,
     };
     let versions = match versions::trace_versions(declared, &checked.subs, scratch) {
         Ok(v) => v,
         Err(e) => {
-            acc.recycle(scratch);
             checked.recycle(scratch);
             return Err(e);
         }
     };
     let plan = plan_frame(
         (passes, resources),
-        &acc,
         &checked,
         &versions,
         fingerprint,
@@ -355,7 +352,6 @@ fn compile_decls(
     );
     let scratch = &mut spares.scratch;
     versions.recycle(scratch);
-    acc.recycle(scratch);
     checked.recycle(scratch);
     plan
 }
@@ -364,7 +360,6 @@ fn compile_decls(
 /// restructuring, resources, traffic, warnings.
 fn plan_frame(
     (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
-    acc: &Accesses,
     checked: &validate::Checked,
     versions: &versions::Versions,
     fingerprint: u128,
@@ -374,7 +369,7 @@ fn plan_frame(
     let declared = Decls {
         passes,
         resources,
-        acc,
+        acc: &checked.acc,
     };
     let subs = &checked.subs;
     let live = liveness::find_live_passes(passes, versions, options, &mut spares.scratch);

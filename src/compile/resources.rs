@@ -99,22 +99,22 @@ pub(super) fn mark_transients(
     }
     for group in groups {
         for a in group.color.iter().chain(group.depth.iter()) {
-            let decl = &graph.resources[a.resource.index()];
-            let plan = &mut plans[a.resource.index()];
-            let one_subresource = decl.subresource_count() == 1;
+            let plan = &plans[a.resource.index()];
+            // The plan's own conditions first: most attachments fail one, and the declaration
+            // is read only for those that pass them.
             let only_attachment =
                 plan.usage == ResourceUsage::Texture(TextureUsages::RENDER_ATTACHMENT);
             let one_group = plan.first_group == plan.last_group;
             let on_tile_only = matches!(a.load, LoadOp::Clear(_) | LoadOp::DontCare)
                 && a.store == StoreOp::Discard;
+            if !(only_attachment && one_group && on_tile_only) {
+                continue;
+            }
+            let decl = &graph.resources[a.resource.index()];
+            let one_subresource = decl.subresource_count() == 1;
             let resolve_target = group.color.iter().any(|c| c.resolve == Some(a.resource));
-            if decl.import.is_none()
-                && one_subresource
-                && only_attachment
-                && one_group
-                && on_tile_only
-                && !resolve_target
-            {
+            if decl.import.is_none() && one_subresource && !resolve_target {
+                let plan = &mut plans[a.resource.index()];
                 plan.transient = true;
                 plan.usage = ResourceUsage::Texture(
                     TextureUsages::RENDER_ATTACHMENT | TextureUsages::TRANSIENT_ATTACHMENT,

@@ -3,6 +3,7 @@
 
 use std::hash::Hasher;
 
+use super::accesses::Accesses;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use crate::compiled::subresource_bytes;
@@ -25,6 +26,8 @@ const MAX_LAYERS: u32 = 2048;
 pub(super) struct Checked {
     /// The graph's subresource index space.
     pub subs: SubTable,
+    /// The passes' accesses, gathered while each pass was checked.
+    pub acc: Accesses,
     /// Per resource: `bytes(R)` of the traffic model (whole texture, every mip; buffer size).
     pub bytes: Vec<u64>,
     /// Per resource: bytes of one subresource of mip 0 (a buffer's size), the one most
@@ -50,6 +53,7 @@ impl Checked {
     /// Hands the lists back.
     pub(super) fn recycle(self, scratch: &mut Scratch) {
         self.subs.recycle(scratch);
+        self.acc.recycle(scratch);
         scratch.u64s.give(self.bytes);
         scratch.u64s.give(self.base_bytes);
     }
@@ -71,11 +75,12 @@ pub(super) fn validate(
     let checked = check_resources_and_passes(passes, res, &mut bytes, &mut seen_in_pass, scratch);
     scratch.u32s.give(seen_in_pass);
     match checked {
-        Ok(subs) => {
+        Ok((subs, acc)) => {
             let mut base_bytes = scratch.u64s.take(res.len());
             base_bytes.extend(res.iter().map(|r| subresource_bytes(r, Subresource::BASE)));
             Ok(Checked {
                 subs,
+                acc,
                 bytes,
                 base_bytes,
             })
@@ -87,32 +92,37 @@ pub(super) fn validate(
     }
 }
 
-/// Every resource, then every pass; returns the subresource index space.
+/// Every resource, then every pass; returns the subresource index space and the passes'
+/// accesses (gathered right after each pass is checked, while its declaration is in the caches).
 fn check_resources_and_passes(
     passes: &[PassDecl],
     res: &[ResourceDecl],
     bytes: &mut Vec<u64>,
     seen_in_pass: &mut [u32],
     scratch: &mut Scratch,
-) -> Result<SubTable, GraphError> {
+) -> Result<(SubTable, Accesses), GraphError> {
     for r in res {
         bytes.push(validate_resource(r)?);
     }
     let subs = SubTable::new(res, scratch)?;
     let mut uses = Vec::new();
     let histories = res.iter().any(|r| r.history.is_some());
+    let mut acc = Accesses::empty(passes.len(), scratch);
     let checked = passes.iter().enumerate().try_for_each(|(p, pass)| {
         PassChecker {
             res,
             pass,
             first: None,
         }
-        .check(p as u32 + 1, seen_in_pass, &mut uses, histories)
+        .check(p as u32 + 1, seen_in_pass, &mut uses, histories)?;
+        acc.push(pass);
+        Ok(())
     });
     match checked {
-        Ok(()) => Ok(subs),
+        Ok(()) => Ok((subs, acc)),
         Err(e) => {
             subs.recycle(scratch);
+            acc.recycle(scratch);
             Err(e)
         }
     }

@@ -5,7 +5,7 @@ use super::Decls;
 use super::scratch::Scratch;
 use crate::compiled::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 use crate::options::CompileOptions;
-use crate::resource::ResourceKind;
+use crate::resource::{ResourceDecl, ResourceKind};
 
 pub(super) fn collect_warnings(
     graph: Decls<'_>,
@@ -45,15 +45,19 @@ pub(super) fn collect_warnings(
                     warnings.push(warn(WarningKind::ClearForWrite, None));
                 }
             }
-            let samples = match graph.resources[r].kind {
-                ResourceKind::Texture(t) => t.samples,
-                ResourceKind::Buffer(_) => 1,
-            };
-            if samples > 1 && a.store == StoreOp::Store {
+            if a.store == StoreOp::Store && samples(&graph.resources[r]) > 1 {
                 warnings.push(warn(WarningKind::MsaaStored, None));
             }
         }
     }
     scratch.flags.give(clear_for_write_said);
     warnings
+}
+
+/// A texture's sample count (1 for a buffer).
+fn samples(r: &ResourceDecl) -> u32 {
+    match r.kind {
+        ResourceKind::Texture(t) => t.samples,
+        ResourceKind::Buffer(_) => 1,
+    }
 }
