@@ -1,6 +1,7 @@
-//! A compiler that keeps its storage between compiles: the lists of the plans handed back
-//! (and of the plans a compile tried and did not keep) are reused by the next compile, so a
-//! frame that compiles a graph like the last one's allocates nothing per pass or group.
+//! A compiler that keeps its storage between compiles: its working tables, and the lists of the
+//! plans handed back (and of the plans a compile tried and did not keep), are reused by the
+//! next compile, so a frame that compiles a graph like the last one's allocates nothing per
+//! pass or group, and works in memory the last compile left in the caches.
 
 use super::scratch::Scratch;
 use crate::compiled::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
@@ -14,8 +15,8 @@ use crate::resource::{PassId, PassKind, ResourceId};
 /// [`RenderGraph::compile`] compiles with a fresh one. A renderer that compiles every frame
 /// keeps one and hands each plan back with [`recycle`](Self::recycle) once it is done with it;
 /// [`PlanCache`](crate::PlanCache) keeps one and recycles the plans it evicts. Plans are the
-/// same either way. The storage kept is bounded by a few times what the largest plan handed
-/// back held.
+/// same either way. The storage kept is bounded by a few times what the largest compile used
+/// and the largest plan handed back held.
 #[derive(Debug, Default)]
 pub struct Compiler {
     spares: Spares,

@@ -299,7 +299,7 @@ pub(super) fn reorder<'a>(
             .map(|(p, pass)| pass_key(pass, graph.acc.slots(p))),
     );
     let declared = super::declared_order(live, scratch);
-    if !options.merge || !has_candidates(graph, &keys, &declared) {
+    if !options.merge || !has_candidates(graph, &keys, &declared, scratch) {
         scratch.u64s.give(keys);
         return Reordered {
             order: declared,
@@ -320,6 +320,7 @@ pub(super) fn reorder<'a>(
         declared_groups,
         keys,
         out: scratch.pass_ids.take(live_count),
+        out_keys: scratch.u64s.take(live_count),
         pos: scratch.u32s.filled(passes.len(), NONE),
         starts: scratch.flags.take(live_count),
         tail: None,
@@ -341,29 +342,52 @@ pub(super) fn reorder<'a>(
 
 /// Whether any live render pass has somewhere to join ([`join_candidate`]): most frames have
 /// none, and then the declared order stands without building anything else.
-fn has_candidates(graph: Decls<'_>, keys: &[u64], declared: &[PassId]) -> bool {
-    (0..declared.len()).any(|i| join_candidate(graph, keys, declared, i).is_some())
+fn has_candidates(
+    graph: Decls<'_>,
+    keys: &[u64],
+    declared: &[PassId],
+    scratch: &mut Scratch,
+) -> bool {
+    let mut declared_keys = scratch.u64s.take(declared.len());
+    declared_keys.extend(declared.iter().map(|p| keys[p.index()]));
+    let any =
+        (0..declared.len()).any(|i| join_candidate(graph, declared, &declared_keys, i).is_some());
+    scratch.u64s.give(declared_keys);
+    any
 }
 
 /// The position of the nearest pass before position `i` of `order` with the attachments of the
 /// pass at `i`, within the window and not across a pinned pass, when passes stand between the
 /// two (right next to it, the pass merged already, or what stops it is not in between).
-/// The window is scanned in the keys alone ([`pass_key`]): declarations are read only on a match.
-fn join_candidate(graph: Decls<'_>, keys: &[u64], order: &[PassId], i: usize) -> Option<usize> {
-    let x = order[i];
-    let key = keys[x.index()];
+/// The window is scanned in `order_keys` alone (each position's [`pass_key`], side by side):
+/// declarations are read only on a match.
+fn join_candidate(
+    graph: Decls<'_>,
+    order: &[PassId],
+    order_keys: &[u64],
+    i: usize,
+) -> Option<usize> {
+    let key = order_keys[i];
     if key == 0 || key & PINNED != 0 {
         return None;
     }
-    for at in (i.saturating_sub(WINDOW)..i).rev() {
-        let q = order[at];
-        let q_key = keys[q.index()];
-        if q_key & !PINNED == key && same_attachments(graph.passes, graph.acc, q, x) {
+    let mut end = i;
+    let start = i.saturating_sub(WINDOW);
+    // Each stop is a pass with the same key or a pinned one (or both).
+    while let Some(found) = order_keys[start..end]
+        .iter()
+        .rposition(|&k| k & !PINNED == key || k & PINNED != 0)
+    {
+        let at = start + found;
+        let q_key = order_keys[at];
+        if q_key & !PINNED == key && same_attachments(graph.passes, graph.acc, order[at], order[i])
+        {
             return (at + 1 < i).then_some(at);
         }
         if q_key & PINNED != 0 {
             return None;
         }
+        end = at;
     }
     None
 }
@@ -409,6 +433,8 @@ struct Reorderer<'a> {
     keys: Vec<u64>,
     /// The order so far.
     out: Vec<PassId>,
+    /// Per position of `out`: its pass's key.
+    out_keys: Vec<u64>,
     /// Per pass: its position in `out`.
     pos: Vec<u32>,
     /// Per position: a group starts there.
@@ -435,6 +461,7 @@ impl<'a> Reorderer<'a> {
     fn finish(self) -> Reordered {
         let scratch = self.scratch;
         scratch.u64s.give(self.keys);
+        scratch.u64s.give(self.out_keys);
         for list in [self.pos, self.mark, self.read_mark, self.write_mark] {
             scratch.u32s.give(list);
         }
@@ -455,6 +482,7 @@ impl<'a> Reorderer<'a> {
     fn place(&mut self, x: PassId) {
         let i = self.out.len();
         self.out.push(x);
+        self.out_keys.push(self.keys[x.index()]);
         self.pos[x.index()] = i as u32;
         if self.try_move(x, i).is_some() {
             return;
@@ -506,7 +534,7 @@ impl<'a> Reorderer<'a> {
 
     fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
         let xd = &self.passes[x.index()];
-        let k = join_candidate(self.graph, &self.keys, &self.out, i)?;
+        let k = join_candidate(self.graph, &self.out, &self.out_keys, i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
             self.read_mark = self.scratch.u32s.filled(self.subs.len(), 0);
@@ -603,6 +631,7 @@ impl<'a> Reorderer<'a> {
         for (offset, &p) in new.iter().enumerate() {
             let at = rs + offset;
             self.out[at] = p;
+            self.out_keys[at] = self.keys[p.index()];
             self.pos[p.index()] = at as u32;
             let starts = tail.push(p).is_some();
             if at < self.starts.len() {

@@ -109,14 +109,18 @@ fn check_resources_and_passes(
     let histories = res.iter().any(|r| r.history.is_some());
     let mut acc = Accesses::empty(passes.len(), scratch);
     let checked = passes.iter().enumerate().try_for_each(|(p, pass)| {
-        PassChecker {
+        let checker = |slots, entries| PassChecker {
             res,
             pass,
+            slots,
+            entries,
             first: None,
-        }
-        .check(p as u32 + 1, seen_in_pass, &mut uses, histories)?;
+        };
+        let repeated = checker(&[], &[]).declaration(p as u32 + 1, seen_in_pass, histories)?;
+        // The declaration is sound (its ids exist, its views are few): the access checks walk
+        // its dense copy.
         acc.push(pass);
-        Ok(())
+        checker(acc.slots(p), acc.entries(p)).accesses(repeated, &mut uses)
     });
     match checked {
         Ok(()) => Ok((subs, acc)),
@@ -358,6 +362,9 @@ impl Use {
 struct PassChecker<'g> {
     res: &'g [ResourceDecl],
     pass: &'g PassDecl,
+    /// The pass's attachment slots and list entries, as [`Accesses`] holds them.
+    slots: &'g [AttachmentDecl],
+    entries: &'g [(ListAccess, Entry)],
     /// The first attachment: its resource and rendered extent (width, height, samples).
     first: Option<(ResourceId, (u32, u32, u32))>,
 }
@@ -366,13 +373,13 @@ struct PassChecker<'g> {
 type Role = (ResourceId, Option<Subresource>, Use);
 
 impl PassChecker<'_> {
-    fn check(
-        mut self,
+    /// The checks of the declaration itself; returns whether a resource is named twice.
+    fn declaration(
+        &self,
         stamp: u32,
         seen_in_pass: &mut [u32],
-        uses: &mut Vec<Role>,
         histories: bool,
-    ) -> Result<(), GraphError> {
+    ) -> Result<bool, GraphError> {
         let repeated = self.resources_exist(stamp, seen_in_pass)?;
         self.pass_kind_allows_accesses()?;
         if histories {
@@ -380,10 +387,15 @@ impl PassChecker<'_> {
         }
         self.attachment_count()?;
         self.multiview()?;
-        for a in self.pass.attachments() {
+        Ok(repeated)
+    }
+
+    /// The checks of every attachment slot and list entry (`slots` and `entries`).
+    fn accesses(mut self, repeated: bool, uses: &mut Vec<Role>) -> Result<(), GraphError> {
+        for &a in self.slots {
             self.attachment(a)?;
         }
-        for (access, entry) in self.pass.entries() {
+        for &(access, entry) in self.entries {
             self.list_entry(access, entry)?;
         }
         // Only a resource named twice can play two roles.
@@ -405,14 +417,16 @@ impl PassChecker<'_> {
         }
     }
 
-    /// Every id names a declared resource. Returns whether one appears twice in the pass.
+    /// Every id names a declared resource. Returns whether one appears twice in the pass (the
+    /// views of a multiview attachment are one use of it).
     fn resources_exist(&self, stamp: u32, seen_in_pass: &mut [u32]) -> Result<bool, GraphError> {
-        let attached = self
-            .pass
-            .attachments()
-            .flat_map(|a| [Some(a.resource), a.resolve])
-            .flatten();
-        let listed = self.pass.entries().map(|(_, e)| e.resource);
+        let p = self.pass;
+        let colors = p.color.iter().flat_map(|c| [Some(c.resource), c.resolve]);
+        let attached = colors.chain([p.depth.map(|d| d.resource)]).flatten();
+        let listed = ListAccess::ALL
+            .iter()
+            .flat_map(|&a| p.list(a))
+            .map(|e| e.resource);
         let mut repeated = false;
         for id in attached.chain(listed) {
             let Some(seen) = seen_in_pass.get_mut(id.index()) else {
@@ -430,13 +444,15 @@ impl PassChecker<'_> {
     /// Last frame's half of a history texture is read, never written: a write would be lost (the
     /// half is discarded after the frame) and would hide last frame's contents from later reads.
     fn history_previous_not_written(&self) -> Result<(), GraphError> {
-        let attached = self
-            .pass
-            .attachments()
-            .flat_map(|a| [(a.access != Access::Read).then_some(a.resource), a.resolve])
-            .flatten();
-        let listed = self
-            .pass
+        let p = self.pass;
+        let written = |access: Access, r: ResourceId| (access != Access::Read).then_some(r);
+        let colors = p
+            .color
+            .iter()
+            .flat_map(|c| [written(c.access, c.resource), c.resolve]);
+        let depth = p.depth.and_then(|d| written(d.access, d.resource));
+        let attached = colors.chain([depth]).flatten();
+        let listed = p
             .entries()
             .filter(|(access, _)| access.writes())
             .map(|(_, e)| e.resource);
@@ -720,7 +736,7 @@ impl PassChecker<'_> {
     /// exception: a `read` depth attachment may also be sampled (neither writes).
     fn one_role_per_subresource(&self, uses: &mut Vec<Role>) -> Result<(), GraphError> {
         uses.clear();
-        for a in self.pass.attachments() {
+        for &a in self.slots {
             let writes = a.access != Access::Read;
             uses.push((a.resource, Some(a.sub), Use::Attachment { writes }));
             if let Some(t) = a.resolve {
@@ -728,9 +744,9 @@ impl PassChecker<'_> {
             }
         }
         uses.extend(
-            self.pass
-                .entries()
-                .map(|(access, e)| (e.resource, e.sub, Use::List(access))),
+            self.entries
+                .iter()
+                .map(|&(access, e)| (e.resource, e.sub, Use::List(access))),
         );
         uses.sort_unstable_by_key(|&(r, sub, u)| (r, u, sub));
         let overlap = |a: Option<Subresource>, b: Option<Subresource>| match (a, b) {
