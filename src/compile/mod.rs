@@ -141,9 +141,10 @@ fn plan_order(
     let grouping = groups::form_groups(decls, &checked.subs, v, &order, options, spares);
     let scratch = &mut spares.scratch;
     let readers = liveness::last_readers(decls.passes, v, live, &grouping.group_of, scratch);
-    let groups = ops::infer_attachment_ops(decls, grouping.groups, v, &readers, options);
+    let bytes_of = |r, sub| checked.subresource_bytes(decls.resources, r, sub);
+    let (groups, bytes) =
+        ops::infer_attachment_ops(decls, grouping.groups, v, &readers, options, bytes_of);
     readers.recycle(scratch);
-    let bytes = traffic::planned_bytes(decls.resources, checked, &groups);
     Planned {
         order,
         groups,
@@ -425,7 +426,15 @@ fn plan_frame(
     let scratch = &mut spares.scratch;
     let naive = naive::naive_sources(versions, scratch);
     let mut resource_plans = resources::lifetimes_and_usage(eff, eff_live, &group_of, scratch);
-    resources::mark_transients(eff, &mut resource_plans, &planned_groups, options);
+    // One walk over the groups: a group's transient textures are marked before its warnings,
+    // which depend on them.
+    let list = spares.warning_list();
+    let mut warnings = warnings::Warnings::new(list, resources.len(), &mut spares.scratch);
+    for group in &planned_groups {
+        resources::mark_transients(eff, &mut resource_plans, group, options);
+        warnings.group(eff, group, &resource_plans, options);
+    }
+    let warnings = warnings.finish(&mut spares.scratch);
     let physical = resources::plan_physical_resources(eff, &mut resource_plans, options, spares);
     let traffic = traffic::measure_traffic(
         declared,
@@ -435,14 +444,6 @@ fn plan_frame(
         &live,
         checked,
         options.fps,
-    );
-    let warnings = warnings::collect_warnings(
-        eff,
-        &planned_groups,
-        &resource_plans,
-        options,
-        spares.warning_list(),
-        &mut spares.scratch,
     );
     let scratch = &mut spares.scratch;
     let dependencies = liveness::list_dependencies(passes, versions, subs, scratch);

@@ -4,66 +4,87 @@
 use super::Decls;
 use super::liveness::Readers;
 use super::versions::{VersionId, Versions};
-use crate::compiled::{AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason};
+use crate::compiled::{
+    AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, attachment_bytes,
+};
 use crate::options::CompileOptions;
-use crate::resource::{Access, AttachmentDecl, PassKind, ResourceDecl};
+use crate::resource::{Access, AttachmentDecl, PassKind, ResourceDecl, ResourceId, Subresource};
 
+/// The ops of every render group, and the attachment bytes the groups move (`None` beyond
+/// `u64`), counted as each group is planned, while it is in the caches.
 pub(super) fn infer_attachment_ops(
     graph: Decls<'_>,
     mut groups: Vec<Group>,
     v: &Versions,
     readers: &Readers,
     options: &CompileOptions,
-) -> Vec<Group> {
+    bytes: impl Fn(ResourceId, Subresource) -> u64,
+) -> (Vec<Group>, Option<u64>) {
+    let mut total = Some(0u64);
     for (g, group) in groups.iter_mut().enumerate() {
         if group.kind != PassKind::Render {
             continue;
         }
-        let first_id = group.passes[0];
-        let (first_slots, last_slots) = (
-            graph.acc.slots(first_id.index()),
-            graph
-                .acc
-                .slots(group.passes[group.passes.len() - 1].index()),
-        );
-        let color_slots = first_slots.iter().take_while(|a| !a.is_depth).count();
-        let mut attachments = first_slots.iter().zip(last_slots).enumerate();
-        let mut plan = |(slot, (&a, at_end)): (usize, (&AttachmentDecl, &AttachmentDecl))| {
-            let decl = &graph.resources[a.resource.index()];
-            let loaded = v.slot_read[v.slot(first_id, slot)];
-            let (load, load_reason) = load_op(a, decl, loaded, v, options);
-            // The group's last write of the slot is what a later reader would need.
-            let written = group
-                .passes
-                .iter()
-                .rev()
-                .find_map(|&p| v.slot_written[v.slot(p, slot)]);
-            let (store, store_reason) = store_op(written, g, v, readers);
-            let (store, read_only) = read_only_depth(a.is_depth, load, store);
-            AttachmentPlan {
-                resource: a.resource,
-                sub: a.sub,
-                load,
-                store,
-                resolve: at_end.resolve,
-                read_only,
-                load_reason,
-                store_reason: match (store, store_reason) {
-                    (StoreOp::Discard, StoreReason::NothingWritten) => StoreReason::NotNeeded,
-                    (_, reason) => reason,
-                },
-            }
-        };
-        // Into the group's own lists: a reused group keeps its capacity.
-        let mut color = std::mem::take(&mut group.color);
-        color.extend(attachments.by_ref().take(color_slots).map(&mut plan));
-        group.color = color;
-        group.depth = attachments.next().map(&mut plan);
-        let mut depth_views = std::mem::take(&mut group.depth_views);
-        depth_views.extend(attachments.map(plan));
-        group.depth_views = depth_views;
+        plan_group(graph, g, group, v, readers, options);
+        total = total
+            .zip(attachment_bytes(std::slice::from_ref(group), &bytes))
+            .and_then(|(t, b)| t.checked_add(b));
     }
-    groups
+    (groups, total)
+}
+
+/// The attachments of render group `g`.
+fn plan_group(
+    graph: Decls<'_>,
+    g: usize,
+    group: &mut Group,
+    v: &Versions,
+    readers: &Readers,
+    options: &CompileOptions,
+) {
+    let first_id = group.passes[0];
+    let (first_slots, last_slots) = (
+        graph.acc.slots(first_id.index()),
+        graph
+            .acc
+            .slots(group.passes[group.passes.len() - 1].index()),
+    );
+    let color_slots = first_slots.iter().take_while(|a| !a.is_depth).count();
+    let mut attachments = first_slots.iter().zip(last_slots).enumerate();
+    let mut plan = |(slot, (&a, at_end)): (usize, (&AttachmentDecl, &AttachmentDecl))| {
+        let decl = &graph.resources[a.resource.index()];
+        let loaded = v.slot_read[v.slot(first_id, slot)];
+        let (load, load_reason) = load_op(a, decl, loaded, v, options);
+        // The group's last write of the slot is what a later reader would need.
+        let written = group
+            .passes
+            .iter()
+            .rev()
+            .find_map(|&p| v.slot_written[v.slot(p, slot)]);
+        let (store, store_reason) = store_op(written, g, v, readers);
+        let (store, read_only) = read_only_depth(a.is_depth, load, store);
+        AttachmentPlan {
+            resource: a.resource,
+            sub: a.sub,
+            load,
+            store,
+            resolve: at_end.resolve,
+            read_only,
+            load_reason,
+            store_reason: match (store, store_reason) {
+                (StoreOp::Discard, StoreReason::NothingWritten) => StoreReason::NotNeeded,
+                (_, reason) => reason,
+            },
+        }
+    };
+    // Into the group's own lists: a reused group keeps its capacity.
+    let mut color = std::mem::take(&mut group.color);
+    color.extend(attachments.by_ref().take(color_slots).map(&mut plan));
+    group.color = color;
+    group.depth = attachments.next().map(&mut plan);
+    let mut depth_views = std::mem::take(&mut group.depth_views);
+    depth_views.extend(attachments.map(plan));
+    group.depth_views = depth_views;
 }
 
 /// `clear` clears; `write` needs nothing (DontCare with the caller's token, else a clear);

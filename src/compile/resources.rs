@@ -87,17 +87,18 @@ pub(super) fn lifetimes_and_usage(
 /// A texture lives only on tile when it is graph-owned, has one subresource (wgpu allows
 /// TRANSIENT_ATTACHMENT on single-mip textures only), is used only as an attachment (never
 /// sampled, stored to, copied or resolved into), all within one group that clears or ignores it
-/// on entry and discards it on exit.
+/// on entry and discards it on exit. Called for each group in turn: a transient texture's one
+/// group is where it is marked.
 pub(super) fn mark_transients(
     graph: Decls<'_>,
     plans: &mut [ResourcePlan],
-    groups: &[Group],
+    group: &Group,
     options: &CompileOptions,
 ) {
     if !options.transient {
         return;
     }
-    for group in groups {
+    {
         for a in group.color.iter().chain(group.depth.iter()) {
             let plan = &plans[a.resource.index()];
             // The plan's own conditions first: most attachments fail one, and the declaration

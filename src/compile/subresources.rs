@@ -19,28 +19,39 @@ pub(super) struct SubTable {
 }
 
 impl SubTable {
-    /// The table of validated resources (mips and layers already checked to be small).
-    pub(super) fn new(res: &[ResourceDecl], scratch: &mut Scratch) -> Result<Self, GraphError> {
-        let mut base = scratch.u32s.take(res.len() + 1);
-        let mut mips = scratch.u32s.take(res.len());
-        let mut total = 0usize;
-        for r in res {
-            base.push(total as u32);
-            mips.push(match r.kind {
-                ResourceKind::Texture(t) => t.mips,
-                ResourceKind::Buffer(_) => 1,
-            });
-            total += r.subresource_count() as usize;
-            if total > MAX_SUBRESOURCES {
-                scratch.u32s.give(base);
-                scratch.u32s.give(mips);
-                return Err(GraphError::invalid(format!(
-                    "the graph declares more than {MAX_SUBRESOURCES} subresources (mips × layers over all textures)"
-                )));
-            }
+    /// A table with no resource yet, with room for `resources`.
+    pub(super) fn empty(resources: usize, scratch: &mut Scratch) -> Self {
+        SubTable {
+            base: scratch.u32s.take(resources + 1),
+            mips: scratch.u32s.take(resources),
         }
-        base.push(total as u32);
-        Ok(SubTable { base, mips })
+    }
+
+    /// Adds the next resource (its mips and layers already checked to be few).
+    pub(super) fn push(&mut self, r: &ResourceDecl) -> Result<(), GraphError> {
+        let first = self.base.last().copied().unwrap_or(0) as usize;
+        let total = first + r.subresource_count() as usize;
+        if total > MAX_SUBRESOURCES {
+            return Err(GraphError::invalid(format!(
+                "the graph declares more than {MAX_SUBRESOURCES} subresources (mips × layers over all textures)"
+            )));
+        }
+        if self.base.is_empty() {
+            self.base.push(0);
+        }
+        self.mips.push(match r.kind {
+            ResourceKind::Texture(t) => t.mips,
+            ResourceKind::Buffer(_) => 1,
+        });
+        self.base.push(total as u32);
+        Ok(())
+    }
+
+    /// Ends the table: `base` holds each resource's first index and, last, the total.
+    pub(super) fn finish(&mut self) {
+        if self.base.is_empty() {
+            self.base.push(0);
+        }
     }
 
     /// Hands the lists back.

@@ -3,9 +3,9 @@
 
 use super::Decls;
 use super::validate::Checked;
-use crate::compiled::{Group, LoadOp, NaiveSources, Traffic, attachment_bytes, naive_attachments};
+use crate::compiled::{LoadOp, NaiveSources, Traffic, naive_attachments};
 use crate::error::GraphError;
-use crate::resource::{ListAccess, PassId, ResourceDecl, ResourceId, Subresource};
+use crate::resource::{ListAccess, PassId, ResourceId, Subresource};
 
 /// The traffic of a plan whose attachment bytes (`planned_bytes`, from [`planned_bytes`]) and
 /// those of the declared order's plan are counted already; `graph` and `live` are the declared
@@ -71,13 +71,4 @@ pub(super) fn measure_traffic(
         declared_bytes_per_second: per_second(declared_bytes)?,
         sampled_bytes_per_frame: sampled,
     })
-}
-
-/// Attachment bytes a frame of `groups` (`None` on overflow): what restructuring compares.
-pub(super) fn planned_bytes(
-    res: &[ResourceDecl],
-    checked: &Checked,
-    groups: &[Group],
-) -> Option<u64> {
-    attachment_bytes(groups, |r, sub| checked.subresource_bytes(res, r, sub))
 }

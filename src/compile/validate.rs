@@ -70,45 +70,45 @@ pub(super) fn validate(
     }
     check_unique_names(|i| &res[i].name, res.len(), "resource", scratch)?;
     check_unique_names(|i| &passes[i].name, passes.len(), "pass", scratch)?;
-    let mut bytes = scratch.u64s.take(res.len());
+    let mut checked = Checked {
+        subs: SubTable::empty(res.len(), scratch),
+        acc: Accesses::empty(passes.len(), scratch),
+        bytes: scratch.u64s.take(res.len()),
+        base_bytes: scratch.u64s.take(res.len()),
+    };
     let mut seen_in_pass = scratch.u32s.filled(res.len(), 0);
-    let checked = check_resources_and_passes(passes, res, &mut bytes, &mut seen_in_pass, scratch);
+    let result = check_resources_and_passes(passes, res, &mut checked, &mut seen_in_pass);
     scratch.u32s.give(seen_in_pass);
-    match checked {
-        Ok((subs, acc)) => {
-            let mut base_bytes = scratch.u64s.take(res.len());
-            base_bytes.extend(res.iter().map(|r| subresource_bytes(r, Subresource::BASE)));
-            Ok(Checked {
-                subs,
-                acc,
-                bytes,
-                base_bytes,
-            })
-        }
+    match result {
+        Ok(()) => Ok(checked),
         Err(e) => {
-            scratch.u64s.give(bytes);
+            checked.recycle(scratch);
             Err(e)
         }
     }
 }
 
-/// Every resource, then every pass; returns the subresource index space and the passes'
-/// accesses (gathered right after each pass is checked, while its declaration is in the caches).
+/// Every resource, then every pass, filling `checked`'s tables: each resource's byte counts and
+/// subresources in the walk that checks it, each pass's accesses right after its declaration
+/// is checked, while it is in the caches.
 fn check_resources_and_passes(
     passes: &[PassDecl],
     res: &[ResourceDecl],
-    bytes: &mut Vec<u64>,
+    checked: &mut Checked,
     seen_in_pass: &mut [u32],
-    scratch: &mut Scratch,
-) -> Result<(SubTable, Accesses), GraphError> {
+) -> Result<(), GraphError> {
     for r in res {
-        bytes.push(validate_resource(r)?);
+        checked.bytes.push(validate_resource(r)?);
+        checked
+            .base_bytes
+            .push(subresource_bytes(r, Subresource::BASE));
+        checked.subs.push(r)?;
     }
-    let subs = SubTable::new(res, scratch)?;
+    checked.subs.finish();
     let mut uses = Vec::new();
     let histories = res.iter().any(|r| r.history.is_some());
-    let mut acc = Accesses::empty(passes.len(), scratch);
-    let checked = passes.iter().enumerate().try_for_each(|(p, pass)| {
+    let acc = &mut checked.acc;
+    for (p, pass) in passes.iter().enumerate() {
         let checker = |slots, entries| PassChecker {
             res,
             pass,
@@ -120,16 +120,9 @@ fn check_resources_and_passes(
         // The declaration is sound (its ids exist, its views are few): the access checks walk
         // its dense copy.
         acc.push(pass);
-        checker(acc.slots(p), acc.entries(p)).accesses(repeated, &mut uses)
-    });
-    match checked {
-        Ok(()) => Ok((subs, acc)),
-        Err(e) => {
-            subs.recycle(scratch);
-            acc.recycle(scratch);
-            Err(e)
-        }
+        checker(acc.slots(p), acc.entries(p)).accesses(repeated, &mut uses)?;
     }
+    Ok(())
 }
 
 /// Names go into an open-addressing table of (hash, index) sized to a power of two: no string is

@@ -7,20 +7,34 @@ use crate::compiled::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning,
 use crate::options::CompileOptions;
 use crate::resource::{ResourceDecl, ResourceKind};
 
-pub(super) fn collect_warnings(
-    graph: Decls<'_>,
-    groups: &[Group],
-    resources: &[ResourcePlan],
-    options: &CompileOptions,
-    mut warnings: Vec<Warning>,
-    scratch: &mut Scratch,
-) -> Vec<Warning> {
-    // One `clear_for_write` per resource is enough to say what the token would save.
-    let mut clear_for_write_said = scratch.flags.filled(graph.resources.len(), false);
-    for group in groups
-        .iter()
-        .filter(|g| !g.color.is_empty() || g.depth.is_some())
-    {
+/// The warnings of a plan, group by group.
+pub(super) struct Warnings {
+    list: Vec<Warning>,
+    /// Per resource: a `clear_for_write` was said (one per resource is enough to say what the
+    /// token would save).
+    clear_for_write_said: Vec<bool>,
+}
+
+impl Warnings {
+    /// No warnings yet, into `list` (empty).
+    pub(super) fn new(list: Vec<Warning>, resources: usize, scratch: &mut Scratch) -> Self {
+        Warnings {
+            list,
+            clear_for_write_said: scratch.flags.filled(resources, false),
+        }
+    }
+
+    /// The warnings of one group, whose attachments' resources are planned (transient or not).
+    pub(super) fn group(
+        &mut self,
+        graph: Decls<'_>,
+        group: &Group,
+        resources: &[ResourcePlan],
+        options: &CompileOptions,
+    ) {
+        if group.color.is_empty() && group.depth.is_none() {
+            return;
+        }
         let pass = group.passes[0];
         // One warning per attachment: the first view stands for the views of a multiview slot.
         let views = group.views() as usize;
@@ -35,23 +49,28 @@ pub(super) fn collect_warnings(
             if let LoadOp::Clear(value) = a.load {
                 // A transient attachment's clear never leaves the tile: any value is as cheap.
                 if !value.is_fast() && !resources[r].transient {
-                    warnings.push(warn(WarningKind::SlowClearValue, Some(value)));
+                    self.list
+                        .push(warn(WarningKind::SlowClearValue, Some(value)));
                 }
                 if a.load_reason == LoadReason::Overwritten
                     && options.dont_care.is_none()
-                    && !clear_for_write_said[r]
+                    && !self.clear_for_write_said[r]
                 {
-                    clear_for_write_said[r] = true;
-                    warnings.push(warn(WarningKind::ClearForWrite, None));
+                    self.clear_for_write_said[r] = true;
+                    self.list.push(warn(WarningKind::ClearForWrite, None));
                 }
             }
             if a.store == StoreOp::Store && samples(&graph.resources[r]) > 1 {
-                warnings.push(warn(WarningKind::MsaaStored, None));
+                self.list.push(warn(WarningKind::MsaaStored, None));
             }
         }
     }
-    scratch.flags.give(clear_for_write_said);
-    warnings
+
+    /// The warnings; the working list goes back to the scratch.
+    pub(super) fn finish(self, scratch: &mut Scratch) -> Vec<Warning> {
+        scratch.flags.give(self.clear_for_write_said);
+        self.list
+    }
 }
 
 /// A texture's sample count (1 for a buffer).
