@@ -69,18 +69,31 @@ pub(super) struct Spares {
 /// the restructured one.
 const PLANS_AT_ONCE: usize = 3;
 
-impl Spares {
-    /// A group of one pass.
-    pub(super) fn group(&mut self, kind: PassKind, first: PassId) -> Group {
-        let mut group = self.spare_group().unwrap_or_else(|| Group {
-            kind,
-            passes: Vec::new(),
-            color: Vec::new(),
-            depth: None,
-            depth_views: Vec::new(),
-            multiview: None,
-            boundary: GroupBoundary::EndOfGraph,
-        });
+/// A list of groups being filled: the groups of a list handed back are reset where they lie
+/// instead of being moved out and back in.
+pub(super) struct GroupFill {
+    list: Vec<Group>,
+    /// Groups of `list` filled so far; those after them are the old groups not yet reused.
+    used: usize,
+}
+
+impl GroupFill {
+    /// Starts a group of one pass after the last one.
+    pub(super) fn start(&mut self, spares: &mut Spares, kind: PassKind, first: PassId) {
+        if self.used == self.list.len() {
+            let group = spares.spare_group().unwrap_or_else(|| Group {
+                kind,
+                passes: Vec::new(),
+                color: Vec::new(),
+                depth: None,
+                depth_views: Vec::new(),
+                multiview: None,
+                boundary: GroupBoundary::EndOfGraph,
+            });
+            self.list.push(group);
+        }
+        let group = &mut self.list[self.used];
+        self.used += 1;
         group.kind = kind;
         group.passes.clear();
         group.passes.push(first);
@@ -89,14 +102,37 @@ impl Spares {
         group.depth_views.clear();
         group.multiview = None;
         group.boundary = GroupBoundary::EndOfGraph;
-        group
     }
 
-    /// An empty list of groups with room for `capacity`.
-    pub(super) fn group_list(&mut self, capacity: usize) -> Vec<Group> {
-        let mut list = self.group_lists.pop().unwrap_or_default();
-        list.reserve(capacity);
-        list
+    /// The last group started.
+    pub(super) fn last_mut(&mut self) -> Option<&mut Group> {
+        self.used.checked_sub(1).map(|i| &mut self.list[i])
+    }
+
+    /// Groups started.
+    pub(super) fn len(&self) -> usize {
+        self.used
+    }
+}
+
+impl Spares {
+    /// A list to fill with groups (room for `capacity`): a list handed back with its groups,
+    /// else an empty one.
+    pub(super) fn group_fill(&mut self, capacity: usize) -> GroupFill {
+        let mut list = (self.full_lists.pop())
+            .or_else(|| self.group_lists.pop())
+            .unwrap_or_default();
+        list.reserve(capacity.saturating_sub(list.len()));
+        GroupFill { list, used: 0 }
+    }
+
+    /// The groups filled; old groups not reused are kept for later.
+    pub(super) fn filled_groups(&mut self, mut fill: GroupFill) -> Vec<Group> {
+        if fill.list.len() > fill.used {
+            let unused = fill.list.split_off(fill.used);
+            self.take_groups(unused);
+        }
+        fill.list
     }
 
     /// A group handed back, from the last list that still has one; lists emptied become

@@ -208,7 +208,7 @@ pub(super) fn form_groups(
     options: &CompileOptions,
     spares: &mut Spares,
 ) -> Grouping {
-    let mut groups: Vec<Group> = spares.group_list(order.len());
+    let mut groups = spares.group_fill(order.len());
     let passes = graph.passes;
     let mut group_of = spares.scratch.maybe_groups.filled(passes.len(), None);
     let mut grouper = Grouper::new(graph, subs, v, options, &mut spares.scratch);
@@ -219,13 +219,14 @@ pub(super) fn form_groups(
                 if let (Some(group), Some(reason)) = (previous, reason) {
                     group.boundary = reason;
                 }
-                let mut group = spares.group(passes[p.index()].kind, p);
+                groups.start(spares, passes[p.index()].kind, p);
+                let group = groups.last_mut().expect("a group was just started");
                 group.multiview = passes[p.index()].multiview;
-                groups.push(group);
             }
         }
         group_of[p.index()] = Some(GroupId::new(groups.len() - 1));
     }
     grouper.recycle(&mut spares.scratch);
+    let groups = spares.filled_groups(groups);
     Grouping { groups, group_of }
 }
