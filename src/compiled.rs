@@ -546,6 +546,52 @@ pub struct Dependency {
     pub access: &'static str,
 }
 
+/// What the dependency list is built from when first asked for: the compile's versions, kept
+/// as they were traced (most plans are executed, never listed).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reads {
+    /// Per version: the pass that wrote it (`None`: an import's preserved contents).
+    pub writer: Vec<Option<PassId>>,
+    /// Per version: its subresource, an index into the graph's subresource space.
+    pub sub_of: Vec<u32>,
+    /// Versions each pass reads: `reads[read_start[p]..read_start[p + 1]]`.
+    pub read_start: Vec<u32>,
+    pub reads: Vec<u32>,
+    /// Per read: the resource and how the pass reads it.
+    pub read_how: Vec<(ResourceId, &'static str)>,
+    /// Per resource: its first subresource index; its mip count.
+    pub sub_base: Vec<u32>,
+    pub sub_mips: Vec<u32>,
+}
+
+impl Reads {
+    /// Every read of every declared pass with the pass that wrote the version it sees.
+    fn dependencies(&self) -> Vec<Dependency> {
+        let mut deps = Vec::with_capacity(self.reads.len());
+        for (p, range) in self.read_start.windows(2).enumerate() {
+            let range = range[0] as usize..range[1] as usize;
+            for (&version, &(resource, access)) in
+                self.reads[range.clone()].iter().zip(&self.read_how[range])
+            {
+                let version = version as usize;
+                let r = resource.index();
+                let offset = self.sub_of[version] - self.sub_base[r];
+                deps.push(Dependency {
+                    from: self.writer[version],
+                    to: PassId::new(p),
+                    resource,
+                    sub: Subresource {
+                        mip: offset % self.sub_mips[r],
+                        layer: offset / self.sub_mips[r],
+                    },
+                    access,
+                });
+            }
+        }
+        deps
+    }
+}
+
 /// Bytes of one subresource of a declared resource (a buffer: its size).
 pub(crate) fn subresource_bytes(decl: &ResourceDecl, sub: Subresource) -> u64 {
     match decl.kind {
@@ -651,7 +697,9 @@ pub struct CompiledGraph {
     pub(crate) physical: Vec<PhysicalResource>,
     pub(crate) traffic: Traffic,
     pub(crate) warnings: Vec<Warning>,
-    pub(crate) dependencies: Vec<Dependency>,
+    /// Built from `reads` when first asked for.
+    pub(crate) dependencies: OnceLock<Vec<Dependency>>,
+    pub(crate) reads: Reads,
 }
 
 impl CompiledGraph {
@@ -824,7 +872,7 @@ impl CompiledGraph {
 
     /// Every read of every declared pass (culled ones included) with the write it sees.
     pub fn dependencies(&self) -> &[Dependency] {
-        &self.dependencies
+        self.dependencies.get_or_init(|| self.reads.dependencies())
     }
 
     /// Name of a declared pass.

@@ -634,14 +634,14 @@ impl CompiledGraph {
         // resource, the access and what the plan does with the contents on the way. A whole read
         // of several subresources written by one pass is one edge.
         let key = |d: &crate::compiled::Dependency| (d.from, d.to, d.resource, d.access);
-        for (i, d) in self.dependencies.iter().enumerate() {
+        let dependencies = self.dependencies();
+        for (i, d) in dependencies.iter().enumerate() {
             let Some(from) = d.from else { continue };
             // Reads of one whole texture are consecutive: draw the first, label it whole.
-            if i > 0 && key(&self.dependencies[i - 1]) == key(d) {
+            if i > 0 && key(&dependencies[i - 1]) == key(d) {
                 continue;
             }
-            let multi = self
-                .dependencies
+            let multi = dependencies
                 .get(i + 1)
                 .is_some_and(|next| key(next) == key(d));
             let (to_plan, from_plan) = (self.passes[d.to.index()], self.passes[from.index()]);

@@ -5,7 +5,7 @@
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::Versions;
-use crate::compiled::{Dependency, NeededBy};
+use crate::compiled::NeededBy;
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
 use crate::resource::{PassDecl, PassId};
@@ -108,26 +108,4 @@ pub(super) fn last_readers(
         }
     }
     readers
-}
-
-/// Every read of every declared pass with the pass that wrote the version it sees.
-pub(super) fn list_dependencies(
-    passes: &[PassDecl],
-    v: &Versions,
-    subs: &SubTable,
-    scratch: &mut Scratch,
-) -> Vec<Dependency> {
-    let mut deps = scratch.dependencies.take(v.read_count());
-    for p in 0..passes.len() {
-        for (version, resource, access) in v.reads_with_how(p) {
-            deps.push(Dependency {
-                from: v.writer[version as usize],
-                to: PassId::new(p),
-                resource,
-                sub: subs.sub_at(resource, v.sub_of[version as usize] as usize),
-                access,
-            });
-        }
-    }
-    deps
 }

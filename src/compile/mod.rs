@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
-use crate::compiled::{CompiledGraph, Group, PassPlan, Restructuring};
+use crate::compiled::{CompiledGraph, Group, PassPlan, Reads, Restructuring};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::hash::FastHasher;
@@ -352,9 +352,26 @@ fn compile_decls(
         spares,
     );
     let scratch = &mut spares.scratch;
-    versions.recycle(scratch);
-    checked.recycle(scratch);
-    plan
+    let validate::Checked {
+        subs,
+        acc,
+        bytes,
+        base_bytes,
+    } = checked;
+    acc.recycle(scratch);
+    scratch.u64s.give(bytes);
+    scratch.u64s.give(base_bytes);
+    match plan {
+        Ok(mut plan) => {
+            plan.reads = versions.into_reads(subs, scratch);
+            Ok(plan)
+        }
+        Err(e) => {
+            versions.recycle(scratch);
+            subs.recycle(scratch);
+            Err(e)
+        }
+    }
 }
 
 /// Everything after validation and versions: liveness, the declared order's plan,
@@ -446,7 +463,6 @@ fn plan_frame(
         options.fps,
     );
     let scratch = &mut spares.scratch;
-    let dependencies = liveness::list_dependencies(passes, versions, subs, scratch);
     let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live, scratch);
     let mut restructure: Vec<Restructuring> = Vec::new();
     let folded_into = match edits {
@@ -496,6 +512,7 @@ fn plan_frame(
         physical,
         traffic,
         warnings,
-        dependencies,
+        dependencies: OnceLock::new(),
+        reads: Reads::default(),
     })
 }

@@ -3,7 +3,7 @@
 //! allocator calls.
 
 use super::resources::Pooling;
-use crate::compiled::{Dependency, NeededBy, PassPlan, ResourcePlan};
+use crate::compiled::{NeededBy, PassPlan, ResourcePlan};
 use crate::ids::GroupId;
 use crate::resource::{AttachmentDecl, Entry, ListAccess, PassId, ResourceId};
 
@@ -84,7 +84,6 @@ pub(super) struct Scratch {
     pub loaded: Lists<Option<Option<PassId>>>,
     pub pass_plans: Lists<PassPlan>,
     pub resource_plans: Lists<ResourcePlan>,
-    pub dependencies: Lists<Dependency>,
     pub slots: Lists<AttachmentDecl>,
     pub entries: Lists<(ListAccess, Entry)>,
     pub pooling: Pooling,

@@ -54,6 +54,11 @@ impl SubTable {
         }
     }
 
+    /// The lists: per resource, its first index (and, last, the total); its mip count.
+    pub(super) fn into_lists(self) -> (Vec<u32>, Vec<u32>) {
+        (self.base, self.mips)
+    }
+
     /// Hands the lists back.
     pub(super) fn recycle(self, scratch: &mut Scratch) {
         scratch.u32s.give(self.base);

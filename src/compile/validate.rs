@@ -32,7 +32,7 @@ pub(super) struct Checked {
     pub bytes: Vec<u64>,
     /// Per resource: bytes of one subresource of mip 0 (a buffer's size), the one most
     /// attachments name.
-    base_bytes: Vec<u64>,
+    pub base_bytes: Vec<u64>,
 }
 
 impl Checked {

@@ -5,6 +5,7 @@ use super::Decls;
 use super::accesses::Accesses;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
+use crate::compiled::Reads;
 use crate::error::GraphError;
 use crate::resource::{
     Access, HistoryHalf, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId,
@@ -49,25 +50,28 @@ impl Versions {
         scratch.flags.give(self.kept_at_end);
     }
 
-    /// Reads of all passes.
-    pub(super) fn read_count(&self) -> usize {
-        self.reads.len()
+    /// The lists the plan builds its dependency list from, taken out; the others go back to
+    /// the scratch.
+    pub(super) fn into_reads(self, subs: SubTable, scratch: &mut Scratch) -> Reads {
+        scratch.u32s.give(self.slot_start);
+        for list in [self.slot_read, self.slot_written, self.slot_resolved] {
+            scratch.maybe_u32s.give(list);
+        }
+        scratch.flags.give(self.kept_at_end);
+        let (sub_base, sub_mips) = subs.into_lists();
+        Reads {
+            writer: self.writer,
+            sub_of: self.sub_of,
+            read_start: self.read_start,
+            reads: self.reads,
+            read_how: self.read_how,
+            sub_base,
+            sub_mips,
+        }
     }
 
     pub(super) fn reads_of(&self, p: usize) -> &[VersionId] {
         &self.reads[self.read_start[p] as usize..self.read_start[p + 1] as usize]
-    }
-
-    /// Every read of pass `p` with the resource and access it reads through.
-    pub(super) fn reads_with_how(
-        &self,
-        p: usize,
-    ) -> impl Iterator<Item = (VersionId, ResourceId, &'static str)> + '_ {
-        let range = self.read_start[p] as usize..self.read_start[p + 1] as usize;
-        self.reads[range.clone()]
-            .iter()
-            .zip(&self.read_how[range])
-            .map(|(&v, &(r, how))| (v, r, how))
     }
 
     /// Per pass: its first slot in the slot tables; one more entry at the end holds the total.
