@@ -19,7 +19,10 @@
 //! speed-up over the first thread count, and (on Linux) the CPU time all threads spent per
 //! frame: when it grows with the thread count, threads wait on each other or on the CPU.
 //! `--bind-groups per-pass` gives every pass its own bind group and buffer (the default,
-//! `shared`, has all draws of all passes use one). `--encoding bundles` has every pass record its
+//! `shared`, has all draws of all passes use one); `--bind-groups per-layout` also gives every
+//! pass its own bind group layout and pipeline (wgpu 30 takes a reference to the bind group's
+//! layout for every bind group set, an atomic count that threads recording passes of one
+//! layout share). `--encoding bundles` has every pass record its
 //! draws into a `wgpu::RenderBundle` on its recording thread and execute it (the default,
 //! `direct`, draws into the render pass), with `PassContext::render_bundle_encoder`: wgpu 30 looks
 //! up every bind group set on a render pass
@@ -47,6 +50,8 @@ struct Args {
     threads: Vec<usize>,
     /// One bind group (and uniform buffer) per pass instead of one shared by all.
     per_pass: bool,
+    /// One bind group layout and pipeline per pass too.
+    per_layout: bool,
     /// Every pass records its draws into a render bundle and executes it.
     bundles: bool,
 }
@@ -60,6 +65,7 @@ fn args() -> Result<Args, String> {
         size: 64,
         threads: vec![1, 2, 4, 8, 16],
         per_pass: false,
+        per_layout: false,
         bundles: false,
     };
     let mut it = std::env::args().skip(1);
@@ -84,9 +90,14 @@ fn args() -> Result<Args, String> {
                     .collect::<Result<_, _>>()?
             }
             "--bind-groups" => match value()?.as_str() {
-                "shared" => a.per_pass = false,
-                "per-pass" => a.per_pass = true,
-                v => return Err(format!("--bind-groups takes shared or per-pass, not `{v}`")),
+                "shared" => (a.per_pass, a.per_layout) = (false, false),
+                "per-pass" => (a.per_pass, a.per_layout) = (true, false),
+                "per-layout" => (a.per_pass, a.per_layout) = (true, true),
+                v => {
+                    return Err(format!(
+                        "--bind-groups takes shared, per-pass or per-layout, not `{v}`"
+                    ));
+                }
             },
             "--encoding" => match value()?.as_str() {
                 "direct" => a.bundles = false,
@@ -95,7 +106,7 @@ fn args() -> Result<Args, String> {
             },
             "-h" | "--help" => {
                 println!(
-                    "record_parallel [--passes N] [--draws N] [--rounds N] [--iterations N] [--size PX] [--threads 1,2,4,8,16] [--bind-groups shared|per-pass] [--encoding direct|bundles]\nTILEGRAPH_BACKEND picks the adapter."
+                    "record_parallel [--passes N] [--draws N] [--rounds N] [--iterations N] [--size PX] [--threads 1,2,4,8,16] [--bind-groups shared|per-pass|per-layout] [--encoding direct|bundles]\nTILEGRAPH_BACKEND picks the adapter."
                 );
                 std::process::exit(0);
             }
@@ -131,14 +142,17 @@ fn process_cpu_time() -> Option<Duration> {
     Some(Duration::from_nanos(total))
 }
 
-/// Pipeline, and bind groups with a dynamic offset over the uniform buffers they read.
+/// Pipelines, and bind groups with a dynamic offset over the uniform buffers they read: pass
+/// `p` draws with pipeline `p % pipelines.len()` and bind group `p % bind_groups.len()`.
 struct Scene {
-    pipeline: wgpu::RenderPipeline,
+    pipelines: Vec<wgpu::RenderPipeline>,
     bind_groups: Vec<wgpu::BindGroup>,
 }
 
 impl Scene {
-    fn new(device: &wgpu::Device, draws: usize, bind_groups: usize) -> Self {
+    /// `bind_groups` bind groups of `layouts` layouts (each with its pipeline), over buffers of
+    /// `draws` draws.
+    fn new(device: &wgpu::Device, draws: usize, bind_groups: usize, layouts: usize) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("record_parallel"),
             source: wgpu::ShaderSource::Wgsl(
@@ -152,46 +166,51 @@ impl Scene {
                     .into(),
             ),
         });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: None,
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: true,
-                    min_binding_size: wgpu::BufferSize::new(16),
+        let layout = |_| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &[wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: true,
+                        min_binding_size: wgpu::BufferSize::new(16),
+                    },
+                    count: None,
+                }],
+            })
+        };
+        let layouts: Vec<wgpu::BindGroupLayout> = (0..layouts).map(layout).collect();
+        let pipeline = |layout: &wgpu::BindGroupLayout| {
+            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(layout)],
+                immediate_size: 0,
+            });
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("record_parallel"),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
                 },
-                count: None,
-            }],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: None,
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("record_parallel"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs"),
-                compilation_options: Default::default(),
-                targets: &[Some(FORMAT.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        let bind_group = |_| {
+                primitive: Default::default(),
+                depth_stencil: None,
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some("fs"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(FORMAT.into())],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let bind_group = |i: usize| {
             let buffer = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("draws"),
                 size: STRIDE * draws as u64,
@@ -200,7 +219,7 @@ impl Scene {
             });
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: None,
-                layout: &layout,
+                layout: &layouts[i % layouts.len()],
                 entries: &[wgpu::BindGroupEntry {
                     binding: 0,
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
@@ -212,7 +231,7 @@ impl Scene {
             })
         };
         Scene {
-            pipeline,
+            pipelines: layouts.iter().map(pipeline).collect(),
             bind_groups: (0..bind_groups).map(bind_group).collect(),
         }
     }
@@ -234,8 +253,9 @@ fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
             .side_effects()
             .execute(move |pass, ctx| {
                 let bind_group = &scene.bind_groups[p % scene.bind_groups.len()];
+                let pipeline = &scene.pipelines[p % scene.pipelines.len()];
                 if !bundles {
-                    pass.set_pipeline(&scene.pipeline);
+                    pass.set_pipeline(pipeline);
                     for d in 0..draws {
                         pass.set_bind_group(0, bind_group, &[d * STRIDE as u32]);
                         pass.draw(0..3, 0..1);
@@ -243,7 +263,7 @@ fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
                     return Ok(());
                 }
                 let mut bundle = ctx.render_bundle_encoder(None)?;
-                bundle.set_pipeline(&scene.pipeline);
+                bundle.set_pipeline(pipeline);
                 for d in 0..draws {
                     bundle.set_bind_group(0, bind_group, &[d * STRIDE as u32]);
                     bundle.draw(0..3, 0..1);
@@ -272,6 +292,7 @@ fn main() {
         &gpu.device,
         args.draws,
         if args.per_pass { args.passes } else { 1 },
+        if args.per_layout { args.passes } else { 1 },
     );
     let mut graph = declare(&scene, &args);
     let plan = graph
@@ -281,7 +302,7 @@ fn main() {
     let imports = Imports::new();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "{} render passes x {} draws (own dynamic offset each, {}), {} bind group{}, {}x{} targets; adapter {}; {} cores",
+        "{} render passes x {} draws (own dynamic offset each, {}), {} bind group{} of {} layout{}, {}x{} targets; adapter {}; {} cores",
         args.passes,
         args.draws,
         if args.bundles {
@@ -295,6 +316,8 @@ fn main() {
         } else {
             "s"
         },
+        scene.pipelines.len(),
+        if scene.pipelines.len() == 1 { "" } else { "s" },
         args.size,
         args.size,
         gpu.describe(),
