@@ -3,9 +3,22 @@
 //! wherever the allocator put them.
 
 use super::scratch::Scratch;
-use crate::resource::{AttachmentDecl, Entry, ListAccess, PassDecl};
+use crate::resource::{AttachmentDecl, Entry, ListAccess, PassDecl, PassKind};
+
+/// What the steps read of a pass besides its accesses.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PassInfo {
+    pub kind: PassKind,
+    pub side_effects: bool,
+    pub keep_order: bool,
+    /// Colour attachments declared (a multiview pass has `views` slots for each).
+    pub colors: u8,
+    pub multiview: Option<u32>,
+}
 
 pub(super) struct Accesses {
+    /// Per pass: what the steps read of it besides its accesses.
+    info: Vec<PassInfo>,
     /// Per pass: its first slot; one more entry at the end holds the total.
     slot_start: Vec<u32>,
     /// Every pass's attachment slots, as [`PassDecl::attachments`] gives them.
@@ -29,6 +42,7 @@ impl Accesses {
     /// taken from the scratch held before).
     pub(super) fn empty(passes: usize, scratch: &mut Scratch) -> Self {
         let mut a = Accesses {
+            info: scratch.infos.take(passes),
             slot_start: scratch.u32s.take(passes + 1),
             slots: scratch.slots.take(passes),
             entry_start: scratch.u32s.take(passes + 1),
@@ -41,10 +55,28 @@ impl Accesses {
 
     /// Adds the next pass.
     pub(super) fn push(&mut self, pass: &PassDecl) {
+        self.info.push(PassInfo {
+            kind: pass.kind,
+            side_effects: pass.side_effects,
+            keep_order: pass.keep_order,
+            // Validation allows at most 8 before the pass is pushed.
+            colors: pass.color.len().min(usize::from(u8::MAX)) as u8,
+            multiview: pass.multiview,
+        });
         self.slots.extend(pass.attachments());
         self.entries.extend(pass.entries());
         self.slot_start.push(self.slots.len() as u32);
         self.entry_start.push(self.entries.len() as u32);
+    }
+
+    /// What the steps read of pass `p` besides its accesses.
+    pub(super) fn info(&self, p: usize) -> PassInfo {
+        self.info[p]
+    }
+
+    /// Passes pushed.
+    pub(super) fn len(&self) -> usize {
+        self.info.len()
     }
 
     /// Pass `p`'s attachment slots: colour slots, then depth (a multiview attachment: one slot
@@ -70,6 +102,7 @@ impl Accesses {
 
     /// Hands the lists back.
     pub(super) fn recycle(self, scratch: &mut Scratch) {
+        scratch.infos.give(self.info);
         scratch.u32s.give(self.slot_start);
         scratch.u32s.give(self.entry_start);
         scratch.slots.give(self.slots);

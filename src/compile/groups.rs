@@ -12,7 +12,7 @@ use super::versions::Versions;
 use crate::compiled::{Group, GroupBoundary};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::resource::{Access, ListAccess, PassDecl, PassId, PassKind};
+use crate::resource::{Access, ListAccess, PassId, PassKind};
 
 /// The groups and which group each pass joined.
 pub(super) struct Grouping {
@@ -25,7 +25,6 @@ pub(super) struct Grouping {
 /// subresource is kept as stamps (the current group's stamp: it wrote it / read or wrote it
 /// outside its attachments), so starting a group costs nothing.
 pub(super) struct Grouper<'a> {
-    passes: &'a [PassDecl],
     acc: &'a Accesses,
     subs: &'a SubTable,
     v: &'a Versions,
@@ -49,7 +48,6 @@ impl<'a> Grouper<'a> {
         scratch: &mut Scratch,
     ) -> Self {
         Grouper {
-            passes: graph.passes,
             acc: graph.acc,
             subs,
             v,
@@ -76,14 +74,14 @@ impl<'a> Grouper<'a> {
     /// Adds pass `p`: `None` when it joined the current group, else why the current group
     /// ended (`EndOfGraph` when there was none) — `p` then starts a new group.
     pub(super) fn push(&mut self, p: PassId) -> Option<GroupBoundary> {
-        let pass = &self.passes[p.index()];
+        let kind = self.acc.info(p.index()).kind;
         let boundary = match self.current {
             Some((kind, first)) => self.merge_boundary(kind, first, p),
             None => Some(GroupBoundary::EndOfGraph),
         };
         if boundary.is_some() {
             self.stamp += 1;
-            self.current = Some((pass.kind, p));
+            self.current = Some((kind, p));
             self.resolved = false;
         }
         self.record(p);
@@ -139,7 +137,7 @@ impl<'a> Grouper<'a> {
     /// Why `next` cannot join the current group (of `kind`, whose first pass is `first`), or
     /// `None`.
     fn merge_boundary(&self, kind: PassKind, first: PassId, p: PassId) -> Option<GroupBoundary> {
-        let next = &self.passes[p.index()];
+        let next = self.acc.info(p.index());
         // Only render passes share a wgpu render pass.
         if kind != PassKind::Render || next.kind != PassKind::Render {
             return Some(GroupBoundary::NotRender);
@@ -154,7 +152,7 @@ impl<'a> Grouper<'a> {
         }
         // Keeping attachments on tile needs the very same framebuffer: same subresources per slot.
         let slots = self.acc.slots(p.index());
-        if !same_attachments(self.passes, self.acc, first, p) {
+        if !same_attachments(self.acc, first, p) {
             return Some(GroupBoundary::AttachmentsDiffer);
         }
         // A clear is a load op: it can only happen where a wgpu render pass begins.
@@ -190,13 +188,13 @@ impl<'a> Grouper<'a> {
 
 /// Whether two passes attach the very same subresources in the same slots (a multiview pass:
 /// the same views of the same layers).
-pub(super) fn same_attachments(passes: &[PassDecl], acc: &Accesses, a: PassId, b: PassId) -> bool {
+pub(super) fn same_attachments(acc: &Accesses, a: PassId, b: PassId) -> bool {
     let (x, y) = (acc.slots(a.index()), acc.slots(b.index()));
     x.len() == y.len()
         && x.iter()
             .zip(y)
             .all(|(x, y)| (x.resource, x.sub, x.is_depth) == (y.resource, y.sub, y.is_depth))
-        && passes[a.index()].multiview == passes[b.index()].multiview
+        && acc.info(a.index()).multiview == acc.info(b.index()).multiview
 }
 
 /// Groups the live passes of `order` (execution order).
@@ -219,9 +217,10 @@ pub(super) fn form_groups(
                 if let (Some(group), Some(reason)) = (previous, reason) {
                     group.boundary = reason;
                 }
-                groups.start(spares, passes[p.index()].kind, p);
+                let info = graph.acc.info(p.index());
+                groups.start(spares, info.kind, p);
                 let group = groups.last_mut().expect("a group was just started");
-                group.multiview = passes[p.index()].multiview;
+                group.multiview = info.multiview;
             }
         }
         group_of[p.index()] = Some(GroupId::new(groups.len() - 1));

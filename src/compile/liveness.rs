@@ -2,28 +2,29 @@
 //! or writes the frame-end version of a kept import. Readers follow writers, so one backward
 //! sweep settles it.
 
+use super::accesses::Accesses;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::compiled::NeededBy;
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::resource::{PassDecl, PassId};
+use crate::resource::PassId;
 
 pub(super) fn find_live_passes(
-    passes: &[PassDecl],
+    acc: &Accesses,
     v: &Versions,
     options: &CompileOptions,
     scratch: &mut Scratch,
 ) -> Vec<bool> {
-    let mut needed = scratch.flags.filled(passes.len(), false);
+    let mut needed = scratch.flags.filled(acc.len(), false);
     for (version, &kept) in v.kept_at_end.iter().enumerate() {
         if let (true, Some(p)) = (kept, v.writer[version]) {
             needed[p.index()] = true;
         }
     }
-    for p in (0..passes.len()).rev() {
-        needed[p] |= passes[p].side_effects || !options.cull;
+    for p in (0..acc.len()).rev() {
+        needed[p] |= acc.info(p).side_effects || !options.cull;
         if needed[p] {
             for &version in v.reads_of(p) {
                 if let Some(w) = v.writer[version as usize] {
@@ -39,18 +40,17 @@ pub(super) fn find_live_passes(
 /// contents it writes, else the first live pass that reads what it wrote. `None` for culled
 /// passes (and for passes kept only because culling is off).
 pub(super) fn why_live(
-    passes: &[PassDecl],
+    acc: &Accesses,
     subs: &SubTable,
     v: &Versions,
     live: &[bool],
     scratch: &mut Scratch,
 ) -> Vec<Option<NeededBy>> {
-    let mut why = scratch.needed_by.take(passes.len());
+    let mut why = scratch.needed_by.take(acc.len());
     why.extend(
-        passes
-            .iter()
-            .zip(live)
-            .map(|(p, &l)| (l && p.side_effects).then_some(NeededBy::SideEffects)),
+        live.iter()
+            .enumerate()
+            .map(|(p, &l)| (l && acc.info(p).side_effects).then_some(NeededBy::SideEffects)),
     );
     for (version, &kept) in v.kept_at_end.iter().enumerate() {
         if let (true, Some(p)) = (kept, v.writer[version]) {
@@ -58,7 +58,7 @@ pub(super) fn why_live(
             why[p.index()].get_or_insert(NeededBy::KeptImport(resource));
         }
     }
-    for p in (0..passes.len()).filter(|&p| live[p]) {
+    for p in (0..acc.len()).filter(|&p| live[p]) {
         for &version in v.reads_of(p) {
             if let Some(w) = v.writer[version as usize]
                 && w.index() != p
@@ -87,7 +87,6 @@ impl Readers {
 }
 
 pub(super) fn last_readers(
-    passes: &[PassDecl],
     v: &Versions,
     live: &[bool],
     group_of: &[Option<GroupId>],
@@ -97,7 +96,7 @@ pub(super) fn last_readers(
         last_group: scratch.u32s.filled(v.writer.len(), 0),
         last_pass: scratch.maybe_passes.filled(v.writer.len(), None),
     };
-    for p in (0..passes.len()).filter(|&p| live[p]) {
+    for p in (0..live.len()).filter(|&p| live[p]) {
         let g = group_of[p].expect("live passes have a group").index() as u32 + 1;
         for &version in v.reads_of(p) {
             let version = version as usize;

@@ -140,7 +140,7 @@ fn plan_order(
 ) -> Planned {
     let grouping = groups::form_groups(decls, &checked.subs, v, &order, options, spares);
     let scratch = &mut spares.scratch;
-    let readers = liveness::last_readers(decls.passes, v, live, &grouping.group_of, scratch);
+    let readers = liveness::last_readers(v, live, &grouping.group_of, scratch);
     let bytes_of = |r, sub| checked.subresource_bytes(decls.resources, r, sub);
     let (groups, bytes) =
         ops::infer_attachment_ops(decls, grouping.groups, v, &readers, options, bytes_of);
@@ -210,7 +210,7 @@ fn restructure_frame(
         };
         match versions::trace_versions(graph, subs, scratch) {
             Ok(v) => {
-                let mut l = liveness::find_live_passes(&e.passes, &v, options, scratch);
+                let mut l = liveness::find_live_passes(acc, &v, options, scratch);
                 // A folded copy does not run, also where culling is off.
                 for (live, folded) in l.iter_mut().zip(&e.folded_into) {
                     *live &= folded.is_none();
@@ -390,7 +390,7 @@ fn plan_frame(
         acc: &checked.acc,
     };
     let subs = &checked.subs;
-    let live = liveness::find_live_passes(passes, versions, options, &mut spares.scratch);
+    let live = liveness::find_live_passes(&checked.acc, versions, options, &mut spares.scratch);
 
     // Restructuring: dead resolves and folded copies edit the declarations the later steps
     // read; the order follows from the hazards. Each is kept only if the frame gets cheaper.
@@ -438,7 +438,6 @@ fn plan_frame(
         }
         (None, _) => (declared, versions, &live[..]),
     };
-    let eff_passes = eff.passes;
 
     let scratch = &mut spares.scratch;
     let naive = naive::naive_sources(versions, scratch);
@@ -463,7 +462,7 @@ fn plan_frame(
         options.fps,
     );
     let scratch = &mut spares.scratch;
-    let needed_by = liveness::why_live(eff_passes, subs, eff_versions, eff_live, scratch);
+    let needed_by = liveness::why_live(eff.acc, subs, eff_versions, eff_live, scratch);
     let mut restructure: Vec<Restructuring> = Vec::new();
     let folded_into = match edits {
         Some((e, acc)) => {

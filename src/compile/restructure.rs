@@ -6,7 +6,7 @@
 //!   hazard keeps its order and the traffic model says it pays.
 
 use super::Decls;
-use super::accesses::Accesses;
+use super::accesses::{Accesses, PassInfo};
 use super::groups::{Grouper, same_attachments};
 use super::scratch::Scratch;
 use super::subresources::SubTable;
@@ -292,12 +292,7 @@ pub(super) fn reorder<'a>(
 ) -> Reordered {
     let passes = graph.passes;
     let mut keys = scratch.u64s.take(passes.len());
-    keys.extend(
-        passes
-            .iter()
-            .enumerate()
-            .map(|(p, pass)| pass_key(pass, graph.acc.slots(p))),
-    );
+    keys.extend((0..passes.len()).map(|p| pass_key(graph.acc.info(p), graph.acc.slots(p))));
     let declared = super::declared_order(live, scratch);
     if !options.merge || !has_candidates(graph, &keys, &declared, scratch) {
         scratch.u64s.give(keys);
@@ -380,8 +375,7 @@ fn join_candidate(
     {
         let at = start + found;
         let q_key = order_keys[at];
-        if q_key & !PINNED == key && same_attachments(graph.passes, graph.acc, order[at], order[i])
-        {
+        if q_key & !PINNED == key && same_attachments(graph.acc, order[at], order[i]) {
             return (at + 1 < i).then_some(at);
         }
         if q_key & PINNED != 0 {
@@ -396,16 +390,16 @@ fn join_candidate(
 const PINNED: u64 = 2;
 
 /// A pass's attachment key with the [`PINNED`] bit.
-fn pass_key(pass: &PassDecl, slots: &[AttachmentDecl]) -> u64 {
+fn pass_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
     (attachment_key(pass, slots) & !PINNED) | if pass.keep_order { PINNED } else { 0 }
 }
 
 /// A hash of the attachment set (0: none); equal keys are confirmed with `same_attachments`.
-fn attachment_key(pass: &PassDecl, slots: &[AttachmentDecl]) -> u64 {
+fn attachment_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
     if pass.kind != PassKind::Render || slots.is_empty() {
         return 0;
     }
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ pass.color.len() as u64;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ u64::from(pass.colors);
     for a in slots {
         for x in [
             a.resource.index() as u64,
@@ -533,7 +527,7 @@ impl<'a> Reorderer<'a> {
     }
 
     fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
-        let xd = &self.passes[x.index()];
+        let info = |p: PassId| self.graph.acc.info(p.index());
         let k = join_candidate(self.graph, &self.out, &self.out_keys, i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
@@ -545,13 +539,13 @@ impl<'a> Reorderer<'a> {
         self.stamp += 1;
         let dep = self.stamp;
         self.mark_accesses(x, dep);
-        let mut side_effects = xd.side_effects;
+        let mut side_effects = info(x).side_effects;
         for at in (k + 1..i).rev() {
             let q = self.out[at];
-            let qd = &self.passes[q.index()];
-            if self.conflicts(q, dep) || (side_effects && qd.side_effects) {
+            let q_effects = info(q).side_effects;
+            if self.conflicts(q, dep) || (side_effects && q_effects) {
                 self.mark[q.index()] = dep;
-                side_effects |= qd.side_effects;
+                side_effects |= q_effects;
                 self.mark_accesses(q, dep);
             }
         }
@@ -579,12 +573,12 @@ impl<'a> Reorderer<'a> {
                 let d = self.out[at];
                 if goes_ahead(&self.mark, d) {
                     self.mark_accesses(d, moved);
-                    side_effects |= self.passes[d.index()].side_effects;
+                    side_effects |= info(d).side_effects;
                 }
             }
             for at in gs..=k {
                 let g = self.out[at];
-                let gd = &self.passes[g.index()];
+                let gd = info(g);
                 if gd.keep_order || (side_effects && gd.side_effects) || self.conflicts(g, moved) {
                     return None;
                 }
@@ -642,7 +636,7 @@ impl<'a> Reorderer<'a> {
         }
         log::debug!(
             "restructure: `{}` joins `{}`, saving {} bytes",
-            xd.name,
+            self.passes[x.index()].name,
             self.passes[joins.index()].name,
             old_cost - new_cost
         );
@@ -693,7 +687,7 @@ impl<'a> Reorderer<'a> {
     /// Loads at the start of a group and stores at its end, as the ops step would decide them.
     fn group_cost(&self, members: &[PassId], g: u32, region: u32) -> u64 {
         let first = members[0];
-        if self.passes[first.index()].kind != PassKind::Render {
+        if self.graph.acc.info(first.index()).kind != PassKind::Render {
             return 0;
         }
         let mut cost = 0u64;

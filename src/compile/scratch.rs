@@ -2,6 +2,7 @@
 //! reuses the same memory for the same tables, which stays in the caches and costs no
 //! allocator calls.
 
+use super::accesses::PassInfo;
 use super::resources::Pooling;
 use crate::compiled::{NeededBy, PassPlan, ResourcePlan};
 use crate::ids::GroupId;
@@ -84,6 +85,7 @@ pub(super) struct Scratch {
     pub loaded: Lists<Option<Option<PassId>>>,
     pub pass_plans: Lists<PassPlan>,
     pub resource_plans: Lists<ResourcePlan>,
+    pub infos: Lists<PassInfo>,
     pub slots: Lists<AttachmentDecl>,
     pub entries: Lists<(ListAccess, Entry)>,
     pub pooling: Pooling,
