@@ -5,8 +5,8 @@ use std::sync::{Arc, OnceLock};
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::resource::{
-    Access, AttachmentDecl, ClearValue, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
-    ResourceKind, Subresource,
+    Access, AttachmentDecl, ClearValue, ListAccess, PassDecl, PassId, PassKind, ResourceDecl,
+    ResourceId, ResourceKind, Subresource,
 };
 
 /// The load op of an attachment at the start of a group.
@@ -558,7 +558,7 @@ pub(crate) struct Reads {
     pub read_start: Vec<u32>,
     pub reads: Vec<u32>,
     /// Per read: the resource and how the pass reads it.
-    pub read_how: Vec<(ResourceId, &'static str)>,
+    pub read_how: Vec<(ResourceId, ReadHow)>,
     /// Per resource: its first subresource index; its mip count.
     pub sub_base: Vec<u32>,
     pub sub_mips: Vec<u32>,
@@ -584,11 +584,28 @@ impl Reads {
                         mip: offset % self.sub_mips[r],
                         layer: offset / self.sub_mips[r],
                     },
-                    access,
+                    access: access.as_str(),
                 });
             }
         }
         deps
+    }
+}
+
+/// How a pass reads a version: through an attachment or a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReadHow {
+    Attachment(Access),
+    List(ListAccess),
+}
+
+impl ReadHow {
+    /// The access's name in the description.
+    fn as_str(self) -> &'static str {
+        match self {
+            ReadHow::Attachment(a) => a.as_str(),
+            ReadHow::List(a) => a.as_str(),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::accesses::PassInfo;
 use super::resources::Pooling;
-use crate::compiled::{NeededBy, PassPlan, ResourcePlan};
+use crate::compiled::{NeededBy, PassPlan, ReadHow, ResourcePlan};
 use crate::ids::GroupId;
 use crate::resource::{AttachmentDecl, Entry, ListAccess, PassId, ResourceId};
 
@@ -79,7 +79,7 @@ pub(super) struct Scratch {
     pub maybe_groups: Lists<Option<GroupId>>,
     pub pairs: Lists<(u32, u32)>,
     pub hashed: Lists<(u32, u32)>,
-    pub read_how: Lists<(ResourceId, &'static str)>,
+    pub read_how: Lists<(ResourceId, ReadHow)>,
     pub keyed: Lists<(bool, GroupId, ResourceId)>,
     pub needed_by: Lists<Option<NeededBy>>,
     pub loaded: Lists<Option<Option<PassId>>>,

@@ -5,7 +5,7 @@ use super::Decls;
 use super::accesses::Accesses;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
-use crate::compiled::Reads;
+use crate::compiled::{ReadHow, Reads};
 use crate::error::GraphError;
 use crate::resource::{
     Access, HistoryHalf, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId,
@@ -24,7 +24,7 @@ pub(super) struct Versions {
     read_start: Vec<u32>,
     reads: Vec<VersionId>,
     /// Per read: the resource and how the pass reads it (for the plan's dependency list).
-    read_how: Vec<(ResourceId, &'static str)>,
+    read_how: Vec<(ResourceId, ReadHow)>,
     /// Per attachment slot (colour slots, then depth) of each pass: the version loaded (if the
     /// access reads and content exists) and the version written.
     slot_start: Vec<u32>,
@@ -221,7 +221,9 @@ impl<'g> Tracer<'g> {
             }
             if let Some(version) = loaded {
                 self.v.reads.push(version);
-                self.v.read_how.push((a.resource, a.access.as_str()));
+                self.v
+                    .read_how
+                    .push((a.resource, ReadHow::Attachment(a.access)));
             }
             self.v.slot_read.push(loaded);
         }
@@ -246,7 +248,7 @@ impl<'g> Tracer<'g> {
                     });
                 };
                 self.v.reads.push(version);
-                self.v.read_how.push((e.resource, access.as_str()));
+                self.v.read_how.push((e.resource, ReadHow::List(access)));
             }
         }
         Ok(())
