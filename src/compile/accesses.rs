@@ -3,7 +3,9 @@
 //! wherever the allocator put them.
 
 use super::scratch::Scratch;
-use crate::resource::{AttachmentDecl, Entry, ListAccess, PassDecl, PassKind};
+use crate::resource::{
+    AttachmentDecl, Entry, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceKind,
+};
 
 /// What the steps read of a pass besides its accesses.
 #[derive(Debug, Clone, Copy)]
@@ -16,7 +18,19 @@ pub(super) struct PassInfo {
     pub multiview: Option<u32>,
 }
 
+/// What the steps read of a resource besides its descriptor.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ResourceInfo {
+    pub buffer: bool,
+    /// A texture of more than one sample.
+    pub multisampled: bool,
+    pub imported: bool,
+    pub one_subresource: bool,
+}
+
 pub(super) struct Accesses {
+    /// Per resource: what the steps read of it besides its descriptor.
+    resources: Vec<ResourceInfo>,
     /// Per pass: what the steps read of it besides its accesses.
     info: Vec<PassInfo>,
     /// Per pass: its first slot; one more entry at the end holds the total.
@@ -30,18 +44,22 @@ pub(super) struct Accesses {
 }
 
 impl Accesses {
-    pub(super) fn new(passes: &[PassDecl], scratch: &mut Scratch) -> Self {
-        let mut a = Accesses::empty(passes.len(), scratch);
+    pub(super) fn new(res: &[ResourceDecl], passes: &[PassDecl], scratch: &mut Scratch) -> Self {
+        let mut a = Accesses::empty(res.len(), passes.len(), scratch);
+        for r in res {
+            a.push_resource(r);
+        }
         for pass in passes {
             a.push(pass);
         }
         a
     }
 
-    /// Tables with no pass yet, with room for `passes` passes (and the accesses the tables
-    /// taken from the scratch held before).
-    pub(super) fn empty(passes: usize, scratch: &mut Scratch) -> Self {
+    /// Tables with no resource and no pass yet, with room for `resources` and `passes` (and
+    /// the accesses the tables taken from the scratch held before).
+    pub(super) fn empty(resources: usize, passes: usize, scratch: &mut Scratch) -> Self {
         let mut a = Accesses {
+            resources: scratch.resource_infos.take(resources),
             info: scratch.infos.take(passes),
             slot_start: scratch.u32s.take(passes + 1),
             slots: scratch.slots.take(passes),
@@ -51,6 +69,25 @@ impl Accesses {
         a.slot_start.push(0);
         a.entry_start.push(0);
         a
+    }
+
+    /// Adds the next resource.
+    pub(super) fn push_resource(&mut self, r: &ResourceDecl) {
+        let (buffer, samples) = match r.kind {
+            ResourceKind::Texture(t) => (false, t.samples),
+            ResourceKind::Buffer(_) => (true, 1),
+        };
+        self.resources.push(ResourceInfo {
+            buffer,
+            multisampled: samples > 1,
+            imported: r.import.is_some(),
+            one_subresource: r.subresource_count() == 1,
+        });
+    }
+
+    /// What the steps read of resource `r` besides its descriptor.
+    pub(super) fn resource(&self, r: usize) -> ResourceInfo {
+        self.resources[r]
     }
 
     /// Adds the next pass.
@@ -103,6 +140,7 @@ impl Accesses {
     /// Hands the lists back.
     pub(super) fn recycle(self, scratch: &mut Scratch) {
         scratch.infos.give(self.info);
+        scratch.resource_infos.give(self.resources);
         scratch.u32s.give(self.slot_start);
         scratch.u32s.give(self.entry_start);
         scratch.slots.give(self.slots);

@@ -195,8 +195,9 @@ fn restructure_frame(
     };
     let mut edits = edit(true);
     let mut retraced = None;
-    let accesses_of =
-        |e: &restructure::Edits, scratch: &mut scratch::Scratch| Accesses::new(&e.passes, scratch);
+    let accesses_of = |e: &restructure::Edits, scratch: &mut scratch::Scratch| {
+        Accesses::new(resources, &e.passes, scratch)
+    };
     let mut edited_acc = edits.as_ref().map(|e| accesses_of(e, &mut spares.scratch));
     let mut untraceable = false;
     if let (Some(e), Some(acc)) = (edits.as_ref().filter(|e| e.folded()), &edited_acc) {

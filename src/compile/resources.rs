@@ -37,15 +37,16 @@ pub(super) fn lifetimes_and_usage(
     scratch: &mut Scratch,
 ) -> Vec<ResourcePlan> {
     let mut plans = scratch.resource_plans.take(graph.resources.len());
-    plans.extend(graph.resources.iter().map(|r| ResourcePlan {
+    plans.extend((0..graph.resources.len()).map(|r| ResourcePlan {
         culled: true,
         transient: false,
         first_group: None,
         last_group: None,
         physical: None,
-        usage: match r.kind {
-            ResourceKind::Texture(_) => ResourceUsage::Texture(TextureUsages::empty()),
-            ResourceKind::Buffer(_) => ResourceUsage::Buffer(BufferUsages::empty()),
+        usage: if graph.acc.resource(r).buffer {
+            ResourceUsage::Buffer(BufferUsages::empty())
+        } else {
+            ResourceUsage::Texture(TextureUsages::empty())
         },
     }));
     for p in (0..graph.passes.len()).filter(|&p| live[p]) {
@@ -73,9 +74,9 @@ pub(super) fn lifetimes_and_usage(
     }
     // wgpu creates multisampled textures only as render attachments, also one that is only
     // copied into and sampled (a copy of a multisampled depth prepass).
-    for (plan, r) in plans.iter_mut().zip(graph.resources.iter()) {
-        if let (ResourceKind::Texture(t), ResourceUsage::Texture(u)) = (r.kind, &mut plan.usage)
-            && t.samples > 1
+    for (r, plan) in plans.iter_mut().enumerate() {
+        if let ResourceUsage::Texture(u) = &mut plan.usage
+            && graph.acc.resource(r).multisampled
             && !plan.culled
         {
             *u |= TextureUsages::RENDER_ATTACHMENT;
@@ -101,8 +102,7 @@ pub(super) fn mark_transients(
     {
         for a in group.color.iter().chain(group.depth.iter()) {
             let plan = &plans[a.resource.index()];
-            // The plan's own conditions first: most attachments fail one, and the declaration
-            // is read only for those that pass them.
+            // The plan's own conditions first: most attachments fail one.
             let only_attachment =
                 plan.usage == ResourceUsage::Texture(TextureUsages::RENDER_ATTACHMENT);
             let one_group = plan.first_group == plan.last_group;
@@ -111,10 +111,9 @@ pub(super) fn mark_transients(
             if !(only_attachment && one_group && on_tile_only) {
                 continue;
             }
-            let decl = &graph.resources[a.resource.index()];
-            let one_subresource = decl.subresource_count() == 1;
+            let info = graph.acc.resource(a.resource.index());
             let resolve_target = group.color.iter().any(|c| c.resolve == Some(a.resource));
-            if decl.import.is_none() && one_subresource && !resolve_target {
+            if !info.imported && info.one_subresource && !resolve_target {
                 let plan = &mut plans[a.resource.index()];
                 plan.transient = true;
                 plan.usage = ResourceUsage::Texture(
@@ -139,9 +138,9 @@ pub(super) fn plan_physical_resources(
     let mut keyed = spares.scratch.keyed.take(res.len());
     keyed.extend(
         (0..res.len())
-            .filter(|&r| !plans[r].culled && res[r].import.is_none())
+            .filter(|&r| !plans[r].culled && !graph.acc.resource(r).imported)
             .map(|r| {
-                let is_buffer = matches!(res[r].kind, ResourceKind::Buffer(_));
+                let is_buffer = graph.acc.resource(r).buffer;
                 let first = plans[r]
                     .first_group
                     .expect("live resources have a lifetime");

@@ -2,7 +2,7 @@
 //! reuses the same memory for the same tables, which stays in the caches and costs no
 //! allocator calls.
 
-use super::accesses::PassInfo;
+use super::accesses::{PassInfo, ResourceInfo};
 use super::resources::Pooling;
 use crate::compiled::{NeededBy, PassPlan, ReadHow, ResourcePlan};
 use crate::ids::GroupId;
@@ -86,6 +86,7 @@ pub(super) struct Scratch {
     pub pass_plans: Lists<PassPlan>,
     pub resource_plans: Lists<ResourcePlan>,
     pub infos: Lists<PassInfo>,
+    pub resource_infos: Lists<ResourceInfo>,
     pub slots: Lists<AttachmentDecl>,
     pub entries: Lists<(ListAccess, Entry)>,
     pub pooling: Pooling,

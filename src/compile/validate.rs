@@ -72,7 +72,7 @@ pub(super) fn validate(
     check_unique_names(|i| &passes[i].name, passes.len(), "pass", scratch)?;
     let mut checked = Checked {
         subs: SubTable::empty(res.len(), scratch),
-        acc: Accesses::empty(passes.len(), scratch),
+        acc: Accesses::empty(res.len(), passes.len(), scratch),
         bytes: scratch.u64s.take(res.len()),
         base_bytes: scratch.u64s.take(res.len()),
     };
@@ -103,6 +103,7 @@ fn check_resources_and_passes(
             .base_bytes
             .push(subresource_bytes(r, Subresource::BASE));
         checked.subs.push(r)?;
+        checked.acc.push_resource(r);
     }
     checked.subs.finish();
     let mut uses = Vec::new();

@@ -5,7 +5,6 @@ use super::Decls;
 use super::scratch::Scratch;
 use crate::compiled::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 use crate::options::CompileOptions;
-use crate::resource::{ResourceDecl, ResourceKind};
 
 /// The warnings of a plan, group by group.
 pub(super) struct Warnings {
@@ -60,7 +59,7 @@ impl Warnings {
                     self.list.push(warn(WarningKind::ClearForWrite, None));
                 }
             }
-            if a.store == StoreOp::Store && samples(&graph.resources[r]) > 1 {
+            if a.store == StoreOp::Store && graph.acc.resource(r).multisampled {
                 self.list.push(warn(WarningKind::MsaaStored, None));
             }
         }
@@ -70,13 +69,5 @@ impl Warnings {
     pub(super) fn finish(self, scratch: &mut Scratch) -> Vec<Warning> {
         scratch.flags.give(self.clear_for_write_said);
         self.list
-    }
-}
-
-/// A texture's sample count (1 for a buffer).
-fn samples(r: &ResourceDecl) -> u32 {
-    match r.kind {
-        ResourceKind::Texture(t) => t.samples,
-        ResourceKind::Buffer(_) => 1,
     }
 }
