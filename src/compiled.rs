@@ -648,7 +648,7 @@ pub(crate) struct NaiveSources {
 }
 
 impl NaiveSources {
-    fn of(&self, p: PassId, slot: usize) -> Option<Option<PassId>> {
+    pub(crate) fn of(&self, p: PassId, slot: usize) -> Option<Option<PassId>> {
         self.loaded[self.start[p.index()] as usize + slot]
     }
 }
@@ -662,11 +662,16 @@ pub(crate) fn naive_attachment(
     decl: &ResourceDecl,
     loaded: Option<Option<PassId>>,
 ) -> AttachmentPlan {
-    let (load, load_reason) = match (a.access, loaded) {
-        (Access::Clear, _) => (LoadOp::Clear(a.clear_value(decl)), LoadReason::Cleared),
-        (Access::Write, _) => (LoadOp::Load, LoadReason::Overwritten),
-        (_, Some(writer)) => (LoadOp::Load, LoadReason::ContentsNeeded { writer }),
-        (_, None) => (LoadOp::Clear(a.clear_value(decl)), LoadReason::NoContents),
+    let load = if naive_loads(a.access, loaded) {
+        LoadOp::Load
+    } else {
+        LoadOp::Clear(a.clear_value(decl))
+    };
+    let load_reason = match (a.access, loaded) {
+        (Access::Clear, _) => LoadReason::Cleared,
+        (Access::Write, _) => LoadReason::Overwritten,
+        (_, Some(writer)) => LoadReason::ContentsNeeded { writer },
+        (_, None) => LoadReason::NoContents,
     };
     AttachmentPlan {
         resource: a.resource,
@@ -677,6 +682,16 @@ pub(crate) fn naive_attachment(
         read_only: a.is_depth && a.access == Access::Read && loaded.is_some(),
         load_reason,
         store_reason: StoreReason::Naive,
+    }
+}
+
+/// Whether the naive plan loads an attachment of this access that finds `loaded` (see
+/// [`naive_attachment`]); otherwise it clears.
+pub(crate) fn naive_loads(access: Access, loaded: Option<Option<PassId>>) -> bool {
+    match access {
+        Access::Clear => false,
+        Access::Write => true,
+        Access::Read | Access::ReadWrite => loaded.is_some(),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::Decls;
 use super::validate::Checked;
-use crate::compiled::{LoadOp, NaiveSources, Traffic, naive_attachments};
+use crate::compiled::{NaiveSources, Traffic, naive_loads};
 use crate::error::GraphError;
 use crate::resource::{ListAccess, PassId, ResourceId, Subresource};
 
@@ -27,13 +27,10 @@ pub(super) fn measure_traffic(
     // The naive plan, counted without building it: every live pass alone.
     let mut naive_bytes = 0u64;
     for p in (0..graph.passes.len()).filter(|&p| live[p]) {
-        for a in naive_attachments(
-            graph.acc.slots(p).iter().copied(),
-            PassId::new(p),
-            graph.resources,
-            naive,
-        ) {
-            let moved = 1 + u64::from(a.load == LoadOp::Load);
+        // The naive plan's rule (`naive_attachment`), without its clear values.
+        for (slot, a) in graph.acc.slots(p).iter().enumerate() {
+            let loads = naive_loads(a.access, naive.of(PassId::new(p), slot));
+            let moved = 1 + u64::from(loads);
             naive_bytes = bytes(a.resource, a.sub)
                 .checked_mul(moved)
                 .and_then(|b| naive_bytes.checked_add(b))
