@@ -96,20 +96,23 @@ fn load_op(
     v: &Versions,
     options: &CompileOptions,
 ) -> (LoadOp, LoadReason) {
-    let value = a.clear_value(decl);
+    // The declaration is read for a clear value only where the load op clears.
+    let value = || a.clear_value(decl);
     match (a.access, loaded) {
-        (Access::Clear, _) => (LoadOp::Clear(value), LoadReason::Cleared),
+        (Access::Clear, _) => (LoadOp::Clear(value()), LoadReason::Cleared),
         (Access::Write, _) if options.dont_care.is_some() => {
             (LoadOp::DontCare, LoadReason::Overwritten)
         }
-        (Access::Write, _) => (LoadOp::Clear(value), LoadReason::Overwritten),
+        (Access::Write, _) => (LoadOp::Clear(value()), LoadReason::Overwritten),
         (Access::ReadWrite | Access::Read, Some(version)) => (
             LoadOp::Load,
             LoadReason::ContentsNeeded {
                 writer: v.writer[version as usize],
             },
         ),
-        (Access::ReadWrite | Access::Read, None) => (LoadOp::Clear(value), LoadReason::NoContents),
+        (Access::ReadWrite | Access::Read, None) => {
+            (LoadOp::Clear(value()), LoadReason::NoContents)
+        }
     }
 }
 
