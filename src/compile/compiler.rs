@@ -171,6 +171,14 @@ impl Spares {
         std::mem::take(&mut self.warnings)
     }
 
+    /// Keeps a warning list for the next compile.
+    pub(super) fn take_warning_list(&mut self, mut warnings: Vec<Warning>) {
+        warnings.clear();
+        if warnings.capacity() > self.warnings.capacity() {
+            self.warnings = warnings;
+        }
+    }
+
     /// An empty list of resources.
     pub(super) fn resource_list(&mut self) -> Vec<ResourceId> {
         self.resource_lists.pop().unwrap_or_default()
@@ -203,11 +211,7 @@ impl Spares {
         let naive = std::mem::take(&mut plan.naive_sources);
         scratch.u32s.give(naive.start);
         scratch.loaded.give(naive.loaded);
-        let mut warnings = std::mem::take(&mut plan.warnings);
-        warnings.clear();
-        if warnings.capacity() > self.warnings.capacity() {
-            self.warnings = warnings;
-        }
+        self.take_warning_list(std::mem::take(&mut plan.warnings));
         let mut physical = std::mem::take(&mut plan.physical);
         self.most_physical = self.most_physical.max(physical.len());
         for p in physical.drain(..) {

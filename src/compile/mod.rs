@@ -35,7 +35,9 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
-use crate::compiled::{CompiledGraph, Group, PassPlan, Reads, Restructuring};
+use crate::compiled::{
+    CompiledGraph, Group, PassPlan, Reads, ResourcePlan, Restructuring, Warning,
+};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::hash::FastHasher;
@@ -112,20 +114,26 @@ fn compile(
     )
 }
 
-/// The groups of one execution order with their ops, and what they cost.
+/// The groups of one execution order with their ops, what they cost, the resources' lifetimes
+/// and transient textures, and the warnings.
 struct Planned {
     order: Vec<PassId>,
     groups: Vec<Group>,
     group_of: Vec<Option<GroupId>>,
     bytes: Option<u64>,
+    resources: Vec<ResourcePlan>,
+    warnings: Vec<Warning>,
 }
 
 impl Planned {
     /// Hands the lists of a plan not kept back.
     fn recycle(self, spares: &mut Spares) {
         spares.take_groups(self.groups);
-        spares.scratch.pass_ids.give(self.order);
-        spares.scratch.maybe_groups.give(self.group_of);
+        spares.take_warning_list(self.warnings);
+        let scratch = &mut spares.scratch;
+        scratch.pass_ids.give(self.order);
+        scratch.maybe_groups.give(self.group_of);
+        scratch.resource_plans.give(self.resources);
     }
 }
 
@@ -139,17 +147,35 @@ fn plan_order(
     spares: &mut Spares,
 ) -> Planned {
     let grouping = groups::form_groups(decls, &checked.subs, v, &order, options, spares);
+    let list = spares.warning_list();
     let scratch = &mut spares.scratch;
+    let mut resources = resources::lifetimes_and_usage(decls, live, &grouping.group_of, scratch);
     let readers = liveness::last_readers(v, live, &grouping.group_of, scratch);
     let bytes_of = |r, sub| checked.subresource_bytes(decls.resources, r, sub);
-    let (groups, bytes) =
-        ops::infer_attachment_ops(decls, grouping.groups, v, &readers, options, bytes_of);
+    // Each group's transient textures, then its warnings (which depend on them), right after
+    // its ops, while it is in the caches.
+    let mut warnings = warnings::Warnings::new(list, decls.resources.len(), scratch);
+    let each_group = |group: &Group| {
+        resources::mark_transients(decls, &mut resources, group, options);
+        warnings.group(decls, group, &resources, options);
+    };
+    let (groups, bytes) = ops::infer_attachment_ops(
+        decls,
+        grouping.groups,
+        v,
+        &readers,
+        options,
+        bytes_of,
+        each_group,
+    );
     readers.recycle(scratch);
     Planned {
         order,
         groups,
         group_of: grouping.group_of,
         bytes,
+        resources,
+        warnings: warnings.finish(scratch),
     }
 }
 
@@ -424,6 +450,8 @@ fn plan_frame(
         groups: planned_groups,
         group_of,
         bytes: planned_bytes,
+        resources: mut resource_plans,
+        warnings,
     } = planned;
     let (eff, eff_versions, eff_live) = match (&edits, &retraced) {
         (Some((e, acc)), retraced) => {
@@ -442,16 +470,6 @@ fn plan_frame(
 
     let scratch = &mut spares.scratch;
     let naive = naive::naive_sources(versions, scratch);
-    let mut resource_plans = resources::lifetimes_and_usage(eff, eff_live, &group_of, scratch);
-    // One walk over the groups: a group's transient textures are marked before its warnings,
-    // which depend on them.
-    let list = spares.warning_list();
-    let mut warnings = warnings::Warnings::new(list, resources.len(), &mut spares.scratch);
-    for group in &planned_groups {
-        resources::mark_transients(eff, &mut resource_plans, group, options);
-        warnings.group(eff, group, &resource_plans, options);
-    }
-    let warnings = warnings.finish(&mut spares.scratch);
     let physical = resources::plan_physical_resources(eff, &mut resource_plans, options, spares);
     let traffic = traffic::measure_traffic(
         declared,

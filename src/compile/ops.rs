@@ -11,7 +11,8 @@ use crate::options::CompileOptions;
 use crate::resource::{Access, AttachmentDecl, PassKind, ResourceDecl, ResourceId, Subresource};
 
 /// The ops of every render group, and the attachment bytes the groups move (`None` beyond
-/// `u64`), counted as each group is planned, while it is in the caches.
+/// `u64`), counted as each group is planned, while it is in the caches; `each_group` sees each
+/// render group once its ops are set.
 pub(super) fn infer_attachment_ops(
     graph: Decls<'_>,
     mut groups: Vec<Group>,
@@ -19,6 +20,7 @@ pub(super) fn infer_attachment_ops(
     readers: &Readers,
     options: &CompileOptions,
     bytes: impl Fn(ResourceId, Subresource) -> u64,
+    mut each_group: impl FnMut(&Group),
 ) -> (Vec<Group>, Option<u64>) {
     let mut total = Some(0u64);
     for (g, group) in groups.iter_mut().enumerate() {
@@ -26,6 +28,7 @@ pub(super) fn infer_attachment_ops(
             continue;
         }
         plan_group(graph, g, group, v, readers, options);
+        each_group(group);
         total = total
             .zip(attachment_bytes(std::slice::from_ref(group), &bytes))
             .and_then(|(t, b)| t.checked_add(b));
