@@ -2,6 +2,7 @@
 //! the steps after validation walk these instead of each declaration's eight lists, which lie
 //! wherever the allocator put them.
 
+use super::restructure::pass_key;
 use super::scratch::Scratch;
 use crate::resource::{
     AttachmentDecl, Entry, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceKind,
@@ -33,6 +34,8 @@ pub(super) struct Accesses {
     resources: Vec<ResourceInfo>,
     /// Per pass: what the steps read of it besides its accesses.
     info: Vec<PassInfo>,
+    /// Per pass: the key restructuring looks for a pass to join by.
+    keys: Vec<u64>,
     /// Per pass: its first slot; one more entry at the end holds the total.
     slot_start: Vec<u32>,
     /// Every pass's attachment slots, as [`PassDecl::attachments`] gives them.
@@ -61,6 +64,7 @@ impl Accesses {
         let mut a = Accesses {
             resources: scratch.resource_infos.take(resources),
             info: scratch.infos.take(passes),
+            keys: scratch.u64s.take(passes),
             slot_start: scratch.u32s.take(passes + 1),
             slots: scratch.slots.take(passes),
             entry_start: scratch.u32s.take(passes + 1),
@@ -92,16 +96,19 @@ impl Accesses {
 
     /// Adds the next pass.
     pub(super) fn push(&mut self, pass: &PassDecl) {
-        self.info.push(PassInfo {
+        let info = PassInfo {
             kind: pass.kind,
             side_effects: pass.side_effects,
             keep_order: pass.keep_order,
             // Validation allows at most 8 before the pass is pushed.
             colors: pass.color.len().min(usize::from(u8::MAX)) as u8,
             multiview: pass.multiview,
-        });
+        };
+        let first = self.slots.len();
         self.slots.extend(pass.attachments());
         self.entries.extend(pass.entries());
+        self.info.push(info);
+        self.keys.push(pass_key(info, &self.slots[first..]));
         self.slot_start.push(self.slots.len() as u32);
         self.entry_start.push(self.entries.len() as u32);
     }
@@ -109,6 +116,11 @@ impl Accesses {
     /// What the steps read of pass `p` besides its accesses.
     pub(super) fn info(&self, p: usize) -> PassInfo {
         self.info[p]
+    }
+
+    /// Per pass: the key restructuring looks for a pass to join by ([`pass_key`]).
+    pub(super) fn keys(&self) -> &[u64] {
+        &self.keys
     }
 
     /// Passes pushed.
@@ -140,6 +152,7 @@ impl Accesses {
     /// Hands the lists back.
     pub(super) fn recycle(self, scratch: &mut Scratch) {
         scratch.infos.give(self.info);
+        scratch.u64s.give(self.keys);
         scratch.resource_infos.give(self.resources);
         scratch.u32s.give(self.slot_start);
         scratch.u32s.give(self.entry_start);

@@ -291,11 +291,9 @@ pub(super) fn reorder<'a>(
     scratch: &'a mut Scratch,
 ) -> Reordered {
     let passes = graph.passes;
-    let mut keys = scratch.u64s.take(passes.len());
-    keys.extend((0..passes.len()).map(|p| pass_key(graph.acc.info(p), graph.acc.slots(p))));
+    let keys = graph.acc.keys();
     let declared = super::declared_order(live, scratch);
-    if !options.merge || !has_candidates(graph, &keys, &declared, scratch) {
-        scratch.u64s.give(keys);
+    if !options.merge || !has_candidates(graph, keys, &declared, scratch) {
         return Reordered {
             order: declared,
             moves: Vec::new(),
@@ -390,7 +388,7 @@ fn join_candidate(
 const PINNED: u64 = 2;
 
 /// A pass's attachment key with the [`PINNED`] bit.
-fn pass_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
+pub(super) fn pass_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
     (attachment_key(pass, slots) & !PINNED) | if pass.keep_order { PINNED } else { 0 }
 }
 
@@ -424,7 +422,8 @@ struct Reorderer<'a> {
     /// Built at the first trial when the caller had none.
     built_readers: Option<ReadersOf>,
     declared_groups: &'a [Option<GroupId>],
-    keys: Vec<u64>,
+    /// Per pass: its [`pass_key`].
+    keys: &'a [u64],
     /// The order so far.
     out: Vec<PassId>,
     /// Per position of `out`: its pass's key.
@@ -454,7 +453,6 @@ impl<'a> Reorderer<'a> {
     /// The order and moves; the working lists go back to the scratch.
     fn finish(self) -> Reordered {
         let scratch = self.scratch;
-        scratch.u64s.give(self.keys);
         scratch.u64s.give(self.out_keys);
         for list in [self.pos, self.mark, self.read_mark, self.write_mark] {
             scratch.u32s.give(list);
