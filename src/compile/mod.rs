@@ -235,7 +235,7 @@ fn restructure_frame(
             resources,
             acc,
         };
-        match versions::trace_versions(graph, subs, scratch) {
+        match versions::trace_versions(graph, checked, scratch) {
             Ok(v) => {
                 let mut l = liveness::find_live_passes(acc, &v, options, scratch);
                 // A folded copy does not run, also where culling is off.
@@ -363,7 +363,7 @@ fn compile_decls(
         resources,
         acc: &checked.acc,
     };
-    let versions = match versions::trace_versions(declared, &checked.subs, scratch) {
+    let versions = match versions::trace_versions(declared, &checked, scratch) {
         Ok(v) => v,
         Err(e) => {
             checked.recycle(scratch);
@@ -472,12 +472,10 @@ fn plan_frame(
     let naive = naive::naive_sources(versions, scratch);
     let physical = resources::plan_physical_resources(eff, &mut resource_plans, options, spares);
     let traffic = traffic::measure_traffic(
-        declared,
         planned_bytes,
         declared_bytes,
-        &naive,
+        &versions.pass_bytes,
         &live,
-        checked,
         options.fps,
     );
     let scratch = &mut spares.scratch;

@@ -4,6 +4,7 @@
 
 use super::accesses::{PassInfo, ResourceInfo};
 use super::resources::Pooling;
+use super::traffic::PassBytes;
 use crate::compiled::{NeededBy, PassPlan, ReadHow, ResourcePlan};
 use crate::ids::GroupId;
 use crate::resource::{AttachmentDecl, Entry, ListAccess, PassId, ResourceId};
@@ -86,6 +87,7 @@ pub(super) struct Scratch {
     pub pass_plans: Lists<PassPlan>,
     pub resource_plans: Lists<ResourcePlan>,
     pub infos: Lists<PassInfo>,
+    pub pass_bytes: Lists<PassBytes>,
     pub resource_infos: Lists<ResourceInfo>,
     pub slots: Lists<AttachmentDecl>,
     pub entries: Lists<(ListAccess, Entry)>,

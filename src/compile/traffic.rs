@@ -3,47 +3,41 @@
 
 use super::Decls;
 use super::validate::Checked;
-use crate::compiled::{NaiveSources, Traffic, naive_loads};
+use super::versions::VersionId;
+use crate::compiled::{Traffic, naive_loads};
 use crate::error::GraphError;
-use crate::resource::{ListAccess, PassId, ResourceId, Subresource};
+use crate::resource::{ListAccess, ResourceId, Subresource};
 
-/// The traffic of a plan whose attachment bytes (`planned_bytes`, from [`planned_bytes`]) and
-/// those of the declared order's plan are counted already; `graph` and `live` are the declared
-/// frame's, whose naive plan and sampled bytes these are, whatever restructuring did.
-pub(super) fn measure_traffic(
-    graph: Decls<'_>,
-    planned_bytes: Option<u64>,
-    declared_bytes: Option<u64>,
-    naive: &NaiveSources,
-    live: &[bool],
-    checked: &Checked,
-    fps: u32,
-) -> Result<Traffic, GraphError> {
-    let overflow = || GraphError::invalid("attachment traffic overflows a 64-bit byte count");
-    let bytes =
-        |r: ResourceId, sub: Subresource| checked.subresource_bytes(graph.resources, r, sub);
-    let planned_bytes = planned_bytes.ok_or_else(overflow)?;
-    let declared_bytes = declared_bytes.ok_or_else(overflow)?;
-    // The naive plan, counted without building it: every live pass alone.
-    let mut naive_bytes = 0u64;
-    for p in (0..graph.passes.len()).filter(|&p| live[p]) {
-        // The naive plan's rule (`naive_attachment`), without its clear values.
-        for (slot, a) in graph.acc.slots(p).iter().enumerate() {
-            let loads = naive_loads(a.access, naive.of(PassId::new(p), slot));
-            let moved = 1 + u64::from(loads);
-            naive_bytes = bytes(a.resource, a.sub)
-                .checked_mul(moved)
-                .and_then(|b| naive_bytes.checked_add(b))
-                .ok_or_else(overflow)?;
-            if let Some(t) = a.resolve {
-                naive_bytes = naive_bytes
-                    .checked_add(bytes(t, Subresource::BASE))
-                    .ok_or_else(overflow)?;
-            }
+/// What one pass moves alone, `None` beyond `u64`: its attachments in the naive plan, and what
+/// it samples or reads as inputs.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PassBytes {
+    pub naive: Option<u64>,
+    pub sampled: Option<u64>,
+}
+
+impl PassBytes {
+    /// Pass `p`'s bytes, once versions know which of its slots find contents (`slot_read`, one
+    /// per slot of `slots`).
+    pub(super) fn of(
+        graph: Decls<'_>,
+        checked: &Checked,
+        p: usize,
+        slot_read: &[Option<VersionId>],
+    ) -> Self {
+        let bytes = |r: ResourceId, sub| checked.subresource_bytes(graph.resources, r, sub);
+        // The naive plan's rule (`naive_attachment`): a load where `naive_loads` says, a store
+        // always, the resolve.
+        let mut naive = Some(0u64);
+        for (a, read) in graph.acc.slots(p).iter().zip(slot_read) {
+            let moved = 1 + u64::from(naive_loads(a.access, read.map(|_| None)));
+            let resolve = a.resolve.map_or(0, |t| bytes(t, Subresource::BASE));
+            naive = naive
+                .zip(bytes(a.resource, a.sub).checked_mul(moved))
+                .and_then(|(n, b)| n.checked_add(b))
+                .and_then(|n| n.checked_add(resolve));
         }
-    }
-    let mut sampled = 0u64;
-    for p in (0..graph.passes.len()).filter(|&p| live[p]) {
+        let mut sampled = Some(0u64);
         let shader_reads = graph
             .acc
             .entries(p)
@@ -54,8 +48,35 @@ pub(super) fn measure_traffic(
                 Some(sub) => bytes(e.resource, sub),
                 None => checked.bytes[e.resource.index()],
             };
-            sampled = sampled.checked_add(b).ok_or_else(overflow)?;
+            sampled = sampled.and_then(|s| s.checked_add(b));
         }
+        PassBytes { naive, sampled }
+    }
+}
+
+/// The traffic of a plan whose attachment bytes (`planned_bytes`, from the ops step) and those
+/// of the declared order's plan are counted already; `pass_bytes` and `live` are the declared
+/// frame's, whose naive plan and sampled bytes these are, whatever restructuring did.
+pub(super) fn measure_traffic(
+    planned_bytes: Option<u64>,
+    declared_bytes: Option<u64>,
+    pass_bytes: &[PassBytes],
+    live: &[bool],
+    fps: u32,
+) -> Result<Traffic, GraphError> {
+    let overflow = || GraphError::invalid("attachment traffic overflows a 64-bit byte count");
+    let planned_bytes = planned_bytes.ok_or_else(overflow)?;
+    let declared_bytes = declared_bytes.ok_or_else(overflow)?;
+    // The naive plan, counted without building it: every live pass alone.
+    let (mut naive_bytes, mut sampled) = (0u64, 0u64);
+    for p in (0..live.len()).filter(|&p| live[p]) {
+        let PassBytes { naive, sampled: s } = pass_bytes[p];
+        naive_bytes = naive
+            .and_then(|b| naive_bytes.checked_add(b))
+            .ok_or_else(overflow)?;
+        sampled = s
+            .and_then(|b| sampled.checked_add(b))
+            .ok_or_else(overflow)?;
     }
     let per_second = |b: u64| b.checked_mul(u64::from(fps)).ok_or_else(overflow);
     Ok(Traffic {

@@ -5,6 +5,8 @@ use super::Decls;
 use super::accesses::Accesses;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
+use super::traffic::PassBytes;
+use super::validate::Checked;
 use crate::compiled::{ReadHow, Reads};
 use crate::error::GraphError;
 use crate::resource::{
@@ -34,6 +36,8 @@ pub(super) struct Versions {
     pub slot_resolved: Vec<Option<VersionId>>,
     /// Frame-end versions of imports kept after the frame: they must reach memory.
     pub kept_at_end: Vec<bool>,
+    /// Per pass: what it moves alone (naive plan, samples), counted as it is traced.
+    pub pass_bytes: Vec<PassBytes>,
 }
 
 impl Versions {
@@ -48,6 +52,7 @@ impl Versions {
             scratch.maybe_u32s.give(list);
         }
         scratch.flags.give(self.kept_at_end);
+        scratch.pass_bytes.give(self.pass_bytes);
     }
 
     /// The lists the plan builds its dependency list from, taken out; the others go back to
@@ -58,6 +63,7 @@ impl Versions {
             scratch.maybe_u32s.give(list);
         }
         scratch.flags.give(self.kept_at_end);
+        scratch.pass_bytes.give(self.pass_bytes);
         let (sub_base, sub_mips) = subs.into_lists();
         Reads {
             writer: self.writer,
@@ -115,16 +121,20 @@ fn read_before_write_hint(
 
 pub(super) fn trace_versions(
     graph: Decls<'_>,
-    subs: &SubTable,
+    checked: &Checked,
     scratch: &mut Scratch,
 ) -> Result<Versions, GraphError> {
-    let mut t = Tracer::new(graph, subs, scratch);
+    let mut t = Tracer::new(graph, &checked.subs, scratch);
     t.preserved_imports();
     let traced = (0..graph.passes.len()).try_for_each(|p| {
         t.v.read_start.push(t.v.reads.len() as u32);
         t.v.slot_start.push(t.v.slot_read.len() as u32);
         // Reads first: a read_write reads the prior version, then writes a new one.
         t.read_attachments(p)?;
+        let slots = graph.acc.slots(p).len();
+        let slot_read = &t.v.slot_read[t.v.slot_read.len() - slots..];
+        t.v.pass_bytes
+            .push(PassBytes::of(graph, checked, p, slot_read));
         t.read_lists(p)?;
         t.write(p);
         Ok(())
@@ -177,6 +187,7 @@ impl<'g> Tracer<'g> {
                 slot_written: scratch.maybe_u32s.take(slots),
                 slot_resolved: scratch.maybe_u32s.take(slots),
                 kept_at_end: Vec::new(),
+                pass_bytes: scratch.pass_bytes.take(passes.len()),
             },
             current: scratch.maybe_u32s.filled(subs.len(), None),
         }
