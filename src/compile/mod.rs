@@ -15,6 +15,14 @@
 //! | resources | `resources.rs` | lifetimes, usages, transient textures, physical textures |
 //! | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
 //! | warnings | `warnings.rs` | avoidable costs worth telling the user about |
+//!
+//! What the steps share: `accesses.rs` holds every pass's attachment slots, list entries, kind
+//! and key, and every resource's facts, in dense tables that validation fills while each
+//! declaration is in the caches (the later steps read declarations only for names and clear
+//! values); `scratch.rs` keeps the steps' working lists between compiles; `compiler.rs` keeps
+//! the lists of plans handed back. Steps that walk the same data run in one walk where the
+//! order allows: each group's bytes, transient textures and warnings right after its ops, each
+//! pass's naive and sampled bytes as its versions are traced.
 
 mod accesses;
 mod compiler;
