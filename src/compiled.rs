@@ -695,14 +695,14 @@ pub(crate) fn naive_loads(access: Access, loaded: Option<Option<PassId>>) -> boo
     }
 }
 
-/// The naive plan's attachments of pass `p`, whose attachment slots are `slots`, in slot order.
+/// The naive plan's attachments of pass `p`, in slot order.
 pub(crate) fn naive_attachments<'p>(
-    slots: impl IntoIterator<Item = AttachmentDecl> + 'p,
+    pass: &'p PassDecl,
     p: PassId,
     resources: &'p [ResourceDecl],
     sources: &'p NaiveSources,
 ) -> impl Iterator<Item = AttachmentPlan> + 'p {
-    slots.into_iter().enumerate().map(move |(slot, a)| {
+    pass.attachments().enumerate().map(move |(slot, a)| {
         naive_attachment(a, &resources[a.resource.index()], sources.of(p, slot))
     })
 }
@@ -779,12 +779,8 @@ impl CompiledGraph {
                     continue;
                 }
                 let pid = PassId::new(p);
-                let mut attachments = naive_attachments(
-                    pass.attachments(),
-                    pid,
-                    &self.resource_decls,
-                    &self.naive_sources,
-                );
+                let mut attachments =
+                    naive_attachments(pass, pid, &self.resource_decls, &self.naive_sources);
                 groups.push(Group {
                     kind: pass.kind,
                     passes: vec![pid],

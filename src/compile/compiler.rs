@@ -196,18 +196,7 @@ impl Spares {
             .resource_plans
             .give(std::mem::take(&mut plan.resources));
         // A dependency list built on request is dropped with the plan: compiles make none.
-        let reads = std::mem::take(&mut plan.reads);
-        scratch.maybe_passes.give(reads.writer);
-        for list in [
-            reads.sub_of,
-            reads.read_start,
-            reads.reads,
-            reads.sub_base,
-            reads.sub_mips,
-        ] {
-            scratch.u32s.give(list);
-        }
-        scratch.read_how.give(reads.read_how);
+        scratch.give_reads(std::mem::take(&mut plan.reads));
         let naive = std::mem::take(&mut plan.naive_sources);
         scratch.u32s.give(naive.start);
         scratch.loaded.give(naive.loaded);

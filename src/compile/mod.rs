@@ -229,10 +229,9 @@ fn restructure_frame(
     };
     let mut edits = edit(true);
     let mut retraced = None;
-    let accesses_of = |e: &restructure::Edits, scratch: &mut scratch::Scratch| {
-        Accesses::new(resources, &e.passes, scratch)
-    };
-    let mut edited_acc = edits.as_ref().map(|e| accesses_of(e, &mut spares.scratch));
+    let mut edited_acc = edits
+        .as_ref()
+        .map(|e| Accesses::new(resources, &e.passes, &mut spares.scratch));
     let mut untraceable = false;
     if let (Some(e), Some(acc)) = (edits.as_ref().filter(|e| e.folded()), &edited_acc) {
         // Folding moves a write from the copy to the resolve: versions change. A culled pass
@@ -260,7 +259,9 @@ fn restructure_frame(
         if let Some(acc) = edited_acc.take() {
             acc.recycle(&mut spares.scratch);
         }
-        edited_acc = edits.as_ref().map(|e| accesses_of(e, &mut spares.scratch));
+        edited_acc = edits
+            .as_ref()
+            .map(|e| Accesses::new(resources, &e.passes, &mut spares.scratch));
     }
     let (v, l) = retraced
         .as_ref()
@@ -387,23 +388,14 @@ fn compile_decls(
         spares,
     );
     let scratch = &mut spares.scratch;
-    let validate::Checked {
-        subs,
-        acc,
-        bytes,
-        base_bytes,
-    } = checked;
-    acc.recycle(scratch);
-    scratch.u64s.give(bytes);
-    scratch.u64s.give(base_bytes);
+    let reads = versions.into_reads(checked.into_subs(scratch), scratch);
     match plan {
         Ok(mut plan) => {
-            plan.reads = versions.into_reads(subs, scratch);
+            plan.reads = reads;
             Ok(plan)
         }
         Err(e) => {
-            versions.recycle(scratch);
-            subs.recycle(scratch);
+            scratch.give_reads(reads);
             Err(e)
         }
     }

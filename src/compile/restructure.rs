@@ -302,8 +302,6 @@ pub(super) fn reorder<'a>(
     let live_count = declared.len();
     let mut r = Reorderer {
         graph,
-        passes,
-        res: graph.resources,
         subs,
         v,
         live,
@@ -412,8 +410,6 @@ fn attachment_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
 
 struct Reorderer<'a> {
     graph: Decls<'a>,
-    passes: &'a [PassDecl],
-    res: &'a [ResourceDecl],
     subs: &'a SubTable,
     v: &'a Versions,
     live: &'a [bool],
@@ -634,8 +630,8 @@ impl<'a> Reorderer<'a> {
         }
         log::debug!(
             "restructure: `{}` joins `{}`, saving {} bytes",
-            self.passes[x.index()].name,
-            self.passes[joins.index()].name,
+            self.graph.passes[x.index()].name,
+            self.graph.passes[joins.index()].name,
             old_cost - new_cost
         );
         self.moves.push(Restructuring::Moved {
@@ -655,7 +651,7 @@ impl<'a> Reorderer<'a> {
         self.stamp += 1;
         let region = self.stamp;
         if self.given_readers.is_none() && self.built_readers.is_none() {
-            self.built_readers = Some(ReadersOf::new(self.passes.len(), self.v, self.scratch));
+            self.built_readers = Some(ReadersOf::new(self.graph.passes.len(), self.v, self.scratch));
         }
         let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
         let scratch = &mut *self.scratch;
@@ -690,7 +686,7 @@ impl<'a> Reorderer<'a> {
         }
         let mut cost = 0u64;
         for (slot, a) in self.graph.acc.slots(first.index()).iter().enumerate() {
-            let bytes = subresource_bytes(&self.res[a.resource.index()], a.sub);
+            let bytes = subresource_bytes(&self.graph.resources[a.resource.index()], a.sub);
             if matches!(a.access, Access::Read | Access::ReadWrite)
                 && self.v.slot_read[self.v.slot(first, slot)].is_some()
             {

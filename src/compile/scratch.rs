@@ -5,7 +5,7 @@
 use super::accesses::{PassInfo, ResourceInfo};
 use super::resources::Pooling;
 use super::traffic::PassBytes;
-use crate::compiled::{NeededBy, PassPlan, ReadHow, ResourcePlan};
+use crate::compiled::{NeededBy, PassPlan, ReadHow, Reads, ResourcePlan};
 use crate::ids::GroupId;
 use crate::resource::{AttachmentDecl, Entry, ListAccess, PassId, ResourceId};
 
@@ -92,6 +92,23 @@ pub(super) struct Scratch {
     pub slots: Lists<AttachmentDecl>,
     pub entries: Lists<(ListAccess, Entry)>,
     pub pooling: Pooling,
+}
+
+impl Scratch {
+    /// Keeps the lists of a plan's reads (or of versions a compile did not keep).
+    pub(super) fn give_reads(&mut self, reads: Reads) {
+        self.maybe_passes.give(reads.writer);
+        for list in [
+            reads.sub_of,
+            reads.read_start,
+            reads.reads,
+            reads.sub_base,
+            reads.sub_mips,
+        ] {
+            self.u32s.give(list);
+        }
+        self.read_how.give(reads.read_how);
+    }
 }
 
 #[cfg(test)]

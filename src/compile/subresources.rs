@@ -11,6 +11,7 @@ use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource};
 const MAX_SUBRESOURCES: usize = 1 << 24;
 
 /// Where each resource's subresources start in the graph's subresource index space.
+#[derive(Default)]
 pub(super) struct SubTable {
     /// Per resource: first index; one more entry at the end holds the total.
     base: Vec<u32>,
@@ -21,8 +22,10 @@ pub(super) struct SubTable {
 impl SubTable {
     /// A table with no resource yet, with room for `resources`.
     pub(super) fn empty(resources: usize, scratch: &mut Scratch) -> Self {
+        let mut base = scratch.u32s.take(resources + 1);
+        base.push(0);
         SubTable {
-            base: scratch.u32s.take(resources + 1),
+            base,
             mips: scratch.u32s.take(resources),
         }
     }
@@ -36,22 +39,12 @@ impl SubTable {
                 "the graph declares more than {MAX_SUBRESOURCES} subresources (mips × layers over all textures)"
             )));
         }
-        if self.base.is_empty() {
-            self.base.push(0);
-        }
         self.mips.push(match r.kind {
             ResourceKind::Texture(t) => t.mips,
             ResourceKind::Buffer(_) => 1,
         });
         self.base.push(total as u32);
         Ok(())
-    }
-
-    /// Ends the table: `base` holds each resource's first index and, last, the total.
-    pub(super) fn finish(&mut self) {
-        if self.base.is_empty() {
-            self.base.push(0);
-        }
     }
 
     /// The lists: per resource, its first index (and, last, the total); its mip count.

@@ -32,7 +32,7 @@ pub(super) struct Checked {
     pub bytes: Vec<u64>,
     /// Per resource: bytes of one subresource of mip 0 (a buffer's size), the one most
     /// attachments name.
-    pub base_bytes: Vec<u64>,
+    base_bytes: Vec<u64>,
 }
 
 impl Checked {
@@ -50,12 +50,17 @@ impl Checked {
         }
     }
 
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        self.subs.recycle(scratch);
+    /// The subresource table; the other lists go back to the scratch.
+    pub(super) fn into_subs(self, scratch: &mut Scratch) -> SubTable {
         self.acc.recycle(scratch);
         scratch.u64s.give(self.bytes);
         scratch.u64s.give(self.base_bytes);
+        self.subs
+    }
+
+    /// Hands the lists back.
+    pub(super) fn recycle(self, scratch: &mut Scratch) {
+        self.into_subs(scratch).recycle(scratch);
     }
 }
 
@@ -105,7 +110,6 @@ fn check_resources_and_passes(
         checked.subs.push(r)?;
         checked.acc.push_resource(r);
     }
-    checked.subs.finish();
     let mut uses = Vec::new();
     let histories = res.iter().any(|r| r.history.is_some());
     let acc = &mut checked.acc;

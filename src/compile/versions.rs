@@ -43,16 +43,8 @@ pub(super) struct Versions {
 impl Versions {
     /// Hands the lists back.
     pub(super) fn recycle(self, scratch: &mut Scratch) {
-        scratch.maybe_passes.give(self.writer);
-        for list in [self.sub_of, self.read_start, self.reads, self.slot_start] {
-            scratch.u32s.give(list);
-        }
-        scratch.read_how.give(self.read_how);
-        for list in [self.slot_read, self.slot_written, self.slot_resolved] {
-            scratch.maybe_u32s.give(list);
-        }
-        scratch.flags.give(self.kept_at_end);
-        scratch.pass_bytes.give(self.pass_bytes);
+        let reads = self.into_reads(SubTable::default(), scratch);
+        scratch.give_reads(reads);
     }
 
     /// The lists the plan builds its dependency list from, taken out; the others go back to
