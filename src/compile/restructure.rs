@@ -651,7 +651,11 @@ impl<'a> Reorderer<'a> {
         self.stamp += 1;
         let region = self.stamp;
         if self.given_readers.is_none() && self.built_readers.is_none() {
-            self.built_readers = Some(ReadersOf::new(self.graph.passes.len(), self.v, self.scratch));
+            self.built_readers = Some(ReadersOf::new(
+                self.graph.passes.len(),
+                self.v,
+                self.scratch,
+            ));
         }
         let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
         let scratch = &mut *self.scratch;
