@@ -22,7 +22,8 @@
 //! `shared`, has all draws of all passes use one); `--bind-groups per-layout` also gives every
 //! pass its own bind group layout and pipeline (wgpu 30 takes a reference to the bind group's
 //! layout for every bind group set, an atomic count that threads recording passes of one
-//! layout share). `--encoding bundles` has every pass record its
+//! layout share; it also keeps one layout for identical descriptors, so pass `p`'s layout binds
+//! its buffer at binding `p`). `--encoding bundles` has every pass record its
 //! draws into a `wgpu::RenderBundle` on its recording thread and execute it (the default,
 //! `direct`, draws into the render pass), with `PassContext::render_bundle_encoder`: wgpu 30 looks
 //! up every bind group set on a render pass
@@ -153,24 +154,30 @@ impl Scene {
     /// `bind_groups` bind groups of `layouts` layouts (each with its pipeline), over buffers of
     /// `draws` draws.
     fn new(device: &wgpu::Device, draws: usize, bind_groups: usize, layouts: usize) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("record_parallel"),
-            source: wgpu::ShaderSource::Wgsl(
-                "struct Draw { offset: vec4f }
-                 @group(0) @binding(0) var<uniform> draw: Draw;
-                 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-                     var p = array(vec2f(0.0, 0.0), vec2f(0.05, 0.0), vec2f(0.0, 0.05));
-                     return vec4f(p[i] + draw.offset.xy, 0.0, 1.0);
-                 }
-                 @fragment fn fs() -> @location(0) vec4f { return draw.offset; }"
+        // wgpu 30 keeps one layout for identical layout descriptors, so layout `l` binds its
+        // buffer at binding `l`: distinct entries, distinct layouts, each with its own module.
+        let module = |binding: u32| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("record_parallel"),
+                source: wgpu::ShaderSource::Wgsl(
+                    format!(
+                        "struct Draw {{ offset: vec4f }}
+                         @group(0) @binding({binding}) var<uniform> draw: Draw;
+                         @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {{
+                             var p = array(vec2f(0.0, 0.0), vec2f(0.05, 0.0), vec2f(0.0, 0.05));
+                             return vec4f(p[i] + draw.offset.xy, 0.0, 1.0);
+                         }}
+                         @fragment fn fs() -> @location(0) vec4f {{ return draw.offset; }}"
+                    )
                     .into(),
-            ),
-        });
-        let layout = |_| {
+                ),
+            })
+        };
+        let layout = |binding: u32| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: None,
                 entries: &[wgpu::BindGroupLayoutEntry {
-                    binding: 0,
+                    binding,
                     visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
@@ -181,8 +188,9 @@ impl Scene {
                 }],
             })
         };
-        let layouts: Vec<wgpu::BindGroupLayout> = (0..layouts).map(layout).collect();
-        let pipeline = |layout: &wgpu::BindGroupLayout| {
+        let layouts: Vec<wgpu::BindGroupLayout> = (0..layouts as u32).map(layout).collect();
+        let pipeline = |(binding, layout): (usize, &wgpu::BindGroupLayout)| {
+            let module = module(binding as u32);
             let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
                 bind_group_layouts: &[Some(layout)],
@@ -217,11 +225,12 @@ impl Scene {
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             });
+            let binding = i % layouts.len();
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: None,
-                layout: &layouts[i % layouts.len()],
+                layout: &layouts[binding],
                 entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
+                    binding: binding as u32,
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                         buffer: &buffer,
                         offset: 0,
@@ -231,7 +240,7 @@ impl Scene {
             })
         };
         Scene {
-            pipelines: layouts.iter().map(pipeline).collect(),
+            pipelines: layouts.iter().enumerate().map(pipeline).collect(),
             bind_groups: (0..bind_groups).map(bind_group).collect(),
         }
     }
