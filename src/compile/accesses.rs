@@ -5,7 +5,7 @@
 use super::restructure::pass_key;
 use super::scratch::Scratch;
 use crate::resource::{
-    AttachmentDecl, Entry, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceKind,
+    AttachmentDecl, Entry, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceId, ResourceKind,
 };
 
 /// What the steps read of a pass besides its accesses.
@@ -44,6 +44,10 @@ pub(super) struct Accesses {
     entry_start: Vec<u32>,
     /// Every pass's list entries, as [`PassDecl::entries`] gives them.
     entries: Vec<(ListAccess, Entry)>,
+    /// The imported resources, in order: the steps that handle imports visit only these.
+    imports: Vec<u32>,
+    /// Whether a resource is half of a history texture.
+    histories: bool,
 }
 
 impl Accesses {
@@ -69,6 +73,8 @@ impl Accesses {
             slots: scratch.slots.take(passes),
             entry_start: scratch.u32s.take(passes + 1),
             entries: scratch.entries.take(passes),
+            imports: scratch.u32s.take(0),
+            histories: false,
         };
         a.slot_start.push(0);
         a.entry_start.push(0);
@@ -81,12 +87,26 @@ impl Accesses {
             ResourceKind::Texture(t) => (false, t.samples),
             ResourceKind::Buffer(_) => (true, 1),
         };
+        if r.import.is_some() {
+            self.imports.push(self.resources.len() as u32);
+        }
+        self.histories |= r.history.is_some();
         self.resources.push(ResourceInfo {
             buffer,
             multisampled: samples > 1,
             imported: r.import.is_some(),
             one_subresource: r.subresource_count() == 1,
         });
+    }
+
+    /// The imported resources, in order.
+    pub(super) fn imports(&self) -> impl Iterator<Item = ResourceId> + '_ {
+        self.imports.iter().map(|&r| ResourceId::new(r as usize))
+    }
+
+    /// Whether a resource is half of a history texture.
+    pub(super) fn has_histories(&self) -> bool {
+        self.histories
     }
 
     /// What the steps read of resource `r` besides its descriptor.
@@ -158,5 +178,6 @@ impl Accesses {
         scratch.u32s.give(self.entry_start);
         scratch.slots.give(self.slots);
         scratch.entries.give(self.entries);
+        scratch.u32s.give(self.imports);
     }
 }

@@ -3,6 +3,7 @@
 //! next compile, so a frame that compiles a graph like the last one's allocates nothing per
 //! pass or group, and works in memory the last compile left in the caches.
 
+use super::prefetch::{prefetch, prefetch_all};
 use super::scratch::Scratch;
 use crate::compiled::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::declare::RenderGraph;
@@ -91,6 +92,14 @@ impl GroupFill {
                 boundary: GroupBoundary::EndOfGraph,
             });
             self.list.push(group);
+        }
+        // The old groups ahead are reused in turn: start loading them, then their lists.
+        if let Some(ahead) = self.list.get(self.used + 6) {
+            prefetch_all(ahead);
+        }
+        if let Some(ahead) = self.list.get(self.used + 2) {
+            prefetch(ahead.passes.as_ptr());
+            prefetch(ahead.color.as_ptr());
         }
         let group = &mut self.list[self.used];
         self.used += 1;

@@ -22,7 +22,8 @@
 //! values); `scratch.rs` keeps the steps' working lists between compiles; `compiler.rs` keeps
 //! the lists of plans handed back. Steps that walk the same data run in one walk where the
 //! order allows: each group's bytes, transient textures and warnings right after its ops, each
-//! pass's naive and sampled bytes as its versions are traced.
+//! pass's naive and sampled bytes as its versions are traced. `prefetch.rs` holds the cache
+//! hints of the walks that follow a declaration's pointers.
 
 mod accesses;
 mod compiler;
@@ -30,6 +31,7 @@ mod groups;
 mod liveness;
 mod naive;
 mod ops;
+mod prefetch;
 mod resources;
 mod restructure;
 mod scratch;

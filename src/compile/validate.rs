@@ -2,8 +2,10 @@
 //! (or a method of [`PassChecker`]) named after what it checks.
 
 use std::hash::Hasher;
+use std::sync::Arc;
 
 use super::accesses::Accesses;
+use super::prefetch::{pass_lists, prefetch, prefetch_all};
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use crate::compiled::subresource_bytes;
@@ -73,8 +75,8 @@ pub(super) fn validate(
     if passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
     }
-    check_unique_names(|i| &res[i].name, res.len(), "resource", scratch)?;
-    check_unique_names(|i| &passes[i].name, passes.len(), "pass", scratch)?;
+    check_unique_names(res, |r| &r.name, "resource", scratch)?;
+    check_unique_names(passes, |p| &p.name, "pass", scratch)?;
     let mut checked = Checked {
         subs: SubTable::empty(res.len(), scratch),
         acc: Accesses::empty(res.len(), passes.len(), scratch),
@@ -111,9 +113,24 @@ fn check_resources_and_passes(
         checked.acc.push_resource(r);
     }
     let mut uses = Vec::new();
-    let histories = res.iter().any(|r| r.history.is_some());
     let acc = &mut checked.acc;
+    let histories = acc.has_histories();
     for (p, pass) in passes.iter().enumerate() {
+        if let Some(ahead) = passes.get(p + 12) {
+            prefetch_all(ahead);
+        }
+        if let Some(ahead) = passes.get(p + 6) {
+            pass_lists(ahead);
+        }
+        if let Some(ahead) = passes.get(p + 3) {
+            // Not yet checked: an id past the end prefetches nothing.
+            let ids = ahead.color.iter().map(|c| c.resource);
+            for id in ids.chain(ahead.sample.iter().map(|e| e.resource)) {
+                if let Some(r) = res.get(id.index()) {
+                    prefetch(r);
+                }
+            }
+        }
         let checker = |slots, entries| PassChecker {
             res,
             pass,
@@ -134,18 +151,26 @@ fn check_resources_and_passes(
 /// bytes a slot keeps the table of 10 000 names in a core's L2): no string is copied and equal
 /// hashes are confirmed by comparing the names. The first repeat in declaration order is
 /// reported.
-fn check_unique_names<'n>(
-    name: impl Fn(usize) -> &'n str,
-    count: usize,
+fn check_unique_names<T>(
+    items: &[T],
+    name: impl Fn(&T) -> &Arc<str>,
     what: &'static str,
     scratch: &mut Scratch,
 ) -> Result<(), GraphError> {
+    let count = items.len();
     let capacity = (count * 2).next_power_of_two().max(16);
     let mask = capacity - 1;
     let mut table = scratch.hashed.filled(capacity, (0, u32::MAX));
     let mut found = Ok(());
-    'names: for i in 0..count {
-        let this = name(i);
+    'names: for (i, item) in items.iter().enumerate() {
+        // Each name lives in an allocation of its own: its field 16 names ahead, its text 8.
+        if let Some(ahead) = items.get(i + 16) {
+            prefetch(name(ahead));
+        }
+        if let Some(ahead) = items.get(i + 8) {
+            prefetch(name(ahead).as_ptr());
+        }
+        let this = &**name(item);
         if this.is_empty() {
             found = Err(GraphError::invalid(format!("a {what} has an empty name")));
             break;
@@ -160,7 +185,7 @@ fn check_unique_names<'n>(
                 table[slot] = (hash, i as u32);
                 break;
             }
-            if stored == hash && name(index as usize) == this {
+            if stored == hash && **name(&items[index as usize]) == *this {
                 found = Err(GraphError::DuplicateName {
                     what,
                     name: this.to_owned(),

@@ -195,12 +195,12 @@ impl<'g> Tracer<'g> {
 
     /// An import's preserved contents are a version of every subresource, written by nobody.
     fn preserved_imports(&mut self) {
-        for (r, decl) in self.res.iter().enumerate() {
-            if decl
+        for r in self.acc.imports() {
+            if self.res[r.index()]
                 .import
                 .is_some_and(|i| i.contents == ImportContents::Preserved)
             {
-                for sub in self.subs.all(ResourceId::new(r)) {
+                for sub in self.subs.all(r) {
                     self.new_version(sub, None);
                 }
             }
@@ -284,9 +284,12 @@ impl<'g> Tracer<'g> {
     /// Frame-end versions of imports kept after the frame must reach memory.
     fn kept_imports(&mut self, scratch: &mut Scratch) {
         self.v.kept_at_end = scratch.flags.filled(self.v.writer.len(), false);
-        for (r, decl) in self.res.iter().enumerate() {
-            if decl.import.is_some_and(|i| i.after == ImportAfter::Keep) {
-                for sub in self.subs.all(ResourceId::new(r)) {
+        for r in self.acc.imports() {
+            if self.res[r.index()]
+                .import
+                .is_some_and(|i| i.after == ImportAfter::Keep)
+            {
+                for sub in self.subs.all(r) {
                     if let Some(version) = self.current[sub] {
                         self.v.kept_at_end[version as usize] = true;
                     }
