@@ -126,7 +126,11 @@ impl Accesses {
         };
         let first = self.slots.len();
         self.slots.extend(pass.attachments());
-        self.entries.extend(pass.entries());
+        // List by list (as `PassDecl::entries` orders them): each extends from a slice.
+        for access in ListAccess::ALL {
+            let list = pass.list(access);
+            self.entries.extend(list.iter().map(|&e| (access, e)));
+        }
         self.info.push(info);
         self.keys.push(pass_key(info, &self.slots[first..]));
         self.slot_start.push(self.slots.len() as u32);

@@ -445,22 +445,32 @@ impl PassChecker<'_> {
     /// views of a multiview attachment are one use of it).
     fn resources_exist(&self, stamp: u32, seen_in_pass: &mut [u32]) -> Result<bool, GraphError> {
         let p = self.pass;
-        let colors = p.color.iter().flat_map(|c| [Some(c.resource), c.resolve]);
-        let attached = colors.chain([p.depth.map(|d| d.resource)]).flatten();
-        let listed = ListAccess::ALL
-            .iter()
-            .flat_map(|&a| p.list(a))
-            .map(|e| e.resource);
         let mut repeated = false;
-        for id in attached.chain(listed) {
+        // Plain loops over the lists: this runs for every pass of every compile.
+        let mut mark = |id: ResourceId| {
             let Some(seen) = seen_in_pass.get_mut(id.index()) else {
                 return Err(GraphError::UnknownResource {
-                    pass: self.pass.name.to_string(),
+                    pass: p.name.to_string(),
                     resource: format!("#{id}"),
                 });
             };
             repeated |= *seen == stamp;
             *seen = stamp;
+            Ok(())
+        };
+        for c in &p.color {
+            mark(c.resource)?;
+            if let Some(resolve) = c.resolve {
+                mark(resolve)?;
+            }
+        }
+        if let Some(d) = p.depth {
+            mark(d.resource)?;
+        }
+        for access in ListAccess::ALL {
+            for e in p.list(access) {
+                mark(e.resource)?;
+            }
         }
         Ok(repeated)
     }
