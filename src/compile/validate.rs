@@ -124,11 +124,19 @@ fn check_resources_and_passes(
         }
         if let Some(ahead) = passes.get(p + 3) {
             // Not yet checked: an id past the end prefetches nothing.
-            let ids = ahead.color.iter().map(|c| c.resource);
-            for id in ids.chain(ahead.sample.iter().map(|e| e.resource)) {
+            let resource = |id: ResourceId| {
                 if let Some(r) = res.get(id.index()) {
                     prefetch(r);
                 }
+            };
+            for c in &ahead.color {
+                resource(c.resource);
+            }
+            if let Some(d) = ahead.depth {
+                resource(d.resource);
+            }
+            for e in &ahead.sample {
+                resource(e.resource);
             }
         }
         let checker = |slots, entries| PassChecker {
