@@ -44,8 +44,14 @@ pub(super) fn infer_attachment_ops(
 /// groups ahead (planning a group takes less time than a load from memory).
 fn prefetch_group(graph: Decls<'_>, groups: &[Group], g: usize) {
     if let Some(ahead) = groups.get(g + 8) {
+        prefetch_all(ahead);
         prefetch(ahead.passes.as_ptr());
-        prefetch(ahead.color.as_ptr());
+        // The attachments are written where the last plan's were: every line of the list.
+        let lines = ahead.color.capacity() * size_of::<AttachmentPlan>();
+        let start = ahead.color.as_ptr().cast::<u8>();
+        for offset in (0..lines.min(512)).step_by(64) {
+            prefetch(start.wrapping_add(offset));
+        }
     }
     if let Some(&first) = groups.get(g + 4).and_then(|next| next.passes.first()) {
         for a in graph.acc.slots(first.index()) {
