@@ -49,7 +49,7 @@ fn prefetch_group(graph: Decls<'_>, groups: &[Group], g: usize) {
         // The attachments are written where the last plan's were: every line of the list.
         let lines = ahead.color.capacity() * size_of::<AttachmentPlan>();
         let start = ahead.color.as_ptr().cast::<u8>();
-        for offset in (0..lines.min(512)).step_by(64) {
+        for offset in (0..lines.min(256)).step_by(64) {
             prefetch(start.wrapping_add(offset));
         }
     }
