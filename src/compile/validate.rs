@@ -158,42 +158,57 @@ fn check_resources_and_passes(
 /// Names go into an open-addressing table of (32-bit hash, index) sized to a power of two (8
 /// bytes a slot keeps the table of 10 000 names in a core's L2): no string is copied and equal
 /// hashes are confirmed by comparing the names. The first repeat in declaration order is
-/// reported.
+/// reported. Each name is hashed `AHEAD` names before it goes in and its slot prefetched then,
+/// and the names' own allocations are prefetched further ahead, so that the loads of the
+/// table's scattered slots and of the names overlap the placing of earlier names.
 fn check_unique_names<T>(
     items: &[T],
     name: impl Fn(&T) -> &Arc<str>,
     what: &'static str,
     scratch: &mut Scratch,
 ) -> Result<(), GraphError> {
-    let count = items.len();
-    let capacity = (count * 2).next_power_of_two().max(16);
+    const AHEAD: usize = 8;
+    let capacity = (items.len() * 2).next_power_of_two().max(16);
     let mask = capacity - 1;
     let mut table = scratch.hashed.filled(capacity, (0, u32::MAX));
+    let hash = |item: &T| {
+        let mut h = FastHasher::default();
+        h.write(name(item).as_bytes());
+        h.finish() as u32
+    };
+    // The hashes of the next `AHEAD` names, by position modulo `AHEAD`.
+    let mut ahead = [0u32; AHEAD];
+    for (i, item) in items.iter().take(AHEAD).enumerate() {
+        ahead[i] = hash(item);
+        prefetch(&table[ahead[i] as usize & mask]);
+    }
     let mut found = Ok(());
     'names: for (i, item) in items.iter().enumerate() {
-        // Each name lives in an allocation of its own: its field 16 names ahead, its text 8.
-        if let Some(ahead) = items.get(i + 16) {
-            prefetch(name(ahead));
+        // The name's field and text of the names hashed next.
+        if let Some(later) = items.get(i + AHEAD + 16) {
+            prefetch(name(later));
         }
-        if let Some(ahead) = items.get(i + 8) {
-            prefetch(name(ahead).as_ptr());
+        if let Some(later) = items.get(i + AHEAD + 8) {
+            prefetch(name(later).as_ptr());
+        }
+        let this_hash = ahead[i % AHEAD];
+        if let Some(later) = items.get(i + AHEAD) {
+            ahead[i % AHEAD] = hash(later);
+            prefetch(&table[ahead[i % AHEAD] as usize & mask]);
         }
         let this = &**name(item);
         if this.is_empty() {
             found = Err(GraphError::invalid(format!("a {what} has an empty name")));
             break;
         }
-        let mut h = FastHasher::default();
-        h.write(this.as_bytes());
-        let hash = h.finish() as u32;
-        let mut slot = (hash as usize) & mask;
+        let mut slot = (this_hash as usize) & mask;
         loop {
             let (stored, index) = table[slot];
             if index == u32::MAX {
-                table[slot] = (hash, i as u32);
+                table[slot] = (this_hash, i as u32);
                 break;
             }
-            if stored == hash && **name(&items[index as usize]) == *this {
+            if stored == this_hash && **name(&items[index as usize]) == *this {
                 found = Err(GraphError::DuplicateName {
                     what,
                     name: this.to_owned(),
