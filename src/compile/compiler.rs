@@ -94,10 +94,10 @@ impl GroupFill {
             self.list.push(group);
         }
         // The old groups ahead are reused in turn: start loading them, then their lists.
-        if let Some(ahead) = self.list.get(self.used + 6) {
+        if let Some(ahead) = self.list.get(self.used + 12) {
             prefetch_all(ahead);
         }
-        if let Some(ahead) = self.list.get(self.used + 2) {
+        if let Some(ahead) = self.list.get(self.used + 4) {
             prefetch(ahead.passes.as_ptr());
             prefetch(ahead.color.as_ptr());
         }
