@@ -836,3 +836,68 @@ impl PassChecker<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{Scratch, check_unique_names};
+    use crate::error::GraphError;
+
+    /// The first problem in order by brute force: an empty name, or a name seen before.
+    fn reference(names: &[Arc<str>]) -> Option<(usize, bool)> {
+        let mut seen = std::collections::HashSet::new();
+        for (i, n) in names.iter().enumerate() {
+            if n.is_empty() {
+                return Some((i, true));
+            }
+            if !seen.insert(n.clone()) {
+                return Some((i, false));
+            }
+        }
+        None
+    }
+
+    fn check(names: &[Arc<str>], scratch: &mut Scratch) {
+        let got = check_unique_names(names, |n| n, "pass", scratch);
+        match (reference(names), got) {
+            (None, Ok(())) => {}
+            (Some((i, false)), Err(GraphError::DuplicateName { what, name })) => {
+                assert_eq!((what, name.as_str()), ("pass", &*names[i]));
+            }
+            (Some((_, true)), Err(GraphError::InvalidDescription { message, .. })) => {
+                assert_eq!(message, "a pass has an empty name");
+            }
+            (want, got) => panic!("expected {want:?}, got {got:?}"),
+        }
+    }
+
+    #[test]
+    fn unique_names_report_the_first_problem_in_order() {
+        let mut scratch = Scratch::default();
+        for count in [1, 7, 1000, 1024, 5000, 12_800] {
+            let names: Vec<Arc<str>> = (0..count).map(|i| format!("pass{i}").into()).collect();
+            check(&names, &mut scratch);
+            if count < 1000 {
+                continue;
+            }
+            // Two repeats: the one whose first occurrence comes later in the list repeats first,
+            // so it is the one reported.
+            let mut twice = names.clone();
+            twice[count - 10] = twice[count / 3].clone();
+            twice[count / 2] = twice[count / 4].clone();
+            check(&twice, &mut scratch);
+            // An empty name after the first repeat, then before it.
+            twice[count / 2 + 1] = "".into();
+            check(&twice, &mut scratch);
+            twice[count / 8] = "".into();
+            check(&twice, &mut scratch);
+            // A name repeated many times: its second occurrence is the first repeat.
+            let mut many = names.clone();
+            for i in (count / 5..count).step_by(97) {
+                many[i] = many[count / 6].clone();
+            }
+            check(&many, &mut scratch);
+        }
+    }
+}
