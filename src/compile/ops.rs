@@ -39,14 +39,15 @@ pub(super) fn infer_attachment_ops(
     (groups, total)
 }
 
-/// Starts loading what planning the groups after `g` reads from allocations of their own: the
-/// pass and attachment lists eight groups ahead, the declarations of the attachments four
-/// groups ahead (planning a group takes less time than a load from memory).
+/// Starts loading what planning the groups after `g` reads and writes outside the dense tables:
+/// eight groups ahead the group itself, its pass list and up to four lines of its attachment
+/// list, four groups ahead its attachments' declarations (planning a group takes less time than
+/// a load from memory).
 fn prefetch_group(graph: Decls<'_>, groups: &[Group], g: usize) {
     if let Some(ahead) = groups.get(g + 8) {
         prefetch_all(ahead);
         prefetch(ahead.passes.as_ptr());
-        // The attachments are written where the last plan's were: every line of the list.
+        // The attachments are written where the last plan's were: the list's first lines.
         let lines = ahead.color.capacity() * size_of::<AttachmentPlan>();
         let start = ahead.color.as_ptr().cast::<u8>();
         for offset in (0..lines.min(256)).step_by(64) {

@@ -2,8 +2,8 @@
 //! lists, the resources it names, a reused group's lists each live in an allocation of their
 //! own, which the hardware prefetcher cannot guess. Asking for the lines of the declarations
 //! or groups a few steps ahead lets their misses overlap the work on the current one; in a
-//! frame of 10 000 passes, whose declarations do not fit a core's L2, that took a tenth to a
-//! fifth off the compile (BENCHMARKS.md), and nothing at 1 000 passes, whose do.
+//! frame of 10 000 passes, whose declarations and plan do not stay in a core's caches between
+//! compiles, that took about a third off the compile (BENCHMARKS.md), and nothing at 1 000.
 
 /// Asks the CPU to start loading the cache line holding `*p` into its caches.
 #[inline(always)]
