@@ -87,14 +87,15 @@ impl Accesses {
             ResourceKind::Texture(t) => (false, t.samples),
             ResourceKind::Buffer(_) => (true, 1),
         };
-        if r.import.is_some() {
+        let imported = r.import.is_some();
+        if imported {
             self.imports.push(self.resources.len() as u32);
         }
         self.histories |= r.history.is_some();
         self.resources.push(ResourceInfo {
             buffer,
             multisampled: samples > 1,
-            imported: r.import.is_some(),
+            imported,
             one_subresource: r.subresource_count() == 1,
         });
     }

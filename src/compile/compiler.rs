@@ -79,8 +79,14 @@ pub(super) struct GroupFill {
 }
 
 impl GroupFill {
-    /// Starts a group of one pass after the last one.
-    pub(super) fn start(&mut self, spares: &mut Spares, kind: PassKind, first: PassId) {
+    /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
+    pub(super) fn start(
+        &mut self,
+        spares: &mut Spares,
+        kind: PassKind,
+        multiview: Option<u32>,
+        first: PassId,
+    ) {
         if self.used == self.list.len() {
             let group = spares.spare_group().unwrap_or_else(|| Group {
                 kind,
@@ -109,7 +115,7 @@ impl GroupFill {
         group.color.clear();
         group.depth = None;
         group.depth_views.clear();
-        group.multiview = None;
+        group.multiview = multiview;
         group.boundary = GroupBoundary::EndOfGraph;
     }
 

@@ -218,9 +218,7 @@ pub(super) fn form_groups(
                     group.boundary = reason;
                 }
                 let info = graph.acc.info(p.index());
-                groups.start(spares, info.kind, p);
-                let group = groups.last_mut().expect("a group was just started");
-                group.multiview = info.multiview;
+                groups.start(spares, info.kind, info.multiview, p);
             }
         }
         group_of[p.index()] = Some(GroupId::new(groups.len() - 1));

@@ -3,7 +3,7 @@
 
 use super::Decls;
 use super::liveness::Readers;
-use super::prefetch::{prefetch, prefetch_all};
+use super::prefetch::{prefetch, prefetch_all, prefetch_bytes};
 use super::versions::{VersionId, Versions};
 use crate::compiled::{
     AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, attachment_bytes,
@@ -48,11 +48,8 @@ fn prefetch_group(graph: Decls<'_>, groups: &[Group], g: usize) {
         prefetch_all(ahead);
         prefetch(ahead.passes.as_ptr());
         // The attachments are written where the last plan's were: the list's first lines.
-        let lines = ahead.color.capacity() * size_of::<AttachmentPlan>();
-        let start = ahead.color.as_ptr().cast::<u8>();
-        for offset in (0..lines.min(256)).step_by(64) {
-            prefetch(start.wrapping_add(offset));
-        }
+        let bytes = ahead.color.capacity() * size_of::<AttachmentPlan>();
+        prefetch_bytes(ahead.color.as_ptr().cast(), bytes.min(256));
     }
     if let Some(&first) = groups.get(g + 4).and_then(|next| next.passes.first()) {
         for a in graph.acc.slots(first.index()) {

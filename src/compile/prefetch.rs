@@ -22,8 +22,13 @@ pub(super) fn prefetch<T>(p: *const T) {
 /// Prefetches every cache line of `*value`.
 #[inline(always)]
 pub(super) fn prefetch_all<T>(value: &T) {
-    let start = (value as *const T).cast::<u8>();
-    for offset in (0..size_of::<T>()).step_by(64) {
+    prefetch_bytes((value as *const T).cast(), size_of::<T>());
+}
+
+/// Prefetches the cache lines of the `len` bytes from `start`.
+#[inline(always)]
+pub(super) fn prefetch_bytes(start: *const u8, len: usize) {
+    for offset in (0..len).step_by(64) {
         prefetch(start.wrapping_add(offset));
     }
 }

@@ -99,27 +99,25 @@ pub(super) fn mark_transients(
     if !options.transient {
         return;
     }
-    {
-        for a in group.color.iter().chain(group.depth.iter()) {
-            let plan = &plans[a.resource.index()];
-            // The plan's own conditions first: most attachments fail one.
-            let only_attachment =
-                plan.usage == ResourceUsage::Texture(TextureUsages::RENDER_ATTACHMENT);
-            let one_group = plan.first_group == plan.last_group;
-            let on_tile_only = matches!(a.load, LoadOp::Clear(_) | LoadOp::DontCare)
-                && a.store == StoreOp::Discard;
-            if !(only_attachment && one_group && on_tile_only) {
-                continue;
-            }
-            let info = graph.acc.resource(a.resource.index());
-            let resolve_target = group.color.iter().any(|c| c.resolve == Some(a.resource));
-            if !info.imported && info.one_subresource && !resolve_target {
-                let plan = &mut plans[a.resource.index()];
-                plan.transient = true;
-                plan.usage = ResourceUsage::Texture(
-                    TextureUsages::RENDER_ATTACHMENT | TextureUsages::TRANSIENT_ATTACHMENT,
-                );
-            }
+    for a in group.color.iter().chain(group.depth.iter()) {
+        let plan = &plans[a.resource.index()];
+        // The plan's own conditions first: most attachments fail one.
+        let only_attachment =
+            plan.usage == ResourceUsage::Texture(TextureUsages::RENDER_ATTACHMENT);
+        let one_group = plan.first_group == plan.last_group;
+        let on_tile_only =
+            matches!(a.load, LoadOp::Clear(_) | LoadOp::DontCare) && a.store == StoreOp::Discard;
+        if !(only_attachment && one_group && on_tile_only) {
+            continue;
+        }
+        let info = graph.acc.resource(a.resource.index());
+        let resolve_target = group.color.iter().any(|c| c.resolve == Some(a.resource));
+        if !info.imported && info.one_subresource && !resolve_target {
+            let plan = &mut plans[a.resource.index()];
+            plan.transient = true;
+            plan.usage = ResourceUsage::Texture(
+                TextureUsages::RENDER_ATTACHMENT | TextureUsages::TRANSIENT_ATTACHMENT,
+            );
         }
     }
 }
