@@ -196,27 +196,14 @@ impl Scene {
                 bind_group_layouts: &[Some(layout)],
                 immediate_size: 0,
             });
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("record_parallel"),
-                layout: Some(&pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some("vs"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: Default::default(),
-                depth_stencil: None,
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some("fs"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(FORMAT.into())],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+            headless::color_pipeline(
+                device,
+                "record_parallel",
+                &module,
+                Some(&pipeline_layout),
+                ("vs", "fs"),
+                FORMAT,
+            )
         };
         let bind_group = |i: usize| {
             let buffer = device.create_buffer(&wgpu::BufferDescriptor {

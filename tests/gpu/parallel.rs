@@ -118,27 +118,14 @@ impl Chain {
                 immediate_size: 0,
             })
         };
-        let render = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("chain"),
-            layout: Some(&pipeline_layout(&layout)),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs"),
-                compilation_options: Default::default(),
-                targets: &[Some(FORMAT.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let render = tilegraph_tool::headless::color_pipeline(
+            device,
+            "chain",
+            &module,
+            Some(&pipeline_layout(&layout)),
+            ("vs", "fs"),
+            FORMAT,
+        );
         let compute = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("tint"),
             layout: Some(&pipeline_layout(&compute_layout)),

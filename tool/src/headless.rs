@@ -13,6 +13,40 @@ pub use tilegraph::helpers::{
     Backend, DeviceError, Readback, ReadbackError, instance_descriptor, read_buffer, read_texture,
 };
 
+/// A render pipeline of `module`'s entry points `vs` and `fs` drawing into one colour target of
+/// `format`: no vertex buffers, no depth, one sample, one view. `layout: None` derives the
+/// layout from the shader.
+pub fn color_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    module: &wgpu::ShaderModule,
+    layout: Option<&wgpu::PipelineLayout>,
+    (vs, fs): (&str, &str),
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout,
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some(vs),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(fs),
+            compilation_options: Default::default(),
+            targets: &[Some(format.into())],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
 /// A device with everything needed to drive it headless.
 pub struct Gpu {
     /// The instance.
@@ -145,27 +179,14 @@ impl Gpu {
             wgpu::TextureFormat::R32Uint,
             wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         );
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("tilegraph depth readback"),
-            layout: None,
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::TextureFormat::R32Uint.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = color_pipeline(
+            device,
+            "tilegraph depth readback",
+            &module,
+            None,
+            ("vs", "fs"),
+            wgpu::TextureFormat::R32Uint,
+        );
         let view = depth.create_view(&wgpu::TextureViewDescriptor {
             aspect: wgpu::TextureAspect::DepthOnly,
             dimension: Some(wgpu::TextureViewDimension::D2),
