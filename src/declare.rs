@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::context::{PassContext, PassError};
-use crate::hash::WideHasher;
+use crate::hash::{WideHasher, name_hash};
 use crate::resource::{
     Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry,
     HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassId, PassKind,
@@ -74,7 +74,16 @@ pub struct RenderGraph<'a> {
     pub(crate) foreign_handle: Option<(Arc<str>, String)>,
     /// History pairs: (previous, current).
     pub(crate) histories: Vec<(ResourceId, ResourceId)>,
+    /// Each declaration's [`name_hash`], for the compiler's unique-name check.
+    pub(crate) names: NameHashes,
     fingerprint: Fingerprint,
+}
+
+/// The [`name_hash`] of every resource and pass name, in declaration order.
+#[derive(Debug, Default)]
+pub(crate) struct NameHashes {
+    pub(crate) resources: Vec<u32>,
+    pub(crate) passes: Vec<u32>,
 }
 
 impl Default for RenderGraph<'_> {
@@ -102,6 +111,7 @@ impl<'a> RenderGraph<'a> {
             callbacks: Vec::new(),
             foreign_handle: None,
             histories: Vec::new(),
+            names: NameHashes::default(),
             fingerprint: Fingerprint::new(),
         }
     }
@@ -113,6 +123,8 @@ impl<'a> RenderGraph<'a> {
         Arc::make_mut(&mut graph.resources).reserve(resources);
         Arc::make_mut(&mut graph.passes).reserve(passes);
         graph.callbacks.reserve(passes);
+        graph.names.resources.reserve(resources);
+        graph.names.passes.reserve(passes);
         graph
     }
 
@@ -134,6 +146,7 @@ impl<'a> RenderGraph<'a> {
 
     pub(crate) fn push_resource(&mut self, decl: ResourceDecl) -> ResourceId {
         self.fingerprint.add(&(0u8, &decl));
+        self.names.resources.push(name_hash(&decl.name));
         let id = ResourceId::new(self.resources.len());
         Arc::make_mut(&mut self.resources).push(decl);
         id
@@ -153,6 +166,7 @@ impl<'a> RenderGraph<'a> {
         callback: Option<PassCallback<'a>>,
     ) -> PassId {
         self.fingerprint.add(&(1u8, &decl));
+        self.names.passes.push(name_hash(&decl.name));
         let id = PassId::new(self.passes.len());
         Arc::make_mut(&mut self.passes).push(decl);
         self.callbacks.push(callback);
@@ -355,6 +369,7 @@ struct PassBuilder<'g, 'a> {
 impl<'g, 'a> PassBuilder<'g, 'a> {
     fn new(graph: &'g mut RenderGraph<'a>, name: &str, kind: PassKind) -> Self {
         Arc::make_mut(&mut graph.passes).push(PassDecl::new(name.into(), kind));
+        graph.names.passes.push(name_hash(name));
         let index = Some(graph.passes.len() - 1);
         PassBuilder { graph, index }
     }

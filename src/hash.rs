@@ -23,6 +23,21 @@ fn words(bytes: &[u8], mut add: impl FnMut(u64)) {
 /// The compiler's tables hash with the fingerprint's hasher; `finish` gives 64 well-mixed bits.
 pub(crate) type FastHasher = WideHasher;
 
+/// Set in the [`name_hash`] of every name but the empty one.
+pub(crate) const NAMED: u32 = 1 << 31;
+
+/// A declaration's name as the compiler's unique-name check takes it: 31 bits of its hash, and
+/// [`NAMED`] unless the name is empty. Taken when the name is declared, while it is in the
+/// caches, so that the check reads one dense table instead of every name's own allocation.
+pub(crate) fn name_hash(name: &str) -> u32 {
+    if name.is_empty() {
+        return 0;
+    }
+    let mut h = FastHasher::default();
+    h.write(name.as_bytes());
+    (h.finish() as u32 & !NAMED) | NAMED
+}
+
 /// Two independent multiply-rotate streams over the same input: a 128-bit fingerprint.
 #[derive(Clone, Copy)]
 pub(crate) struct WideHasher {

@@ -48,7 +48,7 @@ use std::sync::{Arc, OnceLock};
 use crate::compiled::{
     CompiledGraph, Group, PassPlan, Reads, ResourcePlan, Restructuring, Warning,
 };
-use crate::declare::RenderGraph;
+use crate::declare::{NameHashes, RenderGraph};
 use crate::error::GraphError;
 use crate::hash::FastHasher;
 use crate::ids::{GroupId, PassId};
@@ -90,8 +90,8 @@ impl CompiledGraph {
         self.declared.get_or_init(|| {
             let options = self.options.with_restructure(false);
             let declared = compile_decls(
-                &self.pass_decls,
-                &self.resource_decls,
+                (&self.pass_decls, &self.resource_decls),
+                None,
                 self.fingerprint,
                 &options,
                 &mut Spares::default(),
@@ -116,8 +116,8 @@ fn compile(
         });
     }
     compile_decls(
-        &graph.passes,
-        &graph.resources,
+        (&graph.passes, &graph.resources),
+        Some(&graph.names),
         graph.fingerprint(),
         options,
         spares,
@@ -360,15 +360,17 @@ fn give_back_retraced(
     }
 }
 
+/// Compiles declarations. `names` are their name hashes; `None` skips the unique-name check,
+/// for declarations that compiled before.
 fn compile_decls(
-    passes: &Arc<Vec<PassDecl>>,
-    resources: &Arc<Vec<ResourceDecl>>,
+    (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
+    names: Option<&NameHashes>,
     fingerprint: u128,
     options: &CompileOptions,
     spares: &mut Spares,
 ) -> Result<CompiledGraph, GraphError> {
     let scratch = &mut spares.scratch;
-    let checked = validate::validate(passes, resources, scratch)?;
+    let checked = validate::validate(passes, resources, names, scratch)?;
     let declared = Decls {
         passes,
         resources,

@@ -1,17 +1,15 @@
 //! Step 1: validate the whole declared graph, culled passes included. Every rule is a function
 //! (or a method of [`PassChecker`]) named after what it checks.
 
-use std::hash::Hasher;
-use std::sync::Arc;
-
 use super::accesses::Accesses;
 use super::prefetch::{pass_lists, prefetch, prefetch_all};
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use crate::compiled::subresource_bytes;
+use crate::declare::NameHashes;
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
-use crate::hash::FastHasher;
+use crate::hash::NAMED;
 use crate::resource::{
     Access, AttachmentDecl, ClearValue, Entry, HistoryHalf, ListAccess, PassDecl, PassKind,
     ResourceDecl, ResourceId, ResourceKind, Subresource, TextureDesc,
@@ -67,16 +65,26 @@ impl Checked {
 }
 
 /// Checks everything but reads before writes (the versions step finds those).
+///
+/// `names` are the declarations' name hashes; `None` skips the unique-name check, for
+/// declarations that passed it before.
 pub(super) fn validate(
     passes: &[PassDecl],
     res: &[ResourceDecl],
+    names: Option<&NameHashes>,
     scratch: &mut Scratch,
 ) -> Result<Checked, GraphError> {
     if passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
     }
-    check_unique_names(res, |r| &r.name, "resource", scratch)?;
-    check_unique_names(passes, |p| &p.name, "pass", scratch)?;
+    if let Some(names) = names {
+        debug_assert_eq!(
+            (names.resources.len(), names.passes.len()),
+            (res.len(), passes.len())
+        );
+        check_unique_names(&names.resources, |i| &res[i].name, "resource", scratch)?;
+        check_unique_names(&names.passes, |i| &passes[i].name, "pass", scratch)?;
+    }
     let mut checked = Checked {
         subs: SubTable::empty(res.len(), scratch),
         acc: Accesses::empty(res.len(), passes.len(), scratch),
@@ -155,63 +163,45 @@ fn check_resources_and_passes(
     Ok(())
 }
 
-/// Names go into an open-addressing table of (32-bit hash, index) sized to a power of two (8
-/// bytes a slot keeps the table of 10 000 names in a core's L2): no string is copied and equal
-/// hashes are confirmed by comparing the names. The first repeat in declaration order is
-/// reported. Each name is hashed `AHEAD` names before it goes in and its slot prefetched then,
-/// and the names' own allocations are prefetched further ahead, so that the loads of the
-/// table's scattered slots and of the names overlap the placing of earlier names.
-fn check_unique_names<T>(
-    items: &[T],
-    name: impl Fn(&T) -> &Arc<str>,
+/// Names go into an open-addressing table of (hash, index) sized to a power of two (8 bytes a
+/// slot keeps the table of 10 000 names in a core's L2): the hashes were taken when the names
+/// were declared ([`name_hash`](crate::hash::name_hash)), so the check reads one dense table
+/// and touches a name's text only when two hashes are equal, to confirm the repeat. The first
+/// repeat in declaration order is reported. Each slot is prefetched `AHEAD` names before its
+/// name goes in, so that the loads of the table's scattered slots overlap.
+fn check_unique_names<'n>(
+    hashes: &[u32],
+    name: impl Fn(usize) -> &'n str,
     what: &'static str,
     scratch: &mut Scratch,
 ) -> Result<(), GraphError> {
     const AHEAD: usize = 8;
-    let capacity = (items.len() * 2).next_power_of_two().max(16);
+    let capacity = (hashes.len() * 2).next_power_of_two().max(16);
     let mask = capacity - 1;
     let mut table = scratch.hashed.filled(capacity, (0, u32::MAX));
-    let hash = |item: &T| {
-        let mut h = FastHasher::default();
-        h.write(name(item).as_bytes());
-        h.finish() as u32
-    };
-    // The hashes of the next `AHEAD` names, by position modulo `AHEAD`.
-    let mut ahead = [0u32; AHEAD];
-    for (i, item) in items.iter().take(AHEAD).enumerate() {
-        ahead[i] = hash(item);
-        prefetch(&table[ahead[i] as usize & mask]);
+    for &hash in hashes.iter().take(AHEAD) {
+        prefetch(&table[hash as usize & mask]);
     }
     let mut found = Ok(());
-    'names: for (i, item) in items.iter().enumerate() {
-        // The name's field and text of the names hashed next.
-        if let Some(later) = items.get(i + AHEAD + 16) {
-            prefetch(name(later));
+    'names: for (i, &hash) in hashes.iter().enumerate() {
+        if let Some(&later) = hashes.get(i + AHEAD) {
+            prefetch(&table[later as usize & mask]);
         }
-        if let Some(later) = items.get(i + AHEAD + 8) {
-            prefetch(name(later).as_ptr());
-        }
-        let this_hash = ahead[i % AHEAD];
-        if let Some(later) = items.get(i + AHEAD) {
-            ahead[i % AHEAD] = hash(later);
-            prefetch(&table[ahead[i % AHEAD] as usize & mask]);
-        }
-        let this = &**name(item);
-        if this.is_empty() {
+        if hash & NAMED == 0 {
             found = Err(GraphError::invalid(format!("a {what} has an empty name")));
             break;
         }
-        let mut slot = (this_hash as usize) & mask;
+        let mut slot = hash as usize & mask;
         loop {
             let (stored, index) = table[slot];
             if index == u32::MAX {
-                table[slot] = (this_hash, i as u32);
+                table[slot] = (hash, i as u32);
                 break;
             }
-            if stored == this_hash && **name(&items[index as usize]) == *this {
+            if stored == hash && name(index as usize) == name(i) {
                 found = Err(GraphError::DuplicateName {
                     what,
-                    name: this.to_owned(),
+                    name: name(i).to_owned(),
                 });
                 break 'names;
             }
@@ -843,6 +833,7 @@ mod tests {
 
     use super::{Scratch, check_unique_names};
     use crate::error::GraphError;
+    use crate::hash::name_hash;
 
     /// The first problem in order by brute force: an empty name, or a name seen before.
     fn reference(names: &[Arc<str>]) -> Option<(usize, bool)> {
@@ -859,7 +850,8 @@ mod tests {
     }
 
     fn check(names: &[Arc<str>], scratch: &mut Scratch) {
-        let got = check_unique_names(names, |n| n, "pass", scratch);
+        let hashes: Vec<u32> = names.iter().map(|n| name_hash(n)).collect();
+        let got = check_unique_names(&hashes, |i| &names[i], "pass", scratch);
         match (reference(names), got) {
             (None, Ok(())) => {}
             (Some((i, false)), Err(GraphError::DuplicateName { what, name })) => {

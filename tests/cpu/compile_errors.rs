@@ -232,6 +232,69 @@ fn duplicate_pass_name_names_the_pass() {
     );
 }
 
+#[test]
+fn names_declared_with_the_builder_are_checked() {
+    let desc = TextureDesc::new(TextureFormat::Rgba8Unorm, 4, 4);
+    let compile = |g: &RenderGraph<'_>| g.compile(&CompileOptions::default());
+    // Two resources of one name.
+    let mut g = RenderGraph::new();
+    let a = g.create_texture("shared", desc);
+    let _b = g.create_texture("shared", desc);
+    g.add_render_pass("draw")
+        .color(a, Access::Clear)
+        .side_effects()
+        .finish();
+    let e = compile(&g).unwrap_err();
+    assert_eq!(
+        (e.kind().as_str(), e.resource()),
+        ("duplicate_name", Some("shared"))
+    );
+
+    // A history texture's halves named like a texture declared before.
+    let mut g = RenderGraph::new();
+    let a = g.create_texture("taa.previous", desc);
+    let _h = g.history_texture("taa", desc);
+    g.add_render_pass("draw")
+        .color(a, Access::Clear)
+        .side_effects()
+        .finish();
+    let e = compile(&g).unwrap_err();
+    assert_eq!(e.resource(), Some("taa.previous"), "error was: {e}");
+
+    // Passes: the second of a name is reported, after many distinct ones.
+    let mut g = RenderGraph::new();
+    let a = g.create_texture("target", desc);
+    for i in 0..300 {
+        let name = if i == 250 {
+            "pass 40".to_owned()
+        } else {
+            format!("pass {i}")
+        };
+        g.add_render_pass(&name)
+            .color(a, Access::Write)
+            .side_effects()
+            .finish();
+    }
+    let e = compile(&g).unwrap_err();
+    assert_eq!(
+        (e.kind().as_str(), e.pass()),
+        ("duplicate_name", Some("pass 40"))
+    );
+
+    // An empty pass name; the same declarations rebuilt from the graph's own.
+    let mut g = RenderGraph::new();
+    let a = g.create_texture("target", desc);
+    g.add_render_pass("")
+        .color(a, Access::Clear)
+        .side_effects()
+        .finish();
+    let e = compile(&g).unwrap_err();
+    assert_eq!(e.kind().as_str(), "invalid_description", "error was: {e}");
+    let rebuilt =
+        RenderGraph::from_declarations(g.resources().to_vec(), g.passes().to_vec()).unwrap();
+    assert_eq!(compile(&rebuilt).unwrap_err().to_string(), e.to_string());
+}
+
 // ---------------------------------------------------------------------------------------------
 // read_before_write
 
