@@ -9,8 +9,10 @@
 //! default) in this one process, after three that are not measured: with one `Compiler` that is
 //! handed back each plan (a renderer compiling every frame), and with `RenderGraph::compile` (a
 //! fresh compiler each time). Wall-clock time, and the compiling thread's CPU time, which leaves
-//! out the time other processes held the core. The cache hit is the median of 25 batches of
-//! 100 000 lookups. `--only PASSES` measures the deferred-views frame of that many passes with
+//! out the time other processes held the core. The per-pass cost at 10 000 passes against
+//! that at 1 000 is taken in `--runs` rounds that each time both sizes, one right after the
+//! other: rows measured seconds apart can fall on different speeds of a shared machine. The
+//! cache hit is the median of 25 batches of 100 000 lookups. `--only PASSES` measures the deferred-views frame of that many passes with
 //! a reused compiler and nothing else (for a profiler).
 
 use std::hint::black_box;
@@ -65,18 +67,31 @@ fn main() {
         measure("deferred views, JSON", &graph, &options, true, runs);
         return;
     }
-    let mut per_pass = [Vec::new(), Vec::new()];
-    for passes in [100, 1_000, 10_000] {
-        let graph = load(&generate::deferred_views_json(passes));
-        for (i, reuse) in [true, false].into_iter().enumerate() {
-            let median = measure("deferred views, JSON", &graph, &options, reuse, runs);
-            per_pass[i].push(median.as_secs_f64() / graph.passes().len() as f64);
+    let graphs: Vec<_> = [100, 1_000, 10_000]
+        .into_iter()
+        .map(|passes| load(&generate::deferred_views_json(passes)))
+        .collect();
+    for graph in &graphs {
+        for reuse in [true, false] {
+            measure("deferred views, JSON", graph, &options, reuse, runs);
         }
     }
-    for (what, per_pass) in ["Compiler", "RenderGraph::compile"].iter().zip(&per_pass) {
+    println!(
+        "per-pass cost at 10 000 against 1 000 passes, {runs} rounds each timing both sizes \
+         (median, quartiles):"
+    );
+    for reuse in [true, false] {
+        let rounds = paired_per_pass((&graphs[1], &graphs[2]), &options, reuse, runs);
+        let median = |mut values: Vec<f64>| {
+            values.sort_by(f64::total_cmp);
+            (values[runs / 2], values[runs / 4], values[runs * 3 / 4])
+        };
+        let (ratio, low, high) = median(rounds.iter().map(|(s, l)| l / s).collect());
         println!(
-            "per-pass cost at 10 000 against 1 000 passes, {what}: {:.2}x",
-            per_pass[2] / per_pass[1]
+            "  {:<21} {ratio:.2}x ({low:.2}x–{high:.2}x); a pass {:.0} ns at 1 000, {:.0} ns at 10 000",
+            compiled_with(reuse),
+            median(rounds.iter().map(|r| r.0 * 1e9).collect()).0,
+            median(rounds.iter().map(|r| r.1 * 1e9).collect()).0,
         );
     }
     for passes in [1_000, 10_000] {
@@ -170,11 +185,7 @@ fn measure(
     let n = passes.len() as f64;
     println!(
         "{name:<26} {:<21} {:>6} {:>5.2} {:>5.2} {:>9} {:>5.0} ns {:>19} {:>9}",
-        if reuse {
-            "Compiler"
-        } else {
-            "RenderGraph::compile"
-        },
+        compiled_with(reuse),
         passes.len(),
         graph.resources().len() as f64 / n,
         accesses as f64 / n,
@@ -184,6 +195,55 @@ fn measure(
         show(cpu[runs / 2]),
     );
     median
+}
+
+fn compiled_with(reuse: bool) -> &'static str {
+    if reuse {
+        "Compiler"
+    } else {
+        "RenderGraph::compile"
+    }
+}
+
+/// The per-pass costs (seconds) of `small` and `large`, once a round: each round compiles
+/// `small` five times, then `large` four times, and compares the medians of the last three of
+/// each (the first compiles bring the declarations and the compiler's tables back into the
+/// caches, as the rows above leave their first three out). Timing both sizes within a few tens
+/// of milliseconds keeps the machine's changes of speed out of the ratio.
+fn paired_per_pass(
+    (small, large): (&RenderGraph<'_>, &RenderGraph<'_>),
+    options: &CompileOptions,
+    reuse: bool,
+    rounds: usize,
+) -> Vec<(f64, f64)> {
+    let mut compilers = (Compiler::new(), Compiler::new());
+    let per_pass = |graph: &RenderGraph<'_>, compiler: &mut Compiler, warm: usize| {
+        let mut times: Vec<Duration> = (0..warm + 3)
+            .map(|_| {
+                let start = Instant::now();
+                let plan = if reuse {
+                    compiler.compile(graph, options)
+                } else {
+                    graph.compile(options)
+                };
+                let plan = black_box(plan.expect("generated frames compile"));
+                let elapsed = start.elapsed();
+                if reuse {
+                    compiler.recycle(plan);
+                }
+                elapsed
+            })
+            .collect();
+        let timed = &mut times[warm..];
+        timed.sort();
+        timed[1].as_secs_f64() / graph.passes().len() as f64
+    };
+    (0..rounds)
+        .map(|_| {
+            let small = per_pass(small, &mut compilers.0, 2);
+            (small, per_pass(large, &mut compilers.1, 1))
+        })
+        .collect()
 }
 
 fn show(d: Duration) -> String {
