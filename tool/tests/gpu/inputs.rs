@@ -46,7 +46,8 @@ fn run(description: &str, name: &str) -> Result<String, String> {
     } else {
         assert!(
             stderr.contains("error: unsupported: pass `"),
-            "{name}: the run failed instead of being refused: {stderr}"
+            "{name}: the run failed ({}) instead of being refused: {stderr}",
+            out.status
         );
         Err(stderr)
     }
