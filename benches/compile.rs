@@ -5,7 +5,7 @@
 //!
 //! The frames: chained deferred views (100, 1 000 and 10 000 passes: the frame the compile
 //! figures in BENCHMARKS.md are given for), frames with mips and layers, and deferred frames
-//! declared with the builder. Every row is the median (and range) of `--runs` compiles (25 by
+//! declared with the builder (and the time declaring them takes). Every row is the median (and range) of `--runs` compiles (25 by
 //! default) in this one process, after three that are not measured: with one `Compiler` that is
 //! handed back each plan (a renderer compiling every frame), and with `RenderGraph::compile` (a
 //! fresh compiler each time). Wall-clock time, and the compiling thread's CPU time, which leaves
@@ -101,6 +101,7 @@ fn main() {
         measure("  same, declared order", &graph, &declared, true, runs);
     }
     for passes in [1_000, 10_000] {
+        declare(passes, runs);
         let graph = generate::deferred_frame(passes);
         measure("deferred, builder", &graph, &options, true, runs);
         // The same declarations, laid out in memory by the JSON loader.
@@ -195,6 +196,34 @@ fn measure(
         show(cpu[runs / 2]),
     );
     median
+}
+
+/// Prints a row for declaring the deferred frame of `passes` passes with the builder (names
+/// formatted, resources and passes declared; dropping the graph not timed): the median of
+/// `runs`, after three that are not measured.
+fn declare(passes: usize, runs: usize) {
+    let mut wall: Vec<Duration> = (0..runs + 3)
+        .map(|_| {
+            let start = Instant::now();
+            let graph = black_box(generate::deferred_frame(passes));
+            let elapsed = start.elapsed();
+            drop(graph);
+            elapsed
+        })
+        .skip(3)
+        .collect();
+    wall.sort();
+    let median = wall[runs / 2];
+    println!(
+        "{:<26} {:<21} {passes:>6} {:>5} {:>5} {:>9} {:>5.0} ns {:>19}",
+        "deferred, builder",
+        "declared",
+        "",
+        "",
+        show(median),
+        median.as_nanos() as f64 / passes as f64,
+        format!("{}–{}", show(wall[0]), show(wall[runs - 1])),
+    );
 }
 
 fn compiled_with(reuse: bool) -> &'static str {
