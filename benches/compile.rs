@@ -1,7 +1,7 @@
 //! Compile time of generated frames loaded with `RenderGraph::from_json`, compiled with the
 //! default options (restructuring on), and of a plan-cache hit.
 //!
-//! `cargo bench --bench compile [-- --runs N] [--only PASSES]`
+//! `cargo bench --bench compile [-- --runs N] [--only PASSES] [--ratio]`
 //!
 //! The frames: chained deferred views (100, 1 000 and 10 000 passes: the frame the compile
 //! figures in BENCHMARKS.md are given for), frames with mips and layers, and deferred frames
@@ -13,7 +13,8 @@
 //! that at 1 000 is taken in `--runs` rounds that each time both sizes, one right after the
 //! other: rows measured seconds apart can fall on different speeds of a shared machine. The
 //! cache hit is the median of 25 batches of 100 000 lookups. `--only PASSES` measures the deferred-views frame of that many passes with
-//! a reused compiler and nothing else (for a profiler).
+//! a reused compiler and nothing else (for a profiler); `--ratio` only the rounds that compare
+//! 1 000 and 10 000 passes, with a reused compiler (to compare builds).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -26,6 +27,7 @@ mod generate;
 fn main() {
     let mut runs = 25;
     let mut only = None;
+    let mut ratio_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -43,25 +45,30 @@ fn main() {
                         .expect("--only takes a pass count"),
                 );
             }
+            "--ratio" => ratio_only = true,
             // `cargo bench` passes `--bench`.
             "--bench" => {}
-            other => panic!("unknown argument `{other}` (expected --runs N or --only PASSES)"),
+            other => {
+                panic!("unknown argument `{other}` (expected --runs N, --only PASSES or --ratio)")
+            }
         }
     }
     let options = CompileOptions::default();
-    println!("compile, median of {runs} (range), restructuring on:");
-    println!(
-        "{:<26} {:<21} {:>6} {:>5} {:>5} {:>9} {:>8} {:>19} {:>9}",
-        "frame",
-        "compiled with",
-        "passes",
-        "res/p",
-        "acc/p",
-        "wall",
-        "per pass",
-        "wall range",
-        "CPU"
-    );
+    if !ratio_only {
+        println!("compile, median of {runs} (range), restructuring on:");
+        println!(
+            "{:<26} {:<21} {:>6} {:>5} {:>5} {:>9} {:>8} {:>19} {:>9}",
+            "frame",
+            "compiled with",
+            "passes",
+            "res/p",
+            "acc/p",
+            "wall",
+            "per pass",
+            "wall range",
+            "CPU"
+        );
+    }
     if let Some(passes) = only {
         let graph = load(&generate::deferred_views_json(passes));
         measure("deferred views, JSON", &graph, &options, true, runs);
@@ -71,16 +78,19 @@ fn main() {
         .into_iter()
         .map(|passes| load(&generate::deferred_views_json(passes)))
         .collect();
-    for graph in &graphs {
-        for reuse in [true, false] {
-            measure("deferred views, JSON", graph, &options, reuse, runs);
+    if !ratio_only {
+        for graph in &graphs {
+            for reuse in [true, false] {
+                measure("deferred views, JSON", graph, &options, reuse, runs);
+            }
         }
     }
     println!(
         "per-pass cost at 10 000 against 1 000 passes, {runs} rounds each timing both sizes \
          (median, quartiles):"
     );
-    for reuse in [true, false] {
+    let compilers: &[bool] = if ratio_only { &[true] } else { &[true, false] };
+    for &reuse in compilers {
         let rounds = paired_per_pass((&graphs[1], &graphs[2]), &options, reuse, runs);
         let median = |mut values: Vec<f64>| {
             values.sort_by(f64::total_cmp);
@@ -93,6 +103,9 @@ fn main() {
             median(rounds.iter().map(|r| r.0 * 1e9).collect()).0,
             median(rounds.iter().map(|r| r.1 * 1e9).collect()).0,
         );
+    }
+    if ratio_only {
+        return;
     }
     for passes in [1_000, 10_000] {
         let graph = load(&generate::subresource_frame_json(passes));
@@ -235,7 +248,7 @@ fn compiled_with(reuse: bool) -> &'static str {
 }
 
 /// The per-pass costs (seconds) of `small` and `large`, once a round: each round compiles
-/// `small` five times, then `large` four times, and compares the medians of the last three of
+/// `small` eight times, then `large` four times, and takes the medians of the last three of
 /// each (the first compiles bring the declarations and the compiler's tables back into the
 /// caches, as the rows above leave their first three out). Timing both sizes within a few tens
 /// of milliseconds keeps the machine's changes of speed out of the ratio.
@@ -269,7 +282,7 @@ fn paired_per_pass(
     };
     (0..rounds)
         .map(|_| {
-            let small = per_pass(small, &mut compilers.0, 2);
+            let small = per_pass(small, &mut compilers.0, 5);
             (small, per_pass(large, &mut compilers.1, 1))
         })
         .collect()
