@@ -3,18 +3,19 @@
 //!
 //! `cargo bench --bench compile [-- --runs N] [--only PASSES] [--ratio]`
 //!
-//! The frames: chained deferred views (100, 1 000 and 10 000 passes: the frame the compile
-//! figures in BENCHMARKS.md are given for), frames with mips and layers, and deferred frames
-//! declared with the builder (and the time declaring them takes). Every row is the median (and range) of `--runs` compiles (25 by
-//! default) in this one process, after three that are not measured: with one `Compiler` that is
-//! handed back each plan (a renderer compiling every frame), and with `RenderGraph::compile` (a
-//! fresh compiler each time). Wall-clock time, and the compiling thread's CPU time, which leaves
-//! out the time other processes held the core. The per-pass cost at 10 000 passes against
-//! that at 1 000 is taken in `--runs` rounds that each time both sizes, one right after the
-//! other: rows measured seconds apart can fall on different speeds of a shared machine. The
-//! cache hit is the median of 25 batches of 100 000 lookups. `--only PASSES` measures the deferred-views frame of that many passes with
-//! a reused compiler and nothing else (for a profiler); `--ratio` only the rounds that compare
-//! 1 000 and 10 000 passes, with a reused compiler (to compare builds).
+//! The frames: chained deferred views (100, 1 000 and 10 000 passes: the frame the compile figures
+//! in BENCHMARKS.md are given for), frames with mips and layers, and deferred frames declared with
+//! the builder (and the time declaring them takes). Every row is the median (and range) of `--runs`
+//! compiles (25 by default) in this one process, after three that are not measured: with one
+//! `Compiler` that is handed back each plan (a renderer compiling every frame), and with
+//! `RenderGraph::compile` (a fresh compiler each time). Wall-clock time, and the compiling thread's
+//! CPU time, which leaves out the time other processes held the core. The per-pass cost at 10 000
+//! passes against that at 1 000 is taken in `--runs` rounds that each time both sizes, one right
+//! after the other: rows measured seconds apart can fall on different speeds of a shared machine.
+//! The cache hit is the median of 25 batches of 100 000 lookups. `--only PASSES` measures the
+//! deferred-views frame of that many passes with a reused compiler and nothing else (for a
+//! profiler); `--ratio` only the rounds that compare 1 000 and 10 000 passes, with a reused
+//! compiler (to compare builds).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
