@@ -232,67 +232,57 @@ fn duplicate_pass_name_names_the_pass() {
     );
 }
 
+/// A graph declared with the builder: textures of these names, a history texture, and render
+/// passes of these names, each clearing the first texture.
+fn declared(textures: &[&str], history: Option<&str>, passes: &[String]) -> RenderGraph<'static> {
+    let desc = TextureDesc::new(TextureFormat::Rgba8Unorm, 4, 4);
+    let mut g = RenderGraph::new();
+    let handles: Vec<_> = textures.iter().map(|n| g.create_texture(n, desc)).collect();
+    if let Some(name) = history {
+        g.history_texture(name, desc);
+    }
+    for name in passes {
+        g.add_render_pass(name)
+            .color(handles[0], Access::Clear)
+            .side_effects()
+            .finish();
+    }
+    g
+}
+
 #[test]
 fn names_declared_with_the_builder_are_checked() {
-    let desc = TextureDesc::new(TextureFormat::Rgba8Unorm, 4, 4);
-    let compile = |g: &RenderGraph<'_>| g.compile(&CompileOptions::default());
-    // Two resources of one name.
-    let mut g = RenderGraph::new();
-    let a = g.create_texture("shared", desc);
-    let _b = g.create_texture("shared", desc);
-    g.add_render_pass("draw")
-        .color(a, Access::Clear)
-        .side_effects()
-        .finish();
-    let e = compile(&g).unwrap_err();
+    let error = |g: &RenderGraph<'_>| g.compile(&CompileOptions::default()).unwrap_err();
+    let draw = ["draw".to_owned()];
+    // Two textures of one name; a history texture's half named like a texture before it.
+    let e = error(&declared(&["shared", "shared"], None, &draw));
     assert_eq!(
         (e.kind().as_str(), e.resource()),
         ("duplicate_name", Some("shared"))
     );
-
-    // A history texture's halves named like a texture declared before.
-    let mut g = RenderGraph::new();
-    let a = g.create_texture("taa.previous", desc);
-    let _h = g.history_texture("taa", desc);
-    g.add_render_pass("draw")
-        .color(a, Access::Clear)
-        .side_effects()
-        .finish();
-    let e = compile(&g).unwrap_err();
-    assert_eq!(e.resource(), Some("taa.previous"), "error was: {e}");
+    let e = error(&declared(&["taa.previous"], Some("taa"), &draw));
+    assert_eq!(
+        (e.kind().as_str(), e.resource()),
+        ("duplicate_name", Some("taa.previous"))
+    );
 
     // Passes: the second of a name is reported, after many distinct ones.
-    let mut g = RenderGraph::new();
-    let a = g.create_texture("target", desc);
-    for i in 0..300 {
-        let name = if i == 250 {
-            "pass 40".to_owned()
-        } else {
-            format!("pass {i}")
-        };
-        g.add_render_pass(&name)
-            .color(a, Access::Write)
-            .side_effects()
-            .finish();
-    }
-    let e = compile(&g).unwrap_err();
+    let passes: Vec<String> = (0..300)
+        .map(|i| format!("pass {}", if i == 250 { 40 } else { i }))
+        .collect();
+    let e = error(&declared(&["target"], None, &passes));
     assert_eq!(
         (e.kind().as_str(), e.pass()),
         ("duplicate_name", Some("pass 40"))
     );
 
     // An empty pass name; the same declarations rebuilt from the graph's own.
-    let mut g = RenderGraph::new();
-    let a = g.create_texture("target", desc);
-    g.add_render_pass("")
-        .color(a, Access::Clear)
-        .side_effects()
-        .finish();
-    let e = compile(&g).unwrap_err();
+    let g = declared(&["target"], None, &[String::new()]);
+    let e = error(&g);
     assert_eq!(e.kind().as_str(), "invalid_description", "error was: {e}");
     let rebuilt =
         RenderGraph::from_declarations(g.resources().to_vec(), g.passes().to_vec()).unwrap();
-    assert_eq!(compile(&rebuilt).unwrap_err().to_string(), e.to_string());
+    assert_eq!(error(&rebuilt).to_string(), e.to_string());
 }
 
 // ---------------------------------------------------------------------------------------------
