@@ -1,5 +1,5 @@
-//! Cache-line prefetch hints for the walks that follow pointers: a pass declaration's name and
-//! lists, the resources it names, a reused group's lists each live in an allocation of their
+//! Cache-line prefetch hints for the walks that follow pointers: a pass declaration's lists,
+//! the resources it names, a reused group's lists each live in an allocation of their
 //! own, which the hardware prefetcher cannot guess. Asking for the lines of the declarations
 //! or groups a few steps ahead lets their misses overlap the work on the current one; in a
 //! frame of 10 000 passes, whose declarations and plan do not stay in a core's caches between
@@ -33,10 +33,10 @@ pub(super) fn prefetch_bytes(start: *const u8, len: usize) {
     }
 }
 
-/// Prefetches what checking pass `pass` reads beyond the pass itself: its name and its lists.
+/// Prefetches what checking pass `pass` reads beyond the pass itself: its lists (its name is
+/// read only for an error: the unique-name check reads the hashes taken when it was declared).
 #[inline(always)]
 pub(super) fn pass_lists(pass: &crate::resource::PassDecl) {
-    prefetch(pass.name.as_ptr());
     prefetch(pass.color.as_ptr());
     prefetch(pass.sample.as_ptr());
 }
