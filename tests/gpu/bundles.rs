@@ -8,7 +8,7 @@ use tilegraph::{
     Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, ExecutorOptions, Import,
     ImportAfter, ImportContents, RenderGraph, TextureDesc,
 };
-use tilegraph_tool::headless::Gpu;
+use tilegraph_tool::headless::{Gpu, ShaderPipeline};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -43,33 +43,17 @@ impl Pipelines {
             source: wgpu::ShaderSource::Wgsl(SHADER.into()),
         });
         let pipeline = |compare, write| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("bundles"),
-                layout: None,
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some("vs"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: Default::default(),
-                depth_stencil: Some(wgpu::DepthStencilState {
+            ShaderPipeline {
+                depth: Some(wgpu::DepthStencilState {
                     format: DEPTH,
                     depth_write_enabled: Some(write),
                     depth_compare: Some(compare),
                     stencil: Default::default(),
                     bias: Default::default(),
                 }),
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some("fs"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(FORMAT.into())],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+                ..ShaderPipeline::new("bundles", &module, ("vs", "fs"), &[Some(FORMAT.into())])
+            }
+            .create(device)
         };
         Pipelines {
             write_depth: pipeline(wgpu::CompareFunction::Always, true),

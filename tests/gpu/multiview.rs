@@ -9,7 +9,7 @@ use tilegraph::{
     Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
     ImportAfter, ImportContents, Imports, RenderGraph, TextureDesc, Views,
 };
-use tilegraph_tool::headless::Gpu;
+use tilegraph_tool::headless::{Gpu, ShaderPipeline};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 const SIZE: (u32, u32) = (64, 32);
@@ -49,33 +49,16 @@ fn pipelines(gpu: &Gpu, views: u32, samples: u32) -> Pipelines {
             label: Some("views"),
             source: wgpu::ShaderSource::Wgsl(source.into()),
         });
-        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("views"),
-            layout: None,
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
+        ShaderPipeline {
             multisample: wgpu::MultisampleState {
                 count: samples,
                 ..Default::default()
             },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs"),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants,
-                    ..Default::default()
-                },
-                targets: &[Some(FORMAT.into())],
-            }),
+            constants,
             multiview_mask: mask,
-            cache: None,
-        })
+            ..ShaderPipeline::new("views", &module, ("vs", "fs"), &[Some(FORMAT.into())])
+        }
+        .create(device)
     };
     let one = format!(
         "{SHADER}override VIEW: f32 = 0.0;\n@fragment fn fs() -> @location(0) vec4f {{ return color(u32(VIEW)); }}"

@@ -13,38 +13,98 @@ pub use tilegraph::helpers::{
     Backend, DeviceError, Readback, ReadbackError, instance_descriptor, read_buffer, read_texture,
 };
 
-/// A render pipeline of `module`'s entry points `vs` and `fs` drawing into one colour target of
-/// `format`: no vertex buffers, no depth, one sample, one view. `layout: None` derives the
-/// layout from the shader.
+/// A render pipeline of one shader module's vertex stage `vs` (no vertex buffers) and fragment
+/// stage `fs`: the shape of every pipeline of the synthetic renderer and the GPU tests. `new`
+/// gives the plain case (layout derived from the shader, no depth, one sample, one view, no
+/// pipeline constants); set the other fields with struct update syntax, then `create` it.
+#[derive(Clone)]
+pub struct ShaderPipeline<'a> {
+    /// The pipeline's label.
+    pub label: &'a str,
+    /// The module of both stages.
+    pub module: &'a wgpu::ShaderModule,
+    /// The vertex and fragment entry points.
+    pub entry_points: (&'a str, &'a str),
+    /// `None` derives the layout from the shader.
+    pub layout: Option<&'a wgpu::PipelineLayout>,
+    /// The colour targets.
+    pub targets: &'a [Option<wgpu::ColorTargetState>],
+    /// The depth/stencil state.
+    pub depth: Option<wgpu::DepthStencilState>,
+    /// Sample count and mask.
+    pub multisample: wgpu::MultisampleState,
+    /// Pipeline-overridable constants of the fragment stage.
+    pub constants: &'a [(&'a str, f64)],
+    /// The views of a multiview render pass.
+    pub multiview_mask: Option<std::num::NonZeroU32>,
+}
+
+impl<'a> ShaderPipeline<'a> {
+    /// The plain pipeline of `module`'s `vs` and `fs` drawing into `targets`.
+    pub fn new(
+        label: &'a str,
+        module: &'a wgpu::ShaderModule,
+        entry_points: (&'a str, &'a str),
+        targets: &'a [Option<wgpu::ColorTargetState>],
+    ) -> Self {
+        ShaderPipeline {
+            label,
+            module,
+            entry_points,
+            layout: None,
+            targets,
+            depth: None,
+            multisample: wgpu::MultisampleState::default(),
+            constants: &[],
+            multiview_mask: None,
+        }
+    }
+
+    /// Creates the pipeline.
+    pub fn create(&self, device: &wgpu::Device) -> wgpu::RenderPipeline {
+        let (vs, fs) = self.entry_points;
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(self.label),
+            layout: self.layout,
+            vertex: wgpu::VertexState {
+                module: self.module,
+                entry_point: Some(vs),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: self.depth.clone(),
+            multisample: self.multisample,
+            fragment: Some(wgpu::FragmentState {
+                module: self.module,
+                entry_point: Some(fs),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: self.constants,
+                    ..Default::default()
+                },
+                targets: self.targets,
+            }),
+            multiview_mask: self.multiview_mask,
+            cache: None,
+        })
+    }
+}
+
+/// The [`ShaderPipeline`] of `module`'s `vs` and `fs` drawing into one colour target of
+/// `format`, with `layout` (`None`: derived from the shader).
 pub fn color_pipeline(
     device: &wgpu::Device,
     label: &str,
     module: &wgpu::ShaderModule,
     layout: Option<&wgpu::PipelineLayout>,
-    (vs, fs): (&str, &str),
+    entry_points: (&str, &str),
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(label),
+    ShaderPipeline {
         layout,
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some(vs),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: Default::default(),
-        depth_stencil: None,
-        multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some(fs),
-            compilation_options: Default::default(),
-            targets: &[Some(format.into())],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+        ..ShaderPipeline::new(label, module, entry_points, &[Some(format.into())])
+    }
+    .create(device)
 }
 
 /// A device with everything needed to drive it headless.

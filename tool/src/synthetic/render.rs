@@ -13,6 +13,7 @@ use super::shaders::{
     texel_out, texture_desc, wgsl_scalar,
 };
 use crate::adapt::Adaptation;
+use crate::headless::ShaderPipeline;
 
 pub(super) fn render_pass<'a>(
     device: &wgpu::Device,
@@ -242,33 +243,18 @@ struct FOut {{
         let constants: &[(&str, f64)] = constants.as_ref().map_or(&[], |c| &c[..]);
         let pipeline =
             |label: &str, vs: &str, fs: &str, targets: &[Option<wgpu::ColorTargetState>], depth| {
-                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some(label),
+                ShaderPipeline {
                     layout: Some(&pipeline_layout),
-                    vertex: wgpu::VertexState {
-                        module,
-                        entry_point: Some(vs),
-                        compilation_options: Default::default(),
-                        buffers: &[],
-                    },
-                    primitive: Default::default(),
-                    depth_stencil: depth,
+                    depth,
                     multisample: wgpu::MultisampleState {
                         count: size.samples,
                         ..Default::default()
                     },
-                    fragment: Some(wgpu::FragmentState {
-                        module,
-                        entry_point: Some(fs),
-                        compilation_options: wgpu::PipelineCompilationOptions {
-                            constants,
-                            ..Default::default()
-                        },
-                        targets,
-                    }),
+                    constants,
                     multiview_mask: mask,
-                    cache: None,
-                })
+                    ..ShaderPipeline::new(label, module, (vs, fs), targets)
+                }
+                .create(device)
             };
         let full = full_draw.then(|| {
             pipeline(
@@ -429,17 +415,9 @@ override SAMPLE: f32 = 0.0;
     let pipelines: Vec<_> = (0..samples)
         .map(|sample| {
             let constants = [("SAMPLE", f64::from(sample))];
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(&pass.name),
+            ShaderPipeline {
                 layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some("vs"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: Default::default(),
-                depth_stencil: depth.then(|| wgpu::DepthStencilState {
+                depth: depth.then(|| wgpu::DepthStencilState {
                     format: dt.format,
                     depth_write_enabled: Some(true),
                     depth_compare: Some(wgpu::CompareFunction::Always),
@@ -451,18 +429,15 @@ override SAMPLE: f32 = 0.0;
                     mask: if multisampled { 1 << sample } else { !0 },
                     ..Default::default()
                 },
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some("fs"),
-                    compilation_options: wgpu::PipelineCompilationOptions {
-                        constants: &constants,
-                        ..Default::default()
-                    },
-                    targets: if depth { &[] } else { &target },
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+                constants: &constants,
+                ..ShaderPipeline::new(
+                    &pass.name,
+                    &module,
+                    ("vs", "fs"),
+                    if depth { &[] } else { &target },
+                )
+            }
+            .create(device)
         })
         .collect();
     let inputs = [input];
