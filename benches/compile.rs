@@ -172,18 +172,7 @@ fn measure(
     let mut wall = Vec::with_capacity(runs);
     let mut cpu = Vec::with_capacity(runs);
     for run in 0..runs + 3 {
-        let (start, start_cpu) = (Instant::now(), thread_cpu_time());
-        let plan = if reuse {
-            compiler.compile(graph, options)
-        } else {
-            graph.compile(options)
-        };
-        let plan = black_box(plan.expect("generated frames compile"));
-        let (elapsed, elapsed_cpu) = (start.elapsed(), thread_cpu_time() - start_cpu);
-        // Handing the plan back (or dropping it) is part of the next frame's work, not timed.
-        if reuse {
-            compiler.recycle(plan);
-        }
+        let (elapsed, elapsed_cpu) = compile_once(&mut compiler, graph, options, reuse);
         if run >= 3 {
             wall.push(elapsed);
             cpu.push(elapsed_cpu);
@@ -240,6 +229,29 @@ fn declare(passes: usize, runs: usize) {
     );
 }
 
+/// One compile's wall-clock and CPU time, with `compiler` (handed the plan back once the clocks
+/// stop) or, where `reuse` is false, with a fresh compiler.
+fn compile_once(
+    compiler: &mut Compiler,
+    graph: &RenderGraph<'_>,
+    options: &CompileOptions,
+    reuse: bool,
+) -> (Duration, Duration) {
+    let (start, start_cpu) = (Instant::now(), thread_cpu_time());
+    let plan = if reuse {
+        compiler.compile(graph, options)
+    } else {
+        graph.compile(options)
+    };
+    let plan = black_box(plan.expect("generated frames compile"));
+    let times = (start.elapsed(), thread_cpu_time() - start_cpu);
+    // Handing the plan back (or dropping it) is part of the next frame's work, not timed.
+    if reuse {
+        compiler.recycle(plan);
+    }
+    times
+}
+
 fn compiled_with(reuse: bool) -> &'static str {
     if reuse {
         "Compiler"
@@ -262,20 +274,7 @@ fn paired_per_pass(
     let mut compilers = (Compiler::new(), Compiler::new());
     let per_pass = |graph: &RenderGraph<'_>, compiler: &mut Compiler, warm: usize| {
         let mut times: Vec<Duration> = (0..warm + 3)
-            .map(|_| {
-                let start = Instant::now();
-                let plan = if reuse {
-                    compiler.compile(graph, options)
-                } else {
-                    graph.compile(options)
-                };
-                let plan = black_box(plan.expect("generated frames compile"));
-                let elapsed = start.elapsed();
-                if reuse {
-                    compiler.recycle(plan);
-                }
-                elapsed
-            })
+            .map(|_| compile_once(compiler, graph, options, reuse).0)
             .collect();
         let timed = &mut times[warm..];
         timed.sort();
