@@ -5,7 +5,8 @@
 //! without the builder depending on the executor.
 
 use crate::resource::{
-    BufferHandle, PassDecl, ResourceDecl, ResourceId, Subresource, TextureHandle, TextureRef,
+    BufferHandle, ListAccess, PassDecl, ResourceDecl, ResourceId, ResourceKind, Subresource,
+    SubresourceRange, TextureHandle, TextureRef,
 };
 
 /// Error a pass closure returns; aborts the frame.
@@ -25,8 +26,28 @@ pub enum ContextError {
         pass: String,
         /// The resource.
         resource: String,
-        /// What was asked for (`the whole texture`, `mip 2 of layer 0`, `the buffer`).
+        /// What was asked for (`the whole texture`, `mip 2 of layer 0`, `layers 0..2`,
+        /// `the buffer`).
         what: String,
+    },
+    /// wgpu refused to create a bind group the pass asked a helper for (a binding that does not
+    /// fit its layout); nothing was cached, so the next call tries again.
+    #[error("pass `{pass}`: wgpu could not create a bind group: {message}")]
+    BindGroup {
+        /// The pass.
+        pass: String,
+        /// wgpu's validation error.
+        message: String,
+    },
+    /// An upload that the buffer cannot take: past its end, or not in whole 4-byte words.
+    #[error("pass `{pass}` uploads to `{resource}`: {message}")]
+    InvalidUpload {
+        /// The pass.
+        pass: String,
+        /// The buffer.
+        resource: String,
+        /// What is wrong.
+        message: String,
     },
     /// The handle belongs to another graph.
     #[error("pass `{pass}` uses a handle of another graph (resource #{index})")]
@@ -132,8 +153,9 @@ impl Views {
 pub(crate) trait FrameResources {
     /// The texture behind a resource.
     fn texture(&self, resource: ResourceId) -> Option<&wgpu::Texture>;
-    /// The view of one subresource, or of the whole texture (an array view when it has layers).
-    fn view(&self, resource: ResourceId, sub: Option<Subresource>) -> Option<&wgpu::TextureView>;
+    /// The view of a range of subresources: the whole texture (an array view when it has
+    /// layers), one subresource, or a range a pass of the frame declared.
+    fn view(&self, resource: ResourceId, range: SubresourceRange) -> Option<&wgpu::TextureView>;
     /// The buffer behind a resource.
     fn buffer(&self, resource: ResourceId) -> Option<&wgpu::Buffer>;
     /// Whether a history texture's previous contents are real (not the first frame, no resize).
@@ -208,30 +230,94 @@ impl<'f> PassContext<'f> {
             }))
     }
 
-    /// A view of a texture the pass declared: one subresource (`texture.mip(1)`), or the whole
-    /// texture (all mips; an array view when it has more than one layer). Views of graph-owned
-    /// textures stay the same from frame to frame while the plan does, so bind groups built from
-    /// them can be cached by view identity.
+    /// A view of a texture the pass declared: one subresource (`texture.mip(1)`), the whole
+    /// texture (all mips; an array view when it has more than one layer), or a range the pass
+    /// declared (`atlas.layers(0..2)`: a 2D-array view of exactly those layers where there are
+    /// several, else a 2D view of the range's mips). Views of graph-owned textures stay the
+    /// same from frame to frame while the plan does, so bind groups built from them can be
+    /// cached by view identity.
     pub fn view(
         &self,
         texture: impl Into<TextureRef>,
     ) -> Result<&'f wgpu::TextureView, ContextError> {
         let texture = texture.into();
         let r = self.own(texture.texture.graph, texture.texture.index)?;
-        let declared = match texture.sub {
-            None => self.declares_whole(r),
+        let range = texture.range;
+        let declared = match range.single() {
+            _ if range.is_all() => self.declares_whole(r),
             Some(sub) => self.declares_sub(r, sub),
-        };
-        let what = || match texture.sub {
-            None => "the whole texture".to_owned(),
-            Some(s) => format!("mip {} of layer {}", s.mip, s.layer),
+            None => self.pass.lists_name(r, |e| e.range == range),
         };
         if !declared {
-            return Err(self.undeclared(r, what()));
+            return Err(self.undeclared(r, range.describe()));
         }
         self.frame
-            .view(r, texture.sub)
-            .ok_or_else(|| self.undeclared(r, what()))
+            .view(r, range)
+            .ok_or_else(|| self.undeclared(r, range.describe()))
+    }
+
+    /// Writes `data` into `buffer` at byte `offset`, where this pass stands in the frame: a
+    /// copy from a staging buffer recorded into `encoder` (the copy pass's own). The pass must
+    /// declare the buffer in its `upload` list, which tells the graph the whole buffer is
+    /// overwritten here; bytes it does not write are undefined afterwards. `offset` and
+    /// `data.len()` are multiples of 4 (`wgpu::COPY_BUFFER_ALIGNMENT`).
+    ///
+    /// Unlike `queue.write_buffer` inside a closure, which lands before every pass of the
+    /// submission (earlier readers of the buffer included), the bytes arrive in frame order.
+    pub fn upload(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        buffer: BufferHandle,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), ContextError> {
+        let r = self.own(buffer.graph, buffer.index)?;
+        if !self
+            .pass
+            .list(ListAccess::Upload)
+            .iter()
+            .any(|e| e.resource == r)
+        {
+            return Err(self.undeclared(r, "an upload to the buffer".into()));
+        }
+        let invalid = |message: String| ContextError::InvalidUpload {
+            pass: self.pass.name.to_string(),
+            resource: self.resources[r.index()].name.to_string(),
+            message,
+        };
+        let size = data.len() as u64;
+        let declared = match self.resources[r.index()].kind {
+            ResourceKind::Buffer(b) => b.size,
+            ResourceKind::Texture(_) => return Err(self.undeclared(r, "a buffer".into())),
+        };
+        if offset.checked_add(size).is_none_or(|end| end > declared) {
+            return Err(invalid(format!(
+                "{size} bytes at offset {offset} go past its {declared} bytes"
+            )));
+        }
+        if offset % wgpu::COPY_BUFFER_ALIGNMENT != 0 || size % wgpu::COPY_BUFFER_ALIGNMENT != 0 {
+            return Err(invalid(format!(
+                "{size} bytes at offset {offset}: both must be multiples of {}",
+                wgpu::COPY_BUFFER_ALIGNMENT
+            )));
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        let target = self
+            .frame
+            .buffer(r)
+            .ok_or_else(|| self.undeclared(r, "the buffer".into()))?;
+        let staging = wgpu::util::DeviceExt::create_buffer_init(
+            self.device,
+            &wgpu::util::BufferInitDescriptor {
+                label: Some(&format!("{} upload", self.resources[r.index()].name)),
+                contents: data,
+                usage: wgpu::BufferUsages::COPY_SRC,
+            },
+        );
+        encoder.copy_buffer_to_buffer(&staging, 0, target, offset, size);
+        Ok(())
     }
 
     /// The texture behind a handle the pass declared in any way (for copies and custom views).
@@ -276,9 +362,8 @@ impl<'f> PassContext<'f> {
     /// the texture must have one subresource that the pass names.
     fn declares_whole(&self, r: ResourceId) -> bool {
         let decl = &self.resources[r.index()];
-        let single = decl.subresource_count() == 1
-            && matches!(decl.kind, crate::resource::ResourceKind::Texture(_));
-        self.pass.lists_name(r, |e| e.sub.is_none() || single) || (single && self.pass.uses(r))
+        let single = decl.subresource_count() == 1 && matches!(decl.kind, ResourceKind::Texture(_));
+        self.pass.lists_name(r, |e| e.range.is_all() || single) || (single && self.pass.uses(r))
     }
 
     fn declares_sub(&self, r: ResourceId, sub: Subresource) -> bool {
@@ -286,7 +371,7 @@ impl<'f> PassContext<'f> {
         pass.attachments().any(|a| {
             (a.resource == r && a.sub == sub)
                 || (a.resolve == Some(r) && sub == a.resolve_subresource())
-        }) || pass.lists_name(r, |e| e.sub.is_none_or(|s| s == sub))
+        }) || pass.lists_name(r, |e| e.range.contains(sub))
     }
 
     fn undeclared(&self, r: ResourceId, what: String) -> ContextError {

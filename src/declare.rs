@@ -392,7 +392,7 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
         let resource = self.id(texture.texture.graph, texture.texture.index);
         self.decl().list_mut(access).push(Entry {
             resource,
-            sub: texture.sub,
+            range: texture.range,
         });
     }
 
@@ -477,6 +477,18 @@ macro_rules! shader_pass_methods {
             self.inner.buffer(ListAccess::StorageReadWrite, buffer);
             self
         }
+
+        /// The pass binds `buffer` as a uniform buffer.
+        pub fn uniform(mut self, buffer: BufferHandle) -> Self {
+            self.inner.buffer(ListAccess::Uniform, buffer);
+            self
+        }
+
+        /// The pass reads indirect draw or dispatch arguments from `buffer`.
+        pub fn indirect(mut self, buffer: BufferHandle) -> Self {
+            self.inner.buffer(ListAccess::Indirect, buffer);
+            self
+        }
     };
 }
 
@@ -531,6 +543,31 @@ impl<'a> RenderPassBuilder<'_, 'a> {
         target: TextureHandle,
     ) -> Self {
         self.push_color(texture.into(), access, None, Some(target));
+        self
+    }
+
+    /// Adds the next colour attachment, a multisampled texture cleared to `color` and resolved
+    /// into `target` (its mip 0 of layer 0) when the pass ends.
+    pub fn color_resolved_cleared(
+        mut self,
+        texture: impl Into<SubresourceHandle>,
+        color: [f64; 4],
+        target: TextureHandle,
+    ) -> Self {
+        let clear = Some(ClearValue::Color(color));
+        self.push_color(texture.into(), Access::Clear, clear, Some(target));
+        self
+    }
+
+    /// The pass binds `buffer` as a vertex buffer.
+    pub fn vertex(mut self, buffer: BufferHandle) -> Self {
+        self.inner.buffer(ListAccess::Vertex, buffer);
+        self
+    }
+
+    /// The pass binds `buffer` as an index buffer.
+    pub fn index(mut self, buffer: BufferHandle) -> Self {
+        self.inner.buffer(ListAccess::Index, buffer);
         self
     }
 
@@ -650,6 +687,15 @@ impl<'a> CopyPassBuilder<'_, 'a> {
     /// The pass overwrites all of `buffer` by a copy.
     pub fn copy_dst_buffer(mut self, buffer: BufferHandle) -> Self {
         self.inner.buffer(ListAccess::CopyDst, buffer);
+        self
+    }
+
+    /// The pass overwrites all of `buffer` with bytes from the CPU, written where the pass
+    /// stands in the frame: its closure hands them over with
+    /// [`PassContext::upload`](crate::PassContext::upload). (`queue.write_buffer` in a closure
+    /// would land before every pass of the submission, earlier readers included.)
+    pub fn upload(mut self, buffer: BufferHandle) -> Self {
+        self.inner.buffer(ListAccess::Upload, buffer);
         self
     }
 

@@ -12,7 +12,7 @@ use crate::format::{format_name, parse_format};
 use crate::resource::{
     Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, HISTORY_CURRENT,
     HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassKind, ResourceDecl,
-    ResourceId, ResourceKind, Subresource, TextureDesc,
+    ResourceId, ResourceKind, Subresource, SubresourceRange, TextureDesc,
 };
 
 #[derive(Serialize, Deserialize)]
@@ -93,7 +93,8 @@ struct DepthJson {
     layer: u32,
 }
 
-/// A list entry: a resource name (the whole resource) or one subresource of a texture.
+/// A list entry: a resource name (the whole resource), one subresource of a texture, or a range
+/// of its mips and layers.
 #[derive(Serialize, Deserialize)]
 #[serde(untagged)]
 enum EntryJson {
@@ -105,10 +106,16 @@ enum EntryJson {
 #[serde(deny_unknown_fields)]
 struct SubEntryJson {
     resource: String,
-    #[serde(default)]
-    mip: u32,
-    #[serde(default)]
-    layer: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mip: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    layer: Option<u32>,
+    /// `[first, count]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mips: Option<[u32; 2]>,
+    /// `[first, count]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    layers: Option<[u32; 2]>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -135,6 +142,16 @@ struct PassJson {
     copy_src: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     copy_dst: Vec<EntryJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    uniform: Vec<EntryJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    vertex: Vec<EntryJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    index: Vec<EntryJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    indirect: Vec<EntryJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    upload: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     side_effects: bool,
     /// Read as any JSON value so that a wrong type is an error naming the pass.
@@ -258,6 +275,28 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
     })
 }
 
+/// The subresources an entry object names: `mip`/`layer` (one subresource, 0 where absent) or
+/// `mips`/`layers` (`[first, count]` ranges, all where absent), not both kinds.
+fn parse_range(s: &SubEntryJson, owner: Owner<'_>) -> Result<SubresourceRange, GraphError> {
+    if s.mips.is_none() && s.layers.is_none() {
+        return Ok(SubresourceRange::one(Subresource {
+            mip: s.mip.unwrap_or(0),
+            layer: s.layer.unwrap_or(0),
+        }));
+    }
+    if s.mip.is_some() || s.layer.is_some() {
+        return Err(owner.invalid(format!(
+            "the entry of `{}` gives `mip`/`layer` and `mips`/`layers`: name one subresource or ranges, not both",
+            s.resource
+        )));
+    }
+    let pair = |r: Option<[u32; 2]>| r.map(|[first, count]| (first, count));
+    Ok(SubresourceRange {
+        mips: pair(s.mips),
+        layers: pair(s.layers),
+    })
+}
+
 fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, GraphError> {
     let id = |name: &str| {
         ids.get(name)
@@ -267,22 +306,19 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
                 resource: name.to_owned(),
             })
     };
+    let owner = Owner::Pass(&p.name);
     let list = |entries: &[EntryJson]| {
         entries
             .iter()
             .map(|e| match e {
                 EntryJson::Whole(name) => id(name).map(Entry::whole),
-                EntryJson::Sub(s) => id(&s.resource).map(|resource| Entry {
-                    resource,
-                    sub: Some(Subresource {
-                        mip: s.mip,
-                        layer: s.layer,
-                    }),
+                EntryJson::Sub(s) => Ok(Entry {
+                    resource: id(&s.resource)?,
+                    range: parse_range(s, owner)?,
                 }),
             })
             .collect::<Result<Vec<_>, _>>()
     };
-    let owner = Owner::Pass(&p.name);
     let kind = p.kind;
     let mut decl = PassDecl::new(p.name.as_str().into(), kind);
     for c in &p.color {
@@ -324,6 +360,11 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
         (ListAccess::StorageReadWrite, &p.storage_read_write),
         (ListAccess::CopySrc, &p.copy_src),
         (ListAccess::CopyDst, &p.copy_dst),
+        (ListAccess::Uniform, &p.uniform),
+        (ListAccess::Vertex, &p.vertex),
+        (ListAccess::Index, &p.index),
+        (ListAccess::Indirect, &p.indirect),
+        (ListAccess::Upload, &p.upload),
     ];
     for (access, entries) in lists {
         *decl.list_mut(access) = list(entries)?;
@@ -451,6 +492,11 @@ fn pass_resource_ids(pass: &PassDecl) -> impl Iterator<Item = ResourceId> + '_ {
         &pass.storage_read_write,
         &pass.copy_src,
         &pass.copy_dst,
+        &pass.uniform,
+        &pass.vertex,
+        &pass.index,
+        &pass.indirect,
+        &pass.upload,
     ];
     color
         .chain(pass.depth.map(|d| d.resource))
@@ -564,12 +610,21 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> Strin
         let names = |entries: &[Entry]| {
             entries
                 .iter()
-                .map(|e| match e.sub {
-                    None => EntryJson::Whole(name(&e.resource)),
-                    Some(sub) => EntryJson::Sub(SubEntryJson {
+                .map(|e| match (e.range.is_all(), e.range.single()) {
+                    (true, _) => EntryJson::Whole(name(&e.resource)),
+                    (false, Some(sub)) => EntryJson::Sub(SubEntryJson {
                         resource: name(&e.resource),
-                        mip: sub.mip,
-                        layer: sub.layer,
+                        mip: Some(sub.mip),
+                        layer: Some(sub.layer),
+                        mips: None,
+                        layers: None,
+                    }),
+                    (false, None) => EntryJson::Sub(SubEntryJson {
+                        resource: name(&e.resource),
+                        mip: None,
+                        layer: None,
+                        mips: e.range.mips.map(|(first, count)| [first, count]),
+                        layers: e.range.layers.map(|(first, count)| [first, count]),
                     }),
                 })
                 .collect::<Vec<_>>()
@@ -636,6 +691,11 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> Strin
                 storage_read_write: names(&p.storage_read_write),
                 copy_src: names(&p.copy_src),
                 copy_dst: names(&p.copy_dst),
+                uniform: names(&p.uniform),
+                vertex: names(&p.vertex),
+                index: names(&p.index),
+                indirect: names(&p.indirect),
+                upload: names(&p.upload),
                 side_effects: p.side_effects,
                 keep_order: p.keep_order.then_some(serde_json::Value::Bool(true)),
                 multiview: p.multiview,

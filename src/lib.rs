@@ -185,7 +185,7 @@ pub use declare::{
 pub use ids::{PassId, ResourceId};
 pub use resource::{
     Access, BufferDesc, BufferHandle, ClearValue, Import, ImportAfter, ImportContents, Subresource,
-    SubresourceHandle, TextureDesc, TextureHandle, TextureRef,
+    SubresourceHandle, SubresourceRange, TextureDesc, TextureHandle, TextureRef,
 };
 
 // Compiling it.

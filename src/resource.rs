@@ -45,6 +45,17 @@ impl TextureHandle {
             sub: Subresource { mip, layer },
         }
     }
+
+    /// Mips `mips` of every layer, for a `sample`, storage or copy entry.
+    pub fn mips(self, mips: std::ops::Range<u32>) -> TextureRef {
+        TextureRef::from(self).mips(mips)
+    }
+
+    /// Layers `layers` at every mip, for a `sample`, storage or copy entry: the pass context
+    /// hands out a 2D-array view of exactly those layers.
+    pub fn layers(self, layers: std::ops::Range<u32>) -> TextureRef {
+        TextureRef::from(self).layers(layers)
+    }
 }
 
 /// One mip of one array layer of a texture: what an attachment renders to.
@@ -99,17 +110,21 @@ impl From<TextureHandle> for SubresourceHandle {
     }
 }
 
-/// What a `sample`, `input`, storage or copy entry names: a whole texture or one subresource.
+/// What a `sample`, `input`, storage or copy entry names: a whole texture, one subresource, or a
+/// range of mips and layers ([`TextureHandle::layers`], [`TextureRef::mips`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TextureRef {
     pub(crate) texture: TextureHandle,
-    pub(crate) sub: Option<Subresource>,
+    pub(crate) range: SubresourceRange,
 }
 
 impl From<TextureHandle> for TextureRef {
     /// Every subresource.
     fn from(texture: TextureHandle) -> Self {
-        TextureRef { texture, sub: None }
+        TextureRef {
+            texture,
+            range: SubresourceRange::ALL,
+        }
     }
 }
 
@@ -118,7 +133,122 @@ impl From<SubresourceHandle> for TextureRef {
     fn from(h: SubresourceHandle) -> Self {
         TextureRef {
             texture: h.texture,
-            sub: Some(h.sub),
+            range: SubresourceRange::one(h.sub),
+        }
+    }
+}
+
+impl TextureRef {
+    /// The texture.
+    pub fn texture(self) -> TextureHandle {
+        self.texture
+    }
+
+    /// The subresources named.
+    pub fn range(self) -> SubresourceRange {
+        self.range
+    }
+
+    /// The same layers, at mips `mips` only.
+    pub fn mips(mut self, mips: std::ops::Range<u32>) -> Self {
+        self.range.mips = Some(span(mips));
+        self
+    }
+
+    /// The same mips, at layers `layers` only: a shadow atlas sized for ten lights with two
+    /// rendered this frame is read as `atlas.layers(0..2)`.
+    pub fn layers(mut self, layers: std::ops::Range<u32>) -> Self {
+        self.range.layers = Some(span(layers));
+        self
+    }
+}
+
+/// `(first, count)` of a range; an empty or reversed range has count 0, which validation refuses.
+fn span(r: std::ops::Range<u32>) -> (u32, u32) {
+    (r.start, r.end.saturating_sub(r.start))
+}
+
+/// Which subresources of a texture a list entry names: a range of mips and a range of layers,
+/// each `(first, count)`, `None` standing for all of them. The whole texture is
+/// [`SubresourceRange::ALL`]; one subresource has both counts 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct SubresourceRange {
+    /// First mip and mip count; `None`: every mip.
+    pub mips: Option<(u32, u32)>,
+    /// First layer and layer count; `None`: every layer.
+    pub layers: Option<(u32, u32)>,
+}
+
+impl SubresourceRange {
+    /// Every mip of every layer.
+    pub const ALL: SubresourceRange = SubresourceRange {
+        mips: None,
+        layers: None,
+    };
+
+    /// Exactly one subresource.
+    pub fn one(sub: Subresource) -> Self {
+        SubresourceRange {
+            mips: Some((sub.mip, 1)),
+            layers: Some((sub.layer, 1)),
+        }
+    }
+
+    /// Whether it names the whole texture without saying which parts ([`ALL`](Self::ALL)).
+    pub fn is_all(&self) -> bool {
+        self.mips.is_none() && self.layers.is_none()
+    }
+
+    /// The one subresource it names explicitly, if it names exactly one.
+    pub fn single(&self) -> Option<Subresource> {
+        match (self.mips, self.layers) {
+            (Some((mip, 1)), Some((layer, 1))) => Some(Subresource { mip, layer }),
+            _ => None,
+        }
+    }
+
+    /// `(first mip, mips, first layer, layers)` in a texture of `mips` mips and `layers` layers.
+    pub fn resolve(&self, mips: u32, layers: u32) -> (u32, u32, u32, u32) {
+        let (m0, mc) = self.mips.unwrap_or((0, mips));
+        let (l0, lc) = self.layers.unwrap_or((0, layers));
+        (m0, mc, l0, lc)
+    }
+
+    /// Whether `sub` is one of the named subresources.
+    pub fn contains(&self, sub: Subresource) -> bool {
+        let within = |r: Option<(u32, u32)>, v: u32| {
+            r.is_none_or(|(first, count)| v >= first && v - first < count)
+        };
+        within(self.mips, sub.mip) && within(self.layers, sub.layer)
+    }
+
+    /// Whether two ranges name a common subresource.
+    pub fn overlaps(&self, other: &SubresourceRange) -> bool {
+        let meet = |a: Option<(u32, u32)>, b: Option<(u32, u32)>| match (a, b) {
+            (Some((a0, ac)), Some((b0, bc))) => {
+                u64::from(a0) < u64::from(b0) + u64::from(bc)
+                    && u64::from(b0) < u64::from(a0) + u64::from(ac)
+            }
+            _ => true,
+        };
+        meet(self.mips, other.mips) && meet(self.layers, other.layers)
+    }
+
+    /// How the range reads in messages: `the whole texture`, `mip 2 of layer 0`, `layers 0..2`.
+    pub fn describe(&self) -> String {
+        if let Some(s) = self.single() {
+            return format!("mip {} of layer {}", s.mip, s.layer);
+        }
+        let part = |what: &str, r: Option<(u32, u32)>| {
+            r.map(|(first, count)| {
+                format!("{what} {first}..{}", u64::from(first) + u64::from(count))
+            })
+        };
+        match (part("mips", self.mips), part("layers", self.layers)) {
+            (None, None) => "the whole texture".to_owned(),
+            (Some(m), None) => m,
+            (None, Some(l)) => l,
+            (Some(m), Some(l)) => format!("{m} of {l}"),
         }
     }
 }
@@ -510,14 +640,13 @@ pub(crate) enum HistoryHalf {
     Current,
 }
 
-/// An entry of a pass's `sample`, `input`, storage or copy lists: a whole resource, or one
-/// subresource of a texture.
+/// An entry of a pass's lists: a whole resource, or a range of a texture's subresources.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Entry {
     /// The resource.
     pub resource: ResourceId,
-    /// One subresource, or `None` for all of them.
-    pub sub: Option<Subresource>,
+    /// The subresources named ([`SubresourceRange::ALL`] for a whole texture and for buffers).
+    pub range: SubresourceRange,
 }
 
 impl Entry {
@@ -525,7 +654,15 @@ impl Entry {
     pub fn whole(resource: ResourceId) -> Self {
         Entry {
             resource,
-            sub: None,
+            range: SubresourceRange::ALL,
+        }
+    }
+
+    /// One subresource of a texture.
+    pub fn one(resource: ResourceId, sub: Subresource) -> Self {
+        Entry {
+            resource,
+            range: SubresourceRange::one(sub),
         }
     }
 }
@@ -565,6 +702,17 @@ pub struct PassDecl {
     pub copy_src: Vec<Entry>,
     /// Copy destinations, overwritten entirely.
     pub copy_dst: Vec<Entry>,
+    /// Buffers bound as uniform buffers.
+    pub uniform: Vec<Entry>,
+    /// Buffers bound as vertex buffers.
+    pub vertex: Vec<Entry>,
+    /// Buffers bound as index buffers.
+    pub index: Vec<Entry>,
+    /// Buffers read as indirect draw or dispatch arguments.
+    pub indirect: Vec<Entry>,
+    /// Buffers overwritten entirely by bytes from the CPU, in frame order (copy passes:
+    /// [`PassContext::upload`](crate::PassContext::upload)).
+    pub upload: Vec<Entry>,
     /// Keeps the pass alive even if nobody reads its outputs.
     pub side_effects: bool,
     /// Pins the pass: restructuring moves no pass across it, for work the graph cannot see
@@ -590,6 +738,11 @@ impl PassDecl {
             storage_read_write: Vec::new(),
             copy_src: Vec::new(),
             copy_dst: Vec::new(),
+            uniform: Vec::new(),
+            vertex: Vec::new(),
+            index: Vec::new(),
+            indirect: Vec::new(),
+            upload: Vec::new(),
             side_effects: false,
             keep_order: false,
             multiview: None,
@@ -599,6 +752,7 @@ impl PassDecl {
 
 /// How a pass uses an entry of one of its lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ListAccess {
     /// Read by a shader.
     Sample,
@@ -614,11 +768,21 @@ pub enum ListAccess {
     CopySrc,
     /// Copy destination, overwritten entirely.
     CopyDst,
+    /// Uniform buffer.
+    Uniform,
+    /// Vertex buffer.
+    Vertex,
+    /// Index buffer.
+    Index,
+    /// Indirect draw or dispatch arguments.
+    Indirect,
+    /// Bytes from the CPU overwriting the whole buffer where the pass stands in the frame.
+    Upload,
 }
 
 impl ListAccess {
     /// Every list, in the order of the description's fields.
-    pub const ALL: [ListAccess; 7] = [
+    pub const ALL: [ListAccess; 12] = [
         ListAccess::Sample,
         ListAccess::Input,
         ListAccess::StorageRead,
@@ -626,6 +790,11 @@ impl ListAccess {
         ListAccess::StorageReadWrite,
         ListAccess::CopySrc,
         ListAccess::CopyDst,
+        ListAccess::Uniform,
+        ListAccess::Vertex,
+        ListAccess::Index,
+        ListAccess::Indirect,
+        ListAccess::Upload,
     ];
 
     /// The description's name of the list.
@@ -638,28 +807,62 @@ impl ListAccess {
             ListAccess::StorageReadWrite => "storage_read_write",
             ListAccess::CopySrc => "copy_src",
             ListAccess::CopyDst => "copy_dst",
+            ListAccess::Uniform => "uniform",
+            ListAccess::Vertex => "vertex",
+            ListAccess::Index => "index",
+            ListAccess::Indirect => "indirect",
+            ListAccess::Upload => "upload",
         }
     }
 
     /// Whether the access reads the entry's prior contents.
     pub fn reads(self) -> bool {
-        !matches!(self, ListAccess::StorageWrite | ListAccess::CopyDst)
+        !self.overwrites()
     }
 
     /// Whether the access writes the entry.
     pub fn writes(self) -> bool {
         matches!(
             self,
-            ListAccess::StorageWrite | ListAccess::StorageReadWrite | ListAccess::CopyDst
+            ListAccess::StorageWrite
+                | ListAccess::StorageReadWrite
+                | ListAccess::CopyDst
+                | ListAccess::Upload
         )
     }
 
-    /// Whether it is a shader read of the kind that needs the contents in memory (sample or
-    /// storage read): what ends a group that wrote them.
+    /// Whether the access writes the whole entry without reading it first.
+    pub fn overwrites(self) -> bool {
+        matches!(
+            self,
+            ListAccess::StorageWrite | ListAccess::CopyDst | ListAccess::Upload
+        )
+    }
+
+    /// Whether the access names buffers only.
+    pub fn is_buffer_only(self) -> bool {
+        matches!(
+            self,
+            ListAccess::Uniform
+                | ListAccess::Vertex
+                | ListAccess::Index
+                | ListAccess::Indirect
+                | ListAccess::Upload
+        )
+    }
+
+    /// Whether it is a read of the kind that needs the contents in memory (a sample, a storage
+    /// read, a bound buffer): what ends a group that wrote them.
     pub fn is_shader_read(self) -> bool {
         matches!(
             self,
-            ListAccess::Sample | ListAccess::StorageRead | ListAccess::StorageReadWrite
+            ListAccess::Sample
+                | ListAccess::StorageRead
+                | ListAccess::StorageReadWrite
+                | ListAccess::Uniform
+                | ListAccess::Vertex
+                | ListAccess::Index
+                | ListAccess::Indirect
         )
     }
 }
@@ -779,6 +982,11 @@ impl PassDecl {
             ListAccess::StorageReadWrite => &self.storage_read_write,
             ListAccess::CopySrc => &self.copy_src,
             ListAccess::CopyDst => &self.copy_dst,
+            ListAccess::Uniform => &self.uniform,
+            ListAccess::Vertex => &self.vertex,
+            ListAccess::Index => &self.index,
+            ListAccess::Indirect => &self.indirect,
+            ListAccess::Upload => &self.upload,
         }
     }
 
@@ -791,6 +999,11 @@ impl PassDecl {
             ListAccess::StorageReadWrite => &mut self.storage_read_write,
             ListAccess::CopySrc => &mut self.copy_src,
             ListAccess::CopyDst => &mut self.copy_dst,
+            ListAccess::Uniform => &mut self.uniform,
+            ListAccess::Vertex => &mut self.vertex,
+            ListAccess::Index => &mut self.index,
+            ListAccess::Indirect => &mut self.indirect,
+            ListAccess::Upload => &mut self.upload,
         }
     }
 

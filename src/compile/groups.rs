@@ -95,7 +95,7 @@ impl<'a> Grouper<'a> {
             accept(access)
                 && self
                     .subs
-                    .of(e.resource, e.sub)
+                    .of(e.resource, e.range)
                     .any(|s| marks[s] == self.stamp)
         })
     }
@@ -122,7 +122,7 @@ impl<'a> Grouper<'a> {
             }
         }
         for &(access, e) in acc.entries(p.index()) {
-            for s in self.subs.of(e.resource, e.sub) {
+            for s in self.subs.of(e.resource, e.range) {
                 if access.writes() {
                     self.written_in[s] = stamp;
                 }

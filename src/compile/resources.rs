@@ -26,6 +26,12 @@ fn list_usage(access: ListAccess) -> (TextureUsages, BufferUsages) {
         }
         ListAccess::CopySrc => (TextureUsages::COPY_SRC, BufferUsages::COPY_SRC),
         ListAccess::CopyDst => (TextureUsages::COPY_DST, BufferUsages::COPY_DST),
+        ListAccess::Uniform => (TextureUsages::empty(), BufferUsages::UNIFORM),
+        ListAccess::Vertex => (TextureUsages::empty(), BufferUsages::VERTEX),
+        ListAccess::Index => (TextureUsages::empty(), BufferUsages::INDEX),
+        ListAccess::Indirect => (TextureUsages::empty(), BufferUsages::INDIRECT),
+        // The executor copies the bytes in from a staging buffer.
+        ListAccess::Upload => (TextureUsages::empty(), BufferUsages::COPY_DST),
     }
 }
 

@@ -16,7 +16,7 @@ use crate::ids::GroupId;
 use crate::options::CompileOptions;
 use crate::resource::{
     Access, AttachmentDecl, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
-    ResourceKind, Subresource,
+    ResourceKind, SubresourceRange,
 };
 
 /// How far back a pass looks for a group to join.
@@ -199,7 +199,8 @@ fn fold_copy(
         return None;
     };
     let c = &passes[copy.index()];
-    let whole_or_base = |sub: Option<Subresource>| sub.is_none_or(|s| s == Subresource::BASE);
+    let whole_or_base =
+        |range: SubresourceRange| range.is_all() || range.resolve(1, 1) == (0, 1, 0, 1);
     let only_a_copy = c.kind == PassKind::Copy
         && live[copy.index()]
         && !c.side_effects
@@ -208,8 +209,8 @@ fn fold_copy(
         && c.copy_dst.len() == 1
         && c.entries().count() == 2
         && c.copy_src[0].resource == source
-        && whole_or_base(c.copy_src[0].sub)
-        && whole_or_base(c.copy_dst[0].sub);
+        && whole_or_base(c.copy_src[0].range)
+        && whole_or_base(c.copy_dst[0].range);
     if !only_a_copy {
         return None;
     }
@@ -257,7 +258,7 @@ fn accesses<'p>(
             .chain(resolve)
     });
     let lists = acc.entries(p.index()).iter().flat_map(move |&(access, e)| {
-        let range = subs.of(e.resource, e.sub);
+        let range = subs.span(e.resource, e.range);
         access
             .reads()
             .then_some((range.clone(), false))

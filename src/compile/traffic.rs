@@ -6,7 +6,9 @@ use super::validate::Checked;
 use super::versions::VersionId;
 use crate::compiled::{Traffic, naive_loads};
 use crate::error::GraphError;
-use crate::resource::{ListAccess, ResourceId, Subresource};
+use crate::resource::{
+    ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange,
+};
 
 /// What one pass moves alone, `None` beyond `u64`: its attachments in the naive plan, and what
 /// it samples or reads as inputs.
@@ -44,14 +46,34 @@ impl PassBytes {
             .iter()
             .filter(|(access, _)| matches!(access, ListAccess::Sample | ListAccess::Input));
         for (_, e) in shader_reads {
-            let b = match e.sub {
-                Some(sub) => bytes(e.resource, sub),
-                None => checked.bytes[e.resource.index()],
+            let b = if e.range.is_all() {
+                checked.bytes[e.resource.index()]
+            } else {
+                range_bytes(graph.resources, e.resource, e.range, |mip| {
+                    bytes(e.resource, Subresource { mip, layer: 0 })
+                })
             };
             sampled = sampled.and_then(|s| s.checked_add(b));
         }
         PassBytes { naive, sampled }
     }
+}
+
+/// Bytes of a range of a texture's subresources: each mip's bytes (`mip_bytes`) times the
+/// range's layers.
+fn range_bytes(
+    resources: &[ResourceDecl],
+    r: ResourceId,
+    range: SubresourceRange,
+    mip_bytes: impl Fn(u32) -> u64,
+) -> u64 {
+    let ResourceKind::Texture(t) = resources[r.index()].kind else {
+        return 0;
+    };
+    let (m0, mc, _, lc) = range.resolve(t.mips, t.layers);
+    (m0..m0 + mc)
+        .map(|mip| mip_bytes(mip).saturating_mul(u64::from(lc)))
+        .fold(0, u64::saturating_add)
 }
 
 /// The traffic of a plan whose attachment bytes (`planned_bytes`, from the ops step) and those

@@ -12,7 +12,7 @@ use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
 use crate::hash::NAMED;
 use crate::resource::{
     Access, AttachmentDecl, ClearValue, Entry, HistoryHalf, ListAccess, PassDecl, PassKind,
-    ResourceDecl, ResourceId, ResourceKind, Subresource, TextureDesc,
+    ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange, TextureDesc,
 };
 
 /// Valid MSAA sample counts.
@@ -406,8 +406,8 @@ struct PassChecker<'g> {
     first: Option<(ResourceId, (u32, u32, u32))>,
 }
 
-/// (resource, subresource or whole, use): one entry of the role check.
-type Role = (ResourceId, Option<Subresource>, Use);
+/// (resource, subresources named, use): one entry of the role check.
+type Role = (ResourceId, SubresourceRange, Use);
 
 impl PassChecker<'_> {
     /// The checks of the declaration itself; returns whether a resource is named twice.
@@ -531,9 +531,21 @@ impl PassChecker<'_> {
             ListAccess::StorageRead,
             ListAccess::StorageWrite,
             ListAccess::StorageReadWrite,
+            ListAccess::Uniform,
+            ListAccess::Vertex,
+            ListAccess::Index,
+            ListAccess::Indirect,
         ]);
+        // An upload is encoder work: it stands in a copy pass, where the bytes land in order.
+        let uploads = has(&[ListAccess::Upload]);
         let refused = match p.kind {
             PassKind::Render if copies => Some("copy accesses"),
+            PassKind::Render | PassKind::Compute if uploads => {
+                Some("uploads (declare them on a copy pass)")
+            }
+            PassKind::Compute if has(&[ListAccess::Vertex, ListAccess::Index]) => {
+                Some("vertex or index buffers")
+            }
             PassKind::Render if !attachments => {
                 return Err(self.invalid_access(
                     None,
@@ -754,28 +766,85 @@ impl PassChecker<'_> {
         })
     }
 
-    /// Sampled and input entries are textures; a subresource names a texture's mip and layer.
+    /// Sampled and input entries are textures, bound and uploaded buffers are buffers; a range
+    /// names mips and layers inside a texture.
     fn list_entry(&self, access: ListAccess, e: Entry) -> Result<(), GraphError> {
-        match (access, self.res[e.resource.index()].kind, e.sub) {
-            (ListAccess::Sample, ResourceKind::Buffer(_), _) => {
+        match (access, self.res[e.resource.index()].kind) {
+            (ListAccess::Sample, ResourceKind::Buffer(_)) => {
                 self.texture(e.resource, "a sampled texture").map(drop)
             }
-            (ListAccess::Input, ResourceKind::Buffer(_), _) => {
+            (ListAccess::Input, ResourceKind::Buffer(_)) => {
                 self.texture(e.resource, "an input").map(drop)
             }
-            (_, ResourceKind::Buffer(_), Some(sub)) => Err(GraphError::InvalidSubresource {
-                pass: self.pass.name.to_string(),
-                resource: self.name(e.resource),
-                message: format!(
-                    "mip {} of layer {} named on a buffer; buffers have no subresources",
-                    sub.mip, sub.layer
-                ),
-            }),
-            (_, ResourceKind::Texture(t), Some(sub)) => {
-                self.subresource_in_range(e.resource, t, sub)
+            (_, ResourceKind::Texture(_)) if access.is_buffer_only() => {
+                Err(GraphError::FormatMismatch {
+                    pass: Some(self.pass.name.to_string()),
+                    resource: self.name(e.resource),
+                    message: format!(
+                        "a texture used as {}",
+                        match access {
+                            ListAccess::Uniform => "a uniform buffer",
+                            ListAccess::Vertex => "a vertex buffer",
+                            ListAccess::Index => "an index buffer",
+                            ListAccess::Indirect => "an indirect buffer",
+                            _ => "an uploaded buffer",
+                        }
+                    ),
+                })
+            }
+            (_, ResourceKind::Buffer(_)) if !e.range.is_all() => {
+                Err(GraphError::InvalidSubresource {
+                    pass: self.pass.name.to_string(),
+                    resource: self.name(e.resource),
+                    message: format!(
+                        "{} named on a buffer; buffers have no subresources",
+                        e.range.describe()
+                    ),
+                })
+            }
+            (_, ResourceKind::Texture(t)) if !e.range.is_all() => {
+                self.range_in_texture(e.resource, t, e.range)
             }
             _ => Ok(()),
         }
+    }
+
+    /// A range's mips and layers lie inside the texture, and it names at least one of each.
+    fn range_in_texture(
+        &self,
+        id: ResourceId,
+        t: TextureDesc,
+        range: SubresourceRange,
+    ) -> Result<(), GraphError> {
+        if let Some(sub) = range.single() {
+            return self.subresource_in_range(id, t, sub);
+        }
+        let fits = |r: Option<(u32, u32)>, n: u32| {
+            r.is_none_or(|(first, count)| {
+                count > 0 && u64::from(first) + u64::from(count) <= u64::from(n)
+            })
+        };
+        if fits(range.mips, t.mips) && fits(range.layers, t.layers) {
+            return Ok(());
+        }
+        let empty = [range.mips, range.layers]
+            .into_iter()
+            .flatten()
+            .any(|(_, count)| count == 0);
+        Err(GraphError::InvalidSubresource {
+            pass: self.pass.name.to_string(),
+            resource: self.name(id),
+            message: if empty {
+                format!("{} names no subresource", range.describe())
+            } else {
+                format!(
+                    "{} is outside the texture ({} mips, {} layers)",
+                    range.describe(),
+                    t.mips,
+                    t.layers
+                )
+            },
+        })
     }
 
     /// A pass may not read what it writes, nor fill two slots with one subresource. Two entries
@@ -785,21 +854,23 @@ impl PassChecker<'_> {
         uses.clear();
         for &a in self.slots {
             let writes = a.access != Access::Read;
-            uses.push((a.resource, Some(a.sub), Use::Attachment { writes }));
+            uses.push((
+                a.resource,
+                SubresourceRange::one(a.sub),
+                Use::Attachment { writes },
+            ));
             if let Some(t) = a.resolve {
-                uses.push((t, Some(a.resolve_subresource()), Use::Resolve));
+                let sub = SubresourceRange::one(a.resolve_subresource());
+                uses.push((t, sub, Use::Resolve));
             }
         }
         uses.extend(
             self.entries
                 .iter()
-                .map(|&(access, e)| (e.resource, e.sub, Use::List(access))),
+                .map(|&(access, e)| (e.resource, e.range, Use::List(access))),
         );
         uses.sort_unstable_by_key(|&(r, sub, u)| (r, u, sub));
-        let overlap = |a: Option<Subresource>, b: Option<Subresource>| match (a, b) {
-            (Some(x), Some(y)) => x == y,
-            _ => true,
-        };
+        let overlap = |a: SubresourceRange, b: SubresourceRange| a.overlaps(&b);
         for run in uses.chunk_by(|a, b| a.0 == b.0) {
             for (i, &(id, sa, ua)) in run.iter().enumerate() {
                 for &(_, sb, ub) in &run[i + 1..] {

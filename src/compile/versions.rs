@@ -237,10 +237,10 @@ impl<'g> Tracer<'g> {
     fn read_lists(&mut self, p: usize) -> Result<(), GraphError> {
         let acc = self.acc;
         for &(access, e) in acc.entries(p).iter().filter(|(a, _)| a.reads()) {
-            for sub in self.subs.of(e.resource, e.sub) {
+            for sub in self.subs.of(e.resource, e.range) {
                 let Some(version) = self.current[sub] else {
                     let decl = &self.res[e.resource.index()];
-                    let named = e.sub.or_else(|| {
+                    let named = e.range.single().or_else(|| {
                         (decl.subresource_count() > 1).then(|| self.subs.sub_at(e.resource, sub))
                     });
                     return Err(GraphError::ReadBeforeWrite {
@@ -275,7 +275,7 @@ impl<'g> Tracer<'g> {
             self.v.slot_resolved.push(resolved);
         }
         for (_, e) in acc.entries(p).iter().filter(|(a, _)| a.writes()) {
-            for sub in self.subs.of(e.resource, e.sub) {
+            for sub in self.subs.of(e.resource, e.range) {
                 self.new_version(sub, Some(pid));
             }
         }

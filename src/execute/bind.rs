@@ -6,7 +6,7 @@ use super::ExecuteError;
 use super::frame::{LayerView, Slot};
 use super::history::HistoryPair;
 use super::imports::{Imports, check_imported_texture};
-use super::pool::layers_view;
+use super::pool::range_view;
 use super::{ExecuteMode, Executor};
 use crate::compiled::{CompiledGraph, ResourceUsage};
 use crate::declare::RenderGraph;
@@ -115,31 +115,30 @@ impl Executor {
         Ok(())
     }
 
-    /// The 2D-array views this frame's multiview render passes attach: those of pooled and
-    /// history textures are made once and kept with the texture's other views; those of
-    /// imports, which the caller binds anew every frame, are made every frame.
+    /// The views of ranges this frame's passes use (multiview attachments, sampled ranges):
+    /// those of pooled and history textures are made once and kept with the texture's other
+    /// views; those of imports, which the caller binds anew every frame, are made every frame.
     fn bind_layer_views(&mut self, index: usize, imports: &Imports) {
         self.layer_views.clear();
-        for &(resource, sub, count) in &self.prepared[index].layer_views {
+        for &(resource, range) in &self.prepared[index].layer_views {
             let view = match self.slots[resource.index()] {
                 Slot::PoolTexture(i) => {
                     let pooled = &mut self.pool.textures[i as usize];
-                    pooled.views.layers(&pooled.texture, sub, count)
+                    pooled.views.range(&pooled.texture, range)
                 }
                 Slot::History(h, current) => {
                     let (texture, views) = self.histories[h as usize].half_mut(current);
-                    views.layers(texture, sub, count)
+                    views.range(texture, range)
                 }
                 Slot::ImportTexture => match imports.texture_at(resource) {
-                    Some((texture, _)) => layers_view(texture, sub, count),
+                    Some((texture, _)) => range_view(texture, range),
                     None => continue,
                 },
                 Slot::Unbound | Slot::PoolBuffer(_) | Slot::ImportBuffer => continue,
             };
             self.layer_views.push(LayerView {
                 resource,
-                sub,
-                count,
+                range,
                 view,
             });
         }

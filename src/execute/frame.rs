@@ -9,7 +9,9 @@ use super::pool::{Pool, TextureViews};
 use super::timing::FrameQueries;
 use crate::context::{FrameResources, PassContext, PassError, RenderTarget, Views};
 use crate::declare::{ComputeCallback, CopyCallback, PassCallback, RenderCallback};
-use crate::resource::{PassDecl, PassId, PassKind, ResourceDecl, ResourceId, Subresource};
+use crate::resource::{
+    PassDecl, PassId, PassKind, ResourceDecl, ResourceId, Subresource, SubresourceRange,
+};
 
 /// Where this frame finds a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,12 +26,11 @@ pub(super) enum Slot {
     History(u32, bool),
 }
 
-/// A 2D-array view of `count` layers of `resource` from `sub` (at its mip), attached by a
-/// multiview render pass of this frame.
+/// The view of a range of `resource`'s mips and layers that a pass of this frame uses: a
+/// multiview attachment (a 2D-array view of layers of one mip) or a sampled range.
 pub(super) struct LayerView {
     pub resource: ResourceId,
-    pub sub: Subresource,
-    pub count: u32,
+    pub range: SubresourceRange,
     pub view: wgpu::TextureView,
 }
 
@@ -77,11 +78,21 @@ impl<'f> Tables<'f> {
     /// The 2D-array view of `count` layers from `sub` (at its mip): a multiview attachment,
     /// made when the frame was bound.
     fn layers_view(&self, r: ResourceId, sub: Subresource, count: u32) -> &'f wgpu::TextureView {
+        let range = SubresourceRange {
+            mips: Some((sub.mip, 1)),
+            layers: Some((sub.layer, count)),
+        };
+        self.range_view(r, range)
+            .expect("multiview attachments are bound")
+    }
+
+    /// The view of a range that a pass of the frame uses, made when the frame was bound.
+    fn range_view(&self, r: ResourceId, range: SubresourceRange) -> Option<&'f wgpu::TextureView> {
         let found = self
             .layer_views
             .iter()
-            .find(|l| l.resource == r && l.sub == sub && l.count == count);
-        &found.expect("multiview attachments are bound").view
+            .find(|l| l.resource == r && l.range == range);
+        found.map(|l| &l.view)
     }
 
     /// What the closure of `pass` sees, recording `views`.
@@ -109,8 +120,16 @@ impl FrameResources for Tables<'_> {
         self.texture_and_views(r).map(|(t, _)| t)
     }
 
-    fn view(&self, r: ResourceId, sub: Option<Subresource>) -> Option<&wgpu::TextureView> {
-        self.texture_and_views(r).and_then(|(_, v)| v.get(sub))
+    fn view(&self, r: ResourceId, range: SubresourceRange) -> Option<&wgpu::TextureView> {
+        if range.is_all() {
+            return self.texture_and_views(r).map(|(_, v)| &v.whole);
+        }
+        match range.single() {
+            Some(sub) => self
+                .texture_and_views(r)
+                .and_then(|(_, v)| v.get(Some(sub))),
+            None => self.range_view(r, range),
+        }
     }
 
     fn buffer(&self, r: ResourceId) -> Option<&wgpu::Buffer> {

@@ -5,7 +5,7 @@
 //! as long as it is used, so bind groups built from them stay valid. Entries unused for
 //! `keep_frames` frames are released.
 
-use crate::resource::{Subresource, TextureDesc};
+use crate::resource::{Subresource, SubresourceRange, TextureDesc};
 
 /// The views of one texture, made once: the whole texture, each (mip, layer), and the 2D-array
 /// views multiview render passes attach.
@@ -17,9 +17,9 @@ pub(crate) struct TextureViews {
     /// whose one subresource is `whole` (imports are bound every frame: no allocation for them).
     subs: Vec<wgpu::TextureView>,
     mips: u32,
-    /// 2D-array views of consecutive layers of one mip, made when a multiview render pass first
-    /// attaches them: (first subresource, layers, view).
-    layers: Vec<(Subresource, u32, wgpu::TextureView)>,
+    /// Views of ranges of mips and layers, made when a multiview render pass first attaches
+    /// them (2D-array views of consecutive layers of one mip) or a pass first reads the range.
+    layers: Vec<(SubresourceRange, wgpu::TextureView)>,
 }
 
 impl TextureViews {
@@ -88,19 +88,18 @@ impl TextureViews {
         }
     }
 
-    /// The 2D-array view of `count` layers of `texture` (whose views these are) from `sub`, at
-    /// its mip: made the first time, kept after.
-    pub(crate) fn layers(
+    /// The view of a range of `texture` (whose views these are; [`range_view`]): made the
+    /// first time, kept after.
+    pub(crate) fn range(
         &mut self,
         texture: &wgpu::Texture,
-        sub: Subresource,
-        count: u32,
+        range: SubresourceRange,
     ) -> wgpu::TextureView {
-        if let Some((.., view)) = self.layers.iter().find(|l| (l.0, l.1) == (sub, count)) {
+        if let Some((_, view)) = self.layers.iter().find(|l| l.0 == range) {
             return view.clone();
         }
-        let view = layers_view(texture, sub, count);
-        self.layers.push((sub, count, view.clone()));
+        let view = range_view(texture, range);
+        self.layers.push((range, view.clone()));
         view
     }
 
@@ -120,20 +119,22 @@ impl TextureViews {
     }
 }
 
-/// A 2D-array view of `count` layers of `texture` from `sub` (at its mip): a multiview
-/// attachment.
-pub(crate) fn layers_view(
-    texture: &wgpu::Texture,
-    sub: Subresource,
-    count: u32,
-) -> wgpu::TextureView {
+/// The view of a range of `texture`'s mips and layers: a 2D-array view where it has several
+/// layers (a multiview attachment, a sampled range of an array), else a 2D view of its mips.
+pub(crate) fn range_view(texture: &wgpu::Texture, range: SubresourceRange) -> wgpu::TextureView {
+    let (mip, mips, layer, layers) =
+        range.resolve(texture.mip_level_count(), texture.depth_or_array_layers());
     texture.create_view(&wgpu::TextureViewDescriptor {
-        label: Some("tilegraph multiview attachment"),
-        dimension: Some(wgpu::TextureViewDimension::D2Array),
-        base_mip_level: sub.mip,
-        mip_level_count: Some(1),
-        base_array_layer: sub.layer,
-        array_layer_count: Some(count),
+        label: Some("tilegraph range view"),
+        dimension: Some(if layers > 1 {
+            wgpu::TextureViewDimension::D2Array
+        } else {
+            wgpu::TextureViewDimension::D2
+        }),
+        base_mip_level: mip,
+        mip_level_count: Some(mips),
+        base_array_layer: layer,
+        array_layer_count: Some(layers),
         ..Default::default()
     })
 }

@@ -7,7 +7,7 @@ use super::parallel::Chunks;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::compiled::CompiledGraph;
 use crate::options::CompileOptions;
-use crate::resource::{ResourceId, Subresource};
+use crate::resource::{ResourceId, Subresource, SubresourceRange};
 
 /// A plan lowered for one mode, with the pool entries its physical resources are bound to.
 pub(super) struct Prepared {
@@ -21,8 +21,9 @@ pub(super) struct Prepared {
     pub last_used: u64,
     /// With recording threads: the runs of consecutive groups recorded apart.
     pub chunks: Chunks,
-    /// The 2D-array views multiview render passes attach: (resource, first subresource, views).
-    pub layer_views: Vec<(ResourceId, Subresource, u32)>,
+    /// The views of ranges the plan's passes use: the 2D-array views multiview render passes
+    /// attach and the ranges list entries name.
+    pub layer_views: Vec<(ResourceId, SubresourceRange)>,
 }
 
 /// Plans kept lowered at once (a renderer alternating between a few graph shapes keeps hitting).
@@ -61,7 +62,7 @@ impl Executor {
             fingerprint: plan.fingerprint(),
             options: *plan.options(),
             mode,
-            layer_views: layer_views(&groups),
+            layer_views: layer_views(plan, &groups),
             groups,
             bound: Vec::new(),
             generation: None,
@@ -89,9 +90,23 @@ impl Executor {
     }
 }
 
-/// Every 2D-array view the groups recorded as one multiview render pass attach, once each.
-fn layer_views(groups: &[ExecGroup]) -> Vec<(ResourceId, Subresource, u32)> {
+/// Every 2D-array view the groups recorded as one multiview render pass attach, and every range
+/// of several subresources a live pass's list names, once each.
+fn layer_views(plan: &CompiledGraph, groups: &[ExecGroup]) -> Vec<(ResourceId, SubresourceRange)> {
     let mut out = Vec::new();
+    let live = plan
+        .pass_decls()
+        .iter()
+        .zip(plan.passes())
+        .filter(|(_, p)| !p.culled);
+    for (decl, _) in live {
+        for (_, e) in decl.entries() {
+            let view = (e.resource, e.range);
+            if !e.range.is_all() && e.range.single().is_none() && !out.contains(&view) {
+                out.push(view);
+            }
+        }
+    }
     for group in groups {
         let Some(mv) = &group.multiview else {
             continue;
@@ -102,7 +117,11 @@ fn layer_views(groups: &[ExecGroup]) -> Vec<(ResourceId, Subresource, u32)> {
         });
         let depth = mv.depth.map(|d| (d.resource, d.sub));
         for (resource, sub) in colors.chain([depth]).flatten() {
-            let view = (resource, sub, group.views);
+            let range = SubresourceRange {
+                mips: Some((sub.mip, 1)),
+                layers: Some((sub.layer, group.views)),
+            };
+            let view = (resource, range);
             if !out.contains(&view) {
                 out.push(view);
             }

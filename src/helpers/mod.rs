@@ -255,7 +255,16 @@ impl BindGroupCache {
             return Ok(entry.group.clone());
         }
         inner.misses += 1;
+        // A bind group wgpu refuses is not kept: the caller hears of it, and the next call
+        // with the same resources tries again instead of finding the invalid one.
+        let scope = ctx.device().push_error_scope(wgpu::ErrorFilter::Validation);
         let group = make_bind_group(ctx.device(), ctx.pass_name(), &inner.scratch);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(ContextError::BindGroup {
+                pass: ctx.pass_name().to_owned(),
+                message: error.to_string(),
+            });
+        }
         let key = std::mem::take(&mut inner.scratch);
         inner.entries.insert(
             key,

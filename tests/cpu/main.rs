@@ -7,6 +7,7 @@ mod fuzz_common;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod buffers;
 mod compile_errors;
 mod compile_scenarios;
 mod declarations;

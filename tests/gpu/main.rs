@@ -8,6 +8,7 @@ mod support;
 mod frame;
 
 mod bad_input;
+mod buffers;
 mod bundles;
 mod context;
 mod deferred;

@@ -8,10 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use tilegraph::decl::{Entry, PassDecl, PassKind, ResourceKind};
 use tilegraph::plan::{LoadOp, LoadReason, StoreOp, StoreReason, WarningKind};
 use tilegraph::plan::{NeededBy, ResourceUsage, Restructuring};
-use tilegraph::wgpu::{TextureFormat, TextureUsages};
+use tilegraph::wgpu::{BufferUsages, TextureFormat, TextureUsages};
 use tilegraph::{
     Access, ClearValue, CompileOptions, CompiledGraph, ErrorKind, PassId, RenderGraph, ResourceId,
-    Subresource,
+    Subresource, SubresourceRange,
 };
 
 use super::interp::{
@@ -115,10 +115,13 @@ pub fn whole_bytes(graph: &RenderGraph<'_>, r: ResourceId) -> u64 {
 
 /// Bytes a list entry names.
 pub fn entry_bytes(graph: &RenderGraph<'_>, e: Entry) -> u64 {
-    match e.sub {
-        Some(sub) => sub_bytes(graph, e.resource, sub),
-        None => whole_bytes(graph, e.resource),
+    if e.range.is_all() {
+        return whole_bytes(graph, e.resource);
     }
+    interp::entry_subs(graph.resources(), e)
+        .into_iter()
+        .map(|sub| sub_bytes(graph, e.resource, sub))
+        .sum()
 }
 
 /// One subresource of one resource.
@@ -239,10 +242,10 @@ pub fn check_graph(
     let mut subresources_used = false;
     for (_, pass) in graph.passes().iter().enumerate().filter(|&(p, _)| live[p]) {
         for (_, e) in pass.entries() {
-            match e.sub {
-                Some(_) => tally.sub_entries += 1,
-                None if multi_sub(&graph, e.resource) => tally.whole_multi_entries += 1,
-                None => {}
+            if !e.range.is_all() {
+                tally.sub_entries += 1;
+            } else if multi_sub(&graph, e.resource) {
+                tally.whole_multi_entries += 1;
             }
         }
         subresources_used |= pass
@@ -678,7 +681,9 @@ pub fn check_changes(
                     "{change:?}: the copy is culled in declared order"
                 );
                 let cd = &passes[c.index()];
-                let whole_or_base = |sub: Option<Subresource>| sub.is_none_or(|x| x == BASE);
+                let whole_or_base = |r: SubresourceRange| {
+                    r.is_all() || (r.contains(BASE) && r.resolve(1, 1) == (0, 1, 0, 1))
+                };
                 ensure!(
                     cd.kind == PassKind::Copy
                         && cd.entries().count() == 2
@@ -686,8 +691,8 @@ pub fn check_changes(
                         && cd.copy_dst.len() == 1
                         && cd.copy_src[0].resource == r
                         && cd.copy_dst[0].resource == s
-                        && whole_or_base(cd.copy_src[0].sub)
-                        && whole_or_base(cd.copy_dst[0].sub)
+                        && whole_or_base(cd.copy_src[0].range)
+                        && whole_or_base(cd.copy_dst[0].range)
                         && !cd.side_effects
                         && !cd.keep_order,
                     "{change:?}: not a plain copy from the source to the target"
@@ -1454,7 +1459,40 @@ pub fn uses(pass: &PassDecl) -> Vec<(ResourceId, TextureUsages)> {
             .iter()
             .map(|e| (e.resource, TextureUsages::COPY_DST)),
     );
+    // Buffers bound or uploaded: no texture usage (their own in `buffer_uses`).
+    for e in buffer_only_lists(pass) {
+        out.push((e.resource, TextureUsages::empty()));
+    }
     out
+}
+
+fn buffer_only_lists(pass: &PassDecl) -> impl Iterator<Item = &Entry> {
+    pass.uniform
+        .iter()
+        .chain(&pass.vertex)
+        .chain(&pass.index)
+        .chain(&pass.indirect)
+        .chain(&pass.upload)
+}
+
+/// Every buffer usage a pass's lists need.
+pub fn buffer_uses(pass: &PassDecl) -> Vec<(ResourceId, BufferUsages)> {
+    let lists = [
+        (&pass.storage_read, BufferUsages::STORAGE),
+        (&pass.storage_write, BufferUsages::STORAGE),
+        (&pass.storage_read_write, BufferUsages::STORAGE),
+        (&pass.copy_src, BufferUsages::COPY_SRC),
+        (&pass.copy_dst, BufferUsages::COPY_DST),
+        (&pass.uniform, BufferUsages::UNIFORM),
+        (&pass.vertex, BufferUsages::VERTEX),
+        (&pass.index, BufferUsages::INDEX),
+        (&pass.indirect, BufferUsages::INDIRECT),
+        (&pass.upload, BufferUsages::COPY_DST),
+    ];
+    lists
+        .into_iter()
+        .flat_map(|(list, u)| list.iter().map(move |e| (e.resource, u)))
+        .collect()
 }
 
 /// A resource lives from the first to the last live group that uses any of its subresources.
@@ -1468,6 +1506,7 @@ pub fn check_lifetimes(
     let n = graph.resources().len();
     let mut span: Vec<Option<(usize, usize)>> = vec![None; n];
     let mut usage = vec![TextureUsages::empty(); n];
+    let mut buffer_usage = vec![BufferUsages::empty(); n];
     for (p, pass) in passes.iter().enumerate().filter(|&(p, _)| runs[p]) {
         let g = plan.passes()[p]
             .group
@@ -1477,6 +1516,9 @@ pub fn check_lifetimes(
             let s = &mut span[r.index()];
             *s = Some(s.map_or((g, g), |(f, l)| (f.min(g), l.max(g))));
             usage[r.index()] |= u;
+        }
+        for (r, u) in buffer_uses(pass) {
+            buffer_usage[r.index()] |= u;
         }
     }
     for (r, rp) in plan.resources().iter().enumerate() {
@@ -1495,6 +1537,14 @@ pub fn check_lifetimes(
                 u.contains(usage[r]),
                 "resource {r}: usage {u:?} lacks {:?}",
                 usage[r]
+            );
+        }
+        // A graph-owned buffer gets exactly what its live accesses need.
+        if let ResourceUsage::Buffer(u) = rp.usage {
+            ensure!(
+                u == buffer_usage[r],
+                "buffer {r}: usage {u:?}, its live accesses need {:?}",
+                buffer_usage[r]
             );
         }
     }
@@ -2123,6 +2173,10 @@ pub fn check_dependencies(
             ReadKind::StorageRead(_) => "storage_read",
             ReadKind::StorageReadWrite(_) => "storage_read_write",
             ReadKind::CopySrc(_) => "copy_src",
+            ReadKind::Uniform(_) => "uniform",
+            ReadKind::Vertex(_) => "vertex",
+            ReadKind::Index(_) => "index",
+            ReadKind::Indirect(_) => "indirect",
         };
         want.push((pass, resource, sub, access, content.writer()));
     }

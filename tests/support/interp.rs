@@ -85,10 +85,10 @@ pub fn all_subs(decl: &ResourceDecl) -> Vec<Subresource> {
 
 /// The subresources a list entry names: one, or every one for a whole-resource entry.
 pub fn entry_subs(res: &[ResourceDecl], e: Entry) -> Vec<Subresource> {
-    match e.sub {
-        Some(sub) => vec![sub],
-        None => all_subs(&res[e.resource.index()]),
-    }
+    all_subs(&res[e.resource.index()])
+        .into_iter()
+        .filter(|&s| e.range.contains(s))
+        .collect()
 }
 
 /// What a subresource holds.
@@ -172,6 +172,10 @@ pub enum ReadKind {
     StorageRead(u32),
     StorageReadWrite(u32),
     CopySrc(u32),
+    Uniform(u32),
+    Vertex(u32),
+    Index(u32),
+    Indirect(u32),
 }
 
 /// One read of the frame: one subresource each.
@@ -290,12 +294,16 @@ pub fn group_attachments(group: &Group) -> Vec<(&AttachmentPlan, Subresource)> {
 pub fn memory_reads(pass: &PassDecl) -> Vec<(ReadKind, Entry)> {
     let mut out = Vec::new();
     type List<'p> = (&'p [Entry], fn(u32) -> ReadKind);
-    let lists: [List<'_>; 5] = [
+    let lists: [List<'_>; 9] = [
         (&pass.sample, ReadKind::Sample),
         (&pass.input, ReadKind::Input),
         (&pass.storage_read, ReadKind::StorageRead),
         (&pass.storage_read_write, ReadKind::StorageReadWrite),
         (&pass.copy_src, ReadKind::CopySrc),
+        (&pass.uniform, ReadKind::Uniform),
+        (&pass.vertex, ReadKind::Vertex),
+        (&pass.index, ReadKind::Index),
+        (&pass.indirect, ReadKind::Indirect),
     ];
     for (list, kind) in lists {
         for (i, &e) in list.iter().enumerate() {
@@ -311,6 +319,7 @@ pub fn memory_writes(pass: &PassDecl) -> impl Iterator<Item = Entry> + '_ {
         .iter()
         .chain(&pass.storage_read_write)
         .chain(&pass.copy_dst)
+        .chain(&pass.upload)
         .copied()
 }
 

@@ -386,7 +386,7 @@ fn shader_depth_test(
     let sampled = pass
         .sample
         .iter()
-        .any(|e| e.resource == depth.resource && e.sub.is_none());
+        .any(|e| e.resource == depth.resource && e.range.is_all());
     if !sampled {
         return Ok(());
     }

@@ -214,7 +214,12 @@ fn bind_with_output(
 ) -> Result<wgpu::BindGroup, PassError> {
     let views = input_views(ctx, inputs)?;
     let out_view = match *output {
-        StorageOutput::Texture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true, None)),
+        StorageOutput::Texture(h, t, _) => Some(binding_view(
+            ctx.texture(h)?,
+            t,
+            true,
+            tilegraph::SubresourceRange::ALL,
+        )),
         StorageOutput::Buffer(..) => None,
     };
     let mut entries = input_entries(ctx, inputs, &views)?;

@@ -5,7 +5,7 @@ use tilegraph::decl::format_name;
 use tilegraph::decl::{PassDecl, PassKind, ResourceDecl, ResourceKind};
 use tilegraph::{
     BufferHandle, CompiledGraph, PassCallback, PassContext, PassError, PassId, RenderGraph,
-    Subresource, TextureDesc, TextureHandle,
+    Subresource, SubresourceRange, TextureDesc, TextureHandle,
 };
 
 use super::RunError;
@@ -78,7 +78,7 @@ pub(super) fn binding_view(
     texture: &wgpu::Texture,
     t: TextureDesc,
     storage: bool,
-    sub: Option<Subresource>,
+    range: SubresourceRange,
 ) -> wgpu::TextureView {
     let aspect = if t.format.is_depth_stencil_format() {
         wgpu::TextureAspect::DepthOnly
@@ -92,10 +92,18 @@ pub(super) fn binding_view(
         } else {
             wgpu::TextureViewDimension::D2
         }),
-        base_mip_level: sub.map_or(0, |s| s.mip),
-        mip_level_count: (storage || sub.is_some()).then_some(1),
-        base_array_layer: sub.map_or(0, |s| s.layer),
-        array_layer_count: (storage || sub.is_some()).then_some(1),
+        base_mip_level: range.mips.map_or(0, |m| m.0),
+        mip_level_count: if storage {
+            Some(1)
+        } else {
+            range.mips.map(|m| m.1)
+        },
+        base_array_layer: range.layers.map_or(0, |l| l.0),
+        array_layer_count: if storage {
+            Some(1)
+        } else {
+            range.layers.map(|l| l.1)
+        },
         ..Default::default()
     })
 }
@@ -124,7 +132,12 @@ pub(super) fn input_views(
     for input in inputs {
         views.push(match *input {
             Input::Texture(h, t, _, sub) => Some(binding_view(ctx.texture(h)?, t, false, sub)),
-            Input::StorageTexture(h, t, _) => Some(binding_view(ctx.texture(h)?, t, true, None)),
+            Input::StorageTexture(h, t, _) => Some(binding_view(
+                ctx.texture(h)?,
+                t,
+                true,
+                SubresourceRange::ALL,
+            )),
             Input::Buffer(_) => None,
         });
     }
@@ -189,12 +202,12 @@ fn copy_pass<'a>(
                     (
                         graph.texture_handle(&s.name).expect("named"),
                         st,
-                        src_entry.sub,
+                        src_entry.range,
                     ),
                     (
                         graph.texture_handle(&d.name).expect("named"),
                         dt,
-                        dst_entry.sub,
+                        dst_entry.range,
                     ),
                 ));
             }
@@ -225,16 +238,11 @@ fn copy_pass<'a>(
                     // Every destination subresource the entry names, each from the source's
                     // named subresource, or the same mip and layer (clamped) of a whole source,
                     // tiled over the destination's mip.
-                    let targets: Vec<Subresource> = match d_sub {
-                        Some(sub) => vec![sub],
-                        None => (0..dt.layers)
-                            .flat_map(|layer| {
-                                (0..dt.mips).map(move |mip| Subresource { mip, layer })
-                            })
-                            .collect(),
-                    };
+                    let (m0, mc, l0, lc) = d_sub.resolve(dt.mips, dt.layers);
+                    let targets = (l0..l0 + lc)
+                        .flat_map(|layer| (m0..m0 + mc).map(move |mip| Subresource { mip, layer }));
                     for to in targets {
-                        let from = s_sub.unwrap_or(Subresource {
+                        let from = s_sub.single().unwrap_or(Subresource {
                             mip: to.mip.min(st.mips - 1),
                             layer: to.layer % st.layers,
                         });
@@ -293,8 +301,8 @@ fn copy_pass<'a>(
 enum Copy {
     /// Source and destination, each whole or one subresource.
     Texture(
-        (TextureHandle, TextureDesc, Option<Subresource>),
-        (TextureHandle, TextureDesc, Option<Subresource>),
+        (TextureHandle, TextureDesc, SubresourceRange),
+        (TextureHandle, TextureDesc, SubresourceRange),
     ),
     Buffer(BufferHandle, u64, BufferHandle, u64),
 }

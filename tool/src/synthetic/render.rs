@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use tilegraph::decl::{Entry, PassDecl, ResourceDecl};
-use tilegraph::{Access, PassCallback, RenderGraph};
+use tilegraph::{Access, PassCallback, RenderGraph, SubresourceRange};
 
 use super::passes::bind_inputs;
 use super::shaders::{
@@ -396,7 +396,7 @@ override SAMPLE: f32 = 0.0;
             .expect("named"),
         st,
         s,
-        None,
+        SubresourceRange::ALL,
     );
     let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some(&pass.name),

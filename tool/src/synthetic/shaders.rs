@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 
 use tilegraph::decl::format_name;
 use tilegraph::decl::{PassDecl, ResourceDecl, ResourceKind};
-use tilegraph::{BufferHandle, RenderGraph, ResourceId, Subresource, TextureDesc, TextureHandle};
+use tilegraph::{
+    BufferHandle, RenderGraph, ResourceId, SubresourceRange, TextureDesc, TextureHandle,
+};
 
 use crate::adapt::Adaptation;
 
@@ -19,9 +21,9 @@ pub(super) fn texture_desc(resources: &[ResourceDecl], r: ResourceId) -> Option<
 /// How a shader reads one input.
 #[derive(Clone, Copy)]
 pub(super) enum Input {
-    /// A sampled texture: the whole texture, or one subresource (then the desc is the view's: one
-    /// mip, one layer, the mip's size).
-    Texture(TextureHandle, TextureDesc, Scalar, Option<Subresource>),
+    /// A sampled texture: the whole texture, or a range of its subresources (then the desc is
+    /// the view's: the range's mips and layers, its first mip's size).
+    Texture(TextureHandle, TextureDesc, Scalar, SubresourceRange),
     StorageTexture(TextureHandle, TextureDesc, Scalar),
     Buffer(BufferHandle),
 }
@@ -115,15 +117,16 @@ pub(super) fn inputs(
         let name = &resources[r.index()].name;
         let mut desc =
             texture_desc(resources, r).ok_or_else(|| format!("`{name}` is not a texture"))?;
-        if let Some(sub) = e.sub {
-            (desc.width, desc.height) = desc.mip_size(sub.mip);
-            (desc.layers, desc.mips) = (1, 1);
+        if !e.range.is_all() {
+            let (mip, mips, _, layers) = e.range.resolve(desc.mips, desc.layers);
+            (desc.width, desc.height) = desc.mip_size(mip);
+            (desc.layers, desc.mips) = (layers, mips);
         }
         out.push(Input::Texture(
             graph.texture_handle(name).expect("named"),
             desc,
             scalar_of(resources, r, adaptation),
-            e.sub,
+            e.range,
         ));
     }
     for r in pass.storage_read.iter().map(|e| e.resource) {

@@ -1,0 +1,422 @@
+//! Buffers of every kind and ranges of subresources on a device: uploads land where their pass
+//! stands in the frame, vertex, index and indirect buffers owned by the graph get the usages
+//! their draws need, a range of layers is handed out as an array view of exactly those layers,
+//! a cleared resolve keeps its clear value, and a bind group wgpu refuses is not cached.
+
+use tilegraph::helpers::{BindGroupCache, Binding};
+use tilegraph::wgpu;
+use tilegraph::{
+    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, ImportAfter,
+    ImportContents, Imports, RenderGraph, TextureDesc, TextureHandle,
+};
+use tilegraph_tool::headless::{Gpu, ShaderPipeline, color_pipeline};
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+const MODES: [ExecuteMode; 3] = [
+    ExecuteMode::Planned,
+    ExecuteMode::Naive,
+    ExecuteMode::Poison,
+];
+
+fn kept(graph: &mut RenderGraph<'_>, name: &str, w: u32, h: u32) -> TextureHandle {
+    graph.import_texture(
+        name,
+        TextureDesc::new(FORMAT, w, h),
+        Import {
+            contents: ImportContents::Undefined,
+            after: ImportAfter::Keep,
+        },
+    )
+}
+
+fn target(gpu: &Gpu, w: u32, h: u32) -> (wgpu::Texture, wgpu::TextureView) {
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+    gpu.target("out", (w, h), FORMAT, usage)
+}
+
+fn pixel(gpu: &Gpu, texture: &wgpu::Texture, x: u32, y: u32) -> [u8; 4] {
+    let back = gpu.read_texture(texture).expect("reads back");
+    let i = ((y * back.width + x) * 4) as usize;
+    back.bytes[i..i + 4].try_into().expect("four bytes")
+}
+
+fn execute(gpu: &Gpu, graph: &mut RenderGraph<'_>, imports: &Imports, mode: ExecuteMode) {
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    executor
+        .execute_and_submit(graph, &plan, imports, mode)
+        .unwrap_or_else(|e| panic!("{mode:?}: {e}"));
+    crate::support::assert_no_gpu_errors(gpu);
+}
+
+const UNIFORM_COLOR: &str = r#"
+struct Tint { color: vec4f }
+@group(0) @binding(0) var<uniform> tint: Tint;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let uv = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4f { return tint.color; }
+"#;
+
+fn color_bytes(c: [f32; 4]) -> Vec<u8> {
+    c.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// Two uploads into one uniform buffer, each read by the pass after it: each draw sees its own
+/// colour. (`queue.write_buffer` in the closures would give both draws the second.)
+#[test]
+fn uploads_land_where_their_pass_stands_in_the_frame() {
+    let gpu = crate::support::gpu();
+    let module = gpu
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("uniform colour"),
+            source: wgpu::ShaderSource::Wgsl(UNIFORM_COLOR.into()),
+        });
+    let pipeline = color_pipeline(&gpu.device, "tint", &module, None, ("vs", "fs"), FORMAT);
+    let cache = BindGroupCache::new();
+    for mode in MODES {
+        let (first_tex, first_view) = target(&gpu, 8, 8);
+        let (second_tex, second_view) = target(&gpu, 8, 8);
+        let mut graph = RenderGraph::new();
+        let tint = graph.create_buffer("tint", 16);
+        let first = kept(&mut graph, "first", 8, 8);
+        let second = kept(&mut graph, "second", 8, 8);
+        for (name, color, out) in [
+            ("red", [1.0, 0.0, 0.0, 1.0], first),
+            ("green", [0.0, 1.0, 0.0, 1.0], second),
+        ] {
+            graph
+                .add_copy_pass(&format!("upload_{name}"))
+                .upload(tint)
+                .execute(move |encoder, ctx| {
+                    ctx.upload(encoder, tint, 0, &color_bytes(color))?;
+                    Ok(())
+                });
+            let (pipeline, cache) = (&pipeline, &cache);
+            graph
+                .add_render_pass(&format!("draw_{name}"))
+                .uniform(tint)
+                .color(out, Access::Write)
+                .execute(move |pass, ctx| {
+                    let layout = pipeline.get_bind_group_layout(0);
+                    let group = cache.bind_group(ctx, &layout, &[Binding::Buffer(tint)])?;
+                    pass.set_pipeline(pipeline);
+                    pass.set_bind_group(0, &group, &[]);
+                    pass.draw(0..3, 0..1);
+                    Ok(())
+                });
+        }
+        let mut imports = Imports::new();
+        imports
+            .texture(first, &first_tex, &first_view)
+            .texture(second, &second_tex, &second_view);
+        execute(&gpu, &mut graph, &imports, mode);
+        assert_eq!(pixel(&gpu, &first_tex, 4, 4), [255, 0, 0, 255], "{mode:?}");
+        assert_eq!(pixel(&gpu, &second_tex, 4, 4), [0, 255, 0, 255], "{mode:?}");
+        cache.next_frame();
+    }
+}
+
+const VERTEX_COLOR: &str = r#"
+@vertex fn vs(@location(0) p: vec2f) -> @builtin(position) vec4f { return vec4f(p, 0.0, 1.0); }
+@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0, 0.5, 0.0, 1.0); }
+"#;
+
+/// A quad over the left half drawn from graph-owned vertex, index and indirect buffers filled
+/// by uploads: wgpu validates each binding against the buffer's usages, so a missing usage is
+/// an error here.
+#[test]
+fn vertex_index_and_indirect_buffers_of_the_graph_feed_a_draw() {
+    let gpu = crate::support::gpu();
+    let module = gpu
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("vertex colour"),
+            source: wgpu::ShaderSource::Wgsl(VERTEX_COLOR.into()),
+        });
+    let pipeline = gpu
+        .device
+        .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("quad"),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[wgpu::VertexBufferLayout {
+                    array_stride: 8,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &wgpu::vertex_attr_array![0 => Float32x2],
+                }],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(FORMAT.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+    let vertices: Vec<u8> = [-1.0f32, -1.0, 0.0, -1.0, 0.0, 1.0, -1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let indices: Vec<u8> = [0u16, 1, 2, 0, 2, 3]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    // draw_indexed_indirect: index count, instance count, first index, base vertex, first instance.
+    let args: Vec<u8> = [6u32, 1, 0, 0, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    for mode in MODES {
+        let (tex, view) = target(&gpu, 16, 16);
+        let mut graph = RenderGraph::new();
+        let vb = graph.create_buffer("vertices", vertices.len() as u64);
+        let ib = graph.create_buffer("indices", indices.len() as u64);
+        let ab = graph.create_buffer("args", args.len() as u64);
+        let out = kept(&mut graph, "out", 16, 16);
+        let (v, i, a) = (vertices.clone(), indices.clone(), args.clone());
+        graph
+            .add_copy_pass("upload")
+            .upload(vb)
+            .upload(ib)
+            .upload(ab)
+            .execute(move |encoder, ctx| {
+                ctx.upload(encoder, vb, 0, &v)?;
+                ctx.upload(encoder, ib, 0, &i)?;
+                ctx.upload(encoder, ab, 0, &a)?;
+                Ok(())
+            });
+        let pipeline = &pipeline;
+        graph
+            .add_render_pass("draw")
+            .vertex(vb)
+            .index(ib)
+            .indirect(ab)
+            .color(out, Access::Clear)
+            .execute(move |pass, ctx| {
+                pass.set_pipeline(pipeline);
+                pass.set_vertex_buffer(0, ctx.buffer(vb)?.slice(..));
+                pass.set_index_buffer(ctx.buffer(ib)?.slice(..), wgpu::IndexFormat::Uint16);
+                pass.draw_indexed_indirect(ctx.buffer(ab)?, 0);
+                Ok(())
+            });
+        let mut imports = Imports::new();
+        imports.texture(out, &tex, &view);
+        execute(&gpu, &mut graph, &imports, mode);
+        assert_eq!(pixel(&gpu, &tex, 2, 8), [255, 128, 0, 255], "{mode:?}");
+        assert_eq!(pixel(&gpu, &tex, 13, 8), [0, 0, 0, 0], "{mode:?}");
+    }
+}
+
+#[test]
+fn an_upload_past_the_buffer_or_unaligned_is_refused_naming_it() {
+    let gpu = crate::support::gpu();
+    let (tex, view) = target(&gpu, 8, 8);
+    for (offset, len, says) in [(8u64, 16usize, "go past"), (0, 6, "multiples of 4")] {
+        let mut graph = RenderGraph::new();
+        let b = graph.create_buffer("tint", 16);
+        let out = kept(&mut graph, "out", 8, 8);
+        graph
+            .add_copy_pass("upload")
+            .upload(b)
+            .execute(move |encoder, ctx| {
+                ctx.upload(encoder, b, offset, &vec![0; len])?;
+                Ok(())
+            });
+        graph
+            .add_render_pass("draw")
+            .uniform(b)
+            .color(out, Access::Clear)
+            .execute(|_, _| Ok(()));
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        let mut imports = Imports::new();
+        imports.texture(out, &tex, &view);
+        let mut executor = Executor::new(&gpu.device, &gpu.queue);
+        let result = executor.execute(&mut graph, &plan, &imports, ExecuteMode::Planned);
+        match result {
+            Err(ExecuteError::Pass { pass, source }) => {
+                assert_eq!(pass, "upload");
+                let e = source.downcast::<ContextError>().expect("a context error");
+                assert!(
+                    matches!(&*e, ContextError::InvalidUpload { resource, message, .. }
+                        if resource == "tint" && message.contains(says)),
+                    "{e}"
+                );
+            }
+            other => panic!("expected the upload to be refused, got {other:?}"),
+        }
+    }
+}
+
+const LAYERS: &str = r#"
+@group(0) @binding(0) var layers: texture_2d_array<f32>;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let uv = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+    // Left half: the view's layer 0; right half: its layer 1.
+    let layer = select(0, 1, p.x >= 8.0);
+    return textureLoad(layers, vec2i(p.xy), layer, 0);
+}
+"#;
+
+/// Layers 1 and 2 of a four-layer array, sampled as `layers(1..3)`: the view the context hands
+/// out has exactly those two layers, in order; layer 3 is never written and never read.
+#[test]
+fn a_layer_range_is_an_array_view_of_exactly_its_layers() {
+    let gpu = crate::support::gpu();
+    let module = gpu
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("layers"),
+            source: wgpu::ShaderSource::Wgsl(LAYERS.into()),
+        });
+    let pipeline = color_pipeline(&gpu.device, "layers", &module, None, ("vs", "fs"), FORMAT);
+    let cache = BindGroupCache::new();
+    let colors = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+    ];
+    for mode in MODES {
+        let (tex, view) = target(&gpu, 16, 16);
+        let mut graph = RenderGraph::new();
+        let arr = graph.create_texture("arr", TextureDesc::new(FORMAT, 16, 16).layers(4));
+        let out = kept(&mut graph, "out", 16, 16);
+        for (layer, color) in colors.iter().enumerate() {
+            graph
+                .add_render_pass(&format!("clear{layer}"))
+                .color_cleared(arr.layer(layer as u32), *color)
+                .execute(|_, _| Ok(()));
+        }
+        let (pipeline, cache) = (&pipeline, &cache);
+        graph
+            .add_render_pass("read")
+            .sample(arr.layers(1..3))
+            .color(out, Access::Write)
+            .execute(move |pass, ctx| {
+                let view = ctx.view(arr.layers(1..3))?;
+                let layout = pipeline.get_bind_group_layout(0);
+                let group = cache.bind_group(ctx, &layout, &[Binding::View(view)])?;
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, &group, &[]);
+                pass.draw(0..3, 0..1);
+                Ok(())
+            });
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        assert!(
+            plan.passes()[0].culled,
+            "layer 0 is outside the range: its clear is culled"
+        );
+        let mut imports = Imports::new();
+        imports.texture(out, &tex, &view);
+        let mut executor = Executor::new(&gpu.device, &gpu.queue);
+        executor
+            .execute_and_submit(&mut graph, &plan, &imports, mode)
+            .unwrap_or_else(|e| panic!("{mode:?}: {e}"));
+        crate::support::assert_no_gpu_errors(&gpu);
+        assert_eq!(
+            pixel(&gpu, &tex, 3, 8),
+            [0, 255, 0, 255],
+            "{mode:?}: layer 1"
+        );
+        assert_eq!(
+            pixel(&gpu, &tex, 12, 8),
+            [0, 0, 255, 255],
+            "{mode:?}: layer 2"
+        );
+        cache.next_frame();
+    }
+}
+
+/// A multisampled colour cleared with its own value and resolved, nothing drawn: the resolve
+/// target holds the clear value (alpha included), in every mode.
+#[test]
+fn a_cleared_resolve_keeps_its_clear_value() {
+    let gpu = crate::support::gpu();
+    for mode in MODES {
+        let (tex, view) = target(&gpu, 8, 8);
+        let mut graph = RenderGraph::new();
+        let msaa = graph.create_texture("msaa", TextureDesc::new(FORMAT, 8, 8).samples(4));
+        let out = kept(&mut graph, "out", 8, 8);
+        graph
+            .add_render_pass("clear")
+            .color_resolved_cleared(msaa, [0.25, 0.5, 0.75, 1.0], out)
+            .execute(|_, _| Ok(()));
+        let mut imports = Imports::new();
+        imports.texture(out, &tex, &view);
+        execute(&gpu, &mut graph, &imports, mode);
+        let [r, g, b, a] = pixel(&gpu, &tex, 4, 4);
+        assert!(
+            r.abs_diff(64) <= 1 && g.abs_diff(128) <= 1 && b.abs_diff(191) <= 1 && a == 255,
+            "{mode:?}: {:?}",
+            [r, g, b, a]
+        );
+    }
+}
+
+/// A bind group wgpu refuses (a texture where the layout wants a uniform buffer) is an error
+/// each time it is asked for, never a cached invalid bind group.
+#[test]
+fn a_bind_group_wgpu_refuses_is_not_cached() {
+    let gpu = crate::support::gpu();
+    let module = gpu
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("uniform colour"),
+            source: wgpu::ShaderSource::Wgsl(UNIFORM_COLOR.into()),
+        });
+    let pipeline = ShaderPipeline::new("tint", &module, ("vs", "fs"), &[Some(FORMAT.into())])
+        .create(&gpu.device);
+    let cache = BindGroupCache::new();
+    let (tex, view) = target(&gpu, 8, 8);
+    let mut graph = RenderGraph::new();
+    let scene = graph.create_texture("scene", TextureDesc::new(FORMAT, 8, 8));
+    let out = kept(&mut graph, "out", 8, 8);
+    graph
+        .add_render_pass("scene")
+        .color(scene, Access::Clear)
+        .execute(|_, _| Ok(()));
+    let seen = std::sync::Mutex::new(Vec::new());
+    let (pipeline, cache_ref, seen_ref) = (&pipeline, &cache, &seen);
+    graph
+        .add_render_pass("wrong")
+        .sample(scene)
+        .color(out, Access::Clear)
+        .execute(move |_, ctx| {
+            let layout = pipeline.get_bind_group_layout(0);
+            for _ in 0..2 {
+                let result = cache_ref.bind_group(ctx, &layout, &[Binding::Texture(scene.into())]);
+                seen_ref.lock().unwrap().push(result.map(drop));
+            }
+            Ok(())
+        });
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut imports = Imports::new();
+    imports.texture(out, &tex, &view);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    executor
+        .execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)
+        .expect("the closure itself succeeds");
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(seen.len(), 2);
+    for result in &seen {
+        assert!(
+            matches!(result, Err(ContextError::BindGroup { pass, .. }) if pass == "wrong"),
+            "{result:?}"
+        );
+    }
+    assert_eq!(cache.stats().len, 0, "an invalid bind group was cached");
+    assert_eq!(cache.stats().misses, 2);
+    crate::support::assert_no_gpu_errors(&gpu);
+}
