@@ -239,6 +239,17 @@ pub enum ExecuteError {
         /// The device's limit.
         max: u64,
     },
+    /// The backend cannot record something the plan asks for, named with its pass and
+    /// resource. Checked before anything is recorded.
+    #[error("pass `{pass}` uses `{resource}` in a way this backend cannot record: {message}")]
+    Unsupported {
+        /// The pass.
+        pass: String,
+        /// The resource.
+        resource: String,
+        /// What the backend lacks, and what would work instead.
+        message: String,
+    },
     /// The device was lost (destroyed, or lost by the driver): nothing can be recorded on it
     /// any more. Create a new device and a new executor.
     #[error("the device is lost ({reason:?}): {message}")]

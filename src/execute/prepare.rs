@@ -49,6 +49,9 @@ impl Executor {
         }
         let limits = self.device.limits();
         check_limits(plan, &limits)?;
+        if self.device.adapter_info().backend == wgpu::Backend::Gl {
+            check_gl_ranges(plan)?;
+        }
         let groups = lower(
             plan,
             mode,
@@ -88,6 +91,33 @@ impl Executor {
     fn multisample_arrays(&self) -> bool {
         !self.pool.split_multisampled_arrays
     }
+}
+
+/// wgpu's GL backend binds no texture view whose first array layer is not 0 for a shader read
+/// (it logs the failure and the pass reads something else), so a range of several layers
+/// starting past layer 0 is refused there before anything is recorded.
+fn check_gl_ranges(plan: &CompiledGraph) -> Result<(), ExecuteError> {
+    let live = plan
+        .pass_decls()
+        .iter()
+        .zip(plan.passes())
+        .filter(|(_, p)| !p.culled);
+    for (decl, _) in live {
+        let reads = decl.sample.iter().chain(&decl.input);
+        for e in reads.filter(|e| e.range.single().is_none()) {
+            if let Some((first, count)) = e.range.layers.filter(|&(first, _)| first > 0) {
+                return Err(ExecuteError::Unsupported {
+                    pass: decl.name.to_string(),
+                    resource: plan.resource_name(e.resource).to_owned(),
+                    message: format!(
+                        "wgpu's GL backend cannot bind layers {first}..{} for a shader read, only views whose first layer is 0: render these layers into layers 0..{count} of an array, or sample a range that starts at layer 0",
+                        u64::from(first) + u64::from(count)
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every 2D-array view the groups recorded as one multiview render pass attach, and every range
