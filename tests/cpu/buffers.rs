@@ -360,3 +360,31 @@ fn the_builder_declares_ranges_and_buffer_accesses() {
     );
     assert!(graph.to_json().contains("\"upload\""));
 }
+
+#[test]
+fn a_mip_range_keeps_alive_only_the_writers_of_its_mips() {
+    let plan = compile(
+        r#"{
+      "resources": [
+        {"name": "chain", "texture": {"format": "rgba16float", "size": [64, 64], "mips": 4}},
+        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
+         "import": {"contents": "undefined", "after": "keep"}}
+      ],
+      "passes": [
+        {"name": "mip0", "type": "render", "color": [{"resource": "chain", "mip": 0, "access": "clear"}]},
+        {"name": "mip1", "type": "render", "color": [{"resource": "chain", "mip": 1, "access": "clear"}]},
+        {"name": "mip2", "type": "render", "color": [{"resource": "chain", "mip": 2, "access": "clear"}]},
+        {"name": "mip3", "type": "render", "color": [{"resource": "chain", "mip": 3, "access": "clear"}]},
+        {"name": "composite", "type": "render", "sample": [{"resource": "chain", "mips": [1, 2]}],
+         "color": [{"resource": "out", "access": "clear"}]}
+      ]
+    }"#,
+    );
+    let live: Vec<bool> = ["mip0", "mip1", "mip2", "mip3"]
+        .iter()
+        .map(|p| !culled(&plan, p))
+        .collect();
+    assert_eq!(live, [false, true, true, false]);
+    // Sampled bytes: mips 1 and 2 (32×32 and 16×16) of rgba16float.
+    assert_eq!(plan.traffic().sampled_bytes_per_frame, (32 * 32 + 16 * 16) * 8);
+}
