@@ -115,22 +115,28 @@ pub(super) fn edit_resolves(
     let mut edits: Option<Edits> = None;
     // Who overwrites a dead resolve, worked out at the first one.
     let mut next_version: Option<Vec<u32>> = None;
-    // A multiview pass resolves all its views or none: its resolves are left as declared.
-    for p in (0..passes.len()).filter(|&p| live[p] && passes[p].multiview.is_none()) {
+    for p in (0..passes.len()).filter(|&p| live[p]) {
         let pid = PassId::new(p);
+        let views = passes[p].views() as usize;
         for (slot, c) in passes[p].color.iter().enumerate() {
-            let (Some(target), Some(version)) = (c.resolve, v.slot_resolved[v.slot(pid, slot)])
-            else {
+            let Some(target) = c.resolve else {
                 continue;
             };
-            let all_readers = readers.of(version);
-            let change = if !v.kept_at_end[version as usize]
-                && !all_readers.iter().any(|r| live[r.index()])
-            {
+            // A multiview pass resolves every view or none: each view's resolve writes its own
+            // layer, and the resolve is dead only when every one of them is.
+            let versions = (0..views).map(|view| v.slot_resolved[v.slot(pid, slot * views + view)]);
+            let Some(versions) = versions.collect::<Option<Vec<VersionId>>>() else {
+                continue;
+            };
+            let dead = |version: VersionId| {
+                !v.kept_at_end[version as usize]
+                    && !readers.of(version).iter().any(|r| live[r.index()])
+            };
+            let change = if versions.iter().all(|&version| dead(version)) {
                 let next = next_version.get_or_insert_with(|| next_versions(v, subs));
-                Some(drop_dead_resolve(pid, target, version, next, v, live))
-            } else if allow_folds {
-                fold_copy(passes, res, pid, target, all_readers, live)
+                Some(drop_dead_resolve(pid, target, &versions, next, v, live))
+            } else if allow_folds && views == 1 {
+                fold_copy(passes, res, pid, target, readers.of(versions[0]), live)
             } else {
                 None
             };
@@ -159,21 +165,28 @@ pub(super) fn edit_resolves(
 fn drop_dead_resolve(
     pass: PassId,
     target: ResourceId,
-    version: VersionId,
+    versions: &[VersionId],
     next_version: &[u32],
     v: &Versions,
     live: &[bool],
 ) -> (Restructuring, Option<ResourceId>) {
-    let mut next = next_version[version as usize];
+    // The first live pass that overwrites what a view resolved (every view's, in a multiview
+    // pass, is overwritten by the same pass or by none in practice; the first view's is named).
     let mut overwritten_by = None;
-    while next != NONE {
-        if let Some(w) = v.writer[next as usize]
-            && live[w.index()]
-        {
-            overwritten_by = Some(w);
+    for &version in versions {
+        let mut next = next_version[version as usize];
+        while next != NONE {
+            if let Some(w) = v.writer[next as usize]
+                && live[w.index()]
+            {
+                overwritten_by = Some(w);
+                break;
+            }
+            next = next_version[next as usize];
+        }
+        if overwritten_by.is_some() {
             break;
         }
-        next = next_version[next as usize];
     }
     (
         Restructuring::ResolveDropped {

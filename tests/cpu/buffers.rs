@@ -386,5 +386,8 @@ fn a_mip_range_keeps_alive_only_the_writers_of_its_mips() {
         .collect();
     assert_eq!(live, [false, true, true, false]);
     // Sampled bytes: mips 1 and 2 (32×32 and 16×16) of rgba16float.
-    assert_eq!(plan.traffic().sampled_bytes_per_frame, (32 * 32 + 16 * 16) * 8);
+    assert_eq!(
+        plan.traffic().sampled_bytes_per_frame,
+        (32 * 32 + 16 * 16) * 8
+    );
 }

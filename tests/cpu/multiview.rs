@@ -337,3 +337,106 @@ fn restructuring_reads_the_views_as_layers() {
     assert_eq!(passes_of(&p, 0), ["scene", "post"]);
     assert_eq!(p["groups"][0]["multiview"], 2);
 }
+
+/// A headset frame whose opaque and glass passes both resolve (as Bevy's frame does), declared
+/// as multiview passes over two-layer arrays, or per eye over textures of their own.
+fn headset(multiview: bool) -> String {
+    let size = "[1832, 1920";
+    let mut resources = vec![
+        r#"{"name": "shadow", "texture": {"format": "depth32float", "size": [1024, 1024]}}"#
+            .to_owned(),
+    ];
+    let mut passes = vec![
+        r#"{"name": "shadows", "type": "render", "depth": {"resource": "shadow", "access": "clear"}}"#
+            .to_owned(),
+    ];
+    let eyes: Vec<(String, String)> = if multiview {
+        vec![(String::new(), ", 2]".to_owned())]
+    } else {
+        vec![("_0".into(), "]".into()), ("_1".into(), "]".into())]
+    };
+    let mv = if multiview { r#""multiview": 2, "# } else { "" };
+    for (eye, layers) in &eyes {
+        resources.push(format!(
+            r#"{{"name": "msaa{eye}", "texture": {{"format": "rgba16float", "size": {size}{layers}, "samples": 4}}}},
+               {{"name": "depth{eye}", "texture": {{"format": "depth32float", "size": {size}{layers}, "samples": 4}}}},
+               {{"name": "hdr{eye}", "texture": {{"format": "rgba16float", "size": {size}{layers}}}}},
+               {{"name": "out{eye}", "texture": {{"format": "rgba8unorm", "size": {size}{layers}}},
+                "import": {{"contents": "undefined", "after": "keep"}}}}"#
+        ));
+        passes.push(format!(
+            r#"{{"name": "opaque{eye}", "type": "render", {mv}"sample": ["shadow"],
+                "color": [{{"resource": "msaa{eye}", "access": "clear", "resolve": "hdr{eye}"}}],
+                "depth": {{"resource": "depth{eye}", "access": "clear"}}}},
+               {{"name": "glass{eye}", "type": "render", {mv}"sample": ["shadow"],
+                "color": [{{"resource": "msaa{eye}", "access": "read_write", "resolve": "hdr{eye}"}}],
+                "depth": {{"resource": "depth{eye}", "access": "read"}}}},
+               {{"name": "post{eye}", "type": "render", {mv}"sample": ["hdr{eye}"],
+                "color": [{{"resource": "out{eye}", "access": "write"}}]}}"#
+        ));
+    }
+    format!(
+        r#"{{"resources": [{}], "passes": [{}]}}"#,
+        resources.join(", "),
+        passes.join(", ")
+    )
+}
+
+#[test]
+fn a_dead_resolve_of_a_multiview_pass_is_dropped() {
+    let stereo = plan(&headset(true));
+    let per_eye = plan(&headset(false));
+    // The opaque pass's resolve is overwritten by the glass pass's before anything reads it.
+    let dropped: Vec<&Value> = stereo["restructure"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "resolve_dropped")
+        .collect();
+    assert_eq!(dropped.len(), 1, "{:#}", stereo["restructure"]);
+    assert_eq!(dropped[0]["pass"], "opaque");
+    assert_eq!(dropped[0]["resource"], "hdr");
+    // With the resolve gone, opaque and glass share one render pass and the 4× colour and
+    // depth stay on tile.
+    let g = (0..stereo["groups"].as_array().unwrap().len())
+        .find(|&g| passes_of(&stereo, g).contains(&"opaque"))
+        .expect("a group with opaque");
+    assert_eq!(passes_of(&stereo, g), ["opaque", "glass"]);
+    assert_eq!(stereo["groups"][g]["multiview"], 2);
+    for c in stereo["groups"][g]["color"].as_array().unwrap() {
+        assert_eq!(
+            (c["load"].as_str(), c["store"].as_str()),
+            (Some("clear"), Some("discard"))
+        );
+        assert_eq!(c["resolve"], "hdr");
+    }
+    // A stereo frame costs what the same frame declared per eye costs (attachment bytes,
+    // planned and naive; a multiview pass samples the shadow map once, not once per eye).
+    let (planned, naive, _) = traffic(&stereo);
+    assert_eq!((planned, naive), (traffic(&per_eye).0, traffic(&per_eye).1));
+    // Declared order keeps both resolves, and moves more.
+    let declared = plan_with(
+        &headset(true),
+        &CompileOptions::default().with_restructure(false),
+    );
+    assert!(traffic(&declared).0 > traffic(&stereo).0);
+}
+
+#[test]
+fn a_multiview_resolve_that_a_later_pass_reads_is_kept() {
+    // `peek` samples layer 1 of what `opaque` resolved: the resolve is live for that view, so
+    // the pass keeps resolving every view.
+    let json = headset(true).replace(
+        r#"{"name": "glass""#,
+        r#"{"name": "peek", "type": "render", "sample": [{"resource": "hdr", "layer": 1}],
+            "color": [{"resource": "out", "layer": 1, "access": "clear"}], "side_effects": true},
+           {"name": "glass""#,
+    );
+    let p = plan(&json);
+    let dropped = p["restructure"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["kind"] == "resolve_dropped");
+    assert!(!dropped, "{:#}", p["restructure"]);
+}
