@@ -45,13 +45,19 @@ pub(super) fn check_requirements(
             pass: name(p),
             missing,
         }),
-        Some(Shortfall::Limit(excess)) => Err(ExecuteError::PassExceedsDeviceLimit {
-            pass: name(excess.pass),
-            limit: excess.limit,
-            needed: excess.needed,
-            max: excess.given,
-            detail: plan.describe_excess(&excess),
-        }),
+        Some(Shortfall::Limit(excess)) => {
+            // A texture or buffer too large is named as such (history textures, imports).
+            if let Some(r) = excess.resource {
+                check_resource(plan.resource_decl(r), &device.limits())?;
+            }
+            Err(ExecuteError::PassExceedsDeviceLimit {
+                pass: name(excess.pass),
+                limit: excess.limit,
+                needed: excess.needed,
+                max: excess.given,
+                detail: plan.describe_excess(&excess),
+            })
+        }
     }
 }
 
