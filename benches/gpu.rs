@@ -82,7 +82,8 @@ fn main() -> Result<(), String> {
     unsafe { headless::stay_off_window_systems() };
     headless::init_logging();
     let args = args()?;
-    let gpu = headless::open(args.backend, false).map_err(|e| e.to_string())?;
+    let gpu = headless::open(&headless::device_options(args.backend, false, true))
+        .map_err(|e| e.to_string())?;
     println!("adapter: {}", gpu.describe());
     if let Some(why) = timings::unavailable(&gpu.device) {
         return Err(why);

@@ -89,7 +89,7 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(2)
     });
-    let gpu = headless::open(backend, false).unwrap_or_else(|e| {
+    let gpu = headless::open(&headless::device_options(backend, false, true)).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(1)
     });

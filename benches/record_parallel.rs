@@ -283,7 +283,8 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(2)
     });
-    let gpu = headless::open(backend, false).unwrap_or_else(|e| fail(e));
+    let gpu =
+        headless::open(&headless::device_options(backend, false, true)).unwrap_or_else(|e| fail(e));
     let scene = Scene::new(
         &gpu.device,
         args.draws,

@@ -2,6 +2,10 @@
 
 use std::sync::{Arc, OnceLock};
 
+mod requirements;
+
+pub(crate) use requirements::{Shortfall, color_bytes_per_sample};
+
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::resource::{
@@ -249,6 +253,10 @@ pub struct Group {
     pub depth_views: Vec<AttachmentPlan>,
     /// The group's multiview count ([guide](crate::guide#multiview)): `None` for one view.
     pub multiview: Option<u32>,
+    /// Colour bytes a sample of the render pass, as wgpu counts them against
+    /// `Limits::max_color_attachment_bytes_per_sample`: over the slots in order, each aligned
+    /// to its format's component alignment, then its cost added. 0 for compute and copy groups.
+    pub color_bytes_per_sample: u32,
     /// Why the next live pass did not join.
     pub boundary: GroupBoundary,
 }
@@ -788,6 +796,12 @@ impl CompiledGraph {
                     depth: attachments.next(),
                     depth_views: attachments.collect(),
                     multiview: pass.multiview,
+                    color_bytes_per_sample: color_bytes_per_sample(pass.color.iter().filter_map(
+                        |c| match self.resource_decls[c.resource.index()].kind {
+                            ResourceKind::Texture(t) => Some(t.format),
+                            ResourceKind::Buffer(_) => None,
+                        },
+                    )),
                     boundary: GroupBoundary::MergingDisabled,
                 });
             }
@@ -796,86 +810,6 @@ impl CompiledGraph {
             }
             groups
         })
-    }
-
-    /// The device features recording this plan needs: those its texture formats need
-    /// (`TextureFormat::required_features`), and
-    /// `Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES` where a live texture is used in a way
-    /// its format does not guarantee everywhere (a sample count, a storage or read-write storage
-    /// use, an attachment). Request them when creating the device, or check an adapter with
-    /// `adapter.features().contains(plan.required_features())`. Features that only speed a plan
-    /// up (`MULTIVIEW`, `MULTISAMPLE_ARRAY`, `TIMESTAMP_QUERY`) are not among them: the executor
-    /// records without them.
-    pub fn required_features(&self) -> wgpu::Features {
-        let mut features = wgpu::Features::empty();
-        let read_write: Vec<bool> = {
-            let mut rw = vec![false; self.resource_decls.len()];
-            for (p, pass) in self.pass_decls.iter().enumerate() {
-                if self.passes[p].culled {
-                    continue;
-                }
-                for e in &pass.storage_read_write {
-                    rw[e.resource.index()] = true;
-                }
-            }
-            rw
-        };
-        for (r, plan) in self.resources.iter().enumerate() {
-            let (ResourceKind::Texture(t), ResourceUsage::Texture(usage)) =
-                (self.resource_decls[r].kind, plan.usage)
-            else {
-                continue;
-            };
-            if plan.culled {
-                continue;
-            }
-            let needs = t.format.required_features();
-            features |= needs;
-            let guaranteed = t.format.guaranteed_format_features(needs);
-            // Memoryless is a property of the attachment, not of the format's capabilities.
-            let usage = usage - wgpu::TextureUsages::TRANSIENT_ATTACHMENT;
-            let specific = !guaranteed.allowed_usages.contains(usage)
-                || !guaranteed.flags.sample_count_supported(t.samples)
-                || (read_write[r]
-                    && !guaranteed
-                        .flags
-                        .contains(wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE));
-            if specific {
-                features |= wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
-            }
-        }
-        features
-    }
-
-    /// The device limits recording this plan needs: `wgpu::Limits::downlevel_webgl2_defaults()`
-    /// raised where the plan's live textures, buffers and groups need more (texture width and
-    /// height, array layers, buffer size, colour attachments per render pass). Check an adapter
-    /// with `plan.required_limits().check_limits(&adapter.limits())`; when requesting a device,
-    /// raise the limits the renderer's own shaders need with it,
-    /// `mine.or_better_values_from(&plan.required_limits())`. Shaders' own needs (bindings,
-    /// storage buffers, workgroup sizes) are not in it: the plan does not see them.
-    pub fn required_limits(&self) -> wgpu::Limits {
-        let mut limits = wgpu::Limits::downlevel_webgl2_defaults();
-        for (r, plan) in self.resources.iter().enumerate() {
-            if plan.culled {
-                continue;
-            }
-            match self.resource_decls[r].kind {
-                ResourceKind::Texture(t) => {
-                    let side = t.width.max(t.height);
-                    limits.max_texture_dimension_2d = limits.max_texture_dimension_2d.max(side);
-                    limits.max_texture_array_layers = limits.max_texture_array_layers.max(t.layers);
-                }
-                ResourceKind::Buffer(b) => {
-                    limits.max_buffer_size = limits.max_buffer_size.max(b.size);
-                }
-            }
-        }
-        for group in &self.groups {
-            let per_pass = group.color.len() / group.views() as usize;
-            limits.max_color_attachments = limits.max_color_attachments.max(per_pass as u32);
-        }
-        limits
     }
 
     /// Per declared resource: lifetime, transient, physical index, usage.

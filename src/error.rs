@@ -124,6 +124,28 @@ pub enum GraphError {
         /// What is out of range.
         message: String,
     },
+    /// The plan needs more of the device than the limits given to
+    /// [`CompileOptions::with_limits`](crate::CompileOptions::with_limits): the first declared
+    /// pass over a limit.
+    #[error(
+        "pass `{pass}` needs `{limit}` {needed}, more than the {given} given{}{detail}",
+        resource_suffix(resource)
+    )]
+    ExceedsLimit {
+        /// The first declared pass over a limit.
+        pass: String,
+        /// The texture or buffer that needs it, when one does.
+        resource: Option<String>,
+        /// The `wgpu::Limits` field, e.g. `max_color_attachment_bytes_per_sample`.
+        limit: &'static str,
+        /// What the pass needs.
+        needed: u64,
+        /// What the limits give.
+        given: u64,
+        /// For colour bytes: each slot's format and cost, and a slot order that fits where one
+        /// exists; possibly empty.
+        detail: String,
+    },
     /// An access that does not fit its slot or its pass type.
     #[error("pass `{pass}`{}: {message}", resource_suffix(resource))]
     InvalidAccess {
@@ -185,6 +207,8 @@ pub enum ErrorKind {
     InvalidAccess,
     /// See [`GraphError::InvalidSubresource`].
     InvalidSubresource,
+    /// See [`GraphError::ExceedsLimit`].
+    ExceedsLimit,
 }
 
 impl ErrorKind {
@@ -202,12 +226,13 @@ impl ErrorKind {
             ErrorKind::ResolveMismatch => "resolve_mismatch",
             ErrorKind::InvalidAccess => "invalid_access",
             ErrorKind::InvalidSubresource => "invalid_subresource",
+            ErrorKind::ExceedsLimit => "exceeds_limit",
         }
     }
 
     /// Every kind, in the order the guide lists them: the one list the crate, its tests and
     /// fuzz targets share.
-    pub const ALL: [ErrorKind; 11] = [
+    pub const ALL: [ErrorKind; 12] = [
         ErrorKind::InvalidDescription,
         ErrorKind::UnknownResource,
         ErrorKind::DuplicateName,
@@ -219,6 +244,7 @@ impl ErrorKind {
         ErrorKind::ResolveMismatch,
         ErrorKind::InvalidAccess,
         ErrorKind::InvalidSubresource,
+        ErrorKind::ExceedsLimit,
     ];
 }
 
@@ -243,6 +269,7 @@ impl GraphError {
             GraphError::ResolveMismatch { .. } => ErrorKind::ResolveMismatch,
             GraphError::InvalidAccess { .. } => ErrorKind::InvalidAccess,
             GraphError::InvalidSubresource { .. } => ErrorKind::InvalidSubresource,
+            GraphError::ExceedsLimit { .. } => ErrorKind::ExceedsLimit,
         }
     }
 
@@ -256,7 +283,8 @@ impl GraphError {
             | GraphError::SampleCountMismatch { pass, .. }
             | GraphError::ResolveMismatch { pass, .. }
             | GraphError::InvalidSubresource { pass, .. }
-            | GraphError::InvalidAccess { pass, .. } => Some(pass),
+            | GraphError::InvalidAccess { pass, .. }
+            | GraphError::ExceedsLimit { pass, .. } => Some(pass),
             GraphError::FormatMismatch { pass, .. }
             | GraphError::InvalidDescription { pass, .. } => pass.as_deref(),
             GraphError::DuplicateName { what: "pass", name } => Some(name),
@@ -276,6 +304,7 @@ impl GraphError {
             | GraphError::ResolveMismatch { resource, .. }
             | GraphError::InvalidSubresource { resource, .. } => Some(resource),
             GraphError::InvalidAccess { resource, .. }
+            | GraphError::ExceedsLimit { resource, .. }
             | GraphError::InvalidDescription { resource, .. } => resource.as_deref(),
             GraphError::DuplicateName {
                 what: "resource",

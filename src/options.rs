@@ -21,6 +21,9 @@ pub struct CompileOptions {
     /// Restructure the frame: drop dead resolves, fold copies into resolves and reorder passes
     /// when that lets them merge and saves traffic ([guide](crate::guide#restructuring)).
     pub restructure: bool,
+    /// The device limits the plan must fit ([`with_limits`](Self::with_limits)); `None` checks
+    /// nothing.
+    pub(crate) limits: Option<PlanLimits>,
 }
 
 impl Default for CompileOptions {
@@ -33,6 +36,7 @@ impl Default for CompileOptions {
             transient: true,
             alias: true,
             restructure: true,
+            limits: None,
         }
     }
 }
@@ -74,9 +78,113 @@ impl CompileOptions {
         self
     }
 
+    /// Makes a plan that needs more than `limits` (what the device it will run on has, or a
+    /// preset such as `wgpu::Limits::default()`) the compile error
+    /// [`GraphError::ExceedsLimit`](crate::GraphError::ExceedsLimit), naming the first declared
+    /// pass over a limit. The limits checked are those a plan's structure decides
+    /// ([`CompiledGraph::required_limits`](crate::CompiledGraph::required_limits)), except
+    /// `max_multiview_view_count`: without it multiview passes record one render pass per view.
+    pub fn with_limits(mut self, limits: &wgpu::Limits) -> Self {
+        self.limits = Some(PlanLimits::of(limits));
+        self
+    }
+
     /// Sets the frame rate of the per-second figures.
     pub fn with_fps(mut self, fps: u32) -> Self {
         self.fps = fps;
         self
     }
+}
+
+/// Declares [`PlanLimits`] from one list of the `wgpu::Limits` fields a plan's structure
+/// decides, so that reading, writing, raising and comparing them cannot miss one.
+macro_rules! plan_limits {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty,)*) => {
+        /// The `wgpu::Limits` fields a plan's structure decides, by their wgpu names, in wgpu's
+        /// order: what [`CompiledGraph::required_limits`](crate::CompiledGraph::required_limits)
+        /// raises and [`CompileOptions::with_limits`] checks. Copied out of `wgpu::Limits`
+        /// (which is not `Copy`) so that the options stay `Copy`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+        pub(crate) struct PlanLimits {
+            $($(#[$doc])* pub $name: $ty,)*
+        }
+
+        impl PlanLimits {
+            /// Zero everywhere: where one pass's own needs start.
+            pub(crate) const ZERO: PlanLimits = PlanLimits { $($name: 0,)* };
+
+            /// These fields of `limits`.
+            pub(crate) fn of(limits: &wgpu::Limits) -> Self {
+                PlanLimits { $($name: limits.$name,)* }
+            }
+
+            /// `limits` with these fields set to this.
+            pub(crate) fn apply_to(&self, limits: &mut wgpu::Limits) {
+                $(limits.$name = self.$name;)*
+            }
+
+            /// Each field the larger of this and `other`'s.
+            pub(crate) fn raise_to(&mut self, other: &Self) {
+                $(self.$name = self.$name.max(other.$name);)*
+            }
+
+            /// The first field (in wgpu's order) where this asks for more than `given`: its
+            /// name, this value and `given`'s. `max_multiview_view_count` is not checked.
+            pub(crate) fn first_over(&self, given: &Self) -> Option<(&'static str, u64, u64)> {
+                $(
+                    if stringify!($name) != "max_multiview_view_count" && self.$name > given.$name {
+                        return Some((stringify!($name), u64::from(self.$name), u64::from(given.$name)));
+                    }
+                )*
+                None
+            }
+        }
+    };
+}
+
+plan_limits! {
+    /// The largest width or height of a texture.
+    max_texture_dimension_2d: u32,
+    /// The most array layers of a texture.
+    max_texture_array_layers: u32,
+    /// Textures one pass samples (or reads at the pixel).
+    max_sampled_textures_per_shader_stage: u32,
+    /// Storage buffers one pass binds.
+    max_storage_buffers_per_shader_stage: u32,
+    /// Storage textures one pass binds.
+    max_storage_textures_per_shader_stage: u32,
+    /// Uniform buffers one pass binds.
+    max_uniform_buffers_per_shader_stage: u32,
+    /// The largest uniform buffer, bound whole.
+    max_uniform_buffer_binding_size: u64,
+    /// The largest storage buffer, bound whole.
+    max_storage_buffer_binding_size: u64,
+    /// Vertex buffers one render pass binds.
+    max_vertex_buffers: u32,
+    /// The largest buffer.
+    max_buffer_size: u64,
+    /// Colour attachments of one render pass.
+    max_color_attachments: u32,
+    /// Colour bytes a sample of one render pass, as wgpu adds them up.
+    max_color_attachment_bytes_per_sample: u32,
+    /// Compute passes: `Limits::downlevel_defaults()`'s compute limits, what every adapter
+    /// that computes has.
+    max_compute_workgroup_storage_size: u32,
+    /// See `max_compute_workgroup_storage_size`.
+    max_compute_invocations_per_workgroup: u32,
+    /// See `max_compute_workgroup_storage_size`.
+    max_compute_workgroup_size_x: u32,
+    /// See `max_compute_workgroup_storage_size`.
+    max_compute_workgroup_size_y: u32,
+    /// See `max_compute_workgroup_storage_size`.
+    max_compute_workgroup_size_z: u32,
+    /// See `max_compute_workgroup_storage_size`.
+    max_compute_workgroups_per_dimension: u32,
+    /// Views of the widest multiview pass (0 without one).
+    #[serde(skip_serializing_if = "is_zero")]
+    max_multiview_view_count: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

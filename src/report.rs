@@ -12,6 +12,7 @@ use crate::compiled::{
 use crate::description::describe;
 use crate::format::format_name;
 use crate::ids::{GroupId, PhysicalId};
+use crate::options::PlanLimits;
 use crate::resource::{PassId, PassKind, ResourceId, ResourceKind, Subresource};
 
 #[derive(Serialize)]
@@ -22,6 +23,7 @@ struct PlanJson<'p> {
     restructure: Vec<RestructureJson<'p>>,
     resources: Vec<ResourceJson<'p>>,
     traffic: &'p Traffic,
+    required_limits: PlanLimits,
     warnings: Vec<WarningJson<'p>>,
 }
 
@@ -71,6 +73,8 @@ struct GroupJson<'p> {
     depth_views: Vec<DepthJson<'p>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     multiview: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    color_bytes_per_sample: Option<u32>,
     #[serde(rename = "break")]
     boundary: &'static str,
 }
@@ -166,6 +170,7 @@ impl CompiledGraph {
                         depth: render.then(|| g.depth.as_ref().map(depth_json)),
                         depth_views: g.depth_views.iter().map(depth_json).collect(),
                         multiview: g.multiview,
+                        color_bytes_per_sample: render.then_some(g.color_bytes_per_sample),
                         boundary: g.boundary.as_str(),
                     }
                 })
@@ -190,6 +195,7 @@ impl CompiledGraph {
                 })
                 .collect(),
             traffic: &self.traffic,
+            required_limits: PlanLimits::of(&self.required_limits()),
             warnings: self
                 .warnings
                 .iter()

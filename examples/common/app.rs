@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+use tilegraph::helpers::DeviceOptions;
 use tilegraph::wgpu;
 use tilegraph::{
     CompileOptions, ExecuteMode, Executor, ExecutorOptions, Imports, PlanCache, RenderGraph,
@@ -80,11 +81,13 @@ pub struct Options<C> {
     pub resize_at: Option<(u32, (u32, u32))>,
     /// In a window: ask the window system for another size every this many presented frames.
     pub resize_every: Option<u32>,
+    /// Open the device with every limit of the adapter instead of what the frame's plan needs.
+    pub adapter_limits: bool,
     pub extra: C,
 }
 
 const COMMON_USAGE: &str = "[--headless | --window] [--output PATH] [--size WxH] [--frames N]
-    [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--plan-html PATH] [--timings]
+    [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--plan-html PATH] [--timings] [--adapter-limits]
     [--no-dont-care] [--resize-at FRAME WxH] [--resize-every N]";
 
 fn usage<E: Example>() -> String {
@@ -130,6 +133,7 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
         timings: false,
         resize_at: None,
         resize_every: None,
+        adapter_limits: false,
         extra: E::Config::default(),
     };
     let (mut headless_flag, mut window_flag) = (false, false);
@@ -164,6 +168,7 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
             "--plan-html" => o.plan_html = Some(PathBuf::from(value()?)),
             "--no-dont-care" => o.dont_care = false,
             "--timings" => o.timings = true,
+            "--adapter-limits" => o.adapter_limits = true,
             "--resize-at" => {
                 let v = value()?;
                 let frame = v
@@ -245,11 +250,65 @@ pub fn size_at<C>(o: &Options<C>, i: u32) -> (u32, u32) {
     }
 }
 
+/// Opens the device the documented way and builds the example on it: the device gets exactly
+/// what the frame's plans at `sizes` need (`DeviceOptions::for_plan`), or every adapter limit
+/// with `--adapter-limits`. Declaring the frame takes the example's pipelines, which take a
+/// device: the example is built on a device of the baseline limits first, its frame declared
+/// and compiled at each size, and the device opened again with what those plans need where the
+/// first one lacks it.
+fn open_for_frames<E: Example>(
+    o: &Options<E::Config>,
+    sizes: &[(u32, u32)],
+    open: impl Fn(&DeviceOptions) -> Result<Gpu, String>,
+    output_format: impl Fn(&Gpu) -> Result<wgpu::TextureFormat, String>,
+) -> Result<(Gpu, E, wgpu::TextureFormat), String> {
+    let base =
+        headless::device_options(o.backend, headless::validation_from_env(), o.adapter_limits);
+    let gpu = open(&base)?;
+    let format = output_format(&gpu)?;
+    let mut example = E::new(&gpu, format, &o.extra)?;
+    if o.adapter_limits {
+        return Ok((gpu, example, format));
+    }
+    let compile = compile_options(o.dont_care);
+    let mut wanted = base;
+    for &size in sizes {
+        let (graph, _) = example.declare(size);
+        let plan = graph.compile(&compile).map_err(|e| e.to_string())?;
+        wanted = wanted.for_plan(&plan);
+    }
+    if has_all(&gpu, &wanted) {
+        return Ok((gpu, example, format));
+    }
+    drop(example);
+    let gpu = open(&wanted)?;
+    let format = output_format(&gpu)?;
+    let example = E::new(&gpu, format, &o.extra)?;
+    Ok((gpu, example, format))
+}
+
+/// Whether `gpu` already has what `wanted` asks (multiview only where the adapter has it).
+fn has_all(gpu: &Gpu, wanted: &DeviceOptions) -> bool {
+    let (features, limits) = (gpu.device.features(), gpu.device.limits());
+    let multiview = wanted.multiview_view_count == 0
+        || !gpu.adapter.features().contains(wgpu::Features::MULTIVIEW)
+        || (features.contains(wgpu::Features::MULTIVIEW)
+            && limits.max_multiview_view_count >= wanted.multiview_view_count);
+    features.contains(wanted.required_features)
+        && wanted.required_limits.check_limits(&limits)
+        && multiview
+}
+
 fn run_headless<E: Example>(o: &Options<E::Config>) -> Result<(), String> {
-    let gpu =
-        headless::open(o.backend, headless::validation_from_env()).map_err(|e| e.to_string())?;
+    let mut sizes = vec![o.size];
+    sizes.extend(o.resize_at.map(|(_, size)| size));
+    let (gpu, mut example, _) = open_for_frames::<E>(
+        o,
+        &sizes,
+        |options| headless::open(options).map_err(|e| e.to_string()),
+        |_| Ok(OUTPUT_FORMAT),
+    )?;
     eprintln!("adapter: {}", gpu.describe());
-    let mut example = E::new(&gpu, OUTPUT_FORMAT, &o.extra)?;
     if let (true, Some(why)) = (o.timings, timings::unavailable(&gpu.device)) {
         eprintln!("{why}");
     }
@@ -479,18 +538,24 @@ impl<E: Example> WindowState<E> {
         let surface = instance
             .create_surface(window.clone())
             .map_err(|e| format!("cannot create a surface for the window: {e}"))?;
-        let gpu = headless::open_with(instance, options.backend, Some(&surface))
-            .map_err(|e| e.to_string())?;
+        let size = window.inner_size();
+        let surface_format = |gpu: &Gpu| {
+            let caps = surface.get_capabilities(&gpu.adapter);
+            caps.formats
+                .iter()
+                .copied()
+                .find(|f| f.is_srgb())
+                .or(caps.formats.first().copied())
+                .ok_or_else(|| "the surface supports no format on this adapter".to_owned())
+        };
+        let (gpu, example, format) = open_for_frames::<E>(
+            options,
+            &[(size.width.max(1), size.height.max(1))],
+            |o| headless::open_with(instance.clone(), o, Some(&surface)).map_err(|e| e.to_string()),
+            surface_format,
+        )?;
         eprintln!("adapter: {}", gpu.describe());
         let caps = surface.get_capabilities(&gpu.adapter);
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| f.is_srgb())
-            .or(caps.formats.first().copied())
-            .ok_or("the surface supports no format on this adapter")?;
-        let size = window.inner_size();
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
@@ -506,7 +571,6 @@ impl<E: Example> WindowState<E> {
             view_formats: vec![],
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
-        let example = E::new(&gpu, format, &options.extra)?;
         let executor =
             gpu.executor(ExecutorOptions::default().with_multiview(E::multiview(&options.extra)));
         let mut state = WindowState {

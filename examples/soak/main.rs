@@ -66,8 +66,12 @@ fn main() -> ExitCode {
         }
     };
     let result = (|| {
-        let gpu =
-            headless::open(backend, headless::validation_from_env()).map_err(|e| e.to_string())?;
+        let gpu = headless::open(&headless::device_options(
+            backend,
+            headless::validation_from_env(),
+            true,
+        ))
+        .map_err(|e| e.to_string())?;
         println!("adapter: {}", gpu.describe());
         let candidates = random_graph::seeded_descriptions(options.seed, 200);
         let mut soak = Soak::new(&gpu, &candidates, options.clone())?;

@@ -95,6 +95,7 @@ impl GroupFill {
                 depth: None,
                 depth_views: Vec::new(),
                 multiview: None,
+                color_bytes_per_sample: 0,
                 boundary: GroupBoundary::EndOfGraph,
             });
             self.list.push(group);
@@ -116,6 +117,7 @@ impl GroupFill {
         group.depth = None;
         group.depth_views.clear();
         group.multiview = multiview;
+        group.color_bytes_per_sample = 0;
         group.boundary = GroupBoundary::EndOfGraph;
     }
 

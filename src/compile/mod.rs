@@ -15,6 +15,7 @@
 //! | resources | `resources.rs` | lifetimes, usages, transient textures, physical textures |
 //! | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
 //! | warnings | `warnings.rs` | avoidable costs worth telling the user about |
+//! | limits | here, `check_limits` | that the plan fits the caller's device limits, if given |
 //!
 //! What the steps share: `accesses.rs` holds every pass's attachment slots, list entries, kind
 //! and key, and every resource's facts, in dense tables that validation fills while each
@@ -360,6 +361,25 @@ fn give_back_retraced(
     }
 }
 
+/// Step 11, limits: that no live pass needs more than the caller's device limits
+/// ([`CompileOptions::with_limits`]); the first declared pass over one is the error.
+fn check_limits(plan: &CompiledGraph) -> Result<(), GraphError> {
+    let Some(given) = &plan.options.limits else {
+        return Ok(());
+    };
+    match plan.first_pass_over(given) {
+        None => Ok(()),
+        Some(excess) => Err(GraphError::ExceedsLimit {
+            pass: plan.pass_name(excess.pass).to_owned(),
+            resource: excess.resource.map(|r| plan.resource_name(r).to_owned()),
+            limit: excess.limit,
+            needed: excess.needed,
+            given: excess.given,
+            detail: plan.describe_excess(&excess),
+        }),
+    }
+}
+
 /// Compiles declarations. `names` are their name hashes; `None` skips the unique-name check,
 /// for declarations that compiled before.
 fn compile_decls(
@@ -396,6 +416,7 @@ fn compile_decls(
     match plan {
         Ok(mut plan) => {
             plan.reads = reads;
+            check_limits(&plan)?;
             Ok(plan)
         }
         Err(e) => {

@@ -7,9 +7,12 @@ use super::prefetch::{prefetch, prefetch_all, prefetch_bytes};
 use super::versions::{VersionId, Versions};
 use crate::compiled::{
     AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, attachment_bytes,
+    color_bytes_per_sample,
 };
 use crate::options::CompileOptions;
-use crate::resource::{Access, AttachmentDecl, PassKind, ResourceDecl, ResourceId, Subresource};
+use crate::resource::{
+    Access, AttachmentDecl, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
+};
 
 /// The ops of every render group, and the attachment bytes the groups move (`None` beyond
 /// `u64`), counted as each group is planned, while it is in the caches; `each_group` sees each
@@ -106,6 +109,17 @@ fn plan_group(
     let mut color = std::mem::take(&mut group.color);
     color.extend(attachments.by_ref().take(color_slots).map(&mut plan));
     group.color = color;
+    // The first view of each slot: the views of a slot share its format.
+    group.color_bytes_per_sample = color_bytes_per_sample(
+        group
+            .color
+            .iter()
+            .step_by(group.multiview.unwrap_or(1).max(1) as usize)
+            .filter_map(|a| match graph.resources[a.resource.index()].kind {
+                ResourceKind::Texture(t) => Some(t.format),
+                ResourceKind::Buffer(_) => None,
+            }),
+    );
     group.depth = attachments.next().map(&mut plan);
     let mut depth_views = std::mem::take(&mut group.depth_views);
     depth_views.extend(attachments.map(plan));

@@ -3,7 +3,7 @@
 
 use super::ExecuteError;
 use super::lower::ExecGroup;
-use crate::compiled::CompiledGraph;
+use crate::compiled::{CompiledGraph, Shortfall};
 use crate::declare::RenderGraph;
 use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
 
@@ -21,6 +21,81 @@ pub(super) fn check_limits(
         }
     }
     Ok(())
+}
+
+/// Checks that `device` has every feature, limit and downlevel flag recording `plan` needs
+/// (`downlevel`: the adapter's flags where the caller gave them), naming the first declared pass
+/// that needs what is missing. The multiview count is not needed: without it multiview passes
+/// record per view.
+pub(super) fn check_requirements(
+    plan: &CompiledGraph,
+    device: &wgpu::Device,
+    downlevel: Option<wgpu::DownlevelFlags>,
+) -> Result<(), ExecuteError> {
+    let downlevel = downlevel.unwrap_or_else(|| assumed_downlevel_flags(device));
+    let shortfall = plan.device_shortfall(device.features(), &device.limits(), downlevel);
+    let name = |p| plan.pass_name(p).to_owned();
+    match shortfall {
+        None => Ok(()),
+        Some(Shortfall::Features(p, missing)) => Err(ExecuteError::MissingFeatures {
+            pass: name(p),
+            missing,
+        }),
+        Some(Shortfall::DownlevelFlags(p, missing)) => Err(ExecuteError::MissingDownlevelFlags {
+            pass: name(p),
+            missing,
+        }),
+        Some(Shortfall::Limit(excess)) => {
+            // A texture or buffer too large is named as such (history textures, imports).
+            if let Some(r) = excess.resource {
+                check_resource(plan.resource_decl(r), &device.limits())?;
+            }
+            Err(ExecuteError::PassExceedsDeviceLimit {
+                pass: name(excess.pass),
+                limit: excess.limit,
+                needed: excess.needed,
+                max: excess.given,
+                detail: plan.describe_excess(&excess),
+            })
+        }
+    }
+}
+
+/// The downlevel flags of a device whose adapter's flags were not given: every flag but those
+/// wgpu 30's backend of the device never has.
+fn assumed_downlevel_flags(device: &wgpu::Device) -> wgpu::DownlevelFlags {
+    use wgpu::DownlevelFlags as D;
+    match device.adapter_info().backend {
+        wgpu::Backend::Gl => {
+            D::all() - D::READ_ONLY_DEPTH_STENCIL - D::DEPTH_TEXTURE_AND_BUFFER_COPIES
+        }
+        _ => D::all(),
+    }
+}
+
+/// Says, in one log line, that `plan`'s multiview passes are recorded one render pass per
+/// view, and why; nothing when they are recorded as multiview or the caller turned it off.
+pub(super) fn note_multiview(plan: &CompiledGraph, device: &wgpu::Device, option: bool) {
+    let views = plan
+        .pass_decls()
+        .iter()
+        .zip(plan.passes())
+        .filter(|(_, p)| !p.culled)
+        .filter_map(|(d, _)| d.multiview)
+        .max();
+    let (Some(views), true) = (views, option) else {
+        return;
+    };
+    if !device.features().contains(wgpu::Features::MULTIVIEW) {
+        log::info!(
+            "multiview passes ({views} views) are recorded one render pass per view: the device has no Features::MULTIVIEW"
+        );
+    } else if device.limits().max_multiview_view_count < 2 {
+        log::warn!(
+            "multiview passes ({views} views) are recorded one render pass per view: the device has Features::MULTIVIEW but max_multiview_view_count {}; open it with DeviceOptions::for_plan",
+            device.limits().max_multiview_view_count
+        );
+    }
 }
 
 /// Checks that groups recorded as one multiview render pass fit the device's view count.

@@ -250,6 +250,48 @@ pub enum ExecuteError {
         /// What the backend lacks, and what would work instead.
         message: String,
     },
+    /// The device lacks features recording the plan needs
+    /// ([`CompiledGraph::required_features`]). Checked before anything is recorded.
+    #[error(
+        "pass `{pass}` needs the device features {missing:?}, which the device lacks; open it with helpers::DeviceOptions::for_plan(&plan)"
+    )]
+    MissingFeatures {
+        /// The first declared pass that needs them.
+        pass: String,
+        /// The features it needs that the device lacks.
+        missing: wgpu::Features,
+    },
+    /// The adapter lacks downlevel capabilities recording the plan needs
+    /// ([`CompiledGraph::required_downlevel_flags`]), e.g. `READ_ONLY_DEPTH_STENCIL` to sample
+    /// a depth attached read-only on wgpu's GL backend. Checked before anything is recorded.
+    #[error(
+        "pass `{pass}` needs the downlevel capabilities {missing:?}, which the adapter lacks; declare the pass so that it needs less, or run it on another adapter"
+    )]
+    MissingDownlevelFlags {
+        /// The first declared pass that needs them.
+        pass: String,
+        /// The flags it needs that the adapter lacks.
+        missing: wgpu::DownlevelFlags,
+    },
+    /// A pass needs more of a device limit than the device was opened with
+    /// ([`CompiledGraph::required_limits`]), e.g. colour bytes per sample. Checked before
+    /// anything is recorded.
+    #[error(
+        "pass `{pass}` needs `{limit}` {needed}, more than the device's {max}{detail}; open the device with helpers::DeviceOptions::for_plan(&plan)"
+    )]
+    PassExceedsDeviceLimit {
+        /// The first declared pass over the limit.
+        pass: String,
+        /// The name of the `wgpu::Limits` field.
+        limit: &'static str,
+        /// What the pass needs.
+        needed: u64,
+        /// The device's limit.
+        max: u64,
+        /// For colour bytes: each slot's format and cost, and a slot order that fits where
+        /// one exists; possibly empty.
+        detail: String,
+    },
     /// The device was lost (destroyed, or lost by the driver): nothing can be recorded on it
     /// any more. Create a new device and a new executor.
     #[error("the device is lost ({reason:?}): {message}")]
@@ -281,6 +323,14 @@ pub struct ExecutorOptions {
     /// thread; more records chunks of consecutive groups into their own command encoders on a
     /// pool of this many threads that the executor keeps; 0 takes one per available core.
     pub recording_threads: usize,
+    /// The adapter's downlevel flags (`adapter.get_downlevel_capabilities().flags`), which a
+    /// `wgpu::Device` does not tell: a plan that needs one the adapter lacks
+    /// ([`CompiledGraph::required_downlevel_flags`]) is then
+    /// [`ExecuteError::MissingDownlevelFlags`] before anything is recorded. `None` assumes
+    /// every flag but those wgpu's backend of the device never has (on GL:
+    /// `READ_ONLY_DEPTH_STENCIL`, `DEPTH_TEXTURE_AND_BUFFER_COPIES`).
+    /// [`OpenedDevice::executor`](crate::helpers::OpenedDevice::executor) fills it in.
+    pub downlevel_flags: Option<wgpu::DownlevelFlags>,
 }
 
 impl Default for ExecutorOptions {
@@ -291,6 +341,7 @@ impl Default for ExecutorOptions {
             debug_groups: true,
             multiview: true,
             recording_threads: 1,
+            downlevel_flags: None,
         }
     }
 }
@@ -320,6 +371,13 @@ impl ExecutorOptions {
         self.multiview = on;
         self
     }
+    /// The adapter's downlevel flags ([`downlevel_flags`](Self::downlevel_flags)), checked
+    /// against every plan before it is recorded.
+    pub fn with_downlevel_flags(mut self, flags: wgpu::DownlevelFlags) -> Self {
+        self.downlevel_flags = Some(flags);
+        self
+    }
+
     /// Records frames on `threads` threads ([`recording_threads`](Self::recording_threads);
     /// 0: one per available core). [`Executor::execute`] then returns one command buffer per
     /// chunk of groups, to submit in order.
@@ -446,8 +504,14 @@ impl Executor {
         self.pool.stats()
     }
 
-    /// Whether multiview passes are recorded as one multiview render pass: the option is on and
-    /// the device has `Features::MULTIVIEW`.
+    /// Whether multiview passes are recorded as one multiview render pass: the option is on, the
+    /// device has `Features::MULTIVIEW` and renders at least two views in one render pass
+    /// (`Limits::max_multiview_view_count`; a device opened with
+    /// [`DeviceOptions::for_plan`](crate::helpers::DeviceOptions::for_plan) gets what its plans'
+    /// multiview passes need where the adapter has it). Otherwise each multiview pass is
+    /// recorded one render pass per view, and the executor says so in one log line when it
+    /// first prepares a plan with one. A pass with more views than the device renders at once
+    /// is [`ExecuteError::MultiviewLimit`].
     pub fn multiview_enabled(&self) -> bool {
         self.options.multiview && Views::multiview_supported(&self.device)
     }

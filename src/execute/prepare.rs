@@ -1,7 +1,7 @@
 //! Prepared plans: a plan lowered for one mode, kept across frames with the pool entries its
 //! physical resources are bound to, so that a steady frame neither lowers nor binds again.
 
-use super::limits::{check_limits, check_multiview};
+use super::limits::{check_limits, check_multiview, check_requirements, note_multiview};
 use super::lower::{ExecGroup, lower};
 use super::parallel::Chunks;
 use super::{ExecuteError, ExecuteMode, Executor};
@@ -49,6 +49,10 @@ impl Executor {
         }
         let limits = self.device.limits();
         check_limits(plan, &limits)?;
+        check_requirements(plan, &self.device, self.options.downlevel_flags)?;
+        if !self.multiview_enabled() {
+            note_multiview(plan, &self.device, self.options.multiview);
+        }
         if self.device.adapter_info().backend == wgpu::Backend::Gl {
             check_gl_ranges(plan)?;
         }

@@ -1,8 +1,9 @@
 //! Opening an adapter and a device for a graph: the backend from an explicit choice or an
-//! environment variable, and exactly the features and limits the compiled plans need plus those
-//! the caller asks for.
+//! environment variable, and exactly the features, limits and downlevel flags the compiled
+//! plans need plus those the caller asks for.
 
 use crate::compiled::CompiledGraph;
+use crate::execute::{Executor, ExecutorOptions};
 
 /// The environment variable [`Backend::from_env`] reads.
 pub const BACKEND_VARIABLE: &str = "TILEGRAPH_BACKEND";
@@ -102,6 +103,16 @@ pub enum DeviceError {
         /// Each limit it misses, with the value required and the adapter's.
         message: String,
     },
+    /// No adapter has every required downlevel capability; the best one is named.
+    #[error(
+        "the adapter `{adapter}` lacks the downlevel capabilities {missing:?} that the plan needs (CompiledGraph::required_downlevel_flags)"
+    )]
+    MissingDownlevelFlags {
+        /// The adapter that would have been chosen.
+        adapter: String,
+        /// The required flags it lacks.
+        missing: wgpu::DownlevelFlags,
+    },
     /// The adapter refused to create the device.
     #[error("the adapter `{adapter}` could not create a device: {message}")]
     RequestDevice {
@@ -129,6 +140,16 @@ pub struct DeviceOptions {
     /// `Limits::downlevel_webgl2_defaults()`. Raise them for what the renderer's own shaders
     /// need (storage buffers, compute workgroups).
     pub required_limits: wgpu::Limits,
+    /// Downlevel capabilities the adapter must have (`adapter.get_downlevel_capabilities()`):
+    /// the plans' ([`CompiledGraph::required_downlevel_flags`]) and the caller's. An adapter
+    /// without them is passed over.
+    pub required_downlevel_flags: wgpu::DownlevelFlags,
+    /// Views of the widest multiview pass of the plans: where the adapter has
+    /// `Features::MULTIVIEW` and renders that many views at once, the device gets the feature
+    /// and a `max_multiview_view_count` this large, and multiview passes record as one
+    /// multiview render pass; elsewhere the device is opened without, and they record one render
+    /// pass per view. 0: none.
+    pub multiview_view_count: u32,
     /// Request every limit the adapter has instead of only the required ones (a tool that runs
     /// graphs it does not know in advance).
     pub adapter_limits: bool,
@@ -152,19 +173,84 @@ impl DeviceOptions {
             required_features: wgpu::Features::empty(),
             optional_features: wgpu::Features::empty(),
             required_limits: wgpu::Limits::downlevel_webgl2_defaults(),
+            required_downlevel_flags: wgpu::DownlevelFlags::empty(),
+            multiview_view_count: 0,
             adapter_limits: false,
             label: "tilegraph",
         }
     }
 
-    /// Adds the features and limits recording `plan` needs
-    /// ([`CompiledGraph::required_features`], [`CompiledGraph::required_limits`]). Call it for
-    /// every plan the device will record.
+    /// Adds what recording `plan` needs: its features, limits and downlevel flags
+    /// ([`CompiledGraph::required_features`], [`required_limits`](CompiledGraph::required_limits),
+    /// [`required_downlevel_flags`](CompiledGraph::required_downlevel_flags)), and its multiview
+    /// views as wanted where the adapter has them ([`multiview_view_count`](Self::multiview_view_count)).
+    /// Call it for every plan the device will record.
+    ///
+    /// The plan's requirements come from the graph's structure alone: a renderer that needs its
+    /// device before its pipelines (and so before its pass closures) declares the passes
+    /// without closures, compiles, opens the device, and gives each pass its closure after.
+    /// The graph keeps its fingerprint, so the plan compiled before records it:
+    ///
+    /// ```no_run
+    /// use tilegraph::helpers::{Backend, DeviceOptions, open_device};
+    /// use tilegraph::{
+    ///     Access, CompileOptions, ExecuteMode, ExecutorOptions, Imports, PassCallback, RenderGraph,
+    ///     TextureDesc, wgpu,
+    /// };
+    ///
+    /// // The frame's structure, no closures yet: five rgba16float targets (40 colour bytes a
+    /// // sample, more than WebGPU's default 32) and a lighting pass reading them.
+    /// let mut graph = RenderGraph::new();
+    /// let desc = TextureDesc::new(wgpu::TextureFormat::Rgba16Float, 1280, 720);
+    /// let targets: Vec<_> = (0..5)
+    ///     .map(|i| graph.create_texture(&format!("gbuffer{i}"), desc))
+    ///     .collect();
+    /// let mut gbuffer = graph.add_render_pass("gbuffer");
+    /// for &t in &targets {
+    ///     gbuffer = gbuffer.color(t, Access::Clear);
+    /// }
+    /// let gbuffer = gbuffer.side_effects().finish();
+    /// let plan = graph.compile(&CompileOptions::default())?;
+    /// assert_eq!(plan.required_limits().max_color_attachment_bytes_per_sample, 40);
+    ///
+    /// // The device, with exactly what the plan needs.
+    /// let gpu = open_device(&DeviceOptions::new(Backend::from_env()?).for_plan(&plan))?;
+    ///
+    /// // Now the pipelines, and the closures that draw with them.
+    /// graph.set_callback(gbuffer, PassCallback::Render(Box::new(|pass, _ctx| {
+    ///     // pass.set_pipeline(&gbuffer_pipeline); pass.draw(..);
+    ///     Ok(())
+    /// })));
+    /// let mut executor = gpu.executor(ExecutorOptions::default());
+    /// let commands = executor.execute(&mut graph, &plan, &Imports::new(), ExecuteMode::Planned)?;
+    /// gpu.queue.submit(commands);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// A graph loaded from a description (`RenderGraph::from_json`) works the same way.
     pub fn for_plan(mut self, plan: &CompiledGraph) -> Self {
         self.required_features |= plan.required_features();
-        self.required_limits = self
-            .required_limits
-            .or_better_values_from(&plan.required_limits());
+        self.required_downlevel_flags |= plan.required_downlevel_flags();
+        let mut limits = plan.required_limits();
+        // Multiview only changes how the plan is recorded: wanted, not required.
+        let views = std::mem::take(&mut limits.max_multiview_view_count);
+        self.multiview_view_count = self.multiview_view_count.max(views);
+        self.required_limits = self.required_limits.or_better_values_from(&limits);
+        if views > 0 {
+            self.optional_features |= wgpu::Features::MULTIVIEW;
+            let multisampled_multiview = plan.groups().iter().any(|g| {
+                g.multiview.is_some()
+                    && g.attachments().any(|a| {
+                        matches!(
+                            plan.resource_decl(a.resource).kind,
+                            crate::resource::ResourceKind::Texture(t) if t.samples > 1
+                        )
+                    })
+            });
+            if multisampled_multiview {
+                self.optional_features |= wgpu::Features::MULTISAMPLE_ARRAY;
+            }
+        }
         self
     }
 
@@ -212,6 +298,20 @@ pub struct OpenedDevice {
     pub queue: wgpu::Queue,
 }
 
+impl OpenedDevice {
+    /// An executor for the device that knows the adapter's downlevel flags
+    /// ([`ExecutorOptions::with_downlevel_flags`]), so that a plan needing one the adapter
+    /// lacks is a typed error before anything is recorded.
+    pub fn executor(&self, options: ExecutorOptions) -> Executor {
+        let flags = self.adapter.get_downlevel_capabilities().flags;
+        Executor::with_options(
+            &self.device,
+            &self.queue,
+            options.with_downlevel_flags(flags),
+        )
+    }
+}
+
 /// The instance options [`open_device`] uses. To present to a window, add its display handle
 /// (`with_display_handle`) and call [`open_device_with`] with the window's surface.
 pub fn instance_descriptor(backend: Backend, validation: bool) -> wgpu::InstanceDescriptor {
@@ -252,6 +352,9 @@ pub fn instance_descriptor(backend: Backend, validation: bool) -> wgpu::Instance
 /// # Ok::<(), tilegraph::helpers::DeviceError>(())
 /// ```
 pub fn open_device(options: &DeviceOptions) -> Result<OpenedDevice, DeviceError> {
+    if options.backend.backends().contains(wgpu::Backends::VULKAN) {
+        stay_off_window_systems_if_alone();
+    }
     let instance = wgpu::Instance::new(instance_descriptor(options.backend, options.validation));
     open_device_with(instance, options, None)
 }
@@ -279,20 +382,33 @@ pub fn open_device_with(
     let fits = |a: &wgpu::Adapter| {
         a.features().contains(options.required_features)
             && options.required_limits.check_limits(&a.limits())
+            && a.get_downlevel_capabilities()
+                .flags
+                .contains(options.required_downlevel_flags)
     };
     let Some(adapter) = adapters.iter().find(|a| fits(a)) else {
         return Err(lacking(best, options));
     };
     let adapter = adapter.clone();
-    let required_limits = if options.adapter_limits {
+    let mut required_limits = if options.adapter_limits {
         adapter.limits()
     } else {
         options.required_limits.clone()
     };
+    let mut optional_features = adapter.features() & options.optional_features;
+    let views = options.multiview_view_count;
+    if views > 0 && optional_features.contains(wgpu::Features::MULTIVIEW) {
+        if adapter.limits().max_multiview_view_count >= views {
+            required_limits.max_multiview_view_count =
+                required_limits.max_multiview_view_count.max(views);
+        } else {
+            // Too few views for the plans' passes: the executor records them per view.
+            optional_features.remove(wgpu::Features::MULTIVIEW | wgpu::Features::MULTISAMPLE_ARRAY);
+        }
+    }
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some(options.label),
-        required_features: options.required_features
-            | (adapter.features() & options.optional_features),
+        required_features: options.required_features | optional_features,
         required_limits,
         ..Default::default()
     }))
@@ -331,6 +447,13 @@ fn lacking(adapter: &wgpu::Adapter, options: &DeviceOptions) -> DeviceError {
             missing,
         };
     }
+    let missing = options.required_downlevel_flags - adapter.get_downlevel_capabilities().flags;
+    if !missing.is_empty() {
+        return DeviceError::MissingDownlevelFlags {
+            adapter: name,
+            missing,
+        };
+    }
     let mut misses = Vec::new();
     options.required_limits.check_limits_with_fail_fn(
         &adapter.limits(),
@@ -342,5 +465,28 @@ fn lacking(adapter: &wgpu::Adapter, options: &DeviceOptions) -> DeviceError {
     DeviceError::MissingLimits {
         adapter: name,
         message: misses.join(", "),
+    }
+}
+
+/// Keeps Mesa's Vulkan device-selection layer (an implicit layer on most Linux machines) off a
+/// headless process, where it would print `error: XDG_RUNTIME_DIR is invalid or not set in the
+/// environment.` for every adapter enumeration: it connects to the Wayland server to find the
+/// GPU driving the display, and there is none without `XDG_RUNTIME_DIR`. [`open_device`] ranks
+/// adapters itself, so the layer has nothing to add. Sets `NODEVICE_SELECT=1` only when
+/// `XDG_RUNTIME_DIR` is unset, neither `NODEVICE_SELECT` nor `MESA_VK_DEVICE_SELECT` says
+/// otherwise, and the calling thread is the process's only one, so that nothing reads the
+/// environment meanwhile. A program that opens its device from another thread sets the
+/// variable itself, first thing in `main`.
+fn stay_off_window_systems_if_alone() {
+    let unset = |name| std::env::var_os(name).is_none();
+    if !(unset("XDG_RUNTIME_DIR") && unset("NODEVICE_SELECT") && unset("MESA_VK_DEVICE_SELECT")) {
+        return;
+    }
+    // Linux lists a process's threads in /proc; elsewhere the layer does not exist.
+    let alone = std::fs::read_dir("/proc/self/task").is_ok_and(|threads| threads.count() == 1);
+    if alone {
+        // SAFETY: this thread is the only one, and only it can start another, so nothing reads
+        // or writes the environment while it is changed.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
     }
 }

@@ -1238,7 +1238,7 @@ fn plan_json_has_the_fields_of_the_contract() {
     };
     assert_eq!(
         keys(&p),
-        "groups,order,passes,resources,restructure,traffic,warnings"
+        "groups,order,passes,required_limits,resources,restructure,traffic,warnings"
     );
     assert_eq!(keys(&p["passes"][0]), "culled,group,name,needed_by");
     assert_eq!(
@@ -1246,7 +1246,10 @@ fn plan_json_has_the_fields_of_the_contract() {
         serde_json::json!({"name": "dbg", "culled": true, "group": null, "needed_by": null})
     );
     let render = &p["groups"][0];
-    assert_eq!(keys(render), "break,color,depth,index,passes,type");
+    assert_eq!(
+        keys(render),
+        "break,color,color_bytes_per_sample,depth,index,passes,type"
+    );
     assert_eq!(
         keys(&render["color"][0]),
         "layer,load,mip,resolve,resource,store"
@@ -1265,7 +1268,10 @@ fn plan_json_has_the_fields_of_the_contract() {
     assert_eq!(compute["type"], "compute");
     assert_eq!(keys(compute), "break,index,passes,type");
     // A render group without depth has `"depth": null`.
-    assert_eq!(keys(&p["groups"][2]), "break,color,depth,index,passes,type");
+    assert_eq!(
+        keys(&p["groups"][2]),
+        "break,color,color_bytes_per_sample,depth,index,passes,type"
+    );
     assert!(p["groups"][2]["depth"].is_null());
     assert_eq!(
         keys(&p["resources"][0]),

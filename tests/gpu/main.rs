@@ -16,6 +16,7 @@ mod examples;
 mod executor;
 mod graphs;
 mod helpers;
+mod limits;
 mod multiview;
 mod parallel;
 mod soak;

@@ -29,8 +29,19 @@ impl log::Log for LayerErrorLog {
     fn flush(&self) {}
 }
 
-/// Opens the test device. No adapter is a failure with the reason, never a skip.
+/// Opens the test device for graphs of many shapes: every limit of the adapter and the
+/// features descriptions may use. No adapter is a failure with the reason, never a skip.
 pub fn gpu() -> Gpu {
+    open(|backend, validation| headless::device_options(backend, validation, true))
+}
+
+/// Opens a device the documented way: exactly what `plan` needs
+/// (`DeviceOptions::for_plan`). No adapter is a failure with the reason, never a skip.
+pub fn gpu_for(plan: &tilegraph::CompiledGraph) -> Gpu {
+    open(|backend, validation| headless::device_options(backend, validation, false).for_plan(plan))
+}
+
+fn open(options: impl FnOnce(Backend, bool) -> tilegraph::helpers::DeviceOptions) -> Gpu {
     static LOGGER: Once = Once::new();
     LOGGER.call_once(|| {
         if log::set_logger(&LayerErrorLog).is_ok() {
@@ -38,7 +49,7 @@ pub fn gpu() -> Gpu {
         }
     });
     let backend = Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
-    match headless::open(backend, headless::validation_from_env()) {
+    match headless::open(&options(backend, headless::validation_from_env())) {
         Ok(gpu) => gpu,
         Err(e) => panic!("GPU test needs an adapter ({backend:?}, from TILEGRAPH_BACKEND): {e}"),
     }

@@ -1,5 +1,5 @@
-//! Running graphs without a window: a device that runs any description (every adapter limit,
-//! the optional features descriptions use, wgpu's uncaptured errors collected), reading depth
+//! Running graphs without a window: a device opened for the plans it records (or, opted into,
+//! with every adapter limit), wgpu's uncaptured errors collected, reading depth
 //! back where the backend cannot copy it, and PNGs. Used by `tilegraph run`, the examples and
 //! the GPU tests. Opening the device and reading back are the library's
 //! [`tilegraph::helpers`], re-exported here.
@@ -128,9 +128,14 @@ impl Gpu {
         format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
     }
 
-    /// An executor for this device.
+    /// An executor for this device that knows the adapter's downlevel flags.
     pub fn executor(&self, options: ExecutorOptions) -> Executor {
-        Executor::with_options(&self.device, &self.queue, options)
+        let flags = self.adapter.get_downlevel_capabilities().flags;
+        Executor::with_options(
+            &self.device,
+            &self.queue,
+            options.with_downlevel_flags(flags),
+        )
     }
 
     /// A single-sampled 2D texture of one mip and one layer, and a view of all of it: what a
@@ -361,6 +366,8 @@ pub fn init_logging() {
 /// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` before any work starts.
 /// Headless work picks its adapter itself, so this turns the layer off (`NODEVICE_SELECT=1`)
 /// unless the environment already says otherwise. Processes that present to a window leave it on.
+/// ([`tilegraph::helpers::open_device`] does the same on its own where the calling thread is the
+/// process's only one.)
 ///
 /// # Safety
 ///
@@ -378,32 +385,43 @@ pub fn validation_from_env() -> bool {
     std::env::var("TILEGRAPH_VALIDATION").is_ok_and(|v| matches!(v.as_str(), "1" | "true" | "yes"))
 }
 
-/// Opens a device: a hardware adapter if there is one on `backend`, else a software one.
-/// `validation` turns on `InstanceFlags::VALIDATION` (the Khronos layer on Vulkan).
-pub fn open(backend: Backend, validation: bool) -> Result<Gpu, DeviceError> {
-    let instance = wgpu::Instance::new(instance_descriptor(backend, validation));
-    open_with(instance, backend, None)
+/// The options a headless device starts from: the `backend`, `validation` layers and
+/// timestamps where the adapter has them. Add each plan the device will record with
+/// [`DeviceOptions::for_plan`] (the documented path), or take `adapter_limits`: every limit of
+/// the adapter and the features any description may use (adapter-specific format features,
+/// multiview, multisampled arrays), for graphs not known when the device opens.
+pub fn device_options(backend: Backend, validation: bool, adapter_limits: bool) -> DeviceOptions {
+    let options = DeviceOptions::new(backend)
+        .with_validation(validation)
+        .with_optional_features(wgpu::Features::TIMESTAMP_QUERY);
+    if adapter_limits {
+        options
+            .with_optional_features(
+                wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
+                    | wgpu::Features::MULTIVIEW
+                    | wgpu::Features::MULTISAMPLE_ARRAY,
+            )
+            .with_adapter_limits()
+    } else {
+        options
+    }
+}
+
+/// Opens a device as `options` ask ([`device_options`]): a hardware adapter if there is one on
+/// the backend, else a software one.
+pub fn open(options: &DeviceOptions) -> Result<Gpu, DeviceError> {
+    let instance = wgpu::Instance::new(instance_descriptor(options.backend, options.validation));
+    open_with(instance, options, None)
 }
 
 /// [`open`] on a given instance; with `surface`, only adapters that can present to it count.
-/// The device has every limit of the adapter and those of its features that any description may
-/// use, so that it runs whatever graph comes.
+/// wgpu errors no error scope catches are collected in [`Gpu::uncaptured`].
 pub fn open_with(
     instance: wgpu::Instance,
-    backend: Backend,
+    options: &DeviceOptions,
     surface: Option<&wgpu::Surface<'_>>,
 ) -> Result<Gpu, DeviceError> {
-    // Adapter-specific format features: storage, blending and filtering of formats beyond
-    // WebGPU's guarantees (Bevy's SSAO writes an r16float storage texture).
-    // Multiview: stereo passes in one render pass, into multisampled arrays (Vulkan, Metal).
-    let wanted = wgpu::Features::TIMESTAMP_QUERY
-        | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
-        | wgpu::Features::MULTIVIEW
-        | wgpu::Features::MULTISAMPLE_ARRAY;
-    let options = DeviceOptions::new(backend)
-        .with_optional_features(wanted)
-        .with_adapter_limits();
-    let opened = open_device_with(instance, &options, surface)?;
+    let opened = open_device_with(instance, options, surface)?;
     let uncaptured = Arc::new(Mutex::new(Vec::new()));
     let sink = uncaptured.clone();
     opened

@@ -55,6 +55,29 @@ struct CompileArgs {
     /// Keep the declared order: compile without restructuring.
     #[arg(long)]
     as_declared: bool,
+    /// Check the plan against wgpu's limits of a kind of device: `webgpu`
+    /// (`Limits::default()`), `downlevel` (`Limits::downlevel_defaults()`, GLES 3.1) or `webgl2`
+    /// (`Limits::downlevel_webgl2_defaults()`); a plan that needs more is an `exceeds_limit`
+    /// error naming the first pass over a limit.
+    #[arg(long, value_enum)]
+    limits: Option<LimitsPreset>,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum LimitsPreset {
+    Webgpu,
+    Downlevel,
+    Webgl2,
+}
+
+impl LimitsPreset {
+    fn limits(self) -> tilegraph::wgpu::Limits {
+        match self {
+            LimitsPreset::Webgpu => tilegraph::wgpu::Limits::default(),
+            LimitsPreset::Downlevel => tilegraph::wgpu::Limits::downlevel_defaults(),
+            LimitsPreset::Webgl2 => tilegraph::wgpu::Limits::downlevel_webgl2_defaults(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -64,25 +87,67 @@ enum Format {
     Html,
 }
 
-/// Reads the description; an unreadable or non-UTF-8 file is an `invalid_description`.
-fn read_description(path: &str) -> Result<String, GraphError> {
-    let bytes = std::fs::read(path).map_err(|e| GraphError::InvalidDescription {
-        pass: None,
-        resource: None,
-        message: format!("cannot read `{path}`: {e}"),
+/// Why `plan` or `dot` printed no plan.
+enum Failure {
+    /// The file could not be read: `io`, as for `run`.
+    Io { path: String, message: String },
+    /// The description or graph is wrong.
+    Graph(GraphError),
+}
+
+impl Failure {
+    fn kind(&self) -> &'static str {
+        match self {
+            Failure::Io { .. } => "io",
+            Failure::Graph(e) => e.kind().as_str(),
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            Failure::Io { path, message } => format!("cannot read `{path}`: {message}"),
+            Failure::Graph(e) => e.to_string(),
+        }
+    }
+
+    /// The `{"error": ...}` object of `--format json`.
+    fn to_json(&self) -> String {
+        match self {
+            Failure::Graph(e) => e.to_json(),
+            Failure::Io { .. } => serde_json::json!({"error": {
+                "kind": "io", "pass": null, "resource": null, "message": self.message()}})
+            .to_string(),
+        }
+    }
+}
+
+impl From<GraphError> for Failure {
+    fn from(e: GraphError) -> Self {
+        Failure::Graph(e)
+    }
+}
+
+/// Reads the description: a file that cannot be read is `io`; one that is not UTF-8 is an
+/// `invalid_description`.
+fn read_description(path: &str) -> Result<String, Failure> {
+    let bytes = std::fs::read(path).map_err(|e| Failure::Io {
+        path: path.to_owned(),
+        message: e.to_string(),
     })?;
-    String::from_utf8(bytes).map_err(|e| GraphError::InvalidDescription {
-        pass: None,
-        resource: None,
-        message: format!(
-            "`{path}` is not UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ),
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::Graph(GraphError::InvalidDescription {
+            pass: None,
+            resource: None,
+            message: format!(
+                "`{path}` is not UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        })
     })
 }
 
 /// Loads and compiles the description `plan` and `dot` print.
-fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, GraphError> {
+fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, Failure> {
     let graph = RenderGraph::from_json(&read_description(&args.file)?)?;
     let mut options = CompileOptions::default()
         .with_fps(fps)
@@ -92,7 +157,10 @@ fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, GraphError> {
         // overwrites every pixel of its attachment (the guide), which is what the token asks for.
         options = options.with_dont_care(unsafe { tilegraph::wgpu::LoadOpDontCare::enabled() });
     }
-    graph.compile(&options)
+    if let Some(preset) = args.limits {
+        options = options.with_limits(&preset.limits());
+    }
+    Ok(graph.compile(&options)?)
 }
 
 fn main() -> ExitCode {
@@ -131,7 +199,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", e.kind());
+            eprintln!("error: {}: {}", e.kind(), e.message());
             if json {
                 println!("{}", e.to_json());
             }
@@ -190,6 +258,10 @@ mod run_command {
         /// multiview (to compare).
         #[arg(long)]
         no_multiview: bool,
+        /// Open the device with every limit the adapter has, instead of exactly what the plan
+        /// needs (`DeviceOptions::for_plan`, the documented path).
+        #[arg(long)]
+        adapter_limits: bool,
     }
 
     #[derive(Clone, Copy, clap::ValueEnum)]
@@ -251,9 +323,22 @@ mod run_command {
     }
 
     fn run(args: &RunArgs) -> Result<(), RunError> {
-        let description = super::read_description(&args.file)?;
+        let description = super::read_description(&args.file).map_err(|e| match e {
+            super::Failure::Io { path, message } => RunError::Io { path, message },
+            super::Failure::Graph(e) => e.into(),
+        })?;
         let options = args.options();
-        let gpu = headless::open(args.backend(), headless::validation_from_env())?;
+        let base = headless::device_options(
+            args.backend(),
+            headless::validation_from_env(),
+            args.adapter_limits,
+        );
+        let device = if args.adapter_limits {
+            base
+        } else {
+            synthetic::device_options(&description, &options, base)?
+        };
+        let gpu = headless::open(&device)?;
         eprintln!("adapter: {}", gpu.describe());
         if let (true, Some(why)) = (
             options.timings,

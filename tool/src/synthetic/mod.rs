@@ -34,9 +34,10 @@ use crate::adapt::{Adaptation, Capabilities, Unsupported, adapt};
 use crate::headless::{DeviceError, Gpu, Readback, ReadbackError, read_buffer};
 use tilegraph::decl::format_name;
 use tilegraph::decl::{ResourceDecl, ResourceKind};
+use tilegraph::helpers::DeviceOptions;
 use tilegraph::{
-    CompileOptions, CompiledGraph, ExecuteError, ExecuteMode, Executor, ExecutorOptions,
-    GraphError, ImportAfter, ImportContents, Imports, RenderGraph,
+    CompileOptions, CompiledGraph, ExecuteError, ExecuteMode, ExecutorOptions, GraphError,
+    ImportAfter, ImportContents, Imports, RenderGraph,
 };
 
 /// Why a description could not be run.
@@ -216,16 +217,39 @@ pub fn prepare(
     Ok((graph, adaptation))
 }
 
-/// Runs a description with synthetic shaders and reads back the imports kept after the frame.
-pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutput, RunError> {
-    let (mut graph, adaptation) = prepare(description, options.size, &Capabilities::of(gpu))?;
-    let mut compile = CompileOptions::default().with_restructure(!options.as_declared);
+/// The device options for running `description` as [`run`] will (resized to `options.size`,
+/// compiled with its options): `base` ([`crate::headless::device_options`]) with what the plan
+/// needs ([`DeviceOptions::for_plan`]). Downlevel flags the synthetic passes adapt to are not
+/// required (sampling a depth attached read-only, depth copies): [`run`] adapts them to the
+/// adapter; the executor checks the adapted plan before recording it.
+pub fn device_options(
+    description: &str,
+    options: &RunOptions,
+    base: DeviceOptions,
+) -> Result<DeviceOptions, RunError> {
+    let (graph, _) = prepare(description, options.size, &Capabilities::full())?;
+    let plan = graph.compile(&compile_options(options))?;
+    let mut device = base.for_plan(&plan);
+    device.required_downlevel_flags -= wgpu::DownlevelFlags::READ_ONLY_DEPTH_STENCIL
+        | wgpu::DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES;
+    Ok(device)
+}
+
+fn compile_options(options: &RunOptions) -> CompileOptions {
+    let compile = CompileOptions::default().with_restructure(!options.as_declared);
     if options.dont_care {
         // SAFETY: the caller states that every `write` access of the description overwrites every
         // pixel; the synthetic shaders make it true (a full-screen draw with no test or blending).
-        compile = compile.with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() });
+        compile.with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() })
+    } else {
+        compile
     }
-    let plan = graph.compile(&compile)?;
+}
+
+/// Runs a description with synthetic shaders and reads back the imports kept after the frame.
+pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutput, RunError> {
+    let (mut graph, adaptation) = prepare(description, options.size, &Capabilities::of(gpu))?;
+    let plan = graph.compile(&compile_options(options))?;
     let device = &gpu.device;
     let queue = &gpu.queue;
     attach(&mut graph, &plan, device, &adaptation)?;
@@ -257,9 +281,7 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
         options.mode,
     );
 
-    let mut executor = Executor::with_options(
-        device,
-        queue,
+    let mut executor = gpu.executor(
         ExecutorOptions::default()
             .with_timestamps(options.timings)
             .with_multiview(options.multiview),

@@ -19,7 +19,8 @@
 //!   error), traffic past u64 (an error);
 //! - 100 000 passes (valid chain, compiled in bounded time) and 100 000 resources;
 //! - JSON nested 100 000 deep (at the top level and inside a clear value);
-//! - a non-UTF-8 file, a missing file, a directory instead of a file (tool only);
+//! - a non-UTF-8 file (`invalid_description`), a missing file, a directory instead of a file
+//!   (`io`; tool only);
 //! - tool usage errors: no command, an unknown command, an unknown flag, a bad `--fps`.
 
 use std::path::PathBuf;
@@ -365,12 +366,17 @@ fn unreadable_files() {
         b"{\"resources\": [], \"passes\": [\xff\xfe]}",
         "invalid_description",
     );
+    // A file that cannot be read is `io`, as the README names it, for `plan`, `dot` and `run`.
     let missing = scratch("does_not_exist.json");
     let _ = std::fs::remove_file(&missing);
-    assert_tool_rejects(missing.to_str().unwrap(), "invalid_description");
+    assert_tool_rejects(missing.to_str().unwrap(), "io");
+    let out = tool(&["run", missing.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: io: "), "{stderr}");
     let dir = scratch("a_directory");
     std::fs::create_dir_all(&dir).unwrap();
-    assert_tool_rejects(dir.to_str().unwrap(), "invalid_description");
+    assert_tool_rejects(dir.to_str().unwrap(), "io");
 }
 
 #[test]

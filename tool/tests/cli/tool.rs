@@ -175,8 +175,8 @@ fn bad_inputs_are_invalid_descriptions() {
 }
 
 #[test]
-fn missing_file_is_an_error() {
-    let e = assert_fails("/nonexistent/tilegraph/graph.json", "invalid_description");
+fn missing_file_is_an_io_error() {
+    let e = assert_fails("/nonexistent/tilegraph/graph.json", "io");
     assert!(e["message"].as_str().unwrap().contains("graph.json"));
 }
 
@@ -329,4 +329,66 @@ fn help_and_version_describe_every_command_and_flag() {
             }
         }
     }
+}
+
+/// A G-buffer of `n` rgba16float targets: 8 colour bytes a sample each.
+fn gbuffer(n: usize) -> PathBuf {
+    let resources: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"name": "t{i}", "texture": {{"format": "rgba16float", "size": [64, 64]}}, "import": {{"contents": "undefined", "after": "keep"}}}}"#))
+        .collect();
+    let color: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"resource": "t{i}", "access": "clear"}}"#))
+        .collect();
+    let json = format!(
+        r#"{{"resources": [{}], "passes": [{{"name": "gbuffer", "type": "render", "color": [{}]}}]}}"#,
+        resources.join(", "),
+        color.join(", ")
+    );
+    file(&format!("gbuffer{n}.json"), json.as_bytes())
+}
+
+#[test]
+fn limits_checks_the_plan_against_wgpus_presets() {
+    let four = gbuffer(4);
+    let five = gbuffer(5);
+    let (four, five) = (four.to_str().unwrap(), five.to_str().unwrap());
+    // Four rgba16float targets are 32 B, WebGPU's limit: they fit; WebGL2 allows 4 targets.
+    for preset in ["webgpu", "downlevel", "webgl2"] {
+        let o = tool(&["plan", four, "--limits", preset]);
+        assert!(o.status.success(), "{preset}: {}", stderr(&o));
+    }
+    // Five are 40 B: exceeds_limit, as the tool prints errors, in text and JSON.
+    let o = tool(&["plan", five, "--limits", "webgpu", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "error: exceeds_limit: pass `gbuffer` needs `max_color_attachment_bytes_per_sample` 40, more than the 32 given"
+        ),
+        "{err}"
+    );
+    let json: Value = serde_json::from_str(&stdout(&o)).expect("a JSON error");
+    assert_eq!(json["error"]["kind"], "exceeds_limit");
+    assert_eq!(json["error"]["pass"], "gbuffer");
+    // WebGL2's 4 colour attachments come first in wgpu's order of limits.
+    let o = tool(&["dot", five, "--limits", "webgl2"]);
+    assert!(
+        stderr(&o).contains("`max_color_attachments` 5, more than the 4 given"),
+        "{}",
+        stderr(&o)
+    );
+    // Without --limits the plan compiles and says what it needs.
+    let o = tool(&["plan", five, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let plan: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        plan["required_limits"]["max_color_attachment_bytes_per_sample"],
+        40
+    );
+    assert_eq!(plan["groups"][0]["color_bytes_per_sample"], 40);
+    // An unknown preset is a usage error.
+    assert_eq!(
+        tool(&["plan", four, "--limits", "metal"]).status.code(),
+        Some(2)
+    );
 }
