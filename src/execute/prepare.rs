@@ -89,22 +89,23 @@ impl Executor {
     }
 }
 
-/// Every 2D-array view the groups recorded as one multiview render pass attach, once each.
+/// Every 2D-array view the groups recorded as one multiview render pass attach (in Poison mode,
+/// their passes recorded apart), once each.
 fn layer_views(groups: &[ExecGroup]) -> Vec<(ResourceId, Subresource, u32)> {
     let mut out = Vec::new();
     for group in groups {
-        let Some(mv) = &group.multiview else {
-            continue;
-        };
-        let colors = mv.color.iter().flat_map(|c| {
-            let resolve = c.resolve.map(|t| (t, Subresource::BASE));
-            [Some((c.resource, c.sub)), resolve]
-        });
-        let depth = mv.depth.map(|d| (d.resource, d.sub));
-        for (resource, sub) in colors.chain([depth]).flatten() {
-            let view = (resource, sub, group.views);
-            if !out.contains(&view) {
-                out.push(view);
+        let ops = std::iter::once(&group.ops).chain(group.split.iter().map(|s| &s.ops));
+        for mv in ops.filter_map(|o| o.multiview.as_ref()) {
+            let colors = mv.color.iter().flat_map(|c| {
+                let resolve = c.resolve.map(|t| (t, Subresource::BASE));
+                [Some((c.resource, c.sub)), resolve]
+            });
+            let depth = mv.depth.map(|d| (d.resource, d.sub));
+            for (resource, sub) in colors.chain([depth]).flatten() {
+                let view = (resource, sub, group.views);
+                if !out.contains(&view) {
+                    out.push(view);
+                }
             }
         }
     }

@@ -17,5 +17,6 @@ mod graphs;
 mod helpers;
 mod multiview;
 mod parallel;
+mod poison;
 mod soak;
 mod stereo;
