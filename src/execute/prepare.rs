@@ -23,6 +23,8 @@ pub(super) struct Prepared {
     pub chunks: Chunks,
     /// The 2D-array views multiview render passes attach: (resource, first subresource, views).
     pub layer_views: Vec<(ResourceId, Subresource, u32)>,
+    /// The label of the encoder a frame is recorded into on one thread.
+    pub encoder_label: String,
 }
 
 /// Plans kept lowered at once (a renderer alternating between a few graph shapes keeps hitting).
@@ -62,6 +64,7 @@ impl Executor {
             options: *plan.options(),
             mode,
             layer_views: layer_views(&groups),
+            encoder_label: encoder_label(&groups),
             groups,
             bound: Vec::new(),
             generation: None,
@@ -110,4 +113,13 @@ fn layer_views(groups: &[ExecGroup]) -> Vec<(ResourceId, Subresource, u32)> {
         }
     }
     out
+}
+
+/// The label of an encoder that records `groups`: the frame's span of groups, `first .. last`.
+pub(super) fn encoder_label(groups: &[ExecGroup]) -> String {
+    match groups {
+        [] => "tilegraph frame".to_owned(),
+        [one] => format!("frame {}", one.label),
+        [first, .., last] => format!("frame {} .. {}", first.label, last.label),
+    }
 }

@@ -15,6 +15,7 @@ mod examples;
 mod executor;
 mod graphs;
 mod helpers;
+mod labels;
 mod multiview;
 mod parallel;
 mod poison;
