@@ -344,6 +344,17 @@ impl<'q> GroupTimestamps<'q> {
     }
 }
 
+/// What one recording of a render group's attachments holds: the whole group, or in Poison
+/// mode one of its passes.
+struct Recording<'g> {
+    ops: &'g RenderOps,
+    /// The passes whose closures it calls.
+    passes: &'g [PassId],
+    label: &'g str,
+    /// Whether the group's invalidations come first (its first recording).
+    invalidate: bool,
+}
+
 /// Records groups into one encoder.
 pub(super) struct Recorder<'r, 'e> {
     pub frame: Frame<'r>,
@@ -483,47 +494,42 @@ impl<'r> Recorder<'r, '_> {
             recorded: 0,
         };
         if group.split.is_empty() {
-            let label = &group.label;
-            return self.render_passes(
-                group,
-                &group.ops,
-                &group.passes,
-                label,
-                true,
-                &mut timestamps,
-                callbacks,
-            );
+            let whole = Recording {
+                ops: &group.ops,
+                passes: &group.passes,
+                label: &group.label,
+                invalidate: true,
+            };
+            return self.render_passes(group, whole, &mut timestamps, callbacks);
         }
+        let frame = self.frame;
         for (k, split) in group.split.iter().enumerate() {
-            let passes = std::slice::from_ref(&split.pass);
-            let label = &self.frame.passes[split.pass.index()].name;
-            self.render_passes(
-                group,
-                &split.ops,
-                passes,
-                label,
-                k == 0,
-                &mut timestamps,
-                callbacks,
-            )?;
+            let one = Recording {
+                ops: &split.ops,
+                passes: std::slice::from_ref(&split.pass),
+                label: &frame.passes[split.pass.index()].name,
+                invalidate: k == 0,
+            };
+            self.render_passes(group, one, &mut timestamps, callbacks)?;
         }
         Ok(())
     }
 
-    /// Records one render pass over all views of `group` with `ops` (`ops.multiview`), or one
-    /// per view, calling the closures of `passes` in each; the group's invalidations first
-    /// when `invalidate`.
-    #[allow(clippy::too_many_arguments)]
+    /// Records one render pass over all views of `group` (`ops.multiview`), or one per view,
+    /// as `recording` says.
     fn render_passes<'a>(
         &mut self,
         group: &ExecGroup,
-        ops: &RenderOps,
-        passes: &[PassId],
-        label: &str,
-        invalidate: bool,
+        recording: Recording<'_>,
         timestamps: &mut GroupTimestamps<'_>,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
+        let Recording {
+            ops,
+            passes,
+            label,
+            invalidate,
+        } = recording;
         let frame = self.frame;
         let views = group.views;
         if let Some(mv) = &ops.multiview {

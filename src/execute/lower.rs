@@ -225,7 +225,10 @@ pub(super) fn lower(
                 );
             }
             let target = (group.kind == PassKind::Render).then(|| match &ops.multiview {
-                Some(mv) => render_target(plan, &mv.color, mv.depth.as_ref(), NonZeroU32::new(views)),
+                Some(mv) => {
+                    let views = NonZeroU32::new(views);
+                    render_target(plan, &mv.color, mv.depth.as_ref(), views)
+                }
                 // Every view's render pass has view 0's formats.
                 None => render_target(
                     plan,
@@ -251,15 +254,7 @@ pub(super) fn lower(
                     Vec::new()
                 },
                 poison_after: if poison {
-                    group
-                        .attachments()
-                        .filter(|a| a.store == StoreOp::Discard && !a.read_only)
-                        .map(|a| PoisonTarget {
-                            resource: a.resource,
-                            sub: Some(a.sub),
-                            label: format!("poison {} after {label}", plan.resource_name(a.resource)),
-                        })
-                        .collect()
+                    attachments_to_poison_after(plan, group, &label)
                 } else {
                     Vec::new()
                 },
@@ -632,9 +627,175 @@ fn textures_to_poison_before(plan: &CompiledGraph, group: usize) -> Vec<PoisonTa
         .collect()
 }
 
+/// Poison mode: the attachments `group` discards, overwritten after it.
+fn attachments_to_poison_after(
+    plan: &CompiledGraph,
+    group: &Group,
+    label: &str,
+) -> Vec<PoisonTarget> {
+    group
+        .attachments()
+        .filter(|a| a.store == StoreOp::Discard && !a.read_only)
+        .map(|a| PoisonTarget {
+            resource: a.resource,
+            sub: Some(a.sub),
+            label: format!("poison {} after {label}", plan.resource_name(a.resource)),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::gl_invalidates;
+    use super::{DontCareSupport, ExecGroup, ExecuteMode, POISON_COLOR, gl_invalidates, lower};
+    use crate::declare::RenderGraph;
+    use crate::options::CompileOptions;
+    use crate::resource::{Access, TextureDesc};
+
+    const HDR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+    const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+    /// The groups of `graph`'s plan of the declared order, lowered for Poison mode.
+    fn poison_groups(graph: &RenderGraph<'_>) -> Vec<ExecGroup> {
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        let plan = ExecuteMode::Poison.plan_to_record(&plan);
+        lower(
+            plan,
+            ExecuteMode::Poison,
+            DontCareSupport::Native,
+            true,
+            true,
+        )
+    }
+
+    fn loads_and_stores<T: Copy>(ops: &wgpu::Operations<T>) -> (wgpu::LoadOp<T>, wgpu::StoreOp) {
+        (ops.load, ops.store)
+    }
+
+    #[test]
+    fn poison_records_each_pass_of_a_group_with_its_own_start() {
+        let mut graph = RenderGraph::new();
+        let desc = |format| TextureDesc::new(format, 64, 64).samples(4);
+        let hdr = graph.create_texture("hdr", desc(HDR));
+        let depth = graph.create_texture("depth", desc(DEPTH));
+        let resolved = graph.create_texture("resolved", TextureDesc::new(HDR, 64, 64));
+        graph
+            .add_render_pass("opaque")
+            .color(hdr, Access::Clear)
+            .depth(depth, Access::Clear)
+            .finish();
+        graph
+            .add_render_pass("decals")
+            .color(hdr, Access::Write)
+            .depth(depth, Access::Read)
+            .finish();
+        graph
+            .add_render_pass("sky")
+            .color_resolved(hdr, Access::ReadWrite, resolved)
+            .depth(depth, Access::ReadWrite)
+            .finish();
+        graph
+            .add_compute_pass("present")
+            .sample(resolved)
+            .side_effects()
+            .finish();
+        let groups = poison_groups(&graph);
+        let group = &groups[0];
+        assert_eq!(group.label, "opaque+decals+sky");
+        let names: Vec<_> = group.split.iter().map(|s| s.pass.index()).collect();
+        assert_eq!(names, [0, 1, 2], "one render pass per pass, in order");
+        let poison = wgpu::LoadOp::Clear(POISON_COLOR);
+        let (store, discard) = (wgpu::StoreOp::Store, wgpu::StoreOp::Discard);
+        let color: Vec<_> = group
+            .split
+            .iter()
+            .map(|s| {
+                (
+                    loads_and_stores(&s.ops.color[0].ops),
+                    s.ops.color[0].resolve,
+                )
+            })
+            .collect();
+        let cleared = group.ops.color[0].ops.load;
+        assert!(matches!(cleared, wgpu::LoadOp::Clear(c) if c != POISON_COLOR));
+        assert_eq!(
+            color,
+            [
+                // The group's clear, stored for the next pass.
+                ((cleared, store), None),
+                // A `write` starts from poison.
+                ((poison, store), None),
+                // `read_write` loads; the group's discard and resolve end the last pass.
+                ((wgpu::LoadOp::Load, discard), Some(resolved.index)),
+            ]
+        );
+        let depth: Vec<_> = group
+            .split
+            .iter()
+            .map(|s| loads_and_stores(&s.ops.depth.expect("depth").depth.expect("written")))
+            .collect();
+        assert_eq!(
+            depth,
+            [
+                (wgpu::LoadOp::Clear(1.0), store),
+                // `read` in a group that writes depth loads it.
+                (wgpu::LoadOp::Load, store),
+                (wgpu::LoadOp::Load, discard),
+            ]
+        );
+        // What bundles must match is the group's.
+        assert!(group.target.is_some_and(|t| t.samples == 4));
+    }
+
+    #[test]
+    fn poison_keeps_a_read_only_depth_read_only_in_every_pass() {
+        let mut graph = RenderGraph::new();
+        let color = graph.create_texture("color", TextureDesc::new(HDR, 32, 32));
+        let depth = graph.create_texture("depth", TextureDesc::new(DEPTH, 32, 32));
+        graph
+            .add_render_pass("prepass")
+            .depth(depth, Access::Clear)
+            .finish();
+        graph
+            .add_render_pass("a")
+            .color(color, Access::Clear)
+            .depth(depth, Access::Read)
+            .side_effects()
+            .finish();
+        graph
+            .add_render_pass("b")
+            .color(color, Access::Write)
+            .depth(depth, Access::Read)
+            .finish();
+        graph
+            .add_compute_pass("present")
+            .sample(color)
+            .side_effects()
+            .finish();
+        let groups = poison_groups(&graph);
+        let group = groups
+            .iter()
+            .find(|g| g.label == "a+b")
+            .expect("a and b merge");
+        assert_eq!(group.split.len(), 2);
+        for split in &group.split {
+            let d = split.ops.depth.expect("depth attached");
+            assert_eq!((d.depth, d.stencil), (None, None), "read-only");
+        }
+        let b = &group.split[1].ops.color[0].ops;
+        assert_eq!(b.load, wgpu::LoadOp::Clear(POISON_COLOR));
+        // The prepass is the depth's first use: poisoned there, never before `a`.
+        let first_use: Vec<_> = groups
+            .iter()
+            .map(|g| {
+                let poisoned = g.poison_before.iter().map(|p| p.label.as_str());
+                poisoned.collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(
+            first_use,
+            [vec!["poison depth"], vec!["poison color"], vec![]]
+        );
+    }
 
     #[test]
     fn gl_contexts_that_invalidate_are_read_from_the_version_string() {

@@ -81,7 +81,7 @@ pub enum ExecuteMode {
     /// - each pass of a render group of several is recorded as a render pass of its own over the
     ///   group's attachments, so a `write` on a pass that is not the group's first also starts
     ///   from poison (`read_write` loads what the pass before stored, a read-only depth stays
-    ///   read-only, the group's own loads are the first pass's, its stores and resolves the last's);
+    ///   read-only; the group's loads are its first pass's, its stores and resolves its last's);
     /// - every `Discard`ed attachment is overwritten with poison after its group;
     /// - every subresource of every graph-owned texture (and of every imported one with undefined
     ///   contents) is poisoned before the first group that uses it in any way (attachment, resolve,
