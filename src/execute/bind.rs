@@ -28,7 +28,16 @@ impl Executor {
             prepared.bound.clear();
             self.taken.clear();
             let mut taken_buffers = Vec::new();
+            let mut label = String::new();
             for physical in plan.physical() {
+                // Labelled after the resources it holds, so that wgpu's errors name them.
+                label.clear();
+                for (i, &r) in physical.resources.iter().enumerate() {
+                    if i > 0 {
+                        label.push('+');
+                    }
+                    label.push_str(plan.resource_name(r));
+                }
                 let entry = match (physical.kind, physical.usage) {
                     (ResourceKind::Texture(desc), ResourceUsage::Texture(usage)) => {
                         let mut usage = if mode == ExecuteMode::Planned {
@@ -44,12 +53,17 @@ impl Executor {
                         {
                             usage |= wgpu::TextureUsages::COPY_DST;
                         }
-                        self.pool
-                            .acquire_texture(&self.device, desc, usage, &mut self.taken)
+                        self.pool.acquire_texture(
+                            &self.device,
+                            desc,
+                            usage,
+                            &label,
+                            &mut self.taken,
+                        )
                     }
                     (ResourceKind::Buffer(desc), ResourceUsage::Buffer(usage)) => self
                         .pool
-                        .acquire_buffer(&self.device, desc.size, usage, &mut taken_buffers),
+                        .acquire_buffer(&self.device, desc.size, usage, &label, &mut taken_buffers),
                     _ => unreachable!("the compiler pairs textures with texture usages"),
                 };
                 prepared.bound.push(entry);
@@ -111,14 +125,14 @@ impl Executor {
             };
             self.slots.push(slot);
         }
-        self.bind_layer_views(index, imports);
+        self.bind_layer_views(plan, index, imports);
         Ok(())
     }
 
     /// The views of ranges this frame's passes use (multiview attachments, sampled ranges):
     /// those of pooled and history textures are made once and kept with the texture's other
     /// views; those of imports, which the caller binds anew every frame, are made every frame.
-    fn bind_layer_views(&mut self, index: usize, imports: &Imports) {
+    fn bind_layer_views(&mut self, plan: &CompiledGraph, index: usize, imports: &Imports) {
         self.layer_views.clear();
         for &(resource, range) in &self.prepared[index].layer_views {
             let view = match self.slots[resource.index()] {
@@ -131,7 +145,7 @@ impl Executor {
                     views.range(texture, range)
                 }
                 Slot::ImportTexture => match imports.texture_at(resource) {
-                    Some((texture, _)) => range_view(texture, range),
+                    Some((texture, _)) => range_view(texture, range, plan.resource_name(resource)),
                     None => continue,
                 },
                 Slot::Unbound | Slot::PoolBuffer(_) | Slot::ImportBuffer => continue,
@@ -165,21 +179,21 @@ impl Executor {
                 })
                 .fold(wgpu::TextureUsages::empty(), |a, b| a | b);
             let found = self.histories.iter().position(|h| h.key == decl.name);
+            // Each texture of the pair is `current` one frame and `previous` the next.
+            let make = || {
+                let label = format!("{}+{}", decl.name, plan.resource_name(current));
+                HistoryPair::new(&self.device, decl.name.clone(), &label, desc, usage)
+            };
             let index = match found {
                 Some(i) if self.histories[i].fits(desc, usage) => i,
                 // A resize or a new use: new textures, and no valid history yet.
                 Some(i) => {
-                    self.histories[i] =
-                        HistoryPair::new(&self.device, decl.name.clone(), desc, usage);
+                    self.histories[i] = make();
                     i
                 }
                 None => {
-                    self.histories.push(HistoryPair::new(
-                        &self.device,
-                        decl.name.clone(),
-                        desc,
-                        usage,
-                    ));
+                    let pair = make();
+                    self.histories.push(pair);
                     self.histories.len() - 1
                 }
             };

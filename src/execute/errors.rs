@@ -43,21 +43,28 @@ impl Executor {
         Ok(commands)
     }
 
-    /// The passes of the group whose label wgpu's message quotes.
+    /// The passes of the group whose label wgpu's message quotes, or the pass, where Poison mode
+    /// recorded the passes of a group apart (each render pass labelled with its pass).
     fn pass_named_in(&self, message: &str, plan: &CompiledGraph) -> Option<String> {
         let prepared = self.prepared.iter().max_by_key(|p| p.last_used)?;
         if prepared.fingerprint != plan.fingerprint() {
             return None;
         }
-        prepared
-            .groups
-            .iter()
-            .find(|g| {
-                message.contains(&format!("'{}'", g.label))
-                    || message.contains(&format!("\"{}\"", g.label))
-                    || message.contains(&format!("`{}`", g.label))
-            })
-            .map(|g| g.label.clone())
+        let quoted = |label: &str| {
+            message.contains(&format!("'{label}'"))
+                || message.contains(&format!("\"{label}\""))
+                || message.contains(&format!("`{label}`"))
+        };
+        let groups = &prepared.groups;
+        let group = groups.iter().map(|g| &g.label).find(|l| quoted(l));
+        let split = || {
+            groups
+                .iter()
+                .flat_map(|g| &g.split)
+                .map(|s| plan.pass_name(s.pass))
+                .find(|name| quoted(name))
+        };
+        group.map(String::as_str).or_else(split).map(str::to_owned)
     }
 
     /// Finds the group whose commands wgpu rejected. wgpu reports a frame's validation errors when

@@ -4,7 +4,9 @@
 use super::ExecuteError;
 use super::history::HistoryPair;
 use super::imports::Imports;
-use super::lower::{ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL};
+use super::lower::{
+    ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL, PoisonTarget, RenderOps,
+};
 use super::pool::{Pool, TextureViews};
 use super::timing::FrameQueries;
 use crate::context::{FrameResources, PassContext, PassError, RenderTarget, Views};
@@ -295,17 +297,17 @@ pub(super) struct Frame<'f> {
 }
 
 impl Frame<'_> {
-    /// Calls the closures of `group`'s passes on the open `target`, each inside a debug group
-    /// named after the pass, each seeing `views`.
+    /// Calls the closures of `passes` on the open `target`, each inside a debug group named
+    /// after the pass, each seeing `views`.
     fn call_passes<'a, T: Target>(
         &self,
-        group: &ExecGroup,
+        passes: &[PassId],
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
         target: &mut T,
         views: Views,
         render_target: Option<RenderTarget>,
     ) -> Result<(), ExecuteError> {
-        for &p in &group.passes {
+        for &p in passes {
             let decl = &self.passes[p.index()];
             let name = &*decl.name;
             let callback = callbacks
@@ -361,6 +363,17 @@ impl<'q> GroupTimestamps<'q> {
     }
 }
 
+/// What one recording of a render group's attachments holds: the whole group, or in Poison
+/// mode one of its passes.
+struct Recording<'g> {
+    ops: &'g RenderOps,
+    /// The passes whose closures it calls.
+    passes: &'g [PassId],
+    label: &'g str,
+    /// Whether the group's invalidations come first (its first recording).
+    invalidate: bool,
+}
+
 /// Records groups into one encoder.
 pub(super) struct Recorder<'r, 'e> {
     pub frame: Frame<'r>,
@@ -368,29 +381,30 @@ pub(super) struct Recorder<'r, 'e> {
 }
 
 impl<'r> Recorder<'r, '_> {
-    /// Overwrites every subresource of each texture with poison (one clearing pass each).
-    fn poison_textures(&mut self, textures: &[ResourceId]) {
-        for &r in textures {
-            if let Some((texture, views)) = self.frame.tables.texture_and_views(r) {
-                for view in views.subresources() {
-                    self.poison(texture, view);
+    /// Overwrites these textures (every subresource, or one attachment's) with poison: one
+    /// clearing pass each.
+    fn poison_textures(&mut self, targets: &[PoisonTarget]) {
+        for target in targets {
+            let Some((texture, views)) = self.frame.tables.texture_and_views(target.resource)
+            else {
+                continue;
+            };
+            match target.sub {
+                None => {
+                    for view in views.subresources() {
+                        self.poison(texture, view, &target.label);
+                    }
+                }
+                Some(sub) => {
+                    if let Some(view) = views.get(Some(sub)) {
+                        self.poison(texture, view, &target.label);
+                    }
                 }
             }
         }
     }
 
-    /// Overwrites these attachments with poison.
-    fn poison_subresources(&mut self, subs: &[(ResourceId, Subresource)]) {
-        for &(r, sub) in subs {
-            if let Some((texture, views)) = self.frame.tables.texture_and_views(r)
-                && let Some(view) = views.get(Some(sub))
-            {
-                self.poison(texture, view);
-            }
-        }
-    }
-
-    fn poison(&mut self, texture: &wgpu::Texture, view: &wgpu::TextureView) {
+    fn poison(&mut self, texture: &wgpu::Texture, view: &wgpu::TextureView, label: &str) {
         let format = texture.format();
         if !texture
             .usage()
@@ -420,7 +434,7 @@ impl<'r> Recorder<'r, '_> {
             }),
         });
         let _ = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("tilegraph poison"),
+            label: Some(label),
             color_attachments: if is_depth { &[] } else { &color },
             depth_stencil_attachment: depth,
             ..Default::default()
@@ -440,10 +454,16 @@ impl<'r> Recorder<'r, '_> {
             PassKind::Compute => self.compute_group(index, group, callbacks)?,
             PassKind::Copy => {
                 let frame = self.frame;
-                frame.call_passes(group, callbacks, &mut *self.encoder, Views::One, None)?
+                frame.call_passes(
+                    &group.passes,
+                    callbacks,
+                    &mut *self.encoder,
+                    Views::One,
+                    None,
+                )?
             }
         }
-        self.poison_subresources(&group.poison_after);
+        self.poison_textures(&group.poison_after);
         Ok(())
     }
 
@@ -465,24 +485,77 @@ impl<'r> Recorder<'r, '_> {
         }
     }
 
+    /// Records a render group: its invalidations, then one render pass (or one per view) for
+    /// the whole group, or in Poison mode one for each of its passes in turn.
     fn render_group<'a>(
         &mut self,
         index: usize,
         group: &ExecGroup,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
-        let frame = self.frame;
         let views = group.views;
-        // One render pass, or one per view; the group's time spans its invalidations and them.
-        let passes = if group.multiview.is_some() { 1 } else { views };
+        // Render passes per set of ops: one, or one per view.
+        let passes = |ops: &RenderOps| {
+            if ops.multiview.is_some() {
+                1
+            } else {
+                views as usize
+            }
+        };
+        let recorded = match group.split.is_empty() {
+            true => passes(&group.ops),
+            false => group.split.iter().map(|s| passes(&s.ops)).sum(),
+        };
+        // The group's time spans its invalidations and every render pass of it.
         let mut timestamps = GroupTimestamps {
-            writes: frame.timestamps.and_then(|t| t.render(index)),
-            total: group.invalidate_before.len() + passes as usize,
+            writes: self.frame.timestamps.and_then(|t| t.render(index)),
+            total: group.invalidate_before.len() + recorded,
             recorded: 0,
         };
-        if let Some(mv) = &group.multiview {
+        if group.split.is_empty() {
+            let whole = Recording {
+                ops: &group.ops,
+                passes: &group.passes,
+                label: &group.label,
+                invalidate: true,
+            };
+            return self.render_passes(group, whole, &mut timestamps, callbacks);
+        }
+        let frame = self.frame;
+        for (k, split) in group.split.iter().enumerate() {
+            let one = Recording {
+                ops: &split.ops,
+                passes: std::slice::from_ref(&split.pass),
+                label: &frame.passes[split.pass.index()].name,
+                invalidate: k == 0,
+            };
+            self.render_passes(group, one, &mut timestamps, callbacks)?;
+        }
+        Ok(())
+    }
+
+    /// Records one render pass over all views of `group` (`ops.multiview`), or one per view,
+    /// as `recording` says.
+    fn render_passes<'a>(
+        &mut self,
+        group: &ExecGroup,
+        recording: Recording<'_>,
+        timestamps: &mut GroupTimestamps<'_>,
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
+    ) -> Result<(), ExecuteError> {
+        let Recording {
+            ops,
+            passes,
+            label,
+            invalidate,
+        } = recording;
+        let frame = self.frame;
+        let views = group.views;
+        if let Some(mv) = &ops.multiview {
             // Every view's invalidation before the one multiview render pass.
-            self.invalidate_before(group, None, &mut timestamps);
+            if invalidate {
+                self.invalidate_before(group, None, timestamps);
+            }
             let tables = frame.tables;
             let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
             for (slot, c) in mv.color.iter().enumerate() {
@@ -502,51 +575,36 @@ impl<'r> Recorder<'r, '_> {
             });
             let views = Views::Multiview { count: views };
             let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some(&group.label),
+                label: Some(label),
                 color_attachments: &color[..mv.color.len()],
                 depth_stencil_attachment: depth,
                 timestamp_writes: timestamps.next(),
                 multiview_mask: views.multiview_mask(),
                 ..Default::default()
             });
-            return frame.call_passes(group, callbacks, &mut rpass, views, group.target);
+            return frame.call_passes(passes, callbacks, &mut rpass, views, group.target);
         }
-        let slots = group.color.len() / views as usize;
+        let slots = ops.color.len() / views as usize;
         for view in 0..views {
             // Each view's invalidation right before its render pass.
-            self.invalidate_before(group, Some(view), &mut timestamps);
+            if invalidate {
+                self.invalidate_before(group, Some(view), timestamps);
+            }
             let target = Subresource {
                 mip: 0,
                 layer: view,
             };
             // Per colour slot of this view: where its resolve goes through a texture of one
             // layer, (scratch, target) (an import without COPY_DST is resolved into as it is).
-            let of_view = || {
-                group
-                    .color
-                    .iter()
-                    .skip(view as usize)
-                    .step_by(views as usize)
-            };
+            let of_view = || ops.color.iter().skip(view as usize).step_by(views as usize);
             // Empty (no allocation) where resolves land in their layer directly.
-            let detours: Vec<Option<(wgpu::Texture, &wgpu::Texture)>> =
-                if frame.resolve_layers_via_copy && view > 0 {
-                    of_view()
-                        .map(|c| {
-                            let texture = c.resolve.and_then(|t| frame.tables.texture(t))?;
-                            texture
-                                .usage()
-                                .contains(wgpu::TextureUsages::COPY_DST)
-                                .then(|| (single_layer_like(frame.tables.device, texture), texture))
-                        })
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-            let detour_views: Vec<Option<wgpu::TextureView>> = detours
-                .iter()
-                .map(|d| d.as_ref().map(|(s, _)| s.create_view(&Default::default())))
-                .collect();
+            let detours: Vec<Option<Detour<'_>>> = if frame.resolve_layers_via_copy && view > 0 {
+                of_view()
+                    .map(|c| Detour::of(frame.tables, c.resolve?))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             // wgpu allows at most eight colour attachments; the compiler enforces it.
             let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
             for (slot, c) in of_view().enumerate() {
@@ -554,18 +612,18 @@ impl<'r> Recorder<'r, '_> {
                     view: frame.tables.attachment_view(c.resource, c.sub),
                     depth_slice: None,
                     resolve_target: c.resolve.map(|t| {
-                        match detour_views.get(slot).and_then(Option::as_ref) {
-                            Some(scratch) => scratch,
+                        match detours.get(slot).and_then(Option::as_ref) {
+                            Some(detour) => &detour.view,
                             None => frame.tables.attachment_view(t, target),
                         }
                     }),
                     ops: c.ops,
                 });
             }
-            let depth = group
+            let depth = ops
                 .depth
                 .iter()
-                .chain(&group.depth_views)
+                .chain(&ops.depth_views)
                 .nth(view as usize)
                 .map(|d| wgpu::RenderPassDepthStencilAttachment {
                     view: frame.tables.attachment_view(d.resource, d.sub),
@@ -574,7 +632,7 @@ impl<'r> Recorder<'r, '_> {
                 });
             let writes = timestamps.next();
             let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some(&group.label),
+                label: Some(label),
                 color_attachments: &color[..slots],
                 depth_stencil_attachment: depth,
                 timestamp_writes: writes,
@@ -584,9 +642,14 @@ impl<'r> Recorder<'r, '_> {
                 1 => Views::One,
                 count => Views::PerView { view, count },
             };
-            frame.call_passes(group, callbacks, &mut rpass, views, group.target)?;
+            frame.call_passes(passes, callbacks, &mut rpass, views, group.target)?;
             drop(rpass);
-            for (scratch, texture) in detours.iter().flatten() {
+            for Detour {
+                scratch,
+                target: texture,
+                ..
+            } in detours.iter().flatten()
+            {
                 self.encoder.copy_texture_to_texture(
                     scratch.as_image_copy(),
                     wgpu::TexelCopyTextureInfo {
@@ -619,25 +682,50 @@ impl<'r> Recorder<'r, '_> {
                 label: Some(&group.label),
                 timestamp_writes: frame.timestamps.and_then(|t| t.compute(index)),
             });
-        frame.call_passes(group, callbacks, &mut cpass, Views::One, None)
+        frame.call_passes(&group.passes, callbacks, &mut cpass, Views::One, None)
     }
 }
 
-/// A texture of one layer shaped like `texture`'s mip 0, to resolve into and copy from.
-fn single_layer_like(device: &wgpu::Device, texture: &wgpu::Texture) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("tilegraph resolve detour"),
-        size: wgpu::Extent3d {
-            depth_or_array_layers: 1,
-            ..texture.size()
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: texture.format(),
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    })
+/// A resolve into a layer past the first of an array, through a texture of one layer shaped
+/// like the array's mip 0 and a copy into the layer.
+struct Detour<'t> {
+    scratch: wgpu::Texture,
+    view: wgpu::TextureView,
+    target: &'t wgpu::Texture,
+}
+
+impl<'t> Detour<'t> {
+    /// The detour of a resolve into `resource`, unless it has no `COPY_DST` (an import): that
+    /// one is resolved into as it is.
+    fn of(tables: Tables<'t>, resource: ResourceId) -> Option<Self> {
+        let (target, _) = tables.texture_and_views(resource)?;
+        if !target.usage().contains(wgpu::TextureUsages::COPY_DST) {
+            return None;
+        }
+        let label = format!("{} resolve detour", tables.resources[resource.index()].name);
+        let scratch = tables.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(&label),
+            size: wgpu::Extent3d {
+                depth_or_array_layers: 1,
+                ..target.size()
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: target.format(),
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = scratch.create_view(&wgpu::TextureViewDescriptor {
+            label: Some(&label),
+            ..Default::default()
+        });
+        Some(Detour {
+            scratch,
+            view,
+            target,
+        })
+    }
 }
 
 /// Records the empty render pass that invalidates a group's `DontCare` attachments (GL).

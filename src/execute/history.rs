@@ -26,16 +26,19 @@ const BASE_USAGE: wgpu::TextureUsages = wgpu::TextureUsages::TEXTURE_BINDING
     .union(wgpu::TextureUsages::COPY_DST);
 
 impl HistoryPair {
+    /// The pair of history `key`, its textures and their views labelled `label`.
     pub(super) fn new(
         device: &wgpu::Device,
         key: Arc<str>,
+        label: &str,
         desc: TextureDesc,
         usage: wgpu::TextureUsages,
     ) -> Self {
         let usage = (usage | BASE_USAGE) - wgpu::TextureUsages::TRANSIENT_ATTACHMENT;
+        let label: Arc<str> = label.into();
         let make = || {
-            let texture = device.create_texture(&desc.wgpu_descriptor(&key, desc.layers, usage));
-            let views = TextureViews::new(&texture, None);
+            let texture = device.create_texture(&desc.wgpu_descriptor(&label, desc.layers, usage));
+            let views = TextureViews::new(&texture, None, Some(label.clone()));
             (texture, views)
         };
         HistoryPair {

@@ -32,7 +32,10 @@ impl Imports {
         if self.textures.len() <= i {
             self.textures.resize(i + 1, None);
         }
-        self.textures[i] = Some((texture.clone(), TextureViews::new(texture, Some(view))));
+        self.textures[i] = Some((
+            texture.clone(),
+            TextureViews::new(texture, Some(view), None),
+        ));
         self
     }
 

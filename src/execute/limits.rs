@@ -105,7 +105,7 @@ pub(super) fn check_multiview(
 ) -> Result<(), ExecuteError> {
     match groups
         .iter()
-        .find(|g| g.multiview.is_some() && g.views > limits.max_multiview_view_count)
+        .find(|g| g.ops.multiview.is_some() && g.views > limits.max_multiview_view_count)
     {
         Some(g) => Err(ExecuteError::MultiviewLimit {
             pass: g.label.clone(),

@@ -9,7 +9,7 @@ use super::ExecuteMode;
 use crate::compiled::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
 use crate::context::RenderTarget;
 use crate::resource::{
-    ClearValue, ImportContents, PassId, PassKind, ResourceId, ResourceKind, Subresource,
+    Access, ClearValue, ImportContents, PassId, PassKind, ResourceId, ResourceKind, Subresource,
 };
 
 /// The colour every poisoned colour texel gets in [`ExecuteMode::Poison`]: opaque magenta.
@@ -47,27 +47,55 @@ pub(super) struct DepthOps {
     pub stencil: Option<wgpu::Operations<u32>>,
 }
 
-/// A group as recorded: everything the recording loop needs.
-#[derive(Debug)]
-pub(super) struct ExecGroup {
-    pub kind: PassKind,
-    pub passes: Vec<PassId>,
-    pub label: String,
+/// The attachments of a render group (or of one pass of it) with the ops to record them with.
+#[derive(Debug, Default)]
+pub(super) struct RenderOps {
     /// Colour attachments in the plan's order: in a multiview group, the views of slot 0,
     /// then of slot 1, ...
     pub color: Vec<ColorOps>,
     pub depth: Option<DepthOps>,
     /// The depth attachment's views 1 .. N of a multiview group.
     pub depth_views: Vec<DepthOps>,
-    /// Views of the group (1 unless it is multiview).
-    pub views: u32,
     /// The ops of one multiview render pass over all views, when the group is recorded so:
     /// the device has multiview and the views' ops agree (else one render pass per view).
     pub multiview: Option<MultiviewOps>,
-    /// Textures whose every subresource is poisoned before the group (Poison mode).
-    pub poison_before: Vec<ResourceId>,
+}
+
+/// Poison mode: one pass of a render group of several, recorded as a render pass of its own
+/// over the group's attachments, so that a `write` that leaves pixels uncovered shows.
+#[derive(Debug)]
+pub(super) struct SplitPass {
+    pub pass: PassId,
+    pub ops: RenderOps,
+}
+
+/// A texture Poison mode overwrites, with the label of its poisoning passes.
+#[derive(Debug)]
+pub(super) struct PoisonTarget {
+    pub resource: ResourceId,
+    /// One attachment's subresource, or `None` for every subresource.
+    pub sub: Option<Subresource>,
+    pub label: String,
+}
+
+/// A group as recorded: everything the recording loop needs.
+#[derive(Debug)]
+pub(super) struct ExecGroup {
+    pub kind: PassKind,
+    pub passes: Vec<PassId>,
+    pub label: String,
+    /// The group's attachments and ops (none for compute and copy groups).
+    pub ops: RenderOps,
+    /// Views of the group (1 unless it is multiview).
+    pub views: u32,
+    /// Poison mode, a render group of several passes: each pass as its own render pass, in
+    /// order, recorded instead of `ops` (empty otherwise).
+    pub split: Vec<SplitPass>,
+    /// Textures whose every subresource is poisoned before the group: those it is the first
+    /// live group to use (Poison mode).
+    pub poison_before: Vec<PoisonTarget>,
     /// Attachments poisoned after the group (Poison mode).
-    pub poison_after: Vec<(ResourceId, Subresource)>,
+    pub poison_after: Vec<PoisonTarget>,
     /// The group's `DontCare` attachments, invalidated before it on GL (one invalidation per
     /// view of a multiview group).
     pub invalidate_before: Vec<Invalidation>,
@@ -149,17 +177,17 @@ pub(super) fn lower(
         ExecuteMode::Naive => plan.naive_groups(),
         ExecuteMode::Planned | ExecuteMode::Poison => plan.groups(),
     };
-    let mut poisoned = vec![false; plan.resources().len()];
+    let poison = mode == ExecuteMode::Poison;
     groups
         .iter()
-        .map(|group| {
+        .enumerate()
+        .map(|(index, group)| {
             let label = group
                 .passes
                 .iter()
                 .map(|&p| plan.pass_name(p))
                 .collect::<Vec<_>>()
                 .join("+");
-            let poison = mode == ExecuteMode::Poison;
             let color: Vec<ColorOps> = group
                 .color
                 .iter()
@@ -183,44 +211,50 @@ pub(super) fn lower(
             let multisampled = group
                 .attachments()
                 .any(|a| texture_of(plan, a.resource).samples > 1);
-            let one_pass = (multiview && views > 1 && (multisample_arrays || !multisampled))
-                .then(|| multiview_ops(&color, depth.iter().chain(&depth_views), views))
-                .flatten();
-            if multiview && views > 1 && one_pass.is_none() {
+            let one_pass = multiview && views > 1 && (multisample_arrays || !multisampled);
+            let mut ops = RenderOps {
+                color,
+                depth,
+                depth_views,
+                multiview: None,
+            };
+            ops.multiview = one_pass.then(|| ops.merged_views(views)).flatten();
+            if multiview && views > 1 && ops.multiview.is_none() {
                 log::debug!(
                     "group {label}: its views' load ops differ, or its multisampled arrays are one texture per layer; recorded one render pass per view"
                 );
             }
-            let target = (group.kind == PassKind::Render).then(|| match &one_pass {
-                Some(mv) => render_target(plan, &mv.color, mv.depth.as_ref(), NonZeroU32::new(views)),
+            let target = (group.kind == PassKind::Render).then(|| match &ops.multiview {
+                Some(mv) => {
+                    let views = NonZeroU32::new(views);
+                    render_target(plan, &mv.color, mv.depth.as_ref(), views)
+                }
                 // Every view's render pass has view 0's formats.
                 None => render_target(
                     plan,
-                    color.iter().step_by(views as usize),
-                    depth.as_ref(),
+                    ops.color.iter().step_by(views as usize),
+                    ops.depth.as_ref(),
                     None,
                 ),
             });
+            let split = if poison && group.kind == PassKind::Render && group.passes.len() > 1 {
+                split_passes(plan, group, &ops, views)
+            } else {
+                Vec::new()
+            };
             ExecGroup {
                 kind: group.kind,
                 passes: group.passes.clone(),
                 target,
-                color,
-                depth,
-                depth_views,
                 views,
-                multiview: one_pass,
+                split,
                 poison_before: if poison {
-                    textures_to_poison_before(plan, group, &mut poisoned)
+                    textures_to_poison_before(plan, index)
                 } else {
                     Vec::new()
                 },
                 poison_after: if poison {
-                    group
-                        .attachments()
-                        .filter(|a| a.store == StoreOp::Discard && !a.read_only)
-                        .map(|a| (a.resource, a.sub))
-                        .collect()
+                    attachments_to_poison_after(plan, group, &label)
                 } else {
                     Vec::new()
                 },
@@ -230,10 +264,122 @@ pub(super) fn lower(
                         .collect(),
                     DontCareSupport::Native | DontCareSupport::AsLoad => Vec::new(),
                 },
+                ops,
                 label,
             }
         })
         .collect()
+}
+
+impl RenderOps {
+    /// The ops of one multiview render pass over the `views` views, where they agree.
+    fn merged_views(&self, views: u32) -> Option<MultiviewOps> {
+        multiview_ops(
+            &self.color,
+            self.depth.iter().chain(&self.depth_views),
+            views,
+        )
+    }
+}
+
+/// Poison mode: the passes of render group `group` (lowered as `ops`), each as a render pass of
+/// its own over the same attachments. The first loads as the group does and the last stores and
+/// resolves as it does; in between every attachment is stored, and a pass after the first
+/// loads what the one before stored, except where it declares `write`: there it starts from
+/// poison, so that pixels the pass leaves uncovered show. A read-only depth stays read-only.
+fn split_passes(
+    plan: &CompiledGraph,
+    group: &Group,
+    ops: &RenderOps,
+    views: u32,
+) -> Vec<SplitPass> {
+    let last = group.passes.len() - 1;
+    group
+        .passes
+        .iter()
+        .enumerate()
+        .map(|(k, &p)| {
+            let decl = plan.pass_decl(p);
+            let mut slots = decl.attachments();
+            // The pass's own start, where it is not the group's first pass.
+            let mut load = |format: wgpu::TextureFormat| -> Option<wgpu::LoadOp<ClearValue>> {
+                let a = slots.next()?;
+                (k > 0).then(|| match a.access {
+                    Access::Write => wgpu::LoadOp::Clear(poison_value(format)),
+                    Access::Clear => {
+                        wgpu::LoadOp::Clear(a.clear_value(plan.resource_decl(a.resource)))
+                    }
+                    Access::ReadWrite | Access::Read => wgpu::LoadOp::Load,
+                })
+            };
+            let store = |store: wgpu::StoreOp| {
+                if k == last {
+                    store
+                } else {
+                    wgpu::StoreOp::Store
+                }
+            };
+            let color = ops
+                .color
+                .iter()
+                .map(|c| {
+                    let start = load(format_of(plan, c.resource));
+                    ColorOps {
+                        resolve: c.resolve.filter(|_| k == last),
+                        ops: wgpu::Operations {
+                            load: start.map_or(c.ops.load, |l| map_load(l, ClearValue::color)),
+                            store: store(c.ops.store),
+                        },
+                        ..*c
+                    }
+                })
+                .collect();
+            let mut depth_of = |d: &DepthOps| {
+                let start = load(format_of(plan, d.resource));
+                DepthOps {
+                    depth: d.depth.map(|o| wgpu::Operations {
+                        load: start.map_or(o.load, |l| map_load(l, ClearValue::depth)),
+                        store: store(o.store),
+                    }),
+                    stencil: d.stencil.map(|o| wgpu::Operations {
+                        load: start.map_or(o.load, |l| map_load(l, ClearValue::stencil)),
+                        store: store(o.store),
+                    }),
+                    ..*d
+                }
+            };
+            let depth = ops.depth.as_ref().map(&mut depth_of);
+            let depth_views = ops.depth_views.iter().map(&mut depth_of).collect();
+            let mut pass_ops = RenderOps {
+                color,
+                depth,
+                depth_views,
+                multiview: None,
+            };
+            // Recorded as the group is: in one multiview render pass where the group is.
+            if ops.multiview.is_some() {
+                pass_ops.multiview = pass_ops.merged_views(views);
+            }
+            SplitPass {
+                pass: p,
+                ops: pass_ops,
+            }
+        })
+        .collect()
+}
+
+/// The value poison fills a texture of `format` with.
+fn poison_value(format: wgpu::TextureFormat) -> ClearValue {
+    if format.is_depth_stencil_format() {
+        POISON_DEPTH_STENCIL
+    } else {
+        ClearValue::Color([
+            POISON_COLOR.r,
+            POISON_COLOR.g,
+            POISON_COLOR.b,
+            POISON_COLOR.a,
+        ])
+    }
 }
 
 /// Merges the ops of a multiview group's views into those of one render pass, or `None` where
@@ -398,16 +544,7 @@ fn load_op(
     let format = format_of(plan, a.resource);
     if mode == ExecuteMode::Poison && a.load_reason == LoadReason::Overwritten {
         // The plan says every pixel is overwritten: prove it by starting from poison.
-        return wgpu::LoadOp::Clear(if format.is_depth_stencil_format() {
-            POISON_DEPTH_STENCIL
-        } else {
-            ClearValue::Color([
-                POISON_COLOR.r,
-                POISON_COLOR.g,
-                POISON_COLOR.b,
-                POISON_COLOR.a,
-            ])
-        });
+        return wgpu::LoadOp::Clear(poison_value(format));
     }
     match (a.load, plan.options().dont_care) {
         (LoadOp::Clear(v), _) => wgpu::LoadOp::Clear(v),
@@ -464,36 +601,201 @@ fn depth_ops(plan: &CompiledGraph, a: &AttachmentPlan, mode: ExecuteMode) -> Dep
     }
 }
 
-/// Poison mode: textures whose contents are undefined when `group` first touches them — every
-/// graph-owned texture at the start of its lifetime (a pooled or aliased texture holds whatever
-/// its last user left), and imports with undefined contents — all of their subresources.
-fn textures_to_poison_before(
+/// Poison mode: the textures group `group` is the first live group to use (as an attachment, a
+/// resolve target, a copy, storage or a sampled texture) whose contents are undefined there —
+/// graph-owned textures (a pooled or aliased texture holds whatever its last user left) and
+/// imports with undefined contents — all of their subresources. Nothing a live pass wrote is
+/// overwritten: before its first use, nothing has.
+fn textures_to_poison_before(plan: &CompiledGraph, group: usize) -> Vec<PoisonTarget> {
+    plan.resources()
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.culled && r.first_group.is_some_and(|g| g.index() == group))
+        .map(|(r, _)| ResourceId::new(r))
+        .filter(|&r| {
+            let decl = plan.resource_decl(r);
+            matches!(decl.kind, ResourceKind::Texture(_))
+                && decl
+                    .import
+                    .is_none_or(|i| i.contents == ImportContents::Undefined)
+        })
+        .map(|r| PoisonTarget {
+            resource: r,
+            sub: None,
+            label: format!("poison {}", plan.resource_name(r)),
+        })
+        .collect()
+}
+
+/// Poison mode: the attachments `group` discards, overwritten after it.
+fn attachments_to_poison_after(
     plan: &CompiledGraph,
     group: &Group,
-    poisoned: &mut [bool],
-) -> Vec<ResourceId> {
-    let mut out = Vec::new();
-    let attachments = group
+    label: &str,
+) -> Vec<PoisonTarget> {
+    group
         .attachments()
-        .flat_map(|c| std::iter::once(c.resource).chain(c.resolve));
-    for r in attachments {
-        if std::mem::replace(&mut poisoned[r.index()], true) {
-            continue;
-        }
-        let undefined = plan
-            .resource_decl(r)
-            .import
-            .is_none_or(|i| i.contents == ImportContents::Undefined);
-        if undefined {
-            out.push(r);
-        }
-    }
-    out
+        .filter(|a| a.store == StoreOp::Discard && !a.read_only)
+        .map(|a| PoisonTarget {
+            resource: a.resource,
+            sub: Some(a.sub),
+            label: format!("poison {} after {label}", plan.resource_name(a.resource)),
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::gl_invalidates;
+    use super::{DontCareSupport, ExecGroup, ExecuteMode, POISON_COLOR, gl_invalidates, lower};
+    use crate::declare::RenderGraph;
+    use crate::options::CompileOptions;
+    use crate::resource::{Access, TextureDesc};
+
+    const HDR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+    const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+    /// The groups of `graph`'s plan of the declared order, lowered for Poison mode.
+    fn poison_groups(graph: &RenderGraph<'_>) -> Vec<ExecGroup> {
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        let plan = ExecuteMode::Poison.plan_to_record(&plan);
+        lower(
+            plan,
+            ExecuteMode::Poison,
+            DontCareSupport::Native,
+            true,
+            true,
+        )
+    }
+
+    fn loads_and_stores<T: Copy>(ops: &wgpu::Operations<T>) -> (wgpu::LoadOp<T>, wgpu::StoreOp) {
+        (ops.load, ops.store)
+    }
+
+    #[test]
+    fn poison_records_each_pass_of_a_group_with_its_own_start() {
+        let mut graph = RenderGraph::new();
+        let desc = |format| TextureDesc::new(format, 64, 64).samples(4);
+        let hdr = graph.create_texture("hdr", desc(HDR));
+        let depth = graph.create_texture("depth", desc(DEPTH));
+        let resolved = graph.create_texture("resolved", TextureDesc::new(HDR, 64, 64));
+        graph
+            .add_render_pass("opaque")
+            .color(hdr, Access::Clear)
+            .depth(depth, Access::Clear)
+            .finish();
+        graph
+            .add_render_pass("decals")
+            .color(hdr, Access::Write)
+            .depth(depth, Access::Read)
+            .finish();
+        graph
+            .add_render_pass("sky")
+            .color_resolved(hdr, Access::ReadWrite, resolved)
+            .depth(depth, Access::ReadWrite)
+            .finish();
+        graph
+            .add_compute_pass("present")
+            .sample(resolved)
+            .side_effects()
+            .finish();
+        let groups = poison_groups(&graph);
+        let group = &groups[0];
+        assert_eq!(group.label, "opaque+decals+sky");
+        let names: Vec<_> = group.split.iter().map(|s| s.pass.index()).collect();
+        assert_eq!(names, [0, 1, 2], "one render pass per pass, in order");
+        let poison = wgpu::LoadOp::Clear(POISON_COLOR);
+        let (store, discard) = (wgpu::StoreOp::Store, wgpu::StoreOp::Discard);
+        let color: Vec<_> = group
+            .split
+            .iter()
+            .map(|s| {
+                (
+                    loads_and_stores(&s.ops.color[0].ops),
+                    s.ops.color[0].resolve,
+                )
+            })
+            .collect();
+        let cleared = group.ops.color[0].ops.load;
+        assert!(matches!(cleared, wgpu::LoadOp::Clear(c) if c != POISON_COLOR));
+        assert_eq!(
+            color,
+            [
+                // The group's clear, stored for the next pass.
+                ((cleared, store), None),
+                // A `write` starts from poison.
+                ((poison, store), None),
+                // `read_write` loads; the group's discard and resolve end the last pass.
+                ((wgpu::LoadOp::Load, discard), Some(resolved.index)),
+            ]
+        );
+        let depth: Vec<_> = group
+            .split
+            .iter()
+            .map(|s| loads_and_stores(&s.ops.depth.expect("depth").depth.expect("written")))
+            .collect();
+        assert_eq!(
+            depth,
+            [
+                (wgpu::LoadOp::Clear(1.0), store),
+                // `read` in a group that writes depth loads it.
+                (wgpu::LoadOp::Load, store),
+                (wgpu::LoadOp::Load, discard),
+            ]
+        );
+        // What bundles must match is the group's.
+        assert!(group.target.is_some_and(|t| t.samples == 4));
+    }
+
+    #[test]
+    fn poison_keeps_a_read_only_depth_read_only_in_every_pass() {
+        let mut graph = RenderGraph::new();
+        let color = graph.create_texture("color", TextureDesc::new(HDR, 32, 32));
+        let depth = graph.create_texture("depth", TextureDesc::new(DEPTH, 32, 32));
+        graph
+            .add_render_pass("prepass")
+            .depth(depth, Access::Clear)
+            .finish();
+        graph
+            .add_render_pass("a")
+            .color(color, Access::Clear)
+            .depth(depth, Access::Read)
+            .side_effects()
+            .finish();
+        graph
+            .add_render_pass("b")
+            .color(color, Access::Write)
+            .depth(depth, Access::Read)
+            .finish();
+        graph
+            .add_compute_pass("present")
+            .sample(color)
+            .side_effects()
+            .finish();
+        let groups = poison_groups(&graph);
+        let group = groups
+            .iter()
+            .find(|g| g.label == "a+b")
+            .expect("a and b merge");
+        assert_eq!(group.split.len(), 2);
+        for split in &group.split {
+            let d = split.ops.depth.expect("depth attached");
+            assert_eq!((d.depth, d.stencil), (None, None), "read-only");
+        }
+        let b = &group.split[1].ops.color[0].ops;
+        assert_eq!(b.load, wgpu::LoadOp::Clear(POISON_COLOR));
+        // The prepass is the depth's first use: poisoned there, never before `a`.
+        let first_use: Vec<_> = groups
+            .iter()
+            .map(|g| {
+                let poisoned = g.poison_before.iter().map(|p| p.label.as_str());
+                poisoned.collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(
+            first_use,
+            [vec!["poison depth"], vec!["poison color"], vec![]]
+        );
+    }
 
     #[test]
     fn gl_contexts_that_invalidate_are_read_from_the_version_string() {

@@ -75,12 +75,19 @@ pub enum ExecuteMode {
     /// contents nothing wrote), `Load` otherwise, `Store` always, nothing transient.
     Naive,
     /// The plan of the declared order ([`CompiledGraph::as_declared`]), made to fail loudly where
-    /// it depends on contents it declared dead: every attachment whose first access in a group
-    /// is `write` (so its plan load is `DontCare` with the token, `Clear` without) is cleared to
-    /// poison, every `Discard`ed attachment is overwritten with poison after its group, and
-    /// every subresource of every graph-owned texture (and of every imported one with undefined
-    /// contents) that is attached somewhere is poisoned before the first group that attaches it. Textures used only as storage or copies
-    /// are not poisoned. Nothing is transient, since poisoned textures are stored to.
+    /// it depends on contents it declared dead, while keeping every texel a live pass wrote:
+    /// - every attachment whose first access in a group is `write` (so its plan load is
+    ///   `DontCare` with the token, `Clear` without) is cleared to poison;
+    /// - each pass of a render group of several is recorded as a render pass of its own over the
+    ///   group's attachments, so a `write` on a pass that is not the group's first also starts
+    ///   from poison (`read_write` loads what the pass before stored, a read-only depth stays
+    ///   read-only; the group's loads are its first pass's, its stores and resolves its last's);
+    /// - every `Discard`ed attachment is overwritten with poison after its group;
+    /// - every subresource of every graph-owned texture (and of every imported one with undefined
+    ///   contents) is poisoned before the first group that uses it in any way (attachment, resolve,
+    ///   copy, storage or sampling), where it has the render-attachment usage to be cleared.
+    ///
+    /// Nothing is transient, since poisoned textures are stored to.
     Poison,
 }
 

@@ -8,6 +8,7 @@ use super::errors::ready_or_block;
 use super::frame::{Callbacks, Frame, Recorder};
 use super::imports::Imports;
 use super::lower::ExecGroup;
+use super::prepare::encoder_label;
 use super::record::Recorded;
 use super::{ExecuteError, Executor};
 use crate::declare::{PassCallback, RenderGraph};
@@ -45,6 +46,8 @@ pub(super) fn recording_pool(threads: usize) -> Option<rayon_core::ThreadPool> {
 pub(super) struct Chunks {
     ranges: Vec<Range<usize>>,
     pass_chunk: Vec<u32>,
+    /// Per chunk: the label of the encoder it is recorded into.
+    labels: Vec<String>,
 }
 
 impl Chunks {
@@ -62,7 +65,15 @@ impl Chunks {
                 }
             }
         }
-        Chunks { ranges, pass_chunk }
+        let labels = ranges
+            .iter()
+            .map(|r| encoder_label(&groups[r.clone()]))
+            .collect();
+        Chunks {
+            ranges,
+            pass_chunk,
+            labels,
+        }
     }
 
     /// How many chunks there are (0 or 1: record on the calling thread).
@@ -143,14 +154,14 @@ fn record_chunk(
     frame: Frame<'_>,
     groups: &[ExecGroup],
     mut range: Range<usize>,
+    label: &str,
     mut callbacks: ChunkCallbacks<'_, '_>,
 ) -> ChunkResult {
     let device = frame.tables.device;
     let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-        label: Some("tilegraph frame"),
-    });
+    let mut encoder =
+        device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
     let mut recorder = Recorder {
         frame,
         encoder: &mut encoder,
@@ -182,10 +193,12 @@ impl Executor {
         let groups = &prepared.groups[..];
         let mut results: Vec<Option<ChunkResult>> = shares.iter().map(|_| None).collect();
         workers.scope(|scope| {
-            let chunks = prepared.chunks.ranges.iter().zip(shares);
-            for ((range, share), result) in chunks.zip(&mut results) {
+            let chunks = prepared.chunks.ranges.iter().zip(&prepared.chunks.labels);
+            for (((range, label), share), result) in chunks.zip(shares).zip(&mut results) {
                 let range = range.clone();
-                scope.spawn(move |_| *result = Some(record_chunk(frame, groups, range, share)));
+                scope.spawn(move |_| {
+                    *result = Some(record_chunk(frame, groups, range, label, share))
+                });
             }
         });
         let mut recorded = Recorded {
@@ -237,11 +250,9 @@ mod tests {
                     kind: PassKind::Render,
                     passes: ids,
                     label: String::new(),
-                    color: Vec::new(),
-                    depth: None,
-                    depth_views: Vec::new(),
+                    ops: Default::default(),
                     views: 1,
-                    multiview: None,
+                    split: Vec::new(),
                     poison_before: Vec::new(),
                     poison_after: Vec::new(),
                     invalidate_before: Vec::new(),

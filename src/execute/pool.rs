@@ -4,6 +4,13 @@
 //! Once a frame shape is warm no texture is created, and an entry keeps its texture and views for
 //! as long as it is used, so bind groups built from them stay valid. Entries unused for
 //! `keep_frames` frames are released.
+//!
+//! An entry is labelled with the names of the resources it holds (`hdr+bloom` for two that
+//! alias it), so that wgpu's errors name them; wgpu labels are fixed at creation, so the label
+//! is part of what an entry is matched by. A plan binds its entries once and keeps them while
+//! the pool is unchanged, so steady frames match nothing and allocate nothing.
+
+use std::sync::Arc;
 
 use crate::resource::{Subresource, SubresourceRange, TextureDesc};
 
@@ -20,15 +27,24 @@ pub(crate) struct TextureViews {
     /// Views of ranges of mips and layers, made when a multiview render pass first attaches
     /// them (2D-array views of consecutive layers of one mip) or a pass first reads the range.
     layers: Vec<(SubresourceRange, wgpu::TextureView)>,
+    /// What the views are labelled after: the resources the texture holds (`None` for an
+    /// import, which the caller binds with its own views every frame).
+    label: Option<Arc<str>>,
 }
 
 impl TextureViews {
-    /// The views of `texture`. `whole` is the view to use for the whole texture, when the caller
-    /// already has one (an imported texture).
-    pub(crate) fn new(texture: &wgpu::Texture, whole: Option<&wgpu::TextureView>) -> Self {
+    /// The views of `texture`, labelled after `label` (the resources it holds). `whole` is the
+    /// view to use for the whole texture, when the caller already has one (an imported texture).
+    pub(crate) fn new(
+        texture: &wgpu::Texture,
+        whole: Option<&wgpu::TextureView>,
+        label: Option<Arc<str>>,
+    ) -> Self {
         let (mips, layers) = (texture.mip_level_count(), texture.depth_or_array_layers());
+        let name = label.as_deref().unwrap_or("import");
         let whole = whole.cloned().unwrap_or_else(|| {
             texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some(name),
                 dimension: Some(if layers > 1 {
                     wgpu::TextureViewDimension::D2Array
                 } else {
@@ -44,7 +60,7 @@ impl TextureViews {
                 .flat_map(|layer| (0..mips).map(move |mip| (mip, layer)))
                 .map(|(mip, layer)| {
                     texture.create_view(&wgpu::TextureViewDescriptor {
-                        label: Some("tilegraph subresource view"),
+                        label: Some(&format!("{name} mip {mip} layer {layer}")),
                         dimension: Some(wgpu::TextureViewDimension::D2),
                         base_mip_level: mip,
                         mip_level_count: Some(1),
@@ -60,21 +76,29 @@ impl TextureViews {
             subs,
             mips,
             layers: Vec::new(),
+            label,
         }
     }
 
     /// The views of a multisampled array kept as one texture per layer (a device without
     /// `Features::MULTISAMPLE_ARRAY`): each layer's whole texture; "the whole" is layer 0.
-    pub(crate) fn of_layers(layers: &[wgpu::Texture]) -> Self {
+    pub(crate) fn of_layers(layers: &[wgpu::Texture], label: Arc<str>) -> Self {
         let subs: Vec<wgpu::TextureView> = layers
             .iter()
-            .map(|t| t.create_view(&Default::default()))
+            .enumerate()
+            .map(|(layer, t)| {
+                t.create_view(&wgpu::TextureViewDescriptor {
+                    label: Some(&format!("{label} layer {layer}")),
+                    ..Default::default()
+                })
+            })
             .collect();
         TextureViews {
             whole: subs[0].clone(),
             subs,
             mips: 1,
             layers: Vec::new(),
+            label: Some(label),
         }
     }
 
@@ -98,7 +122,7 @@ impl TextureViews {
         if let Some((_, view)) = self.layers.iter().find(|l| l.0 == range) {
             return view.clone();
         }
-        let view = range_view(texture, range);
+        let view = range_view(texture, range, self.label.as_deref().unwrap_or("import"));
         self.layers.push((range, view.clone()));
         view
     }
@@ -120,12 +144,17 @@ impl TextureViews {
 }
 
 /// The view of a range of `texture`'s mips and layers: a 2D-array view where it has several
-/// layers (a multiview attachment, a sampled range of an array), else a 2D view of its mips.
-pub(crate) fn range_view(texture: &wgpu::Texture, range: SubresourceRange) -> wgpu::TextureView {
+/// layers (a multiview attachment, a sampled range of an array), else a 2D view of its mips;
+/// labelled after `label` (the resources the texture holds).
+pub(crate) fn range_view(
+    texture: &wgpu::Texture,
+    range: SubresourceRange,
+    label: &str,
+) -> wgpu::TextureView {
     let (mip, mips, layer, layers) =
         range.resolve(texture.mip_level_count(), texture.depth_or_array_layers());
     texture.create_view(&wgpu::TextureViewDescriptor {
-        label: Some("tilegraph range view"),
+        label: Some(&format!("{label} {}", range.describe())),
         dimension: Some(if layers > 1 {
             wgpu::TextureViewDimension::D2Array
         } else {
@@ -143,6 +172,8 @@ pub(crate) fn range_view(texture: &wgpu::Texture, range: SubresourceRange) -> wg
 pub(crate) struct PooledTexture {
     pub(crate) desc: TextureDesc,
     pub(crate) usage: wgpu::TextureUsages,
+    /// The names of the resources it holds, joined by `+`: its label and its views'.
+    label: Arc<str>,
     pub(crate) texture: wgpu::Texture,
     pub(crate) views: TextureViews,
     last_used: u64,
@@ -152,6 +183,8 @@ pub(crate) struct PooledTexture {
 pub(crate) struct PooledBuffer {
     pub(crate) size: u64,
     pub(crate) usage: wgpu::BufferUsages,
+    /// The names of the resources it holds, joined by `+`.
+    label: Arc<str>,
     pub(crate) buffer: wgpu::Buffer,
     last_used: u64,
 }
@@ -184,42 +217,44 @@ pub(crate) struct Pool {
 }
 
 impl Pool {
-    /// A texture of this shape and usage that no other resource of the frame holds yet, created
-    /// if there is none. `taken` marks entries already handed out this frame.
+    /// A texture of this shape, usage and label that no other resource of the frame holds yet,
+    /// created if there is none. `taken` marks entries already handed out this frame.
     pub(crate) fn acquire_texture(
         &mut self,
         device: &wgpu::Device,
         desc: TextureDesc,
         usage: wgpu::TextureUsages,
+        label: &str,
         taken: &mut Vec<bool>,
     ) -> u32 {
         taken.resize(self.textures.len(), false);
-        if let Some(i) = self
-            .textures
-            .iter()
-            .enumerate()
-            .position(|(i, t)| !taken[i] && t.desc == desc && t.usage == usage)
-        {
+        if let Some(i) = self.textures.iter().enumerate().position(|(i, t)| {
+            !taken[i] && t.desc == desc && t.usage == usage && *t.label == *label
+        }) {
             taken[i] = true;
             return i as u32;
         }
+        let label: Arc<str> = label.into();
         let split = desc.samples > 1 && desc.layers > 1 && self.split_multisampled_arrays;
-        let create = |layers: u32| {
-            device.create_texture(&desc.wgpu_descriptor("tilegraph pooled texture", layers, usage))
-        };
+        let create =
+            |layers: u32| device.create_texture(&desc.wgpu_descriptor(&label, layers, usage));
         // A multisampled array the device cannot make, or that only render passes of one view
         // attach: one texture per layer (the views keep their textures alive).
         let (texture, views) = if split {
             let layers: Vec<wgpu::Texture> = (0..desc.layers).map(|_| create(1)).collect();
-            (layers[0].clone(), TextureViews::of_layers(&layers))
+            (
+                layers[0].clone(),
+                TextureViews::of_layers(&layers, label.clone()),
+            )
         } else {
             let texture = create(desc.layers);
-            let views = TextureViews::new(&texture, None);
+            let views = TextureViews::new(&texture, None, Some(label.clone()));
             (texture, views)
         };
         self.textures.push(PooledTexture {
             desc,
             usage,
+            label,
             texture,
             views,
             last_used: 0,
@@ -229,26 +264,24 @@ impl Pool {
         (self.textures.len() - 1) as u32
     }
 
-    /// A buffer of this size and usage that no other resource of the frame holds yet.
+    /// A buffer of this size, usage and label that no other resource of the frame holds yet.
     pub(crate) fn acquire_buffer(
         &mut self,
         device: &wgpu::Device,
         size: u64,
         usage: wgpu::BufferUsages,
+        label: &str,
         taken: &mut Vec<bool>,
     ) -> u32 {
         taken.resize(self.buffers.len(), false);
-        if let Some(i) = self
-            .buffers
-            .iter()
-            .enumerate()
-            .position(|(i, b)| !taken[i] && b.size == size && b.usage == usage)
-        {
+        if let Some(i) = self.buffers.iter().enumerate().position(|(i, b)| {
+            !taken[i] && b.size == size && b.usage == usage && *b.label == *label
+        }) {
             taken[i] = true;
             return i as u32;
         }
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("tilegraph pooled buffer"),
+            label: Some(label),
             size,
             usage,
             mapped_at_creation: false,
@@ -256,6 +289,7 @@ impl Pool {
         self.buffers.push(PooledBuffer {
             size,
             usage,
+            label: label.into(),
             buffer,
             last_used: 0,
         });

@@ -24,6 +24,8 @@ pub(super) struct Prepared {
     /// The views of ranges the plan's passes use: the 2D-array views multiview render passes
     /// attach and the ranges list entries name.
     pub layer_views: Vec<(ResourceId, SubresourceRange)>,
+    /// The label of the encoder a frame is recorded into on one thread.
+    pub encoder_label: String,
 }
 
 /// Plans kept lowered at once (a renderer alternating between a few graph shapes keeps hitting).
@@ -70,6 +72,7 @@ impl Executor {
             options: *plan.options(),
             mode,
             layer_views: layer_views(plan, &groups),
+            encoder_label: encoder_label(&groups),
             groups,
             bound: Vec::new(),
             generation: None,
@@ -124,8 +127,9 @@ fn check_gl_ranges(plan: &CompiledGraph) -> Result<(), ExecuteError> {
     Ok(())
 }
 
-/// Every 2D-array view the groups recorded as one multiview render pass attach, and every range
-/// of several subresources a live pass's list names, once each.
+/// Every 2D-array view the groups recorded as one multiview render pass attach (in Poison mode,
+/// their passes recorded apart), and every range of several subresources a live pass's list
+/// names, once each.
 fn layer_views(plan: &CompiledGraph, groups: &[ExecGroup]) -> Vec<(ResourceId, SubresourceRange)> {
     let mut out = Vec::new();
     let live = plan
@@ -142,24 +146,33 @@ fn layer_views(plan: &CompiledGraph, groups: &[ExecGroup]) -> Vec<(ResourceId, S
         }
     }
     for group in groups {
-        let Some(mv) = &group.multiview else {
-            continue;
-        };
-        let colors = mv.color.iter().flat_map(|c| {
-            let resolve = c.resolve.map(|t| (t, Subresource::BASE));
-            [Some((c.resource, c.sub)), resolve]
-        });
-        let depth = mv.depth.map(|d| (d.resource, d.sub));
-        for (resource, sub) in colors.chain([depth]).flatten() {
-            let range = SubresourceRange {
-                mips: Some((sub.mip, 1)),
-                layers: Some((sub.layer, group.views)),
-            };
-            let view = (resource, range);
-            if !out.contains(&view) {
-                out.push(view);
+        let ops = std::iter::once(&group.ops).chain(group.split.iter().map(|s| &s.ops));
+        for mv in ops.filter_map(|o| o.multiview.as_ref()) {
+            let colors = mv.color.iter().flat_map(|c| {
+                let resolve = c.resolve.map(|t| (t, Subresource::BASE));
+                [Some((c.resource, c.sub)), resolve]
+            });
+            let depth = mv.depth.map(|d| (d.resource, d.sub));
+            for (resource, sub) in colors.chain([depth]).flatten() {
+                let range = SubresourceRange {
+                    mips: Some((sub.mip, 1)),
+                    layers: Some((sub.layer, group.views)),
+                };
+                let view = (resource, range);
+                if !out.contains(&view) {
+                    out.push(view);
+                }
             }
         }
     }
     out
+}
+
+/// The label of an encoder that records `groups`: the frame's span of groups, `first .. last`.
+pub(super) fn encoder_label(groups: &[ExecGroup]) -> String {
+    match groups {
+        [] => "tilegraph frame".to_owned(),
+        [one] => format!("frame {}", one.label),
+        [first, .., last] => format!("frame {} .. {}", first.label, last.label),
+    }
 }

@@ -67,7 +67,7 @@ impl Executor {
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("tilegraph frame"),
+                    label: Some(&self.prepared[index].encoder_label),
                 });
             self.record_serial(graph, index, imports, &mut encoder)?;
             Recorded {
