@@ -242,6 +242,7 @@ impl CompiledGraph {
             }
             Restructuring::ResolveDropped { resource, .. } => {
                 json.resource = Some(self.resource_name(*resource));
+                json.saved_bytes = self.restructure_saved_bytes(change);
             }
             Restructuring::CopyFolded {
                 into,
@@ -385,9 +386,17 @@ impl CompiledGraph {
                 self.traffic.declared_bytes_per_frame
             );
             for change in &self.restructure {
+                // A move's sentence says what it saves already.
+                let saved = match change {
+                    Restructuring::ResolveDropped { .. } => self
+                        .restructure_saved_bytes(change)
+                        .map(|b| format!(", saving {b} bytes a frame"))
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
                 let _ = writeln!(
                     out,
-                    "  {:<16} {}: {}",
+                    "  {:<16} {}: {}{saved}",
                     change.kind_str(),
                     self.pass_name(change.pass()),
                     change.describe(
@@ -471,6 +480,13 @@ impl CompiledGraph {
             "  {:<8} {:>16} {:>20}",
             "planned", t.bytes_per_frame, t.bytes_per_second
         );
+        if !self.restructure.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {:<8} {:>16} {:>20}",
+                "declared", t.declared_bytes_per_frame, t.declared_bytes_per_second
+            );
+        }
         let _ = writeln!(
             out,
             "  {:<8} {:>16} {:>20}",
@@ -499,6 +515,22 @@ impl CompiledGraph {
         out
     }
 
+    /// Bytes a frame a restructuring saves on its own: a move's measured saving, or the bytes
+    /// a dropped resolve would have written (its target at one sample, once per view).
+    fn restructure_saved_bytes(&self, change: &Restructuring) -> Option<u64> {
+        match change {
+            Restructuring::Moved { saved_bytes, .. } => Some(*saved_bytes),
+            Restructuring::ResolveDropped { pass, resource, .. } => {
+                let ResourceKind::Texture(t) = self.resource_decl(*resource).kind else {
+                    return None;
+                };
+                let views = u64::from(self.pass_decl(*pass).views());
+                t.subresource_bytes(0)?.checked_mul(views)
+            }
+            Restructuring::CopyFolded { .. } => None,
+        }
+    }
+
     /// A warning explained in a sentence, with the names and figures involved.
     pub fn warning_message(&self, w: &Warning) -> String {
         let resource = w.resource.map_or("?", |r| self.resource_name(r));
@@ -516,9 +548,18 @@ impl CompiledGraph {
                     Some(ResourceKind::Texture(t)) => t.samples,
                     _ => 1,
                 };
-                format!(
-                    "multisampled `{resource}` is stored ({samples} samples a pixel) because a later pass reads it; reading its resolve target instead would keep it on tile"
-                )
+                let depth = w.resource.is_some_and(|r| {
+                    matches!(self.resource_decl(r).kind, ResourceKind::Texture(t) if t.format.is_depth_stencil_format())
+                });
+                if depth {
+                    format!(
+                        "multisampled depth `{resource}` is stored ({samples} samples a pixel) because a later pass reads it; wgpu resolves no depth, so keeping it on tile means reading it in its own group (attach it `read` in the passes that test against it) or writing the depth those passes need into a single-sampled texture"
+                    )
+                } else {
+                    format!(
+                        "multisampled `{resource}` is stored ({samples} samples a pixel) because a later pass reads it; reading its resolve target instead would keep it on tile"
+                    )
+                }
             }
         }
     }

@@ -656,14 +656,42 @@ impl PassChecker<'_> {
                 clear,
             )?;
         }
+        self.views_in_range(a.resource, t, a.sub.mip, a.sub.layer.saturating_sub(a.view))?;
         self.subresource_in_range(a.resource, t, a.sub)?;
         self.one_extent(a.resource, t, a.sub)?;
         if let Some(target) = a.resolve {
             self.resolve_target(a, t, target)?;
             let tt = self.texture(target, "a resolve target")?;
+            self.views_in_range(target, tt, 0, 0)?;
             self.subresource_in_range(target, tt, a.resolve_subresource())?;
         }
         Ok(())
+    }
+
+    /// A multiview attachment's views fit in the texture's layers, said in the pass's terms.
+    fn views_in_range(
+        &self,
+        id: ResourceId,
+        t: TextureDesc,
+        mip: u32,
+        first: u32,
+    ) -> Result<(), GraphError> {
+        let Some(views) = self.pass.multiview.filter(|&v| v > 1) else {
+            return Ok(());
+        };
+        if mip >= t.mips || u64::from(first) + u64::from(views) <= u64::from(t.layers) {
+            return Ok(());
+        }
+        Err(GraphError::InvalidSubresource {
+            pass: self.pass.name.to_string(),
+            resource: self.name(id),
+            message: format!(
+                "multiview({views}) needs layers {first}..{} of the texture, which has {} layer{}",
+                u64::from(first) + u64::from(views),
+                t.layers,
+                if t.layers == 1 { "" } else { "s" }
+            ),
+        })
     }
 
     /// Colour slots take renderable colour formats, the depth slot depth formats.

@@ -46,8 +46,9 @@ impl Warnings {
                 clear,
             };
             if let LoadOp::Clear(value) = a.load {
-                // A transient attachment's clear never leaves the tile: any value is as cheap.
-                if !value.is_fast() && !resources[r].transient {
+                // A clear that never reaches memory (a transient attachment, or one the group
+                // discards) costs the same whatever its value.
+                if !value.is_fast() && !resources[r].transient && a.store != StoreOp::Discard {
                     self.list
                         .push(warn(WarningKind::SlowClearValue, Some(value)));
                 }

@@ -1164,7 +1164,8 @@ fn fps_scales_the_per_second_figures() {
 
 #[test]
 fn slow_clear_values_are_warnings_fast_ones_are_not() {
-    // Not transient: a transient attachment's clear never leaves the tile, so no value is slow.
+    // Kept after the frame, so every clear reaches memory: a transient attachment's clear, or
+    // one its group discards, never leaves the tile, so no value is slow there.
     let json = r#"{
         "resources": [
             {"name": "grey", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [0.5, 0.5, 0.5, 1]},
@@ -1187,7 +1188,16 @@ fn slow_clear_values_are_warnings_fast_ones_are_not() {
             {"name": "fast_depth", "type": "render", "side_effects": true,
              "depth": {"resource": "reverse_z", "access": "clear"}}
         ]}"#;
-    let p = plan_with(json, &CompileOptions::default().with_transient(false));
+    let kept = json
+        .replace(
+            r#"]}, "clear""#,
+            r#"]}, "import": {"contents": "undefined", "after": "keep"}, "clear""#,
+        )
+        .replace(
+            "]},\n             \"clear\"",
+            "]}, \"import\": {\"contents\": \"undefined\", \"after\": \"keep\"},\n             \"clear\"",
+        );
+    let p = plan_with(&kept, &CompileOptions::default().with_transient(false));
     let mut warned = slow_clears(&p);
     warned.sort();
     assert_eq!(
@@ -1201,7 +1211,10 @@ fn slow_clear_values_are_warnings_fast_ones_are_not() {
     for w in p["warnings"].as_array().unwrap() {
         assert!(!w["message"].as_str().unwrap().is_empty());
     }
-    // With transients on, every attachment here lives on tile only and warns of nothing.
+    // Graph-owned, they are discarded after their group: no clear reaches memory, whatever its
+    // value; with transients on, every attachment here lives on tile only.
+    let discarded = plan_with(json, &CompileOptions::default().with_transient(false));
+    assert_eq!(slow_clears(&discarded), vec![]);
     let on_tile = plan(json);
     let resources = on_tile["resources"].as_array().unwrap();
     assert!(resources.iter().all(|r| r["transient"] == true));

@@ -19,6 +19,7 @@ mod prop_interpreter;
 mod prop_plan;
 mod prop_regressions;
 mod report;
+mod report_views;
 mod requirements;
 mod restructure;
 mod subresources;

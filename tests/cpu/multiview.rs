@@ -250,7 +250,10 @@ fn bad_multiview_declarations_are_typed_errors_naming_the_pass() {
         (e.kind().as_str(), e.pass(), e.resource()),
         ("invalid_subresource", Some("p"), Some("eyes"))
     );
-    assert!(e.to_string().contains("layer 2"), "{e}");
+    assert!(
+        e.to_string().contains("multiview(2) needs layers 1..3"),
+        "{e}"
+    );
 
     // A resolve target needs a layer per view.
     let resolve = r#"{"resources": [

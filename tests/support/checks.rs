@@ -2075,7 +2075,8 @@ fn is_fast(value: ClearValue) -> bool {
 }
 
 /// Warnings, re-derived from the (already checked) ops: `slow_clear_value` for each slow clear of
-/// an attachment that is not transient, `clear_for_write` once per resource whose `write` pays a
+/// an attachment that is not transient and that its group does not discard (a clear that reaches
+/// memory), `clear_for_write` once per resource whose `write` pays a
 /// clear without the `DontCare` token, `msaa_stored` for each stored multisampled attachment; each
 /// naming the group's first pass.
 pub fn check_warnings(
@@ -2092,7 +2093,10 @@ pub fn check_warnings(
         for a in group.color.iter().step_by(n).chain(group.depth.iter()) {
             let r = a.resource;
             if let LoadOp::Clear(value) = a.load {
-                if !is_fast(value) && !plan.resources()[r.index()].transient {
+                if !is_fast(value)
+                    && !plan.resources()[r.index()].transient
+                    && a.store != StoreOp::Discard
+                {
                     want.push(("slow_clear_value", pass, Some(r)));
                 }
                 if a.load_reason == LoadReason::Overwritten
