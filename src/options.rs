@@ -1,5 +1,7 @@
 //! What the compiler may do: the options a plan is compiled with.
 
+use crate::tile::{TileProfile, TileProfiles};
+
 /// What the compiler may do. Every optimisation has a switch, so a suspected miscompile can be
 /// bisected and a plan compared against the one without it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -21,6 +23,8 @@ pub struct CompileOptions {
     /// Restructure the frame: drop dead resolves, fold copies into resolves and reorder passes
     /// when that lets them merge and saves traffic ([guide](crate::guide#restructuring)).
     pub restructure: bool,
+    /// The tile profiles the reports show ([`with_tile_profiles`](Self::with_tile_profiles)).
+    tile: TileProfiles,
 }
 
 impl Default for CompileOptions {
@@ -33,6 +37,7 @@ impl Default for CompileOptions {
             transient: true,
             alias: true,
             restructure: true,
+            tile: TileProfiles::default(),
         }
     }
 }
@@ -72,6 +77,24 @@ impl CompileOptions {
     pub fn with_restructure(mut self, on: bool) -> Self {
         self.restructure = on;
         self
+    }
+
+    /// The tile profiles whose budgets the plan reports for every render group
+    /// ([guide](crate::guide#will-it-fit-the-tile)): the plan JSON's `"tile"` lists, the table's
+    /// TILE section, the HTML viewer's profile picker, a line in each DOT cluster. Reported,
+    /// never changing the plan; none by default.
+    pub fn with_tile_profiles(mut self, profiles: &[TileProfile]) -> Self {
+        self.tile = TileProfiles::of(profiles);
+        self
+    }
+
+    /// The tile profiles the reports show, in the order of [`TileProfile::all`].
+    pub fn tile_profiles(&self) -> Vec<TileProfile> {
+        self.tile.iter().collect()
+    }
+
+    pub(crate) fn tile_set(&self) -> TileProfiles {
+        self.tile
     }
 
     /// Sets the frame rate of the per-second figures.
