@@ -142,8 +142,8 @@ impl fmt::Debug for TileProfiles {
 pub struct TileFit {
     /// The profile.
     pub profile: TileProfile,
-    /// The bytes the profile counts: a pixel of colour (Mali, PowerVR), a pixel of colour and
-    /// depth/stencil over every view (Adreno), a sample of colour (Apple).
+    /// The bytes the profile counts: a pixel of colour (Mali, PowerVR: spilled slots included),
+    /// a pixel of colour and depth/stencil over every view (Adreno), a sample of colour (Apple).
     pub bytes_per_pixel: u64,
     /// The profile's budget ([`TileProfile::budget`]).
     pub budget: u64,
@@ -214,7 +214,8 @@ impl TileFit {
             } => {
                 let gmem = mib(budget);
                 let mut s = if self.fits {
-                    format!("GMEM of {gmem} takes at least {bins} bins")
+                    let plural = if *bins == 1 { "" } else { "s" };
+                    format!("at least {bins} bin{plural} in {gmem} of GMEM")
                 } else {
                     format!(
                         "a 32x16 bin does not fit GMEM of {gmem}: the driver renders to memory"
@@ -365,17 +366,18 @@ impl TileShape {
                 (bytes, bytes <= budget, detail)
             }
             TileProfile::PowerVr => {
-                let (mut total, mut spilled) = (0u64, Vec::new());
+                // A slot that would take the registers past the budget spills and adds nothing.
+                let (mut registers, mut spilled) = (0u64, Vec::new());
                 for (slot, a) in self.color.iter().enumerate() {
                     let cost = a.bytes();
-                    if total.saturating_add(cost) > budget {
+                    if registers.saturating_add(cost) > budget {
                         spilled.push(slot as u32);
                     } else {
-                        total += cost;
+                        registers += cost;
                     }
                 }
                 let fits = spilled.is_empty();
-                (total, fits, TileDetail::PowerVr { spilled })
+                (self.color_bytes(), fits, TileDetail::PowerVr { spilled })
             }
         };
         TileFit {
