@@ -273,14 +273,11 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
         (None, _) => false,
         (Some(Value::Bool(keep)), ResourceKind::Texture(_)) => *keep,
         (Some(Value::Bool(_)), ResourceKind::Buffer(_)) => {
-            return Err(owner.invalid(
-                "`keep_memory` is for textures (buffers are never memoryless)".into(),
-            ));
+            return Err(owner
+                .invalid("`keep_memory` is for textures (buffers are never memoryless)".into()));
         }
         (Some(other), _) => {
-            return Err(owner.invalid(format!(
-                "`keep_memory` must be true or false, not {other}"
-            )));
+            return Err(owner.invalid(format!("`keep_memory` must be true or false, not {other}")));
         }
     };
     Ok(ResourceDecl {

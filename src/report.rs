@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::compiled::{
-    AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, Restructuring, StoreOp, Traffic,
-    Warning, WarningKind,
+    AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, Restructuring, StoreOp, Traffic, Warning,
+    WarningKind,
 };
 use crate::description::describe;
 use crate::format::format_name;
@@ -866,11 +866,7 @@ fn tile_brief(fit: &TileFit) -> String {
             format!("spills {}", slots.join(","))
         }
     };
-    format!(
-        "{} {} B {verdict}",
-        fit.profile.name(),
-        fit.bytes_per_pixel
-    )
+    format!("{} {} B {verdict}", fit.profile.name(), fit.bytes_per_pixel)
 }
 
 /// A string as the inside of a DOT quoted string: backslashes and quotes escaped, line breaks

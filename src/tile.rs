@@ -131,7 +131,9 @@ impl TileProfiles {
 
 impl fmt::Debug for TileProfiles {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter().map(TileProfile::name)).finish()
+        f.debug_set()
+            .entries(self.iter().map(TileProfile::name))
+            .finish()
     }
 }
 
@@ -217,12 +219,12 @@ impl TileFit {
                     let plural = if *bins == 1 { "" } else { "s" };
                     format!("at least {bins} bin{plural} in {gmem} of GMEM")
                 } else {
-                    format!(
-                        "a 32x16 bin does not fit GMEM of {gmem}: the driver renders to memory"
-                    )
+                    format!("a 32x16 bin does not fit GMEM of {gmem}: the driver renders to memory")
                 };
                 if *may_be_direct {
-                    s.push_str("; one pass without MSAA: the driver may render it straight to memory");
+                    s.push_str(
+                        "; one pass without MSAA: the driver may render it straight to memory",
+                    );
                 }
                 s
             }
@@ -422,7 +424,10 @@ mod tests {
     fn color_bytes_per_sample_aligns_each_slot() {
         use TextureFormat::*;
         // r8 (1 B) then rgba32float (16 B, 4-aligned): 1 → 4 + 16.
-        assert_eq!(color_bytes_per_sample([R8Unorm, Rgba32Float].into_iter()), 20);
+        assert_eq!(
+            color_bytes_per_sample([R8Unorm, Rgba32Float].into_iter()),
+            20
+        );
         assert_eq!(color_bytes_per_sample([Rgba16Float; 4].into_iter()), 32);
     }
 }
