@@ -22,3 +22,4 @@ mod report;
 mod requirements;
 mod restructure;
 mod subresources;
+mod tile;
