@@ -577,7 +577,7 @@ impl CompiledGraph {
             m.declared_bytes
         );
         let saved = m.declared_bytes.saturating_sub(m.allocated_bytes);
-        let pct = if m.declared_bytes > 0 {
+        let pct = if saved > 0 {
             format!(
                 ", {:.1}% less",
                 100.0 * saved as f64 / m.declared_bytes as f64
