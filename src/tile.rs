@@ -260,7 +260,7 @@ impl TileFit {
 
 /// A GMEM size in MiB, as the vendors quote it.
 fn mib(bytes: u64) -> String {
-    if bytes % MIB == 0 {
+    if bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{:.1} MiB", bytes as f64 / MIB as f64)

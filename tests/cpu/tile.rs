@@ -144,7 +144,7 @@ fn mali_keeps_16x16_tiles_up_to_its_budget_and_shrinks_them_past_it() {
     assert_eq!(mali(colors(AT_17).fit(MaliG52)), (17, true, (16, 16), 28));
     // G52 at 32 and one over; G610 at 64; G720 at 128 and one over.
     let g52 = [("rgba16float", 1); 4];
-    assert_eq!(mali(colors(&g52).fit(MaliG52)).1, true);
+    assert!(mali(colors(&g52).fit(MaliG52)).1);
     let over = [
         ("rgba16float", 1),
         ("rgba16float", 1),
@@ -300,7 +300,7 @@ fn apple_counts_aligned_colour_bytes_a_sample() {
         ("rgba32float", 1),
         ("r8unorm", 1),
     ];
-    assert_eq!(apple(colors(&a11_over).fit(AppleA11)).1, false);
+    assert!(!apple(colors(&a11_over).fit(AppleA11)).1);
     // A sample's bytes: MSAA, depth and views do not add.
     let msaa = Group {
         color: &[("rgba16float", 4); 4],
