@@ -12,6 +12,7 @@ use crate::resource::{
     Access, AttachmentDecl, ClearValue, ListAccess, PassDecl, PassId, PassKind, ResourceDecl,
     ResourceId, ResourceKind, Subresource,
 };
+use crate::tile::{TileAttachment, TileFit, TileProfile, TileShape};
 
 /// The load op of an attachment at the start of a group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -499,6 +500,37 @@ pub struct Traffic {
     pub sampled_bytes_per_frame: u64,
 }
 
+/// Memory of the plan's resources against a renderer that allocates each on its own
+/// ([guide](crate::guide#will-it-fit-the-tile)). Textures count every mip and layer × samples at
+/// the traffic model's texel sizes: a model, not what a driver allocates (no padding, alignment
+/// or compression).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[non_exhaustive]
+pub struct Memory {
+    /// Every live graph-owned texture and buffer allocated on its own: what a renderer without
+    /// pooling allocates.
+    pub declared_bytes: u64,
+    /// The pooled physical textures and buffers.
+    pub allocated_bytes: u64,
+    /// Of those, transient textures: memoryless on tilers.
+    pub transient_bytes: u64,
+}
+
+/// Bytes of a whole resource: every mip and layer of a texture × samples, a buffer's size.
+/// Saturates instead of overflowing.
+fn resource_bytes(kind: ResourceKind) -> u64 {
+    match kind {
+        ResourceKind::Texture(t) => (0..t.mips)
+            .map(|mip| {
+                t.subresource_bytes(mip)
+                    .unwrap_or(u64::MAX)
+                    .saturating_mul(u64::from(t.layers))
+            })
+            .fold(0, u64::saturating_add),
+        ResourceKind::Buffer(b) => b.size,
+    }
+}
+
 /// What a warning is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -825,6 +857,92 @@ impl CompiledGraph {
     /// Attachment traffic, planned and naive.
     pub fn traffic(&self) -> &Traffic {
         &self.traffic
+    }
+
+    /// Memory of the plan's resources: allocated each on its own, pooled, and memoryless
+    /// ([guide](crate::guide#will-it-fit-the-tile)). A model, at the traffic model's texel sizes.
+    pub fn memory(&self) -> Memory {
+        let declared = self
+            .resources
+            .iter()
+            .zip(self.resource_decls.iter())
+            .filter(|(plan, decl)| !plan.culled && decl.import.is_none())
+            .map(|(_, decl)| resource_bytes(decl.kind))
+            .fold(0, u64::saturating_add);
+        let (mut allocated, mut transient) = (0u64, 0u64);
+        for p in &self.physical {
+            let bytes = resource_bytes(p.kind);
+            allocated = allocated.saturating_add(bytes);
+            if let ResourceUsage::Texture(u) = p.usage
+                && u.contains(wgpu::TextureUsages::TRANSIENT_ATTACHMENT)
+            {
+                transient = transient.saturating_add(bytes);
+            }
+        }
+        Memory {
+            declared_bytes: declared,
+            allocated_bytes: allocated,
+            transient_bytes: transient,
+        }
+    }
+
+    /// How a group fares on a tile profile ([guide](crate::guide#will-it-fit-the-tile)), whether
+    /// or not the plan was compiled to report it: `None` for compute and copy groups. A model.
+    pub fn tile_fit(&self, group: GroupId, profile: TileProfile) -> Option<TileFit> {
+        self.tile_shape(&self.groups[group.index()])
+            .map(|shape| shape.fit(profile))
+    }
+
+    /// How a group fares on each profile the plan was compiled to report
+    /// ([`CompileOptions::with_tile_profiles`]), in the order of [`TileProfile::all`]: empty for
+    /// compute and copy groups, and when no profile was asked for.
+    pub fn tile_fits(&self, group: GroupId) -> Vec<TileFit> {
+        let profiles = self.options.tile_set();
+        if profiles.is_empty() {
+            return Vec::new();
+        }
+        match self.tile_shape(&self.groups[group.index()]) {
+            Some(shape) => profiles.iter().map(|p| shape.fit(p)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// A render group as the tile profiles count it: its render area, one view's colour slots,
+    /// its depth, and whether a transient attachment is among them.
+    fn tile_shape(&self, group: &Group) -> Option<TileShape> {
+        if group.kind != PassKind::Render {
+            return None;
+        }
+        let texture = |a: &AttachmentPlan| match self.resource_decls[a.resource.index()].kind {
+            ResourceKind::Texture(t) => Some(t),
+            ResourceKind::Buffer(_) => None,
+        };
+        let attachment = |a: &AttachmentPlan| {
+            texture(a).map(|t| TileAttachment {
+                format: t.format,
+                samples: t.samples,
+            })
+        };
+        let first = group.attachments().next()?;
+        let (width, height) = texture(first)?.mip_size(first.sub.mip);
+        let views = group.views();
+        Some(TileShape {
+            width,
+            height,
+            views,
+            passes: group.passes.len(),
+            // Colour attachments hold each slot's views together.
+            color: group
+                .color
+                .iter()
+                .step_by(views as usize)
+                .filter_map(attachment)
+                .collect(),
+            depth: group.depth.as_ref().and_then(attachment),
+            memoryless: group
+                .attachments()
+                .any(|a| self.resources[a.resource.index()].transient),
+        })
     }
 
     /// Avoidable costs found in the plan.

@@ -295,7 +295,9 @@ impl<'f> PassContext<'f> {
                 "{size} bytes at offset {offset} go past its {declared} bytes"
             )));
         }
-        if offset % wgpu::COPY_BUFFER_ALIGNMENT != 0 || size % wgpu::COPY_BUFFER_ALIGNMENT != 0 {
+        if !offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
+            || !size.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
+        {
             return Err(invalid(format!(
                 "{size} bytes at offset {offset}: both must be multiples of {}",
                 wgpu::COPY_BUFFER_ALIGNMENT

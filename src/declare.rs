@@ -144,12 +144,25 @@ impl<'a> RenderGraph<'a> {
         self.fingerprint.value()
     }
 
-    pub(crate) fn push_resource(&mut self, decl: ResourceDecl) -> ResourceId {
+    pub(crate) fn push_resource(&mut self, mut decl: ResourceDecl) -> ResourceId {
+        // Hashed as the builder declares it: the texture, then `keep_memory`.
+        let keep_memory = std::mem::take(&mut decl.keep_memory);
         self.fingerprint.add(&(0u8, &decl));
         self.names.resources.push(name_hash(&decl.name));
         let id = ResourceId::new(self.resources.len());
         Arc::make_mut(&mut self.resources).push(decl);
+        if keep_memory {
+            self.mark_keep_memory(id);
+        }
         id
+    }
+
+    fn mark_keep_memory(&mut self, id: ResourceId) {
+        let decl = &mut Arc::make_mut(&mut self.resources)[id.index()];
+        if !decl.keep_memory {
+            decl.keep_memory = true;
+            self.fingerprint.add(&(2u8, id));
+        }
     }
 
     /// Completes a pass that a builder declared in place.
@@ -212,12 +225,45 @@ impl<'a> RenderGraph<'a> {
             kind: ResourceKind::Texture(desc),
             clear,
             import,
+            keep_memory: false,
             history: None,
         });
         TextureHandle {
             graph: self.id,
             index,
         }
+    }
+
+    /// Keeps a graph-owned texture in memory: the plan never makes it
+    /// `TextureUsages::TRANSIENT_ATTACHMENT` (memoryless), even where it lives on tile only
+    /// ([guide](crate::guide#will-it-fit-the-tile)). On Apple GPUs a memoryless attachment aborts
+    /// the command buffer when a pass has too much geometry for the tile memory; the plan's Apple
+    /// tile entries say `memoryless` where that can happen.
+    ///
+    /// ```
+    /// use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
+    /// use tilegraph::wgpu::TextureFormat;
+    ///
+    /// let mut graph = RenderGraph::new();
+    /// let depth = graph.create_texture("depth", TextureDesc::new(TextureFormat::Depth32Float, 64, 64));
+    /// graph.keep_memory(depth);
+    /// let out = graph.create_texture("out", TextureDesc::new(TextureFormat::Rgba8Unorm, 64, 64));
+    /// graph.add_render_pass("draw").color(out, Access::Clear).depth(depth, Access::Clear).side_effects().finish();
+    /// let plan = graph.compile(&CompileOptions::default())?;
+    /// assert!(!plan.resources()[0].transient);
+    /// # Ok::<(), tilegraph::GraphError>(())
+    /// ```
+    pub fn keep_memory(&mut self, texture: TextureHandle) {
+        if texture.graph != self.id {
+            if self.foreign_handle.is_none() {
+                self.foreign_handle = Some((
+                    "keep_memory".into(),
+                    format!("<handle #{} of another graph>", texture.index),
+                ));
+            }
+            return;
+        }
+        self.mark_keep_memory(texture.index);
     }
 
     /// Declares a history texture: graph-owned contents that live from one frame to the next
@@ -237,6 +283,7 @@ impl<'a> RenderGraph<'a> {
                 kind: ResourceKind::Texture(desc),
                 clear: None,
                 import: Some(import),
+                keep_memory: false,
                 history: Some(half),
             });
             TextureHandle {
@@ -271,6 +318,7 @@ impl<'a> RenderGraph<'a> {
             kind: ResourceKind::Buffer(BufferDesc { size }),
             clear: None,
             import,
+            keep_memory: false,
             history: None,
         });
         BufferHandle {

@@ -34,6 +34,9 @@ struct ResourceJson {
     clear: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     import: Option<Import>,
+    /// Read as any JSON value so that a wrong type is an error naming the resource.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    keep_memory: Option<serde_json::Value>,
 }
 
 fn one() -> u32 {
@@ -266,11 +269,23 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
         .map(|c| parse_clear(c, owner))
         .transpose()?;
     let import = r.import;
+    let keep_memory = match (&r.keep_memory, kind) {
+        (None, _) => false,
+        (Some(Value::Bool(keep)), ResourceKind::Texture(_)) => *keep,
+        (Some(Value::Bool(_)), ResourceKind::Buffer(_)) => {
+            return Err(owner
+                .invalid("`keep_memory` is for textures (buffers are never memoryless)".into()));
+        }
+        (Some(other), _) => {
+            return Err(owner.invalid(format!("`keep_memory` must be true or false, not {other}")));
+        }
+    };
     Ok(ResourceDecl {
         name: r.name.into(),
         kind,
         clear,
         import,
+        keep_memory,
         history: None,
     })
 }
@@ -657,6 +672,7 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> Strin
                     buffer,
                     clear: r.clear.map(emit_clear),
                     import: r.import,
+                    keep_memory: r.keep_memory.then_some(Value::Bool(true)),
                 }
             })
             .collect();

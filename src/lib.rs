@@ -137,7 +137,7 @@
 
 // Layers, bottom to top; a module imports only from its own layer or below (checked by the
 // `layering` test, which reads every `use crate::` line):
-//   0  ids, hash, format, error        plain values and helpers
+//   0  ids, hash, format, error, tile  plain values and helpers
 //   1  resource                        declared data: handles, shapes, accesses, pass declarations
 //   2  context                         what a pass closure sees (filled in by the executor)
 //   3  declare                         the builder: a graph of resources, passes and closures
@@ -173,6 +173,7 @@ mod ids;
 mod options;
 mod report;
 mod resource;
+mod tile;
 
 pub use wgpu;
 
@@ -202,15 +203,16 @@ pub use execute::{
 };
 
 /// Reading a compiled plan: its groups with every attachment's ops and the reasons for them,
-/// the passes' fates, resource lifetimes and physical textures, restructuring, traffic and
-/// warnings. A [`CompiledGraph`] hands these out.
+/// the passes' fates, resource lifetimes and physical textures, restructuring, traffic, memory,
+/// tile budgets and warnings. A [`CompiledGraph`] hands these out.
 pub mod plan {
     pub use crate::compiled::{
-        AttachmentPlan, Dependency, Group, GroupBoundary, LoadOp, LoadReason, NeededBy, PassPlan,
-        PhysicalResource, ResourcePlan, ResourceUsage, Restructuring, StoreOp, StoreReason,
-        Traffic, Warning, WarningKind,
+        AttachmentPlan, Dependency, Group, GroupBoundary, LoadOp, LoadReason, Memory, NeededBy,
+        PassPlan, PhysicalResource, ResourcePlan, ResourceUsage, Restructuring, StoreOp,
+        StoreReason, Traffic, Warning, WarningKind,
     };
     pub use crate::ids::{GroupId, PhysicalId};
+    pub use crate::tile::{TileDetail, TileFit, TileProfile};
 }
 
 /// Reading declarations back: what [`RenderGraph::resources`](crate::RenderGraph::resources)

@@ -1,5 +1,7 @@
 //! What the compiler may do: the options a plan is compiled with.
 
+use crate::tile::{TileProfile, TileProfiles};
+
 /// What the compiler may do. Every optimisation has a switch, so a suspected miscompile can be
 /// bisected and a plan compared against the one without it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -24,6 +26,8 @@ pub struct CompileOptions {
     /// The device limits the plan must fit ([`with_limits`](Self::with_limits)); `None` checks
     /// nothing.
     pub(crate) limits: Option<PlanLimits>,
+    /// The tile profiles the reports show ([`with_tile_profiles`](Self::with_tile_profiles)).
+    tile: TileProfiles,
 }
 
 impl Default for CompileOptions {
@@ -37,6 +41,7 @@ impl Default for CompileOptions {
             alias: true,
             restructure: true,
             limits: None,
+            tile: TileProfiles::default(),
         }
     }
 }
@@ -87,6 +92,24 @@ impl CompileOptions {
     pub fn with_limits(mut self, limits: &wgpu::Limits) -> Self {
         self.limits = Some(PlanLimits::of(limits));
         self
+    }
+
+    /// The tile profiles whose budgets the plan reports for every render group
+    /// ([guide](crate::guide#will-it-fit-the-tile)): the plan JSON's `"tile"` lists, the table's
+    /// TILE section, the HTML viewer's profile picker, a line in each DOT cluster. Reported,
+    /// never changing the plan; none by default.
+    pub fn with_tile_profiles(mut self, profiles: &[TileProfile]) -> Self {
+        self.tile = TileProfiles::of(profiles);
+        self
+    }
+
+    /// The tile profiles the reports show, in the order of [`TileProfile::all`].
+    pub fn tile_profiles(&self) -> Vec<TileProfile> {
+        self.tile.iter().collect()
+    }
+
+    pub(crate) fn tile_set(&self) -> TileProfiles {
+        self.tile
     }
 
     /// Sets the frame rate of the per-second figures.

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::compiled::{
-    AttachmentPlan, CompiledGraph, Group, LoadOp, Restructuring, StoreOp, Traffic, Warning,
+    AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, Restructuring, StoreOp, Traffic, Warning,
     WarningKind,
 };
 use crate::description::describe;
@@ -14,6 +14,7 @@ use crate::format::format_name;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::PlanLimits;
 use crate::resource::{PassId, PassKind, ResourceId, ResourceKind, Subresource};
+use crate::tile::{TileDetail, TileFit};
 
 #[derive(Serialize)]
 struct PlanJson<'p> {
@@ -24,6 +25,7 @@ struct PlanJson<'p> {
     resources: Vec<ResourceJson<'p>>,
     traffic: &'p Traffic,
     required_limits: PlanLimits,
+    memory: Memory,
     warnings: Vec<WarningJson<'p>>,
 }
 
@@ -77,6 +79,69 @@ struct GroupJson<'p> {
     color_bytes_per_sample: Option<u32>,
     #[serde(rename = "break")]
     boundary: &'static str,
+    /// The tile profiles asked for, on render groups.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tile: Option<Vec<TileJson>>,
+}
+
+/// One group on one tile profile: the common fields, then the profile's own.
+#[derive(Serialize)]
+struct TileJson {
+    profile: &'static str,
+    bytes_per_pixel: u64,
+    budget: u64,
+    fits: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tile: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiles: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bins: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    may_be_direct: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    memoryless: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spilled: Option<Vec<u32>>,
+    consequence: String,
+}
+
+impl TileJson {
+    fn of(fit: TileFit) -> Self {
+        let mut json = TileJson {
+            profile: fit.profile.name(),
+            bytes_per_pixel: fit.bytes_per_pixel,
+            budget: fit.budget,
+            fits: fit.fits,
+            tile: None,
+            tiles: None,
+            bins: None,
+            may_be_direct: None,
+            memoryless: None,
+            spilled: None,
+            consequence: format!("model: {}", fit.consequence()),
+        };
+        match fit.detail {
+            TileDetail::Mali {
+                width,
+                height,
+                tiles,
+            } => {
+                json.tile = Some([width, height]);
+                json.tiles = Some(tiles);
+            }
+            TileDetail::Adreno {
+                bins,
+                may_be_direct,
+            } => {
+                json.bins = Some(bins);
+                json.may_be_direct = Some(may_be_direct);
+            }
+            TileDetail::Apple { memoryless } => json.memoryless = Some(memoryless),
+            TileDetail::PowerVr { spilled } => json.spilled = Some(spilled),
+        }
+        json
+    }
 }
 
 #[derive(Serialize)]
@@ -172,6 +237,10 @@ impl CompiledGraph {
                         multiview: g.multiview,
                         color_bytes_per_sample: render.then_some(g.color_bytes_per_sample),
                         boundary: g.boundary.as_str(),
+                        tile: (render && !self.options.tile_set().is_empty()).then(|| {
+                            let fits = self.tile_fits(GroupId::new(index));
+                            fits.into_iter().map(TileJson::of).collect()
+                        }),
                     }
                 })
                 .collect(),
@@ -196,6 +265,7 @@ impl CompiledGraph {
                 .collect(),
             traffic: &self.traffic,
             required_limits: PlanLimits::of(&self.required_limits()),
+            memory: self.memory(),
             warnings: self
                 .warnings
                 .iter()
@@ -506,6 +576,7 @@ impl CompiledGraph {
             "  sampled  {:>16} (shader reads, not counted above)",
             t.sampled_bytes_per_frame
         );
+        self.tile_table(&mut out);
         if !self.warnings.is_empty() {
             let _ = writeln!(out, "\nWARNINGS");
             for w in &self.warnings {
@@ -528,6 +599,75 @@ impl CompiledGraph {
                 t.subresource_bytes(0)?.checked_mul(views)
             }
             Restructuring::CopyFolded { .. } => None,
+        }
+    }
+
+    /// The table's MEMORY section and, where profiles were asked for, its TILE section.
+    fn tile_table(&self, out: &mut String) {
+        let m = self.memory();
+        let _ = writeln!(
+            out,
+            "\nMEMORY (a model: every mip and layer x samples at the traffic model's texel sizes)"
+        );
+        let _ = writeln!(
+            out,
+            "  declared  {:>16}  every live graph-owned resource on its own",
+            m.declared_bytes
+        );
+        let saved = m.declared_bytes.saturating_sub(m.allocated_bytes);
+        let pct = if saved > 0 {
+            format!(
+                ", {:.1}% less",
+                100.0 * saved as f64 / m.declared_bytes as f64
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "  allocated {:>16}  pooled physical resources{pct}",
+            m.allocated_bytes
+        );
+        let _ = writeln!(
+            out,
+            "  transient {:>16}  of those, memoryless on tilers",
+            m.transient_bytes
+        );
+        if self.options.tile_set().is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "\nTILE (a model: each profile's budget against the group's attachment bytes)"
+        );
+        for (g, group) in self.groups.iter().enumerate() {
+            let fits = self.tile_fits(GroupId::new(g));
+            let Some(first) = group.attachments().next() else {
+                continue;
+            };
+            let size = match self.resource_decl(first.resource).kind {
+                ResourceKind::Texture(t) => {
+                    let (w, h) = t.mip_size(first.sub.mip);
+                    format!("{w}x{h}")
+                }
+                ResourceKind::Buffer(_) => String::new(),
+            };
+            let names: Vec<&str> = group.passes.iter().map(|&p| self.pass_name(p)).collect();
+            let _ = writeln!(out, "  #{g:<3} {size:<11} {}", names.join(" + "));
+            for fit in fits {
+                let unit = match fit.detail {
+                    TileDetail::Apple { .. } => "B/sample",
+                    _ => "B/pixel",
+                };
+                let _ = writeln!(
+                    out,
+                    "         {:<11} {:>6} {unit:<8} {:<4}  {}",
+                    fit.profile.name(),
+                    fit.bytes_per_pixel,
+                    if fit.fits { "fits" } else { "over" },
+                    fit.consequence()
+                );
+            }
         }
     }
 
@@ -628,9 +768,15 @@ impl CompiledGraph {
         );
         for (g, group) in self.groups.iter().enumerate() {
             let _ = writeln!(out, "  subgraph cluster_{g} {{");
+            let mut tile = String::new();
+            let fits = self.tile_fits(GroupId::new(g));
+            if !fits.is_empty() {
+                let briefs: Vec<String> = fits.iter().map(tile_brief).collect();
+                let _ = write!(tile, "\\ntile model: {}", briefs.join("; "));
+            }
             let _ = writeln!(
                 out,
-                "    label=\"group {g} ({}) | break: {}\";",
+                "    label=\"group {g} ({}) | break: {}{tile}\";",
                 group.kind.as_str(),
                 group.boundary.as_str()
             );
@@ -742,6 +888,32 @@ impl CompiledGraph {
                 StoreOp::None => "untouched",
             })
     }
+}
+
+/// One profile's verdict in a few words, for a DOT label: `mali-g52 24 B 16x16`,
+/// `adreno-630 28 B 56 bins`, `powervr 24 B spills 2`.
+fn tile_brief(fit: &TileFit) -> String {
+    let verdict = match &fit.detail {
+        TileDetail::Mali { width, height, .. } if fit.fits => format!("{width}x{height}"),
+        TileDetail::Mali { width, height, .. } => format!("{width}x{height} (over)"),
+        TileDetail::Adreno { bins: 1, .. } if fit.fits => "1 bin".into(),
+        TileDetail::Adreno { bins, .. } if fit.fits => format!("{bins} bins"),
+        TileDetail::Adreno { .. } => "to memory".into(),
+        TileDetail::Apple { memoryless } => {
+            let fits = if fit.fits { "fits" } else { "fails validation" };
+            if *memoryless {
+                format!("{fits}, memoryless")
+            } else {
+                fits.into()
+            }
+        }
+        TileDetail::PowerVr { spilled } if spilled.is_empty() => "fits".into(),
+        TileDetail::PowerVr { spilled } => {
+            let slots: Vec<String> = spilled.iter().map(u32::to_string).collect();
+            format!("spills {}", slots.join(","))
+        }
+    };
+    format!("{} {} B {verdict}", fit.profile.name(), fit.bytes_per_pixel)
 }
 
 /// A string as the inside of a DOT quoted string: backslashes and quotes escaped, line breaks

@@ -613,6 +613,9 @@ pub struct ResourceDecl {
     pub clear: Option<ClearValue>,
     /// Set for resources owned outside the graph.
     pub import: Option<Import>,
+    /// Never `TextureUsages::TRANSIENT_ATTACHMENT`, even where the plan could keep the texture
+    /// on tile only ([guide](crate::guide#will-it-fit-the-tile)).
+    pub keep_memory: bool,
     /// Set for the two halves of a history texture.
     pub(crate) history: Option<HistoryHalf>,
 }

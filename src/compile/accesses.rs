@@ -27,6 +27,8 @@ pub(super) struct ResourceInfo {
     pub multisampled: bool,
     pub imported: bool,
     pub one_subresource: bool,
+    /// Declared never transient.
+    pub keep_memory: bool,
 }
 
 pub(super) struct Accesses {
@@ -97,6 +99,7 @@ impl Accesses {
             multisampled: samples > 1,
             imported,
             one_subresource: r.subresource_count() == 1,
+            keep_memory: r.keep_memory,
         });
     }
 

@@ -91,10 +91,10 @@ pub(super) fn lifetimes_and_usage(
     plans
 }
 
-/// A texture lives only on tile when it is graph-owned, has one subresource (wgpu allows
-/// TRANSIENT_ATTACHMENT on single-mip textures only), is used only as an attachment (never
-/// sampled, stored to, copied or resolved into), all within one group that clears or ignores it
-/// on entry and discards it on exit. Called for each group in turn: a transient texture's one
+/// A texture lives only on tile when it is graph-owned, not declared `keep_memory`, has one
+/// subresource (wgpu allows TRANSIENT_ATTACHMENT on single-mip textures only), is used only as
+/// an attachment (never sampled, stored to, copied or resolved into), all within one group that
+/// clears or ignores it on entry and discards it on exit. Called for each group in turn: a transient texture's one
 /// group is where it is marked.
 pub(super) fn mark_transients(
     graph: Decls<'_>,
@@ -118,7 +118,7 @@ pub(super) fn mark_transients(
         }
         let info = graph.acc.resource(a.resource.index());
         let resolve_target = group.color.iter().any(|c| c.resolve == Some(a.resource));
-        if !info.imported && info.one_subresource && !resolve_target {
+        if !info.imported && !info.keep_memory && info.one_subresource && !resolve_target {
             let plan = &mut plans[a.resource.index()];
             plan.transient = true;
             plan.usage = ResourceUsage::Texture(

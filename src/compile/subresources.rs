@@ -173,6 +173,7 @@ mod tests {
             kind: ResourceKind::Texture(desc),
             clear: None,
             import: None,
+            keep_memory: false,
             history: None,
         };
         let f = wgpu::TextureFormat::Rgba8Unorm;

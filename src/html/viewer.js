@@ -250,8 +250,9 @@
     var G = {
       i: gi, index: int(g.index) != null ? g.index : gi, type: str(g.type),
       names: arr(g.passes).map(str), passes: [], atts: [], brk: str(g['break']), ex: ex,
-      first: null, last: null
+      first: null, last: null, tile: new Map()
     };
+    arr(g.tile).filter(isObj).forEach(function (t) { G.tile.set(str(t.profile), t); });
     function att(a, slot, ex) {
       var r = resOf(a.resource);
       var mip = int(a.mip) != null ? a.mip : 0;
@@ -462,6 +463,96 @@
       }
     });
   })();
+
+  // Tile profiles the plan reports (the tool's --tile), in the plan's order; one is picked at a
+  // time, and the group cards say how each group fares on it.
+  var tileProfiles = [];
+  groups.forEach(function (G) { G.tile.forEach(function (t, name) { if (tileProfiles.indexOf(name) < 0) tileProfiles.push(name); }); });
+  var tileProfile = tileProfiles.length ? tileProfiles[0] : null;
+  function tileUnit(t) { return t.memoryless != null ? 'B of colour a sample' : 'B a pixel'; }
+  // Budgets as the vendors quote them: bytes a pixel or a sample, GMEM in MiB.
+  function tileBudget(t) {
+    var b = int(t.budget);
+    if (b == null) return '?';
+    return b >= 1048576 ? fmtInt(b / 1048576) + ' MiB of GMEM' : fmtInt(b) + ' B';
+  }
+  function tileLine(t) {
+    return str(t.profile) + ': ' + fmtInt(int(t.bytes_per_pixel)) + ' ' + tileUnit(t) + ' against ' +
+      tileBudget(t) + (t.fits === true ? ', fits' : ', over budget');
+  }
+  (function drawTile() {
+    var sec = $('tile');
+    var m = isObj(plan.memory) ? plan.memory : null;
+    if (m) {
+      var declared = num(m.declared_bytes, null), allocated = num(m.allocated_bytes, null);
+      var ul = el('ul', 'memory');
+      [['declared', declared, 'every live graph-owned resource allocated on its own'],
+        ['allocated', allocated, 'the pooled physical resources' + (declared && allocated != null && declared > 0
+          ? ' (' + (100 * (declared - allocated) / declared).toFixed(1) + '% less)' : '')],
+        ['transient', num(m.transient_bytes, null), 'of those, memoryless on tilers']].forEach(function (row) {
+        var li = el('li');
+        li.setAttribute('data-k', row[0]);
+        li.appendChild(el('span', 'mkind', row[0]));
+        li.appendChild(el('span', 'exact', fmtInt(row[1]) + ' B'));
+        li.appendChild(el('span', 'human', ' (' + fmtBytes(row[1]) + ')'));
+        li.appendChild(el('span', 'mwhy', ' ' + row[2]));
+        ul.appendChild(li);
+      });
+      sec.appendChild(ul);
+    }
+    if (!tileProfiles.length) {
+      sec.appendChild(el('p', 'none', 'No tile profile in this plan: `tilegraph plan FILE --tile mali-g52 --tile adreno-630 \u2026` reports how each render group fits a tiler\u2019s on-chip budget.'));
+    } else {
+      var picker = el('div', 'tpicker');
+      picker.setAttribute('role', 'group');
+      picker.setAttribute('aria-label', 'Tile profile');
+      picker.appendChild(el('span', 'tplabel', 'Tile profile: '));
+      tileProfiles.forEach(function (name) {
+        var b = el('button', 'tprof', name);
+        b.type = 'button';
+        b.setAttribute('data-profile', name);
+        picker.appendChild(b);
+      });
+      sec.appendChild(picker);
+      var verdict = el('div', 'tverdict');
+      verdict.setAttribute('aria-live', 'polite');
+      sec.appendChild(verdict);
+      picker.addEventListener('click', function (ev) {
+        var b = ev.target.closest('button.tprof');
+        if (!b) return;
+        tileProfile = b.getAttribute('data-profile');
+        showTile();
+        drawGroups();
+      });
+    }
+    sec.appendChild(el('p', 'model', 'A model, not a measurement: attachment bytes at the traffic model\u2019s texel sizes against each vendor\u2019s documented budget (the guide gives the sources); memory counts every mip and layer \u00d7 samples, without a driver\u2019s padding or compression.'));
+  })();
+  function showTile() {
+    var sec = $('tile');
+    sec.querySelectorAll('button.tprof').forEach(function (b) {
+      b.setAttribute('aria-pressed', b.getAttribute('data-profile') === tileProfile ? 'true' : 'false');
+    });
+    var verdict = sec.querySelector('.tverdict');
+    if (!verdict) return;
+    verdict.textContent = '';
+    var render = groups.filter(function (G) { return G.tile.has(tileProfile); });
+    var over = render.filter(function (G) { return G.tile.get(tileProfile).fits !== true; });
+    verdict.appendChild(el('p', 'tsum', fmtInt(over.length) + ' of ' + plural(render.length, 'render group') + ' over the ' + tileProfile + ' budget'));
+    if (!over.length) return;
+    var ul = el('ul', 'tover');
+    over.forEach(function (G) {
+      var t = G.tile.get(tileProfile);
+      var li = el('li');
+      li.setAttribute('data-g', String(G.i));
+      li.appendChild(el('span', 'gidx', '#' + G.index));
+      li.appendChild(el('span', 'tnames', G.names.join(' + ')));
+      li.appendChild(el('span', 'tline', tileLine(t)));
+      li.appendChild(el('span', 'tcons', str(t.consequence)));
+      ul.appendChild(li);
+    });
+    verdict.appendChild(ul);
+  }
+  showTile();
 
   var warnEls = [];
   (function drawWarnings() {
@@ -979,6 +1070,16 @@
           t.appendChild(tr);
         });
         card.appendChild(t);
+      }
+      var tfit = tileProfile == null ? null : G.tile.get(tileProfile);
+      if (tfit) {
+        var fits = tfit.fits === true;
+        card.classList.add(fits ? 'tile-fits' : 'tile-over');
+        var tl2 = el('p', 'gtile ' + (fits ? 'fits' : 'over'));
+        tl2.setAttribute('data-profile', tileProfile);
+        tl2.appendChild(el('span', 'tline', tileLine(tfit)));
+        tl2.appendChild(el('span', 'tcons', ' \u2014 ' + str(tfit.consequence)));
+        card.appendChild(tl2);
       }
       var notes = [];
       G.passes.forEach(function (pi) { passes[pi].rs.concat(passes[pi].into).forEach(function (xi) { notes.push(rsLine(xi)); }); });

@@ -4,7 +4,9 @@
 #    standalone with rustc (hand-written plans: explain sentences, mips and layers, hostile names);
 #  - plan-*.html: the example graphs, the fixture graphs (fixtures/*.graph.json: hostile names,
 #    subresources, restructuring) and a generated 500-pass graph, planned by the tool: `tilegraph plan FILE --format html` where the tool has it,
-#    else its `--format json` plan wrapped the same way as the fixtures.
+#    else its `--format json` plan wrapped the same way as the fixtures;
+#  - plan-tile-*.html: a few example graphs planned for every tile profile (`--tile`), where the
+#    tool has it.
 # usage: tests/browser/build-pages.sh OUTDIR [TILEGRAPH_BINARY]   (default: target/release/tilegraph)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,4 +40,16 @@ for g in "$root"/examples/graphs/*.json "$here"/fixtures/*.graph.json "$out/big5
     echo "build-pages: skipped $n: $(head -c 200 "$out/$n.plan.err")" >&2
   fi
 done
+# The tile budgets' profile picker: a few graphs planned for every profile.
+if [ $html = 1 ] && "$bin" plan "$root/examples/graphs/deferred.json" --tile powervr > /dev/null 2>&1; then
+  tiles=""
+  for p in mali-g71 mali-g52 mali-g610 mali-g720 adreno-630 adreno-660 adreno-740 apple-a8 apple-a11 powervr; do
+    tiles="$tiles --tile $p"
+  done
+  for n in bevy_core3d deferred stereo forward_msaa; do
+    # shellcheck disable=SC2086
+    "$bin" plan "$root/examples/graphs/$n.json" --format html $tiles > "$out/plan-tile-$n.html" ||
+      { echo "build-pages: tilegraph plan $n --tile ... failed" >&2; exit 1; }
+  done
+fi
 echo "build-pages: pages in $out (tool $([ $html = 1 ] && echo 'with' || echo 'without') --format html)"

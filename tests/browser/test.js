@@ -18,6 +18,8 @@
 //  - needed_by: selecting a pass shows why it is alive; following the link (by mouse, by keyboard,
 //    and from every running pass) selects the pass the plan names at each step and reaches an
 //    `import:` or `side_effects` pass without a cycle; hovering a pass says why it is alive;
+//  - memory figures equal the plan's; the tile profile picker offers the plan's profiles, and
+//    picking each marks exactly the groups over its budget, with the consequence in words;
 //  - search: `/` focuses it, Enter jumps to the next match, Escape clears; arrow keys move in the grid;
 //  - names are text: no element the viewer does not make exists, no injected script ran, and every
 //    pass and resource name reads back exactly as the data has it.
@@ -665,6 +667,53 @@ async function testPage(context, file) {
     }));
     c.ok(nav.cursor && nav.status.length > 0, 'arrow keys: no cursor or no description of the cell');
     c.ok(nav.tip, 'arrow keys: the cell under the cursor has no tooltip');
+  }
+
+  // Memory and tile budgets: the memory figures are the plan's; the profile picker offers the
+  // plan's profiles, and picking one marks exactly the render groups over its budget, with the
+  // consequence in words, on their cards and in the list under the picker.
+  if (plan.memory) {
+    const shown = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#tile .memory li')]
+      .map((li) => [li.getAttribute('data-k'), li.querySelector('.exact').textContent.replace(/\D/g, '')])));
+    for (const k of ['declared', 'allocated', 'transient']) {
+      c.eq(shown[k], String(plan.memory[`${k}_bytes`]), `memory: ${k} bytes`);
+    }
+  }
+  const profiles = [];
+  groups.forEach((g) => (g.tile || []).forEach((t) => { if (!profiles.includes(t.profile)) profiles.push(t.profile); }));
+  const offered = await page.evaluate(() => [...document.querySelectorAll('#tile button.tprof')].map((b) => b.getAttribute('data-profile')));
+  c.eq(JSON.stringify(offered), JSON.stringify(profiles), 'tile profiles offered by the picker');
+  for (const profile of profiles) {
+    await page.locator(`#tile button.tprof[data-profile="${profile}"]`).click();
+    const got = await page.evaluate((profile) => ({
+      pressed: [...document.querySelectorAll('#tile button.tprof[aria-pressed="true"]')].map((b) => b.getAttribute('data-profile')),
+      cards: [...document.querySelectorAll('#groups .gcard')].map((card) => {
+        const line = card.querySelector('.gtile');
+        return {
+          g: Number(card.getAttribute('data-g')),
+          over: card.classList.contains('tile-over'),
+          profile: line ? line.getAttribute('data-profile') : null,
+          text: line ? line.textContent : null
+        };
+      }),
+      listed: [...document.querySelectorAll('#tile .tover li')].map((li) => Number(li.getAttribute('data-g')))
+    }), profile);
+    c.eq(JSON.stringify(got.pressed), JSON.stringify([profile]), `tile picker: pressed after picking ${profile}`);
+    const overExpected = [];
+    groups.forEach((g, gi) => {
+      const fit = (g.tile || []).find((t) => t.profile === profile);
+      const card = got.cards.find((x) => x.g === gi);
+      if (!card) { c.fail(`tile ${profile}: no card for group ${gi}`); return; }
+      if (!fit) {
+        c.eq(card.profile, null, `tile ${profile}: group ${gi} has no entry but its card has a tile line`);
+        return;
+      }
+      if (!fit.fits) overExpected.push(gi);
+      c.eq(card.over, !fit.fits, `tile ${profile}: group ${gi} marked over budget`);
+      c.eq(card.profile, profile, `tile ${profile}: group ${gi}'s tile line`);
+      c.ok(card.text && card.text.includes(fit.consequence), `tile ${profile}: group ${gi} does not say ${JSON.stringify(fit.consequence)}`);
+    });
+    c.eq(JSON.stringify(got.listed), JSON.stringify(overExpected), `tile ${profile}: groups listed over budget`);
   }
 
   // Switching between compact and wide columns draws the same ops.

@@ -1251,7 +1251,11 @@ fn plan_json_has_the_fields_of_the_contract() {
     };
     assert_eq!(
         keys(&p),
-        "groups,order,passes,required_limits,resources,restructure,traffic,warnings"
+        "groups,memory,order,passes,required_limits,resources,restructure,traffic,warnings"
+    );
+    assert_eq!(
+        keys(&p["memory"]),
+        "allocated_bytes,declared_bytes,transient_bytes"
     );
     assert_eq!(keys(&p["passes"][0]), "culled,group,name,needed_by");
     assert_eq!(

@@ -1,10 +1,11 @@
 //! The JSON formats are a contract: for every graph in `examples/graphs`, the description written
-//! back by `RenderGraph::to_json` and the plan's `CompiledGraph::to_json` are byte-identical to the
-//! files in `tests/golden`. A change to either format must show up here as a changed file in
+//! back by `RenderGraph::to_json` and the plan's `CompiledGraph::to_json` (compiled to report one
+//! tile profile of each vendor) are byte-identical to the files in `tests/golden`. A change to either format must show up here as a changed file in
 //! review. `TILEGRAPH_BLESS=1 cargo test --release --test cpu golden` rewrites the files.
 
 use std::path::{Path, PathBuf};
 
+use tilegraph::plan::TileProfile;
 use tilegraph::{CompileOptions, RenderGraph};
 
 fn example_graphs() -> Vec<PathBuf> {
@@ -51,8 +52,14 @@ fn description_and_plan_json_are_byte_identical_to_the_golden_files() {
             &graph.to_json(),
             &mut failures,
         );
+        let options = CompileOptions::default().with_tile_profiles(&[
+            TileProfile::MaliG71,
+            TileProfile::Adreno630,
+            TileProfile::AppleA8,
+            TileProfile::PowerVr,
+        ]);
         let plan = graph
-            .compile(&CompileOptions::default())
+            .compile(&options)
             .unwrap_or_else(|e| panic!("{stem}: {e}"));
         check(&format!("{stem}.plan.json"), &plan.to_json(), &mut failures);
     }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// The layers of lib.rs, bottom first.
 const LAYERS: [&[&str]; 10] = [
-    &["ids", "hash", "format", "error"],
+    &["ids", "hash", "format", "error", "tile"],
     &["resource"],
     &["context"],
     &["declare"],

@@ -23,3 +23,4 @@ mod report_views;
 mod requirements;
 mod restructure;
 mod subresources;
+mod tile;

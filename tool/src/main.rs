@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tilegraph::plan::TileProfile;
 use tilegraph::{CompileOptions, CompiledGraph, GraphError, RenderGraph};
 
 /// Plan, explain and draw render graphs described in JSON: what tilegraph decides for a frame
@@ -61,6 +62,11 @@ struct CompileArgs {
     /// error naming the first pass over a limit.
     #[arg(long, value_enum)]
     limits: Option<LimitsPreset>,
+    /// Report how every render group fits this tiler's on-chip budget (a model; repeat for
+    /// several): mali-g71, mali-g52, mali-g610, mali-g720, adreno-630, adreno-660, adreno-740,
+    /// apple-a8, apple-a11, powervr.
+    #[arg(long = "tile", value_name = "PROFILE", value_parser = parse_tile_profile)]
+    tile: Vec<TileProfile>,
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -78,6 +84,14 @@ impl LimitsPreset {
             LimitsPreset::Webgl2 => tilegraph::wgpu::Limits::downlevel_webgl2_defaults(),
         }
     }
+}
+
+/// A `--tile` profile by its name.
+fn parse_tile_profile(name: &str) -> Result<TileProfile, String> {
+    TileProfile::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = TileProfile::all().iter().map(|p| p.name()).collect();
+        format!("unknown tile profile (one of {})", names.join(", "))
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -151,7 +165,8 @@ fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, Failure> {
     let graph = RenderGraph::from_json(&read_description(&args.file)?)?;
     let mut options = CompileOptions::default()
         .with_fps(fps)
-        .with_restructure(!args.as_declared);
+        .with_restructure(!args.as_declared)
+        .with_tile_profiles(&args.tile);
     if args.dont_care {
         // SAFETY: `--dont-care` is the user's statement that every `write` access in the file
         // overwrites every pixel of its attachment (the guide), which is what the token asks for.

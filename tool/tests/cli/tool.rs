@@ -96,6 +96,78 @@ fn dont_care_flag_lets_writes_skip_the_clear() {
 }
 
 #[test]
+fn tile_flags_report_each_profile_asked_for() {
+    let o = tool(&[
+        "plan",
+        DEFERRED,
+        "--format",
+        "json",
+        "--tile",
+        "powervr",
+        "--tile",
+        "mali-g52",
+        "--tile",
+        "adreno-630",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // The library's plan with the same profiles, listed in the library's order.
+    let graph = RenderGraph::from_json(&std::fs::read_to_string(DEFERRED).unwrap()).unwrap();
+    use tilegraph::plan::TileProfile::*;
+    let options = CompileOptions::default().with_tile_profiles(&[MaliG52, Adreno630, PowerVr]);
+    let library: Value = serde_json::from_str(&graph.compile(&options).unwrap().to_json()).unwrap();
+    assert_eq!(p, library);
+    for g in p["groups"].as_array().unwrap() {
+        let profiles: Vec<&str> = match g["type"].as_str().unwrap() {
+            "render" => g["tile"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["profile"].as_str().unwrap())
+                .collect(),
+            _ => {
+                assert!(g.get("tile").is_none(), "{g}");
+                continue;
+            }
+        };
+        assert_eq!(profiles, ["mali-g52", "adreno-630", "powervr"]);
+    }
+    // The gbuffer group: three colour targets (12 B a pixel) and a 4 B depth at 1920x1080.
+    let gbuffer = &p["groups"][1]["tile"];
+    assert_eq!(gbuffer[0]["bytes_per_pixel"], 12);
+    assert_eq!(gbuffer[0]["tile"], serde_json::json!([16, 16]));
+    assert_eq!(gbuffer[1]["bytes_per_pixel"], 16);
+    assert_eq!(gbuffer[1]["bins"], 32);
+    assert_eq!(gbuffer[2]["spilled"], serde_json::json!([]));
+    assert!(p["memory"]["declared_bytes"].as_u64().unwrap() > 0);
+
+    // Without --tile: no tile lists, the memory figures all the same.
+    let plain: Value =
+        serde_json::from_str(&stdout(&tool(&["plan", DEFERRED, "--format", "json"]))).unwrap();
+    assert!(plain["groups"][1].get("tile").is_none());
+    assert_eq!(plain["memory"], p["memory"]);
+
+    // The table and DOT say it is a model.
+    let text = stdout(&tool(&[
+        "plan", DEFERRED, "--tile", "apple-a8", "--tile", "mali-g71",
+    ]));
+    assert!(text.contains("TILE (a model"), "{text}");
+    assert!(text.contains("MEMORY (a model"), "{text}");
+    assert!(
+        text.contains("apple-a8") && text.contains("mali-g71"),
+        "{text}"
+    );
+    let dot = stdout(&tool(&["dot", DEFERRED, "--tile", "adreno-740"]));
+    assert!(dot.contains("\\ntile model: adreno-740"), "{dot}");
+
+    // An unknown profile is a usage mistake that names the profiles there are.
+    let o = tool(&["plan", DEFERRED, "--tile", "mali"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("mali-g52") && err.contains("powervr"), "{err}");
+}
+
+#[test]
 fn dot_draws_groups_as_clusters_and_culled_passes() {
     let o = tool(&["dot", DEFERRED]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -297,9 +369,15 @@ fn help_and_version_describe_every_command_and_flag() {
     let flags: [(&str, &[&str]); 3] = [
         (
             "plan",
-            &["--format", "--fps", "--dont-care", "--as-declared"],
+            &[
+                "--format",
+                "--fps",
+                "--dont-care",
+                "--as-declared",
+                "--tile",
+            ],
         ),
-        ("dot", &["--dont-care", "--as-declared"]),
+        ("dot", &["--dont-care", "--as-declared", "--tile"]),
         (
             "run",
             &[

@@ -1,0 +1,419 @@
+//! Tile budgets: a model of how much of a group's attachments fits a tiler's on-chip memory per
+//! pixel, for a few built-in GPU profiles ([guide](crate::guide#will-it-fit-the-tile)). Reported,
+//! never changing the plan.
+
+use std::fmt;
+
+use wgpu::TextureFormat;
+
+use crate::format::{color_bytes_per_sample, texel_bytes};
+
+/// A tile-based GPU's on-chip budget, as a model ([guide](crate::guide#will-it-fit-the-tile)).
+/// Each profile counts a group's attachments its own way and says what happens past its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TileProfile {
+    /// Arm Mali-G71: a 16 B a pixel colour tile buffer at 16×16.
+    MaliG71,
+    /// Arm Mali-G52: 32 B a pixel.
+    MaliG52,
+    /// Arm Mali-G610: 64 B a pixel.
+    MaliG610,
+    /// Arm Mali-G720: 128 B a pixel.
+    MaliG720,
+    /// Qualcomm Adreno 630: 1 MiB of GMEM.
+    Adreno630,
+    /// Qualcomm Adreno 660: 1.5 MiB of GMEM.
+    Adreno660,
+    /// Qualcomm Adreno 740: 3 MiB of GMEM.
+    Adreno740,
+    /// Apple A8 (and other GPUs of Metal family Apple2): 32 B of colour a sample.
+    AppleA8,
+    /// Apple A11 and later: 64 B of colour a sample.
+    AppleA11,
+    /// Imagination PowerVR: 128-bit (16 B) output registers a pixel.
+    PowerVr,
+}
+
+/// Every profile, in the order reports list them.
+const ALL: [TileProfile; 10] = [
+    TileProfile::MaliG71,
+    TileProfile::MaliG52,
+    TileProfile::MaliG610,
+    TileProfile::MaliG720,
+    TileProfile::Adreno630,
+    TileProfile::Adreno660,
+    TileProfile::Adreno740,
+    TileProfile::AppleA8,
+    TileProfile::AppleA11,
+    TileProfile::PowerVr,
+];
+
+const MIB: u64 = 1 << 20;
+
+/// Mali's tile sizes (width × height), largest first: past its budget the tile shrinks.
+const MALI_TILES: [(u32, u32); 5] = [(16, 16), (16, 8), (8, 8), (8, 4), (4, 4)];
+
+/// The smallest Adreno bin: a group whose pixel does not fit one of these renders to memory.
+const ADRENO_MIN_BIN: (u64, u64) = (32, 16);
+
+impl TileProfile {
+    /// Every built-in profile, in the order reports list them.
+    pub fn all() -> &'static [TileProfile] {
+        &ALL
+    }
+
+    /// The profile's name, as `--tile` and the plan JSON spell it (`mali-g52`, `adreno-740`,
+    /// `apple-a11`, `powervr`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            TileProfile::MaliG71 => "mali-g71",
+            TileProfile::MaliG52 => "mali-g52",
+            TileProfile::MaliG610 => "mali-g610",
+            TileProfile::MaliG720 => "mali-g720",
+            TileProfile::Adreno630 => "adreno-630",
+            TileProfile::Adreno660 => "adreno-660",
+            TileProfile::Adreno740 => "adreno-740",
+            TileProfile::AppleA8 => "apple-a8",
+            TileProfile::AppleA11 => "apple-a11",
+            TileProfile::PowerVr => "powervr",
+        }
+    }
+
+    /// The profile of that name, if there is one.
+    pub fn from_name(name: &str) -> Option<TileProfile> {
+        ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The budget in bytes: a pixel of colour (Mali, PowerVR), a sample of colour (Apple), or
+    /// the whole GMEM (Adreno).
+    pub fn budget(self) -> u64 {
+        match self {
+            TileProfile::MaliG71 | TileProfile::PowerVr => 16,
+            TileProfile::MaliG52 | TileProfile::AppleA8 => 32,
+            TileProfile::MaliG610 | TileProfile::AppleA11 => 64,
+            TileProfile::MaliG720 => 128,
+            TileProfile::Adreno630 => MIB,
+            TileProfile::Adreno660 => MIB + MIB / 2,
+            TileProfile::Adreno740 => 3 * MIB,
+        }
+    }
+
+    /// Bit of the profile in a [`TileProfiles`] set.
+    fn bit(self) -> u16 {
+        1 << ALL.iter().position(|&p| p == self).unwrap_or(0)
+    }
+}
+
+impl fmt::Display for TileProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of profiles, listed in the order of [`TileProfile::all`].
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub(crate) struct TileProfiles(u16);
+
+impl TileProfiles {
+    pub(crate) fn of(profiles: &[TileProfile]) -> Self {
+        TileProfiles(profiles.iter().fold(0, |bits, p| bits | p.bit()))
+    }
+
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub(crate) fn iter(self) -> impl Iterator<Item = TileProfile> {
+        ALL.into_iter().filter(move |p| self.0 & p.bit() != 0)
+    }
+}
+
+impl fmt::Debug for TileProfiles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set()
+            .entries(self.iter().map(TileProfile::name))
+            .finish()
+    }
+}
+
+/// How one group fares on one profile ([guide](crate::guide#will-it-fit-the-tile)). A model,
+/// not a measurement: it counts attachment bytes against the budget each vendor documents.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct TileFit {
+    /// The profile.
+    pub profile: TileProfile,
+    /// The bytes the profile counts: a pixel of colour (Mali, PowerVR: spilled slots included),
+    /// a pixel of colour and depth/stencil over every view (Adreno), a sample of colour (Apple).
+    pub bytes_per_pixel: u64,
+    /// The profile's budget ([`TileProfile::budget`]).
+    pub budget: u64,
+    /// Mali keeps 16×16 tiles, Adreno fits a 32×16 bin, Apple stays within its budget, PowerVR
+    /// spills nothing.
+    pub fits: bool,
+    /// What the profile does with the group.
+    pub detail: TileDetail,
+}
+
+/// What a profile does with a group, past its budget or within it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TileDetail {
+    /// Mali: the tile, shrunk through 16×8, 8×8, 8×4 to 4×4 until the colour fits, and how many
+    /// tiles cover the group's render area.
+    Mali {
+        /// Tile width in pixels.
+        width: u32,
+        /// Tile height in pixels.
+        height: u32,
+        /// Tiles covering the render area.
+        tiles: u64,
+    },
+    /// Adreno: how many bins GMEM splits the render area into (a lower bound).
+    Adreno {
+        /// `⌈W × H × bytes ÷ GMEM⌉`, at least 1.
+        bins: u64,
+        /// A one-pass group without MSAA: the driver's heuristics may render it straight to
+        /// memory (few draws), with no GMEM at all.
+        may_be_direct: bool,
+    },
+    /// Apple: past the budget Metal refuses the render pass.
+    Apple {
+        /// The group has a transient (memoryless) attachment: a pass with too much geometry for
+        /// the tile memory aborts the command buffer.
+        memoryless: bool,
+    },
+    /// PowerVR: colour slots past the output registers, spilled to memory.
+    PowerVr {
+        /// Spilled colour slot indices, in slot order.
+        spilled: Vec<u32>,
+    },
+}
+
+impl TileFit {
+    /// What the figures mean for the group, as a sentence (a model's consequence, not a
+    /// measurement).
+    pub fn consequence(&self) -> String {
+        let budget = self.budget;
+        match &self.detail {
+            TileDetail::Mali {
+                width,
+                height,
+                tiles,
+            } => {
+                if self.fits {
+                    format!("fits the {budget} B a pixel tile buffer: 16x16 tiles ({tiles})")
+                } else {
+                    format!(
+                        "over the {budget} B a pixel tile buffer: tiles shrink to {width}x{height} ({tiles} of them), more per-tile work"
+                    )
+                }
+            }
+            TileDetail::Adreno {
+                bins,
+                may_be_direct,
+            } => {
+                let gmem = mib(budget);
+                let mut s = if self.fits {
+                    let plural = if *bins == 1 { "" } else { "s" };
+                    format!("at least {bins} bin{plural} in {gmem} of GMEM")
+                } else {
+                    format!("a 32x16 bin does not fit GMEM of {gmem}: the driver renders to memory")
+                };
+                if *may_be_direct {
+                    s.push_str(
+                        "; one pass without MSAA: the driver may render it straight to memory",
+                    );
+                }
+                s
+            }
+            TileDetail::Apple { memoryless } => {
+                let mut s = if self.fits {
+                    format!("within {budget} B of colour a sample")
+                } else {
+                    format!(
+                        "over {budget} B of colour a sample: the render pass fails validation on this GPU"
+                    )
+                };
+                if *memoryless {
+                    s.push_str("; memoryless attachments: too much geometry for the tile memory aborts the command buffer (keep_memory opts a resource out)");
+                }
+                s
+            }
+            TileDetail::PowerVr { spilled } => {
+                if spilled.is_empty() {
+                    format!("fits the {budget} B (128-bit) output registers")
+                } else {
+                    let slots: Vec<String> = spilled.iter().map(u32::to_string).collect();
+                    format!(
+                        "over the {budget} B (128-bit) output registers: colour slot{} {} spill{} to memory",
+                        if spilled.len() == 1 { "" } else { "s" },
+                        slots.join(", "),
+                        if spilled.len() == 1 { "s" } else { "" }
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// A GMEM size in MiB, as the vendors quote it.
+fn mib(bytes: u64) -> String {
+    if bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / MIB as f64)
+    }
+}
+
+/// One attachment as the profiles count it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TileAttachment {
+    pub format: TextureFormat,
+    pub samples: u32,
+}
+
+impl TileAttachment {
+    /// Texel bytes × samples ([guide](crate::guide#traffic-model)).
+    fn bytes(self) -> u64 {
+        texel_bytes(self.format)
+            .unwrap_or(0)
+            .saturating_mul(u64::from(self.samples))
+    }
+}
+
+/// A render group as the profiles see it.
+#[derive(Debug, Clone)]
+pub(crate) struct TileShape {
+    /// Render area in pixels.
+    pub width: u32,
+    pub height: u32,
+    /// Multiview count, or 1.
+    pub views: u32,
+    /// Passes in the group.
+    pub passes: usize,
+    /// Colour slots of one view, in slot order.
+    pub color: Vec<TileAttachment>,
+    pub depth: Option<TileAttachment>,
+    /// A transient (memoryless) attachment is among the group's.
+    pub memoryless: bool,
+}
+
+impl TileShape {
+    fn multisampled(&self) -> bool {
+        self.color.iter().chain(&self.depth).any(|a| a.samples > 1)
+    }
+
+    fn color_bytes(&self) -> u64 {
+        self.color
+            .iter()
+            .map(|a| a.bytes())
+            .fold(0, u64::saturating_add)
+    }
+
+    /// How the group fares on `profile`.
+    pub(crate) fn fit(&self, profile: TileProfile) -> TileFit {
+        let budget = profile.budget();
+        let (w, h) = (u64::from(self.width), u64::from(self.height));
+        let (bytes, fits, detail) = match profile {
+            TileProfile::MaliG71
+            | TileProfile::MaliG52
+            | TileProfile::MaliG610
+            | TileProfile::MaliG720 => {
+                // Each view is its own layer of tiles: one view's colour counts.
+                let bytes = self.color_bytes();
+                let (width, height) = MALI_TILES
+                    .into_iter()
+                    .find(|&(tw, th)| {
+                        bytes.saturating_mul(u64::from(tw * th)) <= budget.saturating_mul(256)
+                    })
+                    .unwrap_or((4, 4));
+                let tiles = w.div_ceil(u64::from(width)) * h.div_ceil(u64::from(height));
+                let detail = TileDetail::Mali {
+                    width,
+                    height,
+                    tiles,
+                };
+                (bytes, (width, height) == MALI_TILES[0], detail)
+            }
+            TileProfile::Adreno630 | TileProfile::Adreno660 | TileProfile::Adreno740 => {
+                // GMEM holds every view of a bin at once, colour and depth/stencil.
+                let bytes = self
+                    .color_bytes()
+                    .saturating_add(self.depth.map_or(0, TileAttachment::bytes))
+                    .saturating_mul(u64::from(self.views));
+                let bins = w
+                    .saturating_mul(h)
+                    .saturating_mul(bytes)
+                    .div_ceil(budget)
+                    .max(1);
+                let (bw, bh) = ADRENO_MIN_BIN;
+                let fits = bw * bh * bytes <= budget;
+                let may_be_direct = self.passes == 1 && !self.multisampled();
+                (
+                    bytes,
+                    fits,
+                    TileDetail::Adreno {
+                        bins,
+                        may_be_direct,
+                    },
+                )
+            }
+            TileProfile::AppleA8 | TileProfile::AppleA11 => {
+                let bytes = u64::from(color_bytes_per_sample(self.color.iter().map(|a| a.format)));
+                let detail = TileDetail::Apple {
+                    memoryless: self.memoryless,
+                };
+                (bytes, bytes <= budget, detail)
+            }
+            TileProfile::PowerVr => {
+                // A slot that would take the registers past the budget spills and adds nothing.
+                let (mut registers, mut spilled) = (0u64, Vec::new());
+                for (slot, a) in self.color.iter().enumerate() {
+                    let cost = a.bytes();
+                    if registers.saturating_add(cost) > budget {
+                        spilled.push(slot as u32);
+                    } else {
+                        registers += cost;
+                    }
+                }
+                let fits = spilled.is_empty();
+                (self.color_bytes(), fits, TileDetail::PowerVr { spilled })
+            }
+        };
+        TileFit {
+            profile,
+            bytes_per_pixel: bytes,
+            budget,
+            fits,
+            detail,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for &p in TileProfile::all() {
+            assert_eq!(TileProfile::from_name(p.name()), Some(p));
+        }
+        assert_eq!(TileProfile::from_name("mali"), None);
+        let set = TileProfiles::of(&[TileProfile::PowerVr, TileProfile::MaliG52]);
+        assert_eq!(
+            set.iter().collect::<Vec<_>>(),
+            [TileProfile::MaliG52, TileProfile::PowerVr]
+        );
+    }
+
+    #[test]
+    fn color_bytes_per_sample_aligns_each_slot() {
+        use TextureFormat::*;
+        // r8 (1 B) then rgba32float (16 B, 4-aligned): 1 → 4 + 16.
+        assert_eq!(color_bytes_per_sample([R8Unorm, Rgba32Float]), 20);
+        assert_eq!(color_bytes_per_sample([Rgba16Float; 4]), 32);
+    }
+}
