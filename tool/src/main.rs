@@ -254,6 +254,10 @@ mod run_command {
         /// Keep the declared order: compile without restructuring.
         #[arg(long)]
         as_declared: bool,
+        /// Write the render passes this mode records as JSON: per group in recording order, each
+        /// attachment's format, size, samples, load, store and resolve.
+        #[arg(long, value_name = "PATH")]
+        recorded_json: Option<PathBuf>,
         /// Record multiview passes one render pass per view, even where the device has
         /// multiview (to compare).
         #[arg(long)]
@@ -383,6 +387,10 @@ mod run_command {
             path: path.display().to_string(),
             message: e.to_string(),
         };
+        if let Some(path) = &args.recorded_json {
+            let json = tilegraph_tool::executed::to_json(&output.plan, options.mode);
+            std::fs::write(path, json).map_err(|e| io(path, e))?;
+        }
         if let Some(path) = &args.plan_html {
             std::fs::write(path, output.plan.to_html()).map_err(|e| io(path, e))?;
             eprintln!("wrote {}", path.display());
