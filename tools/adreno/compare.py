@@ -107,11 +107,10 @@ def read_passes(path):
             if kind not in ("S", "E", "M", "B", "2", "D") or len(parts) < 2 and kind not in ("S", "E"):
                 continue
             if kind in ("S", "E"):
+                # cffdump's "submits" are the dump's command streams: every IB1 of a submit, in
+                # the order the CP runs them, so a pass (and its tiles) goes on across them.
                 if kind == "S":
                     submit += 1
-                if tile_open and cur is not None and cur.mode == "gmem":
-                    cur.tiles += 1
-                cur, tile_open, fresh_binning = None, False, False
                 continue
             mode = parts[1]
             kv = parse_kv(parts[2:])
@@ -173,8 +172,9 @@ def read_passes(path):
                     cur.blits.append(("out2d", src - GMEM_BASE, dst))
                 elif cntl & 0x80:  # SOLID_COLOR: a fill
                     cur.blits.append(("fill", None, dst))
-                else:
-                    cur.blits.append(("copy2d", src, dst))
+                elif (int(kv.get("src_info", "0"), 16) >> 14) & 0x3:  # SAMPLES > 1: a resolve
+                    cur.blits.append(("resolve2d", src, dst))
+                # other 2D copies (copy passes, read-backs) are not the render pass's
     if tile_open and cur is not None and cur.mode == "gmem":
         cur.tiles += 1
     return passes
@@ -204,7 +204,7 @@ def emitted(p, slot, all_addresses):
         else:
             if kind == "fill" and addr in addrs:
                 ops.add("clear")
-            elif kind == "copy2d" and gmem in addrs and addr not in all_addresses:
+            elif kind == "resolve2d" and gmem in addrs:
                 ops.add("resolve")
     return ops
 

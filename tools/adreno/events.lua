@@ -72,6 +72,7 @@ function CP_BLIT(pkt, size)
 	io.write("2 ", mode,
 		" cntl=", hex(reg(0x8c00)),                  -- RB_2D_BLIT_CNTL
 		" src=", hex(reg64(0xb4c2)),                 -- SP_PS_2D_SRC
+		" src_info=", hex(reg(0xb4c0)),              -- SP_PS_2D_SRC_INFO
 		" dst=", hex(reg64(0x8c18)),                 -- RB_2D_DST
 		" ", state(), "\n")
 end
