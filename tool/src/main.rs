@@ -344,6 +344,12 @@ mod run_command {
         };
         let gpu = headless::open(&device)?;
         eprintln!("adapter: {}", gpu.describe());
+        // Hashes and images are claims about what ran: none where nothing runs (a drm shim).
+        if (args.hash || args.out.is_some()) && !gpu.executes_submissions() {
+            return Err(RunError::NotExecuted {
+                adapter: gpu.describe(),
+            });
+        }
         if let (true, Some(why)) = (
             options.timings,
             tilegraph_tool::timings::unavailable(&gpu.device),
