@@ -169,6 +169,9 @@ for c in $selected; do
 done
 echo "(the frames took $(( $(date +%s) - start )) s)"
 
+echo "== the Adreno tile report (DESIGN 2.7) next to what turnip did"
+python3 "$HERE/model.py" --summary "$OUT" || true
+
 echo "== negative control: turnip told to load where the plan says DontCare (TU_DEBUG=dontcare_as_load)"
 run_case 630 gmem dont-care graph post_chain dontcare_as_load
 cat "$OUT/graph-post_chain.dont-care.gmem.a630.neg.txt"
