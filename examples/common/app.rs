@@ -74,6 +74,9 @@ pub struct Options<C> {
     pub print_plan: bool,
     /// Write the plan as an HTML page here.
     pub plan_html: Option<PathBuf>,
+    /// Headless: write the last frame's recorded render passes as JSON here
+    /// (`tilegraph_tool::executed`).
+    pub recorded_json: Option<PathBuf>,
     /// Hand over `wgpu::LoadOpDontCare` (default; `--no-dont-care` turns it off).
     pub dont_care: bool,
     pub timings: bool,
@@ -88,7 +91,7 @@ pub struct Options<C> {
 
 const COMMON_USAGE: &str = "[--headless | --window] [--output PATH] [--size WxH] [--frames N]
     [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--plan-html PATH] [--timings] [--adapter-limits]
-    [--no-dont-care] [--resize-at FRAME WxH] [--resize-every N]";
+    [--recorded-json PATH] [--no-dont-care] [--resize-at FRAME WxH] [--resize-every N]";
 
 fn usage<E: Example>() -> String {
     format!("usage: {} {COMMON_USAGE} {}", E::NAME, E::FLAGS)
@@ -129,6 +132,7 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
         backend: Backend::Auto,
         print_plan: false,
         plan_html: None,
+        recorded_json: None,
         dont_care: true,
         timings: false,
         resize_at: None,
@@ -166,6 +170,7 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
             }
             "--print-plan" => o.print_plan = true,
             "--plan-html" => o.plan_html = Some(PathBuf::from(value()?)),
+            "--recorded-json" => o.recorded_json = Some(PathBuf::from(value()?)),
             "--no-dont-care" => o.dont_care = false,
             "--timings" => o.timings = true,
             "--adapter-limits" => o.adapter_limits = true,
@@ -364,6 +369,10 @@ fn run_headless<E: Example>(o: &Options<E::Config>) -> Result<(), String> {
         std::fs::write(path, plan.to_html())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("wrote the plan to {}", path.display());
+    }
+    if let (Some(path), Some(plan)) = (&o.recorded_json, &last_plan) {
+        std::fs::write(path, tilegraph_tool::executed::to_json(plan, o.mode))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(plan) = last_plan {
         println!("{}", plan.to_table());

@@ -138,6 +138,40 @@ impl Gpu {
         )
     }
 
+    /// Whether the device's submissions execute: a 4×4 texture cleared by a render pass reads
+    /// back as the clear colour. `false` on a driver that records and submits without running
+    /// anything (Mesa's drm shims), where read-backs return whatever the memory held.
+    pub fn executes_submissions(&self) -> bool {
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        let (texture, view) = self.target(
+            "executes_submissions",
+            (4, 4),
+            wgpu::TextureFormat::Rgba8Unorm,
+            usage,
+        );
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: 1.0,
+                        g: 0.0,
+                        b: 1.0,
+                        a: 1.0,
+                    }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        self.queue.submit([encoder.finish()]);
+        read_texture(&self.device, &self.queue, &texture)
+            .is_ok_and(|r| r.bytes.chunks_exact(4).all(|p| p == [255, 0, 255, 255]))
+    }
+
     /// A single-sampled 2D texture of one mip and one layer, and a view of all of it: what a
     /// frame renders into when there is no surface.
     pub fn target(

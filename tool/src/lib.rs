@@ -7,6 +7,8 @@
 //!   before it runs.
 //! - [`synthetic`]: synthetic shaders whose results depend on exactly what each pass declares, so
 //!   `tilegraph run` can execute any description in every execute mode and compare them.
+//! - [`executed`]: the render passes an execute mode records, as JSON, for checks of what a
+//!   driver made of them.
 //! - [`timings`]: median GPU time per group and per frame from the executor's timestamps.
 //! - [`soak`]: a long run of changing graphs, sizes and histories on one executor, checking that
 //!   memory and every cache stay bounded.
@@ -16,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod adapt;
+pub mod executed;
 pub mod headless;
 pub mod soak;
 pub mod synthetic;

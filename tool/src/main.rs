@@ -269,6 +269,10 @@ mod run_command {
         /// Keep the declared order: compile without restructuring.
         #[arg(long)]
         as_declared: bool,
+        /// Write the render passes this mode records as JSON: per group in recording order, each
+        /// attachment's format, size, samples, load, store and resolve.
+        #[arg(long, value_name = "PATH")]
+        recorded_json: Option<PathBuf>,
         /// Record multiview passes one render pass per view, even where the device has
         /// multiview (to compare).
         #[arg(long)]
@@ -355,6 +359,12 @@ mod run_command {
         };
         let gpu = headless::open(&device)?;
         eprintln!("adapter: {}", gpu.describe());
+        // Hashes and images are claims about what ran: none where nothing runs (a drm shim).
+        if (args.hash || args.out.is_some()) && !gpu.executes_submissions() {
+            return Err(RunError::NotExecuted {
+                adapter: gpu.describe(),
+            });
+        }
         if let (true, Some(why)) = (
             options.timings,
             tilegraph_tool::timings::unavailable(&gpu.device),
@@ -398,6 +408,10 @@ mod run_command {
             path: path.display().to_string(),
             message: e.to_string(),
         };
+        if let Some(path) = &args.recorded_json {
+            let json = tilegraph_tool::executed::to_json(&output.plan, options.mode);
+            std::fs::write(path, json).map_err(|e| io(path, e))?;
+        }
         if let Some(path) = &args.plan_html {
             std::fs::write(path, output.plan.to_html()).map_err(|e| io(path, e))?;
             eprintln!("wrote {}", path.display());

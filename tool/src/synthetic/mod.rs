@@ -72,6 +72,14 @@ pub enum RunError {
         /// The first message.
         first: String,
     },
+    /// Contents were asked for on a device whose submissions do not execute.
+    #[error(
+        "{adapter} does not execute what is submitted (a cleared texture does not read back as cleared): no contents to hash or write"
+    )]
+    NotExecuted {
+        /// The adapter.
+        adapter: String,
+    },
     /// A file could not be read or written.
     #[error("`{path}`: {message}")]
     Io {
@@ -91,7 +99,7 @@ impl RunError {
             RunError::Execute(_) => "execute",
             RunError::Open(DeviceError::NoAdapter { .. }) => "no_adapter",
             RunError::Open(_) | RunError::Readback(_) => "gpu",
-            RunError::Device { .. } => "device",
+            RunError::Device { .. } | RunError::NotExecuted { .. } => "device",
             RunError::Io { .. } => "io",
         }
     }
