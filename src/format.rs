@@ -47,6 +47,23 @@ pub fn is_renderable(format: TextureFormat) -> bool {
         .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
 }
 
+/// Colour bytes a sample of a render pass attaching `formats` in slot order, as wgpu adds them
+/// up: each slot starts at the next multiple of its format's component alignment and adds its
+/// format's cost (`TextureFormat::target_component_alignment`, `target_pixel_byte_cost`).
+pub(crate) fn color_bytes_per_sample(
+    formats: impl IntoIterator<Item = wgpu::TextureFormat>,
+) -> u32 {
+    formats.into_iter().fold(0, |total, format| {
+        match (
+            format.target_pixel_byte_cost(),
+            format.target_component_alignment(),
+        ) {
+            (Some(cost), Some(alignment)) => total.next_multiple_of(alignment) + cost,
+            _ => total,
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,21 +93,4 @@ mod tests {
         assert_eq!(texel_bytes(TextureFormat::Depth32FloatStencil8), Some(8));
         assert_eq!(texel_bytes(TextureFormat::Bc1RgbaUnorm), None);
     }
-}
-
-/// Colour bytes a sample of a render pass attaching `formats` in slot order, as wgpu adds them
-/// up: each slot starts at the next multiple of its format's component alignment and adds its
-/// format's cost (`TextureFormat::target_component_alignment`, `target_pixel_byte_cost`).
-pub(crate) fn color_bytes_per_sample(
-    formats: impl IntoIterator<Item = wgpu::TextureFormat>,
-) -> u32 {
-    formats.into_iter().fold(0, |total, format| {
-        match (
-            format.target_pixel_byte_cost(),
-            format.target_component_alignment(),
-        ) {
-            (Some(cost), Some(alignment)) => total.next_multiple_of(alignment) + cost,
-            _ => total,
-        }
-    })
 }
