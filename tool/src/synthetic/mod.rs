@@ -30,7 +30,7 @@ mod shaders;
 pub(crate) use imports::{OwnedImport, create_imports, initialize_imports};
 pub use passes::attach;
 
-use crate::adapt::{Adaptation, Capabilities, Unsupported, adapt};
+use crate::adapt::{Adaptation, Capabilities, Unsupported, adapt, refuse_sampled_later_layers};
 use crate::headless::{DeviceError, Gpu, Readback, ReadbackError, read_buffer};
 use tilegraph::decl::format_name;
 use tilegraph::decl::{ResourceDecl, ResourceKind};
@@ -221,6 +221,12 @@ pub fn prepare(
         resize(&mut resources, width, height);
     }
     let adaptation = adapt(&mut resources, &mut passes, caps)?;
+    // Culled passes bind nothing: only live ones are held to what the adapter can bind.
+    let live: Vec<bool> = declared
+        .compile(&CompileOptions::default())
+        .map(|plan| plan.passes().iter().map(|p| !p.culled).collect())
+        .unwrap_or_default();
+    refuse_sampled_later_layers(&resources, &passes, &live, caps)?;
     let graph = RenderGraph::from_declarations(resources, passes)?;
     Ok((graph, adaptation))
 }

@@ -149,6 +149,58 @@ fn msaa_depth_copy_is_refused_precisely_on_gl() {
     );
 }
 
+/// A graph sampling single layers past layer 0 of an array: on Vulkan every mode gives one
+/// image; on GL, whose wgpu backend binds no view whose first layer is not 0 for sampling, the
+/// run is refused naming the pass and the layers, instead of an image that silently differs.
+#[test]
+fn sampled_later_layers_agree_on_vulkan_and_are_refused_on_gl() {
+    let graph =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/graphs/sampled_later_layers.json");
+    let run = |backend: &str, mode: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tilegraph"))
+            .arg("run")
+            .arg(&graph)
+            .args([
+                "--backend",
+                backend,
+                "--mode",
+                mode,
+                "--hash",
+                "--size",
+                "64x64",
+            ])
+            .output()
+            .expect("start tilegraph")
+    };
+    let hashes: Vec<String> = ["planned", "naive", "poison"]
+        .iter()
+        .map(|mode| {
+            let out = run("vulkan", mode);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{mode} on Vulkan: {stderr}");
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        })
+        .collect();
+    assert!(
+        hashes.iter().all(|h| *h == hashes[0] && h.contains("out ")),
+        "{hashes:?}"
+    );
+    let out = run("gl", "planned");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "the GL run should be refused: {stderr}"
+    );
+    assert!(
+        stderr.contains("error: unsupported: pass `show`: reads layers 2..3 of `layers`"),
+        "{stderr}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "nothing is printed for a refused run"
+    );
+}
+
 /// A headless run touches no window system: without `XDG_RUNTIME_DIR`, `WAYLAND_DISPLAY` and
 /// `DISPLAY`, a window-system probe (Mesa's Vulkan device-selection layer connecting to Wayland)
 /// would print `error: XDG_RUNTIME_DIR is invalid ...`. stderr carries only the adapter line.
