@@ -774,9 +774,13 @@ impl CompiledGraph {
                 let briefs: Vec<String> = fits.iter().map(tile_brief).collect();
                 let _ = write!(tile, "\\ntile model: {}", briefs.join("; "));
             }
+            let views = group
+                .multiview
+                .map(|n| format!(" | {n} views (multiview)"))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "    label=\"group {g} ({}) | break: {}{tile}\";",
+                "    label=\"group {g} ({}){views} | break: {}{tile}\";",
                 group.kind.as_str(),
                 group.boundary.as_str()
             );

@@ -193,6 +193,12 @@
     if (layer != null && (layer > 0 || (res && res.layers > 1))) s += '#' + layer;
     return s;
   }
+  // How a slot reads: `color 0`, `depth`, `color 1 view 1` in a multiview group.
+  function slotName(slot) {
+    var parts = slot.slice(1).split('v');
+    var name = slot.charAt(0) === 'd' ? 'depth' : 'color ' + parts[0];
+    return parts.length > 1 ? name + ' view ' + parts[1] : name;
+  }
   function entryMip(e) { return isObj(e) && int(e.mip) != null ? e.mip : 0; }
   function entryLayer(e) { return isObj(e) && int(e.layer) != null ? e.layer : 0; }
 
@@ -271,8 +277,17 @@
       A.label = A.res + (r < 0 ? '' : subLabel(r, mip, layer));
       return A;
     }
-    arr(g.color).forEach(function (a, k) { if (isObj(a)) G.atts.push(att(a, 'c' + k, exColor[k])); });
-    if (isObj(g.depth)) G.atts.push(att(g.depth, 'd', ex.depth));
+    // A multiview group lists each colour attachment once per view (its layers in turn) and the
+    // depth attachment's views past the first in `depth_views`: slots name the view, `c0v1`.
+    var views = int(g.multiview) != null && g.multiview > 1 ? g.multiview : 1;
+    function viewOf(k) { return views > 1 ? 'v' + k : ''; }
+    arr(g.color).forEach(function (a, k) {
+      if (isObj(a)) G.atts.push(att(a, 'c' + Math.floor(k / views) + viewOf(k % views), exColor[k]));
+    });
+    if (isObj(g.depth)) G.atts.push(att(g.depth, 'd' + viewOf(0), ex.depth));
+    arr(g.depth_views).forEach(function (a, k) {
+      if (isObj(a)) G.atts.push(att(a, 'd' + viewOf(k + 1), arr(ex.depth_views)[k]));
+    });
     groupById.set(G.index, G);
     return G;
   });
@@ -1050,7 +1065,7 @@
         G.atts.forEach(function (A) {
           var tr = el('tr');
           tr.setAttribute('data-a', A.slot);
-          tr.appendChild(el('td', 'slot', A.slot === 'd' ? 'depth' + (A.readOnly ? ' (read-only)' : '') : 'color ' + A.slot.slice(1)));
+          tr.appendChild(el('td', 'slot', slotName(A.slot) + (A.readOnly ? ' (read-only)' : '')));
           tr.appendChild(el('td', 'aname', A.label));
           var tl = el('td'); tl.appendChild(opSpan(A, 'load')); tr.appendChild(tl);
           tr.appendChild(el('td', 'arrow', '\u2192'));
@@ -1129,7 +1144,7 @@
   function accLines(list) {
     return list.map(function (a) {
       var k = has(ACCESS, a.kind) ? ACCESS[a.kind][1] : a.kind;
-      var slot = a.slot == null ? '' : a.slot === 'd' ? 'depth ' : 'color ' + a.slot.slice(1) + ' ';
+      var slot = a.slot == null ? '' : slotName(a.slot) + ' ';
       var what = a.kind === 'resolve' ? 'resolve target' : k;
       var label = a.kind !== k && has(ACCESS, a.kind) && k === 'storage' ? ' (' + a.kind + ')' : '';
       var line = ['  ' + slot + what + label + ': ', N(a.res + (a.whole || a.r < 0 ? '' : subLabel(a.r, a.mip, a.layer)))];
@@ -1218,7 +1233,7 @@
     var A = null;
     G.atts.forEach(function (x) { if (x.slot === slot) A = x; });
     if (!A) return [];
-    var where = 'group #' + G.index + ', ' + (slot === 'd' ? 'depth' : 'color ' + slot.slice(1));
+    var where = 'group #' + G.index + ', ' + slotName(slot);
     if (edge === 'resolve') {
       var rl = [[N(A.label), ' resolves into ', N(A.resolve), ' at the end of ' + where + ' (moves ' + fmtBytes(A.bytesResolve) + ')']];
       G.passes.forEach(function (pi) {

@@ -137,9 +137,15 @@ function neededBy(p, graph, planPassIndex, resByName) {
   return { k: 'pass', name: nb, p: planPassIndex.has(nb) ? planPassIndex.get(nb) : -1 };
 }
 
+// The viewer's slot names: `c0`, `d`; in a multiview group each view's, `c0v1`, `dv1`.
 function attachments(group) {
-  const list = (group.color || []).map((a, k) => Object.assign({ slot: 'c' + k }, a));
-  if (group.depth) list.push(Object.assign({ slot: 'd' }, group.depth));
+  const views = Number.isInteger(group.multiview) && group.multiview > 1 ? group.multiview : 1;
+  const view = (k) => (views > 1 ? 'v' + k : '');
+  const list = (group.color || []).map((a, k) =>
+    Object.assign({ slot: 'c' + Math.floor(k / views) + view(k % views), kind: 'color', index: k }, a));
+  if (group.depth) list.push(Object.assign({ slot: 'd' + view(0), kind: 'depth', index: 0 }, group.depth));
+  (group.depth_views || []).forEach((a, k) =>
+    list.push(Object.assign({ slot: 'd' + view(k + 1), kind: 'depth_view', index: k }, a)));
   return list;
 }
 
@@ -479,7 +485,7 @@ async function testPage(context, file) {
     c.eq(tip.foreign, 0, `${where}: elements in the tooltip that the viewer does not make`);
     c.ok(/why: \S/.test(tip.text), `${where}: tooltip gives no reason: ${JSON.stringify(tip.text)}`);
     const ex = ((explain.groups || [])[gi] || {});
-    const exA = a.slot === 'd' ? ex.depth : (ex.color || [])[Number(a.slot.slice(1))];
+    const exA = a.kind === 'depth' ? ex.depth : a.kind === 'depth_view' ? (ex.depth_views || [])[a.index] : (ex.color || [])[a.index];
     if (exA && exA[field]) c.ok(tip.text.includes(exA[field]), `${where}: tooltip lacks the plan's reason ${JSON.stringify(exA[field])}`);
     if (edge === 'store') c.ok(tip.text.includes(`group ended: ${groups[gi].break}`), `${where}: tooltip does not say why the group ended`);
   }

@@ -154,3 +154,15 @@ fn a_multiview_pass_on_too_few_layers_says_how_many_it_needs() {
         "{text}"
     );
 }
+
+#[test]
+fn dot_says_how_many_views_a_multiview_group_renders() {
+    let dot = compiled(TWO_RESOLVES).to_dot();
+    assert!(dot.contains("| 2 views (multiview) |"), "{dot}");
+    let single = compiled(
+        r#"{"resources": [{"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]},
+             "import": {"contents": "undefined", "after": "keep"}}],
+            "passes": [{"name": "draw", "type": "render", "color": [{"resource": "out", "access": "clear"}]}]}"#,
+    );
+    assert!(!single.to_dot().contains("views"));
+}
