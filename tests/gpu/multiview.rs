@@ -465,3 +465,92 @@ fn multiview_attachment_views_are_kept_with_the_pooled_texture() {
         }
     }
 }
+
+const VIEW_TINT: &str = "
+struct Tint { colors: array<vec4f, 2> }
+@group(0) @binding(0) var<uniform> tint: Tint;
+@fragment fn fs(in: FullscreenVertex) -> @location(0) vec4f { return tint.colors[in.view]; }
+";
+
+/// `helpers::FullscreenViews`: one fragment stage, every way of recording a pass of two views;
+/// each view reads its own index and lands in its own layer, with and without multiview, in
+/// every mode, the quad covering every pixel.
+#[test]
+fn a_fullscreen_pass_of_two_views_draws_each_view_into_its_layer() {
+    use tilegraph::helpers::{BindGroupCache, Binding, FullscreenViews};
+    use tilegraph::wgpu::util::DeviceExt;
+    let gpu = crate::support::gpu();
+    let colors: Vec<u8> = [[1.0f32, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]]
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let tint = gpu
+        .device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("view tint"),
+            contents: &colors,
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let views = FullscreenViews::new(
+        &gpu.device,
+        "views",
+        VIEW_TINT,
+        "fs",
+        &[Some(FORMAT.into())],
+        2,
+    );
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        panic!("creating the pipelines: {e}");
+    }
+    let cache = BindGroupCache::new();
+    for multiview in [true, false] {
+        let mut executor = Executor::with_options(
+            &gpu.device,
+            &gpu.queue,
+            ExecutorOptions::default().with_multiview(multiview),
+        );
+        for mode in [
+            ExecuteMode::Planned,
+            ExecuteMode::Naive,
+            ExecuteMode::Poison,
+        ] {
+            let target = layers(&gpu, 2);
+            let mut graph = RenderGraph::new();
+            let eyes = graph.import_texture(
+                "eyes",
+                TextureDesc::new(FORMAT, SIZE.0, SIZE.1).layers(2),
+                Import {
+                    contents: ImportContents::Undefined,
+                    after: ImportAfter::Keep,
+                },
+            );
+            let (views, cache, tint) = (&views, &cache, &tint);
+            graph
+                .add_render_pass("post")
+                .multiview(2)
+                .color(eyes, Access::Write)
+                .execute(move |pass, ctx| {
+                    views.draw(pass, ctx, cache, &[Binding::ExternalBuffer(tint)])
+                });
+            let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+            let mut imports = Imports::new();
+            imports.texture(eyes, &target.0, &target.1);
+            executor
+                .execute_and_submit(&mut graph, &plan, &imports, mode)
+                .unwrap_or_else(|e| panic!("{mode}, multiview {multiview}: {e}"));
+            drop(graph);
+            crate::support::assert_no_gpu_errors(&gpu);
+            for layer in 0..2 {
+                let texels = read_layer(&gpu, &target.0, layer);
+                let wrong = texels
+                    .chunks(4)
+                    .filter(|t| *t != COLORS[layer as usize])
+                    .count();
+                assert_eq!(wrong, 0, "layer {layer}: {mode}, multiview {multiview}");
+            }
+            cache.next_frame();
+        }
+    }
+}
