@@ -170,13 +170,17 @@ pub enum TileDetail {
         /// Tiles covering the render area.
         tiles: u64,
     },
-    /// Adreno: how many bins GMEM splits the render area into (a lower bound).
+    /// Adreno: how many bins GMEM splits the render area into (a lower bound), and whether the
+    /// driver renders the group straight to memory on its first frame.
+    #[non_exhaustive]
     Adreno {
         /// `⌈W × H × bytes ÷ GMEM⌉`, at least 1.
         bins: u64,
-        /// A one-pass group without MSAA: the driver's heuristics may render it straight to
-        /// memory (few draws), with no GMEM at all.
+        /// The driver may render the group straight to memory, with no GMEM at all:
+        /// `first_frame` is not [`FirstFrame::Tiled`].
         may_be_direct: bool,
+        /// What turnip 22.3 does with the group on its first frame.
+        first_frame: FirstFrame,
     },
     /// Apple: past the budget Metal refuses the render pass.
     Apple {
@@ -189,6 +193,34 @@ pub enum TileDetail {
         /// Spilled colour slot indices, in slot order.
         spilled: Vec<u32>,
     },
+}
+
+/// What Mesa's turnip 22.3 (Adreno 6xx) does with a render group on its first frame, before its
+/// autotuner has history ([guide](crate::guide#will-it-fit-the-tile)): `use_sysmem_rendering`
+/// and `fallback_use_bypass` in `tu_cmd_buffer.c` / `tu_autotune.c`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FirstFrame {
+    /// Rendered to memory whatever its draws: a multiview group (turnip 22.3 renders every
+    /// multiview pass to memory, even with `TU_DEBUG=gmem`), or a group whose pixel does not fit
+    /// the smallest bin.
+    Memory,
+    /// No attachment is multisampled: rendered to memory if the group records at most 5 draws
+    /// (turnip counts draws, whatever the passes; the plan cannot count them), tiled otherwise.
+    MemoryIfFewDraws,
+    /// A multisampled attachment: tiled.
+    Tiled,
+}
+
+impl FirstFrame {
+    /// The plan JSON's name: `memory`, `memory_if_few_draws`, `tiled`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FirstFrame::Memory => "memory",
+            FirstFrame::MemoryIfFewDraws => "memory_if_few_draws",
+            FirstFrame::Tiled => "tiled",
+        }
+    }
 }
 
 impl TileFit {
@@ -211,8 +243,7 @@ impl TileFit {
                 }
             }
             TileDetail::Adreno {
-                bins,
-                may_be_direct,
+                bins, first_frame, ..
             } => {
                 let gmem = mib(budget);
                 let mut s = if self.fits {
@@ -221,10 +252,14 @@ impl TileFit {
                 } else {
                     format!("a 32x16 bin does not fit GMEM of {gmem}: the driver renders to memory")
                 };
-                if *may_be_direct {
-                    s.push_str(
-                        "; one pass without MSAA: the driver may render it straight to memory",
-                    );
+                match first_frame {
+                    FirstFrame::Memory if self.fits => s.push_str(
+                        "; multiview: turnip 22.3 renders it straight to memory, where the loads and stores the plan skips save nothing",
+                    ),
+                    FirstFrame::MemoryIfFewDraws => s.push_str(
+                        "; no MSAA: turnip renders it straight to memory on its first frame if it has at most 5 draws",
+                    ),
+                    _ => {}
                 }
                 s
             }
@@ -291,8 +326,6 @@ pub(crate) struct TileShape {
     pub height: u32,
     /// Multiview count, or 1.
     pub views: u32,
-    /// Passes in the group.
-    pub passes: usize,
     /// Colour slots of one view, in slot order.
     pub color: Vec<TileAttachment>,
     pub depth: Option<TileAttachment>,
@@ -350,13 +383,21 @@ impl TileShape {
                     .max(1);
                 let (bw, bh) = ADRENO_MIN_BIN;
                 let fits = bw * bh * bytes <= budget;
-                let may_be_direct = self.passes == 1 && !self.multisampled();
+                // Turnip counts draws, not passes: a merged group of few draws goes to memory too.
+                let first_frame = if self.views > 1 || !fits {
+                    FirstFrame::Memory
+                } else if self.multisampled() {
+                    FirstFrame::Tiled
+                } else {
+                    FirstFrame::MemoryIfFewDraws
+                };
                 (
                     bytes,
                     fits,
                     TileDetail::Adreno {
                         bins,
-                        may_be_direct,
+                        may_be_direct: first_frame != FirstFrame::Tiled,
+                        first_frame,
                     },
                 )
             }

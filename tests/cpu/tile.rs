@@ -3,7 +3,7 @@
 //! the memory figures, and `keep_memory`.
 
 use serde_json::{Value, json};
-use tilegraph::plan::{GroupId, TileDetail, TileFit, TileProfile};
+use tilegraph::plan::{FirstFrame, GroupId, TileDetail, TileFit, TileProfile};
 use tilegraph::wgpu::TextureFormat;
 use tilegraph::{
     Access, CompileOptions, CompiledGraph, ErrorKind, Import, ImportAfter, ImportContents,
@@ -98,6 +98,7 @@ fn adreno(fit: TileFit) -> (u64, bool, u64, bool) {
         TileDetail::Adreno {
             bins,
             may_be_direct,
+            ..
         } => (fit.bytes_per_pixel, fit.fits, bins, may_be_direct),
         other => panic!("not an Adreno entry: {other:?}"),
     }
@@ -231,7 +232,8 @@ fn adreno_splits_gmem_into_bins_and_renders_to_memory_past_one_bin() {
         size: (64, 32),
         ..Group::default()
     };
-    assert_eq!(adreno(full.fit(Adreno630)), (2048, true, 4, false));
+    // Multiview: turnip 22.3 renders it to memory whatever it holds.
+    assert_eq!(adreno(full.fit(Adreno630)), (2048, true, 4, true));
     let over = Group {
         depth: Some(("depth16unorm", 8)),
         ..full
@@ -241,27 +243,126 @@ fn adreno_splits_gmem_into_bins_and_renders_to_memory_past_one_bin() {
     assert!(adreno(over.fit(Adreno660)).1);
 }
 
+/// Adreno: what turnip 22.3 does with the group on its first frame.
+fn first_frame(fit: TileFit) -> FirstFrame {
+    match fit.detail {
+        TileDetail::Adreno {
+            first_frame,
+            may_be_direct,
+            ..
+        } => {
+            assert_eq!(may_be_direct, first_frame != FirstFrame::Tiled);
+            first_frame
+        }
+        other => panic!("not an Adreno entry: {other:?}"),
+    }
+}
+
 #[test]
-fn adreno_says_a_one_pass_group_without_msaa_may_be_rendered_direct() {
+fn adreno_follows_turnips_first_frame_rule() {
+    use FirstFrame::*;
     use TileProfile::Adreno630;
+    // No MSAA: to memory with at most 5 draws, whatever the passes (turnip counts draws).
     let one = Group {
         color: &[("rgba8unorm", 1)],
         ..Group::default()
     };
-    assert!(adreno(one.fit(Adreno630)).3);
+    assert_eq!(first_frame(one.fit(Adreno630)), MemoryIfFewDraws);
     let two = Group { passes: 2, ..one };
-    assert!(!adreno(two.fit(Adreno630)).3);
+    assert_eq!(first_frame(two.fit(Adreno630)), MemoryIfFewDraws);
+    // An MSAA attachment: tiled.
     let msaa = Group {
         color: &[("rgba8unorm", 4)],
         ..Group::default()
     };
     assert_eq!(adreno(msaa.fit(Adreno630)), (16, true, 1, false));
+    assert_eq!(first_frame(msaa.fit(Adreno630)), Tiled);
     let msaa_depth = Group {
         color: &[("rgba8unorm", 4)],
         depth: Some(("depth24plus", 4)),
+        passes: 2,
         ..Group::default()
     };
     assert_eq!(adreno(msaa_depth.fit(Adreno630)), (32, true, 1, false));
+    // Multiview: always to memory, MSAA or not.
+    let stereo = Group { views: 2, ..msaa };
+    assert_eq!(first_frame(stereo.fit(Adreno630)), Memory);
+}
+
+/// A merged group without MSAA (a cleared colour stored, a cleared depth discarded), an MSAA
+/// group resolved, and a multiview group of two cleared, stored layers; all 64×64 at 4 B a texel.
+const FIRST_FRAME_GRAPH: &str = r#"{"resources": [
+  {"name": "color", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}},
+  {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}},
+  {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}},
+  {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}},
+  {"name": "eyes", "texture": {"format": "rgba8unorm", "size": [64, 64, 2]}, "import": {"contents": "undefined", "after": "keep"}}],
+ "passes": [
+  {"name": "gbuffer", "type": "render", "color": [{"resource": "color", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
+  {"name": "light", "type": "render", "color": [{"resource": "color", "access": "read_write"}], "depth": {"resource": "depth", "access": "read"}},
+  {"name": "aa", "type": "render", "color": [{"resource": "msaa", "access": "clear", "resolve": "out"}]},
+  {"name": "stereo", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "clear"}]}]}"#;
+
+#[test]
+fn traffic_says_which_groups_adreno_renders_to_memory_and_what_the_ops_save_there() {
+    let options = CompileOptions::default().with_tile_profiles(&[TileProfile::Adreno630]);
+    let plan = RenderGraph::from_json(FIRST_FRAME_GRAPH)
+        .unwrap()
+        .compile(&options)
+        .unwrap();
+    assert_eq!(plan.groups().len(), 3);
+    // #0: the colour's load skipped (16384), the depth's load and store (2 × 16384).
+    // #1: the MSAA colour's load and store (2 × 65536). #2: two layers' loads (2 × 16384).
+    let saved: Vec<u64> = (0..3)
+        .map(|g| plan.ops_saved_bytes(GroupId::new(g)))
+        .collect();
+    assert_eq!(saved, [49152, 131072, 32768]);
+    let firsts: Vec<FirstFrame> = (0..3)
+        .map(|g| {
+            first_frame(
+                plan.tile_fit(GroupId::new(g), TileProfile::Adreno630)
+                    .unwrap(),
+            )
+        })
+        .collect();
+    use FirstFrame::*;
+    assert_eq!(firsts, [MemoryIfFewDraws, Tiled, Memory]);
+
+    let json: Value = serde_json::from_str(&plan.to_json()).unwrap();
+    let entry = |g: usize| json["groups"][g]["tile"][0].clone();
+    assert_eq!(entry(0)["first_frame"], "memory_if_few_draws");
+    assert_eq!(entry(0)["ops_saved_bytes"], 49152);
+    assert_eq!(entry(1)["first_frame"], "tiled");
+    assert!(entry(1).get("ops_saved_bytes").is_none());
+    assert_eq!(entry(2)["first_frame"], "memory");
+    assert_eq!(entry(2)["ops_saved_bytes"], 32768);
+
+    let table = plan.to_table();
+    let traffic = &table[table.find("TRAFFIC").unwrap()..table.find("MEMORY").unwrap()];
+    assert!(traffic.contains("adreno-630, first frame: turnip 22.3 renders to memory a group without MSAA of at most 5 draws"), "{traffic}");
+    assert!(
+        traffic.contains("    #0   memory if <= 5 draws            49152  gbuffer + light\n"),
+        "{traffic}"
+    );
+    assert!(
+        traffic.contains("    #2   memory (multiview)              32768  stereo\n"),
+        "{traffic}"
+    );
+    assert!(!traffic.contains("aa\n"), "{traffic}");
+    assert!(
+        traffic.contains(
+            "on 2 groups the plan's ops save 81920 B/frame, not realised when rendered to memory"
+        ),
+        "{traffic}"
+    );
+
+    // Without an Adreno profile the section says nothing of it.
+    let mali = CompileOptions::default().with_tile_profiles(&[TileProfile::MaliG52]);
+    let plan = RenderGraph::from_json(FIRST_FRAME_GRAPH)
+        .unwrap()
+        .compile(&mali)
+        .unwrap();
+    assert!(!plan.to_table().contains("first frame"));
 }
 
 #[test]
