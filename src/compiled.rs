@@ -12,7 +12,7 @@ use crate::resource::{
     Access, AttachmentDecl, ClearValue, ListAccess, PassDecl, PassId, PassKind, ResourceDecl,
     ResourceId, ResourceKind, Subresource,
 };
-use crate::tile::{TileAttachment, TileFit, TileProfile, TileShape};
+use crate::tile::{TileAttachment, TileFit, TileProfile, TileShape, resolves_through_2d};
 
 /// The load op of an attachment at the start of a group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -959,6 +959,9 @@ impl CompiledGraph {
             memoryless: group
                 .attachments()
                 .any(|a| self.resources[a.resource.index()].transient),
+            resolves_through_2d: group.color.iter().any(|a| {
+                a.resolve.is_some() && texture(a).is_some_and(|t| resolves_through_2d(t.format))
+            }),
         })
     }
 

@@ -98,6 +98,8 @@ struct TileJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     bins: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    bin: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     may_be_direct: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     first_frame: Option<&'static str>,
@@ -123,6 +125,7 @@ impl TileJson {
             tile: None,
             tiles: None,
             bins: None,
+            bin: None,
             may_be_direct: None,
             first_frame: None,
             ops_saved_bytes: None,
@@ -141,11 +144,13 @@ impl TileJson {
             }
             TileDetail::Adreno {
                 bins,
+                bin,
                 may_be_direct,
                 first_frame,
                 ..
             } => {
                 json.bins = Some(bins);
+                json.bin = bin.map(|(w, h)| [w, h]);
                 json.may_be_direct = Some(may_be_direct);
                 json.first_frame = Some(first_frame.as_str());
                 json.ops_saved_bytes = may_be_direct.then_some(ops_saved);

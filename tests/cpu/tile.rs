@@ -200,10 +200,19 @@ fn mali_counts_samples_not_depth_and_one_view() {
     assert_eq!(mali(stereo.fit(MaliG71)), (16, true, (16, 16), 28));
 }
 
+/// Adreno: (bins, bin).
+fn adreno_bins(fit: TileFit) -> (u64, Option<(u32, u32)>) {
+    match fit.detail {
+        TileDetail::Adreno { bins, bin, .. } => (bins, bin),
+        other => panic!("not an Adreno entry: {other:?}"),
+    }
+}
+
 #[test]
-fn adreno_splits_gmem_into_bins_and_renders_to_memory_past_one_bin() {
+fn adreno_cuts_turnips_bins_and_renders_to_memory_when_none_fits() {
     use TileProfile::*;
-    // 512 × 256 × 8 B is exactly 1 MiB: one bin; one row more, two.
+    // The a630 and a660 follow turnip 22.3's rule; the figures are tools/adreno/model.py's.
+    // rgba8unorm + depth32float, 8 B: 512 × 256 is one bin (a660: 96-wide alignment).
     let exact = Group {
         color: &[("rgba8unorm", 1)],
         depth: Some(("depth32float", 1)),
@@ -211,36 +220,87 @@ fn adreno_splits_gmem_into_bins_and_renders_to_memory_past_one_bin() {
         ..Group::default()
     };
     assert_eq!(adreno(exact.fit(Adreno630)), (8, true, 1, true));
+    assert_eq!(adreno_bins(exact.fit(Adreno630)), (1, Some((512, 256))));
+    assert_eq!(adreno_bins(exact.fit(Adreno660)), (1, Some((576, 256))));
+    // One row more: the a630 cuts the frame in two 256 × 288 bins.
     let one_more = Group {
         size: (512, 257),
         ..exact
     };
-    assert_eq!(adreno(one_more.fit(Adreno630)).2, 2);
-    // 1920 × 1080 × 8 B: 15.8 MiB, 16 bins on an a630, 11 on an a660, 6 on an a740.
+    assert_eq!(adreno_bins(one_more.fit(Adreno630)), (2, Some((256, 288))));
+    assert_eq!(adreno_bins(one_more.fit(Adreno660)), (1, Some((576, 288))));
+    // 1920 × 1080: 20 bins on an a630 (the bound says 16), 12 on an a660 (11); the a740, which
+    // turnip 22.3 does not drive, keeps the lower bound ⌈W × H × bytes ÷ GMEM⌉ = 6.
     let hd = Group {
         size: (1920, 1080),
         ..exact
     };
-    assert_eq!(adreno(hd.fit(Adreno630)).2, 16);
-    assert_eq!(adreno(hd.fit(Adreno660)).2, 11);
-    assert_eq!(adreno(hd.fit(Adreno740)).2, 6);
-    // A 32×16 bin holds 2048 B a pixel in 1 MiB: 8 × rgba32float × 8 samples × 2 views is
-    // exactly that; a depth on top does not fit (the driver renders to memory).
+    assert_eq!(adreno_bins(hd.fit(Adreno630)), (20, Some((384, 288))));
+    assert_eq!(adreno_bins(hd.fit(Adreno660)), (12, Some((480, 384))));
+    assert_eq!(adreno_bins(hd.fit(Adreno740)), (6, None));
+    let hd720 = Group {
+        size: (1280, 720),
+        ..exact
+    };
+    assert_eq!(adreno_bins(hd720.fit(Adreno630)), (8, Some((320, 384))));
+    assert_eq!(adreno_bins(hd720.fit(Adreno660)), (6, Some((480, 384))));
+    // A 1-byte attachment doubles the width alignment; depth32float-stencil8's stencil takes a
+    // share of its own.
+    let r8 = Group {
+        color: &[("r8unorm", 1), ("rgba8unorm", 1)],
+        size: (1280, 720),
+        ..Group::default()
+    };
+    assert_eq!(adreno_bins(r8.fit(Adreno630)), (6, Some((448, 384))));
+    assert_eq!(adreno_bins(r8.fit(Adreno660)), (6, Some((576, 384))));
+    let stencil = Group {
+        depth: Some(("depth32float-stencil8", 1)),
+        ..hd720
+    };
+    assert_eq!(adreno_bins(stencil.fit(Adreno630)), (12, Some((320, 256))));
+    assert_eq!(adreno_bins(stencil.fit(Adreno660)), (8, Some((384, 384))));
+    // 8 × rgba32float × 8 samples × 2 views, 2048 B: each 256 B attachment needs a share of 32
+    // blocks of GMEM and GMEM runs out of blocks: no bin fits, the driver renders to memory. The
+    // a740's bound: 64 × 32 × 2048 B in 3 MiB, 2 bins.
     let full = Group {
         color: &[("rgba32float", 8); 8],
         views: 2,
         size: (64, 32),
         ..Group::default()
     };
-    // Multiview: turnip 22.3 renders it to memory whatever it holds.
-    assert_eq!(adreno(full.fit(Adreno630)), (2048, true, 4, true));
-    let over = Group {
-        depth: Some(("depth16unorm", 8)),
-        ..full
+    let (bytes, fits, bins, direct) = adreno(full.fit(Adreno630));
+    assert_eq!((bytes, fits, bins, direct), (2048, false, 1, true));
+    assert_eq!(adreno_bins(full.fit(Adreno630)).1, None);
+    assert!(!adreno(full.fit(Adreno660)).1);
+    assert_eq!(adreno(full.fit(Adreno740)), (2048, true, 2, true));
+}
+
+#[test]
+fn adreno_keeps_the_ccus_share_of_gmem_when_a_resolve_needs_the_2d_engine() {
+    use TileProfile::*;
+    let graph = |format: &str| {
+        let json = format!(
+            r#"{{"resources": [
+              {{"name": "msaa", "texture": {{"format": "{format}", "size": [1920, 1080], "samples": 4}}}},
+              {{"name": "out", "texture": {{"format": "{format}", "size": [1920, 1080]}},
+               "import": {{"contents": "undefined", "after": "keep"}}}}],
+             "passes": [{{"name": "draw", "type": "render",
+               "color": [{{"resource": "msaa", "access": "clear", "resolve": "out"}}]}}]}}"#
+        );
+        RenderGraph::from_json(&json)
+            .unwrap()
+            .compile(&CompileOptions::default())
+            .unwrap()
     };
-    let (bytes, fits, _, _) = adreno(over.fit(Adreno630));
-    assert_eq!((bytes, fits), (2048 + 2 * 8 * 2, false));
-    assert!(adreno(over.fit(Adreno660)).1);
+    // rgba8unorm resolves with the blit event: all of GMEM, 35 bins on an a630.
+    let plain = graph("rgba8unorm");
+    let fit = |plan: &CompiledGraph, p| adreno_bins(plan.tile_fit(GroupId::new(0), p).unwrap());
+    assert_eq!(fit(&plain, Adreno630), (35, Some((288, 224))));
+    assert_eq!(fit(&plain, Adreno660), (28, Some((288, 288))));
+    // An sRGB resolve goes through the 2D engine: 16 KiB a CCU less, 40 bins.
+    let srgb = graph("rgba8unorm-srgb");
+    assert_eq!(fit(&srgb, Adreno630), (40, Some((256, 224))));
+    assert_eq!(fit(&srgb, Adreno660), (28, Some((288, 288))));
 }
 
 /// Adreno: what turnip 22.3 does with the group on its first frame.
