@@ -256,8 +256,8 @@ pub struct TileFit {
     pub bytes_per_pixel: u64,
     /// The profile's budget ([`TileProfile::budget`]).
     pub budget: u64,
-    /// Mali keeps 16×16 tiles, Adreno fits a 32×16 bin, Apple stays within its budget, PowerVR
-    /// spills nothing.
+    /// Mali keeps 16×16 tiles, Adreno has a bin (turnip's on the a630 and a660, a 32×16 one on
+    /// the a740), Apple stays within its budget, PowerVR spills nothing.
     pub fits: bool,
     /// What the profile does with the group.
     pub detail: TileDetail,
