@@ -12,7 +12,7 @@ use crate::resource::{
     Access, AttachmentDecl, ClearValue, ListAccess, PassDecl, PassId, PassKind, ResourceDecl,
     ResourceId, ResourceKind, Subresource,
 };
-use crate::tile::{TileAttachment, TileFit, TileProfile, TileShape};
+use crate::tile::{TileAttachment, TileFit, TileProfile, TileShape, resolves_through_2d};
 
 /// The load op of an attachment at the start of a group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -907,6 +907,24 @@ impl CompiledGraph {
         }
     }
 
+    /// Attachment bytes the group's ops save a frame against loading and storing every
+    /// attachment of the group ([guide](crate::guide#will-it-fit-the-tile)): each attachment not
+    /// loaded (cleared, `dont_care`) and each store discarded, at its subresource's bytes
+    /// (read-only depth, never written, saves nothing). What a tiler saves by the plan's ops; a
+    /// group the driver renders straight to memory realises none of it. 0 for compute and copy
+    /// groups; saturates.
+    pub fn ops_saved_bytes(&self, group: GroupId) -> u64 {
+        self.groups[group.index()]
+            .attachments()
+            .map(|a| {
+                let skipped =
+                    u64::from(a.load != LoadOp::Load) + u64::from(a.store == StoreOp::Discard);
+                subresource_bytes(&self.resource_decls[a.resource.index()], a.sub)
+                    .saturating_mul(skipped)
+            })
+            .fold(0, u64::saturating_add)
+    }
+
     /// A render group as the tile profiles count it: its render area, one view's colour slots,
     /// its depth, and whether a transient attachment is among them.
     fn tile_shape(&self, group: &Group) -> Option<TileShape> {
@@ -930,7 +948,6 @@ impl CompiledGraph {
             width,
             height,
             views,
-            passes: group.passes.len(),
             // Colour attachments hold each slot's views together.
             color: group
                 .color
@@ -942,6 +959,9 @@ impl CompiledGraph {
             memoryless: group
                 .attachments()
                 .any(|a| self.resources[a.resource.index()].transient),
+            resolves_through_2d: group.color.iter().any(|a| {
+                a.resolve.is_some() && texture(a).is_some_and(|t| resolves_through_2d(t.format))
+            }),
         })
     }
 

@@ -212,7 +212,7 @@ pub mod plan {
         StoreReason, Traffic, Warning, WarningKind,
     };
     pub use crate::ids::{GroupId, PhysicalId};
-    pub use crate::tile::{TileDetail, TileFit, TileProfile};
+    pub use crate::tile::{FirstFrame, TileDetail, TileFit, TileProfile};
 }
 
 /// Reading declarations back: what [`RenderGraph::resources`](crate::RenderGraph::resources)

@@ -14,7 +14,7 @@ use crate::format::format_name;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::PlanLimits;
 use crate::resource::{PassId, PassKind, ResourceId, ResourceKind, Subresource};
-use crate::tile::{TileDetail, TileFit};
+use crate::tile::{FirstFrame, TileDetail, TileFit, TileProfile};
 
 #[derive(Serialize)]
 struct PlanJson<'p> {
@@ -98,7 +98,15 @@ struct TileJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     bins: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    bin: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     may_be_direct: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_frame: Option<&'static str>,
+    /// On an Adreno group the driver may render to memory: what the plan's ops save there, which
+    /// a render to memory does not realise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ops_saved_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     memoryless: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -107,7 +115,8 @@ struct TileJson {
 }
 
 impl TileJson {
-    fn of(fit: TileFit) -> Self {
+    /// `ops_saved` is the group's [`CompiledGraph::ops_saved_bytes`].
+    fn of(fit: TileFit, ops_saved: u64) -> Self {
         let mut json = TileJson {
             profile: fit.profile.name(),
             bytes_per_pixel: fit.bytes_per_pixel,
@@ -116,7 +125,10 @@ impl TileJson {
             tile: None,
             tiles: None,
             bins: None,
+            bin: None,
             may_be_direct: None,
+            first_frame: None,
+            ops_saved_bytes: None,
             memoryless: None,
             spilled: None,
             consequence: format!("model: {}", fit.consequence()),
@@ -132,10 +144,16 @@ impl TileJson {
             }
             TileDetail::Adreno {
                 bins,
+                bin,
                 may_be_direct,
+                first_frame,
+                ..
             } => {
                 json.bins = Some(bins);
+                json.bin = bin.map(|(w, h)| [w, h]);
                 json.may_be_direct = Some(may_be_direct);
+                json.first_frame = Some(first_frame.as_str());
+                json.ops_saved_bytes = may_be_direct.then_some(ops_saved);
             }
             TileDetail::Apple { memoryless } => json.memoryless = Some(memoryless),
             TileDetail::PowerVr { spilled } => json.spilled = Some(spilled),
@@ -238,8 +256,10 @@ impl CompiledGraph {
                         color_bytes_per_sample: render.then_some(g.color_bytes_per_sample),
                         boundary: g.boundary.as_str(),
                         tile: (render && !self.options.tile_set().is_empty()).then(|| {
-                            let fits = self.tile_fits(GroupId::new(index));
-                            fits.into_iter().map(TileJson::of).collect()
+                            let id = GroupId::new(index);
+                            let saved = self.ops_saved_bytes(id);
+                            let fits = self.tile_fits(id);
+                            fits.into_iter().map(|f| TileJson::of(f, saved)).collect()
                         }),
                     }
                 })
@@ -576,6 +596,7 @@ impl CompiledGraph {
             "  sampled  {:>16} (shader reads, not counted above)",
             t.sampled_bytes_per_frame
         );
+        self.first_frame_table(&mut out);
         self.tile_table(&mut out);
         if !self.warnings.is_empty() {
             let _ = writeln!(out, "\nWARNINGS");
@@ -599,6 +620,65 @@ impl CompiledGraph {
                 t.subresource_bytes(0)?.checked_mul(views)
             }
             Restructuring::CopyFolded { .. } => None,
+        }
+    }
+
+    /// The TRAFFIC section's lines for each Adreno profile asked for: the render groups turnip
+    /// may render straight to memory on their first frame, and what the plan's ops save there.
+    fn first_frame_table(&self, out: &mut String) {
+        let adreno = self.options.tile_set().iter().filter(|p| {
+            matches!(
+                p,
+                TileProfile::Adreno630 | TileProfile::Adreno660 | TileProfile::Adreno740
+            )
+        });
+        for profile in adreno {
+            let mut rows = Vec::new();
+            let (mut saved, mut all) = (0u64, 0u64);
+            for g in 0..self.groups.len() {
+                let id = GroupId::new(g);
+                let Some(fit) = self.tile_fit(id, profile) else {
+                    continue;
+                };
+                let TileDetail::Adreno { first_frame, .. } = fit.detail else {
+                    continue;
+                };
+                let why = match first_frame {
+                    FirstFrame::Memory if fit.fits => "memory (multiview)",
+                    FirstFrame::Memory => "memory (over GMEM)",
+                    FirstFrame::MemoryIfFewDraws => "memory if <= 5 draws",
+                    _ => continue,
+                };
+                let ops = self.ops_saved_bytes(id);
+                saved = saved.saturating_add(ops);
+                all += 1;
+                let names: Vec<&str> = self.groups[g]
+                    .passes
+                    .iter()
+                    .map(|&p| self.pass_name(p))
+                    .collect();
+                rows.push(format!(
+                    "    #{g:<3} {why:<20} {ops:>16}  {}",
+                    names.join(" + ")
+                ));
+            }
+            let _ = writeln!(
+                out,
+                "  {profile}, first frame: turnip 22.3 renders to memory a group without MSAA of at most 5 draws (the plan cannot count draws: \"if <= 5 draws\"), every multiview group, and a group over GMEM"
+            );
+            let _ = writeln!(
+                out,
+                "    {:<4} {:<20} {:>16}  passes",
+                "", "renders", "ops save B/frame"
+            );
+            for row in rows {
+                let _ = writeln!(out, "{row}");
+            }
+            let _ = writeln!(
+                out,
+                "    on {all} group{} the plan's ops save {saved} B/frame, not realised when rendered to memory",
+                if all == 1 { "" } else { "s" }
+            );
         }
     }
 

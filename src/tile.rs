@@ -51,11 +51,118 @@ const ALL: [TileProfile; 10] = [
 
 const MIB: u64 = 1 << 20;
 
+/// Whether turnip's blit event cannot resolve `format` (`blit_can_resolve`): sRGB, snorm,
+/// channels over 10 bits (every float format), RG8.
+pub(crate) fn resolves_through_2d(format: TextureFormat) -> bool {
+    let name = format!("{format:?}");
+    ["Srgb", "Snorm", "Float", "16", "32"]
+        .iter()
+        .any(|part| name.contains(part))
+        || matches!(
+            format,
+            TextureFormat::Rg8Unorm | TextureFormat::Rg8Uint | TextureFormat::Rg8Sint
+        )
+}
+
 /// Mali's tile sizes (width × height), largest first: past its budget the tile shrinks.
 const MALI_TILES: [(u32, u32); 5] = [(16, 16), (16, 8), (8, 8), (8, 4), (4, 4)];
 
-/// The smallest Adreno bin: a group whose pixel does not fit one of these renders to memory.
+/// The smallest Adreno bin the a740's lower bound checks: a group whose pixel does not fit one of
+/// these renders to memory.
 const ADRENO_MIN_BIN: (u64, u64) = (32, 16);
+
+/// Turnip 22.3's tiling of an Adreno 6xx: the CCUs (each keeps 16 KiB of GMEM free when a resolve
+/// needs the 2D engine) and the bin's width alignment (96 with three CCUs, else 32).
+struct Turnip {
+    ccus: u64,
+    align_w: u64,
+}
+
+/// Turnip's bin alignment in height, and the largest bin.
+const TURNIP_ALIGN_H: u64 = 32;
+const TURNIP_MAX_BIN: (u64, u64) = (1024, 1008);
+
+impl Turnip {
+    /// The Adreno 6xx profiles turnip 22.3 drives; `None` for the a740 (an Adreno 7xx).
+    fn of(profile: TileProfile) -> Option<Turnip> {
+        match profile {
+            TileProfile::Adreno630 => Some(Turnip {
+                ccus: 2,
+                align_w: 32,
+            }),
+            TileProfile::Adreno660 => Some(Turnip {
+                ccus: 3,
+                align_w: 96,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The bin grid turnip 22.3 cuts a `w` × `h` render area into, attachments of `cpps` bytes a
+    /// pixel each (in render-pass order), `gmem` bytes of GMEM: `(bins, bin width, bin height)`,
+    /// or `None` when no bin fits and the driver renders to memory. `tu_render_pass_gmem_config`
+    /// gives each attachment a share of GMEM in aligned blocks, the smallest share in pixels
+    /// bounds the bin; `tu_tiling_config_update_tile_layout` starts from one bin aligned to the
+    /// alignment, within the largest bin, and cuts the longer side into more columns or rows
+    /// until a bin fits.
+    fn bins(&self, cpps: &[(u64, bool)], w: u64, h: u64, gmem: u64) -> Option<(u64, u64, u64)> {
+        let (mut align_w, mut shift) = (self.align_w, 3u32);
+        for &(_, cpp1) in cpps {
+            // A 1-byte attachment needs a pitch aligned to 64 pixels.
+            if cpp1 && !align_w.is_multiple_of(64) {
+                align_w *= 2;
+                shift -= 1;
+            }
+        }
+        let gmem_align = (1u64 << shift) * align_w * TURNIP_ALIGN_H;
+        let mut blocks = gmem / gmem_align;
+        let mut total: u64 = cpps.iter().map(|&(cpp, _)| cpp).sum();
+        let mut pixels = u64::MAX;
+        for &(cpp, _) in cpps {
+            if cpp == 0 {
+                continue;
+            }
+            let align = (cpp >> shift).max(1);
+            let n = ((blocks.saturating_mul(cpp) / total) & !(align - 1)).max(align);
+            if n > blocks {
+                return None;
+            }
+            blocks -= n;
+            total -= cpp;
+            pixels = pixels.min(n * gmem_align / cpp);
+        }
+        if pixels == u64::MAX {
+            pixels = 1 << 20;
+        }
+        if align_w * TURNIP_ALIGN_H > pixels {
+            return None;
+        }
+        let (w, h) = (w.max(1), h.max(1));
+        let (mut cw, mut ch) = (1u64, 1u64);
+        let (mut tw, mut th) = (
+            w.next_multiple_of(align_w),
+            h.next_multiple_of(TURNIP_ALIGN_H),
+        );
+        while tw > TURNIP_MAX_BIN.0 {
+            cw += 1;
+            tw = w.div_ceil(cw).next_multiple_of(align_w);
+        }
+        while th > TURNIP_MAX_BIN.1 {
+            ch += 1;
+            th = h.div_ceil(ch).next_multiple_of(TURNIP_ALIGN_H);
+        }
+        while tw * th > pixels {
+            if tw > align_w.max(th) {
+                cw += 1;
+                tw = w.div_ceil(cw).next_multiple_of(align_w);
+            } else {
+                ch += 1;
+                th = h.div_ceil(ch).next_multiple_of(TURNIP_ALIGN_H);
+            }
+        }
+        Some((cw * ch, tw, th))
+    }
+}
 
 impl TileProfile {
     /// Every built-in profile, in the order reports list them.
@@ -149,8 +256,8 @@ pub struct TileFit {
     pub bytes_per_pixel: u64,
     /// The profile's budget ([`TileProfile::budget`]).
     pub budget: u64,
-    /// Mali keeps 16×16 tiles, Adreno fits a 32×16 bin, Apple stays within its budget, PowerVR
-    /// spills nothing.
+    /// Mali keeps 16×16 tiles, Adreno has a bin (turnip's on the a630 and a660, a 32×16 one on
+    /// the a740), Apple stays within its budget, PowerVR spills nothing.
     pub fits: bool,
     /// What the profile does with the group.
     pub detail: TileDetail,
@@ -170,13 +277,22 @@ pub enum TileDetail {
         /// Tiles covering the render area.
         tiles: u64,
     },
-    /// Adreno: how many bins GMEM splits the render area into (a lower bound).
+    /// Adreno: how many bins GMEM splits the render area into, and whether the driver renders
+    /// the group straight to memory on its first frame.
+    #[non_exhaustive]
     Adreno {
+        /// The a630 and a660: turnip 22.3's own bin count (aligned GMEM shares per attachment, a
+        /// grid of aligned bins). The a740, which turnip 22.3 does not drive: the lower bound
         /// `⌈W × H × bytes ÷ GMEM⌉`, at least 1.
         bins: u64,
-        /// A one-pass group without MSAA: the driver's heuristics may render it straight to
-        /// memory (few draws), with no GMEM at all.
+        /// Turnip's bin, width × height in pixels (a630, a660); `None` for the a740's lower
+        /// bound and when no bin fits.
+        bin: Option<(u32, u32)>,
+        /// The driver may render the group straight to memory, with no GMEM at all:
+        /// `first_frame` is not [`FirstFrame::Tiled`].
         may_be_direct: bool,
+        /// What turnip 22.3 does with the group on its first frame.
+        first_frame: FirstFrame,
     },
     /// Apple: past the budget Metal refuses the render pass.
     Apple {
@@ -189,6 +305,34 @@ pub enum TileDetail {
         /// Spilled colour slot indices, in slot order.
         spilled: Vec<u32>,
     },
+}
+
+/// What Mesa's turnip 22.3 (Adreno 6xx) does with a render group on its first frame, before its
+/// autotuner has history ([guide](crate::guide#will-it-fit-the-tile)): `use_sysmem_rendering`
+/// and `fallback_use_bypass` in `tu_cmd_buffer.c` / `tu_autotune.c`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FirstFrame {
+    /// Rendered to memory whatever its draws: a multiview group (turnip 22.3 renders every
+    /// multiview pass to memory, even with `TU_DEBUG=gmem`), or a group whose pixel does not fit
+    /// the smallest bin.
+    Memory,
+    /// No attachment is multisampled: rendered to memory if the group records at most 5 draws
+    /// (turnip counts draws, whatever the passes; the plan cannot count them), tiled otherwise.
+    MemoryIfFewDraws,
+    /// A multisampled attachment: tiled.
+    Tiled,
+}
+
+impl FirstFrame {
+    /// The plan JSON's name: `memory`, `memory_if_few_draws`, `tiled`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FirstFrame::Memory => "memory",
+            FirstFrame::MemoryIfFewDraws => "memory_if_few_draws",
+            FirstFrame::Tiled => "tiled",
+        }
+    }
 }
 
 impl TileFit {
@@ -212,19 +356,27 @@ impl TileFit {
             }
             TileDetail::Adreno {
                 bins,
-                may_be_direct,
+                bin,
+                first_frame,
+                ..
             } => {
                 let gmem = mib(budget);
-                let mut s = if self.fits {
-                    let plural = if *bins == 1 { "" } else { "s" };
-                    format!("at least {bins} bin{plural} in {gmem} of GMEM")
-                } else {
-                    format!("a 32x16 bin does not fit GMEM of {gmem}: the driver renders to memory")
+                let plural = if *bins == 1 { "" } else { "s" };
+                let mut s = match bin {
+                    _ if !self.fits => {
+                        format!("no bin fits GMEM of {gmem}: the driver renders to memory")
+                    }
+                    Some((w, h)) => format!("{bins} bin{plural} of {w}x{h} in {gmem} of GMEM"),
+                    None => format!("at least {bins} bin{plural} in {gmem} of GMEM"),
                 };
-                if *may_be_direct {
-                    s.push_str(
-                        "; one pass without MSAA: the driver may render it straight to memory",
-                    );
+                match first_frame {
+                    FirstFrame::Memory if self.fits => s.push_str(
+                        "; multiview: turnip 22.3 renders it straight to memory, where the loads and stores the plan skips save nothing",
+                    ),
+                    FirstFrame::MemoryIfFewDraws => s.push_str(
+                        "; no MSAA: turnip renders it straight to memory on its first frame if it has at most 5 draws",
+                    ),
+                    _ => {}
                 }
                 s
             }
@@ -291,18 +443,38 @@ pub(crate) struct TileShape {
     pub height: u32,
     /// Multiview count, or 1.
     pub views: u32,
-    /// Passes in the group.
-    pub passes: usize,
     /// Colour slots of one view, in slot order.
     pub color: Vec<TileAttachment>,
     pub depth: Option<TileAttachment>,
     /// A transient (memoryless) attachment is among the group's.
     pub memoryless: bool,
+    /// A colour slot resolves in a format turnip's blit event cannot resolve (sRGB, snorm,
+    /// channels over 10 bits, RG8): the 2D engine resolves it and the CCUs keep part of GMEM.
+    pub resolves_through_2d: bool,
 }
 
 impl TileShape {
     fn multisampled(&self) -> bool {
         self.color.iter().chain(&self.depth).any(|a| a.samples > 1)
+    }
+
+    /// Each attachment's bytes a pixel as turnip counts them, in render-pass order (colour
+    /// slots, then depth), with whether it is 1 byte: texel bytes × samples × views, the stencil
+    /// of a depth32float-stencil8 apart (1 byte a sample).
+    fn turnip_cpps(&self) -> Vec<(u64, bool)> {
+        let views = u64::from(self.views.max(1));
+        let mut cpps = Vec::new();
+        for a in self.color.iter().chain(&self.depth) {
+            let samples = u64::from(a.samples);
+            if a.format == TextureFormat::Depth32FloatStencil8 {
+                cpps.push((4 * samples * views, false));
+                cpps.push((samples * views, samples == 1));
+            } else {
+                let cpp = a.bytes() * views;
+                cpps.push((cpp, a.bytes() == 1));
+            }
+        }
+        cpps
     }
 
     fn color_bytes(&self) -> u64 {
@@ -343,20 +515,47 @@ impl TileShape {
                     .color_bytes()
                     .saturating_add(self.depth.map_or(0, TileAttachment::bytes))
                     .saturating_mul(u64::from(self.views));
-                let bins = w
-                    .saturating_mul(h)
-                    .saturating_mul(bytes)
-                    .div_ceil(budget)
-                    .max(1);
-                let (bw, bh) = ADRENO_MIN_BIN;
-                let fits = bw * bh * bytes <= budget;
-                let may_be_direct = self.passes == 1 && !self.multisampled();
+                let (bins, bin, fits) = match Turnip::of(profile) {
+                    Some(turnip) => {
+                        let gmem = if self.resolves_through_2d {
+                            budget - turnip.ccus * 16 * 1024
+                        } else {
+                            budget
+                        };
+                        match turnip.bins(&self.turnip_cpps(), w, h, gmem) {
+                            Some((bins, bw, bh)) => {
+                                let size = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+                                (bins, Some((size(bw), size(bh))), true)
+                            }
+                            None => (1, None, false),
+                        }
+                    }
+                    None => {
+                        let bins = w
+                            .saturating_mul(h)
+                            .saturating_mul(bytes)
+                            .div_ceil(budget)
+                            .max(1);
+                        let (bw, bh) = ADRENO_MIN_BIN;
+                        (bins, None, bw * bh * bytes <= budget)
+                    }
+                };
+                // Turnip counts draws, not passes: a merged group of few draws goes to memory too.
+                let first_frame = if self.views > 1 || !fits {
+                    FirstFrame::Memory
+                } else if self.multisampled() {
+                    FirstFrame::Tiled
+                } else {
+                    FirstFrame::MemoryIfFewDraws
+                };
                 (
                     bytes,
                     fits,
                     TileDetail::Adreno {
                         bins,
-                        may_be_direct,
+                        bin,
+                        may_be_direct: first_frame != FirstFrame::Tiled,
+                        first_frame,
                     },
                 )
             }

@@ -3,7 +3,7 @@
 //! the memory figures, and `keep_memory`.
 
 use serde_json::{Value, json};
-use tilegraph::plan::{GroupId, TileDetail, TileFit, TileProfile};
+use tilegraph::plan::{FirstFrame, GroupId, TileDetail, TileFit, TileProfile};
 use tilegraph::wgpu::TextureFormat;
 use tilegraph::{
     Access, CompileOptions, CompiledGraph, ErrorKind, Import, ImportAfter, ImportContents,
@@ -98,6 +98,7 @@ fn adreno(fit: TileFit) -> (u64, bool, u64, bool) {
         TileDetail::Adreno {
             bins,
             may_be_direct,
+            ..
         } => (fit.bytes_per_pixel, fit.fits, bins, may_be_direct),
         other => panic!("not an Adreno entry: {other:?}"),
     }
@@ -199,10 +200,19 @@ fn mali_counts_samples_not_depth_and_one_view() {
     assert_eq!(mali(stereo.fit(MaliG71)), (16, true, (16, 16), 28));
 }
 
+/// Adreno: (bins, bin).
+fn adreno_bins(fit: TileFit) -> (u64, Option<(u32, u32)>) {
+    match fit.detail {
+        TileDetail::Adreno { bins, bin, .. } => (bins, bin),
+        other => panic!("not an Adreno entry: {other:?}"),
+    }
+}
+
 #[test]
-fn adreno_splits_gmem_into_bins_and_renders_to_memory_past_one_bin() {
+fn adreno_cuts_turnips_bins_and_renders_to_memory_when_none_fits() {
     use TileProfile::*;
-    // 512 × 256 × 8 B is exactly 1 MiB: one bin; one row more, two.
+    // The a630 and a660 follow turnip 22.3's rule; the figures are tools/adreno/model.py's.
+    // rgba8unorm + depth32float, 8 B: 512 × 256 is one bin (a660: 96-wide alignment).
     let exact = Group {
         color: &[("rgba8unorm", 1)],
         depth: Some(("depth32float", 1)),
@@ -210,58 +220,209 @@ fn adreno_splits_gmem_into_bins_and_renders_to_memory_past_one_bin() {
         ..Group::default()
     };
     assert_eq!(adreno(exact.fit(Adreno630)), (8, true, 1, true));
+    assert_eq!(adreno_bins(exact.fit(Adreno630)), (1, Some((512, 256))));
+    assert_eq!(adreno_bins(exact.fit(Adreno660)), (1, Some((576, 256))));
+    // One row more: the a630 cuts the frame in two 256 × 288 bins.
     let one_more = Group {
         size: (512, 257),
         ..exact
     };
-    assert_eq!(adreno(one_more.fit(Adreno630)).2, 2);
-    // 1920 × 1080 × 8 B: 15.8 MiB, 16 bins on an a630, 11 on an a660, 6 on an a740.
+    assert_eq!(adreno_bins(one_more.fit(Adreno630)), (2, Some((256, 288))));
+    assert_eq!(adreno_bins(one_more.fit(Adreno660)), (1, Some((576, 288))));
+    // 1920 × 1080: 20 bins on an a630 (the bound says 16), 12 on an a660 (11); the a740, which
+    // turnip 22.3 does not drive, keeps the lower bound ⌈W × H × bytes ÷ GMEM⌉ = 6.
     let hd = Group {
         size: (1920, 1080),
         ..exact
     };
-    assert_eq!(adreno(hd.fit(Adreno630)).2, 16);
-    assert_eq!(adreno(hd.fit(Adreno660)).2, 11);
-    assert_eq!(adreno(hd.fit(Adreno740)).2, 6);
-    // A 32×16 bin holds 2048 B a pixel in 1 MiB: 8 × rgba32float × 8 samples × 2 views is
-    // exactly that; a depth on top does not fit (the driver renders to memory).
+    assert_eq!(adreno_bins(hd.fit(Adreno630)), (20, Some((384, 288))));
+    assert_eq!(adreno_bins(hd.fit(Adreno660)), (12, Some((480, 384))));
+    assert_eq!(adreno_bins(hd.fit(Adreno740)), (6, None));
+    let hd720 = Group {
+        size: (1280, 720),
+        ..exact
+    };
+    assert_eq!(adreno_bins(hd720.fit(Adreno630)), (8, Some((320, 384))));
+    assert_eq!(adreno_bins(hd720.fit(Adreno660)), (6, Some((480, 384))));
+    // A 1-byte attachment doubles the width alignment; depth32float-stencil8's stencil takes a
+    // share of its own.
+    let r8 = Group {
+        color: &[("r8unorm", 1), ("rgba8unorm", 1)],
+        size: (1280, 720),
+        ..Group::default()
+    };
+    assert_eq!(adreno_bins(r8.fit(Adreno630)), (6, Some((448, 384))));
+    assert_eq!(adreno_bins(r8.fit(Adreno660)), (6, Some((576, 384))));
+    let stencil = Group {
+        depth: Some(("depth32float-stencil8", 1)),
+        ..hd720
+    };
+    assert_eq!(adreno_bins(stencil.fit(Adreno630)), (12, Some((320, 256))));
+    assert_eq!(adreno_bins(stencil.fit(Adreno660)), (8, Some((384, 384))));
+    // 8 × rgba32float × 8 samples × 2 views, 2048 B: each 256 B attachment needs a share of 32
+    // blocks of GMEM and GMEM runs out of blocks: no bin fits, the driver renders to memory. The
+    // a740's bound: 64 × 32 × 2048 B in 3 MiB, 2 bins.
     let full = Group {
         color: &[("rgba32float", 8); 8],
         views: 2,
         size: (64, 32),
         ..Group::default()
     };
-    assert_eq!(adreno(full.fit(Adreno630)), (2048, true, 4, false));
-    let over = Group {
-        depth: Some(("depth16unorm", 8)),
-        ..full
-    };
-    let (bytes, fits, _, _) = adreno(over.fit(Adreno630));
-    assert_eq!((bytes, fits), (2048 + 2 * 8 * 2, false));
-    assert!(adreno(over.fit(Adreno660)).1);
+    let (bytes, fits, bins, direct) = adreno(full.fit(Adreno630));
+    assert_eq!((bytes, fits, bins, direct), (2048, false, 1, true));
+    assert_eq!(adreno_bins(full.fit(Adreno630)).1, None);
+    assert!(!adreno(full.fit(Adreno660)).1);
+    assert_eq!(adreno(full.fit(Adreno740)), (2048, true, 2, true));
 }
 
 #[test]
-fn adreno_says_a_one_pass_group_without_msaa_may_be_rendered_direct() {
+fn adreno_keeps_the_ccus_share_of_gmem_when_a_resolve_needs_the_2d_engine() {
+    use TileProfile::*;
+    let graph = |format: &str| {
+        let json = format!(
+            r#"{{"resources": [
+              {{"name": "msaa", "texture": {{"format": "{format}", "size": [1920, 1080], "samples": 4}}}},
+              {{"name": "out", "texture": {{"format": "{format}", "size": [1920, 1080]}},
+               "import": {{"contents": "undefined", "after": "keep"}}}}],
+             "passes": [{{"name": "draw", "type": "render",
+               "color": [{{"resource": "msaa", "access": "clear", "resolve": "out"}}]}}]}}"#
+        );
+        RenderGraph::from_json(&json)
+            .unwrap()
+            .compile(&CompileOptions::default())
+            .unwrap()
+    };
+    // rgba8unorm resolves with the blit event: all of GMEM, 35 bins on an a630.
+    let plain = graph("rgba8unorm");
+    let fit = |plan: &CompiledGraph, p| adreno_bins(plan.tile_fit(GroupId::new(0), p).unwrap());
+    assert_eq!(fit(&plain, Adreno630), (35, Some((288, 224))));
+    assert_eq!(fit(&plain, Adreno660), (28, Some((288, 288))));
+    // An sRGB resolve goes through the 2D engine: 16 KiB a CCU less, 40 bins.
+    let srgb = graph("rgba8unorm-srgb");
+    assert_eq!(fit(&srgb, Adreno630), (40, Some((256, 224))));
+    assert_eq!(fit(&srgb, Adreno660), (28, Some((288, 288))));
+}
+
+/// Adreno: what turnip 22.3 does with the group on its first frame.
+fn first_frame(fit: TileFit) -> FirstFrame {
+    match fit.detail {
+        TileDetail::Adreno {
+            first_frame,
+            may_be_direct,
+            ..
+        } => {
+            assert_eq!(may_be_direct, first_frame != FirstFrame::Tiled);
+            first_frame
+        }
+        other => panic!("not an Adreno entry: {other:?}"),
+    }
+}
+
+#[test]
+fn adreno_follows_turnips_first_frame_rule() {
+    use FirstFrame::*;
     use TileProfile::Adreno630;
+    // No MSAA: to memory with at most 5 draws, whatever the passes (turnip counts draws).
     let one = Group {
         color: &[("rgba8unorm", 1)],
         ..Group::default()
     };
-    assert!(adreno(one.fit(Adreno630)).3);
+    assert_eq!(first_frame(one.fit(Adreno630)), MemoryIfFewDraws);
     let two = Group { passes: 2, ..one };
-    assert!(!adreno(two.fit(Adreno630)).3);
+    assert_eq!(first_frame(two.fit(Adreno630)), MemoryIfFewDraws);
+    // An MSAA attachment: tiled.
     let msaa = Group {
         color: &[("rgba8unorm", 4)],
         ..Group::default()
     };
     assert_eq!(adreno(msaa.fit(Adreno630)), (16, true, 1, false));
+    assert_eq!(first_frame(msaa.fit(Adreno630)), Tiled);
     let msaa_depth = Group {
         color: &[("rgba8unorm", 4)],
         depth: Some(("depth24plus", 4)),
+        passes: 2,
         ..Group::default()
     };
     assert_eq!(adreno(msaa_depth.fit(Adreno630)), (32, true, 1, false));
+    // Multiview: always to memory, MSAA or not.
+    let stereo = Group { views: 2, ..msaa };
+    assert_eq!(first_frame(stereo.fit(Adreno630)), Memory);
+}
+
+/// A merged group without MSAA (a cleared colour stored, a cleared depth discarded), an MSAA
+/// group resolved, and a multiview group of two cleared, stored layers; all 64×64 at 4 B a texel.
+const FIRST_FRAME_GRAPH: &str = r#"{"resources": [
+  {"name": "color", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}},
+  {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}},
+  {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}},
+  {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}},
+  {"name": "eyes", "texture": {"format": "rgba8unorm", "size": [64, 64, 2]}, "import": {"contents": "undefined", "after": "keep"}}],
+ "passes": [
+  {"name": "gbuffer", "type": "render", "color": [{"resource": "color", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
+  {"name": "light", "type": "render", "color": [{"resource": "color", "access": "read_write"}], "depth": {"resource": "depth", "access": "read"}},
+  {"name": "aa", "type": "render", "color": [{"resource": "msaa", "access": "clear", "resolve": "out"}]},
+  {"name": "stereo", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "clear"}]}]}"#;
+
+#[test]
+fn traffic_says_which_groups_adreno_renders_to_memory_and_what_the_ops_save_there() {
+    let options = CompileOptions::default().with_tile_profiles(&[TileProfile::Adreno630]);
+    let plan = RenderGraph::from_json(FIRST_FRAME_GRAPH)
+        .unwrap()
+        .compile(&options)
+        .unwrap();
+    assert_eq!(plan.groups().len(), 3);
+    // #0: the colour's load skipped (16384), the depth's load and store (2 × 16384).
+    // #1: the MSAA colour's load and store (2 × 65536). #2: two layers' loads (2 × 16384).
+    let saved: Vec<u64> = (0..3)
+        .map(|g| plan.ops_saved_bytes(GroupId::new(g)))
+        .collect();
+    assert_eq!(saved, [49152, 131072, 32768]);
+    let firsts: Vec<FirstFrame> = (0..3)
+        .map(|g| {
+            first_frame(
+                plan.tile_fit(GroupId::new(g), TileProfile::Adreno630)
+                    .unwrap(),
+            )
+        })
+        .collect();
+    use FirstFrame::*;
+    assert_eq!(firsts, [MemoryIfFewDraws, Tiled, Memory]);
+
+    let json: Value = serde_json::from_str(&plan.to_json()).unwrap();
+    let entry = |g: usize| json["groups"][g]["tile"][0].clone();
+    assert_eq!(entry(0)["first_frame"], "memory_if_few_draws");
+    assert_eq!(entry(0)["ops_saved_bytes"], 49152);
+    assert_eq!(entry(1)["first_frame"], "tiled");
+    assert!(entry(1).get("ops_saved_bytes").is_none());
+    assert_eq!(entry(2)["first_frame"], "memory");
+    assert_eq!(entry(2)["ops_saved_bytes"], 32768);
+
+    let table = plan.to_table();
+    let traffic = &table[table.find("TRAFFIC").unwrap()..table.find("MEMORY").unwrap()];
+    assert!(traffic.contains("adreno-630, first frame: turnip 22.3 renders to memory a group without MSAA of at most 5 draws"), "{traffic}");
+    assert!(
+        traffic.contains("    #0   memory if <= 5 draws            49152  gbuffer + light\n"),
+        "{traffic}"
+    );
+    assert!(
+        traffic.contains("    #2   memory (multiview)              32768  stereo\n"),
+        "{traffic}"
+    );
+    assert!(!traffic.contains("aa\n"), "{traffic}");
+    assert!(
+        traffic.contains(
+            "on 2 groups the plan's ops save 81920 B/frame, not realised when rendered to memory"
+        ),
+        "{traffic}"
+    );
+
+    // Without an Adreno profile the section says nothing of it.
+    let mali = CompileOptions::default().with_tile_profiles(&[TileProfile::MaliG52]);
+    let plan = RenderGraph::from_json(FIRST_FRAME_GRAPH)
+        .unwrap()
+        .compile(&mali)
+        .unwrap();
+    assert!(!plan.to_table().contains("first frame"));
 }
 
 #[test]
