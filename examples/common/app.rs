@@ -43,6 +43,12 @@ pub trait Example: Sized {
         Ok(false)
     }
 
+    /// What the example's own shaders need of the device on `adapter` beyond the plans' needs
+    /// (bindings the graph does not see); the baseline by default.
+    fn limits(_adapter: &wgpu::Adapter, _config: &Self::Config) -> wgpu::Limits {
+        wgpu::Limits::downlevel_webgl2_defaults()
+    }
+
     /// Builds the scene and pipelines for an output of `format`.
     fn new(gpu: &Gpu, format: wgpu::TextureFormat, config: &Self::Config) -> Result<Self, String>;
 
@@ -267,9 +273,16 @@ fn open_for_frames<E: Example>(
     open: impl Fn(&DeviceOptions) -> Result<Gpu, String>,
     output_format: impl Fn(&Gpu) -> Result<wgpu::TextureFormat, String>,
 ) -> Result<(Gpu, E, wgpu::TextureFormat), String> {
-    let base =
+    let mut base =
         headless::device_options(o.backend, headless::validation_from_env(), o.adapter_limits);
-    let gpu = open(&base)?;
+    let mut gpu = open(&base)?;
+    // The example's shaders need their bindings whatever the plans say: ask for them first.
+    let own = E::limits(&gpu.adapter, &o.extra);
+    if !o.adapter_limits && !own.check_limits(&gpu.device.limits()) {
+        base = base.with_limits(&own);
+        drop(gpu);
+        gpu = open(&base)?;
+    }
     let format = output_format(&gpu)?;
     let mut example = E::new(&gpu, format, &o.extra)?;
     if o.adapter_limits {

@@ -37,6 +37,20 @@ impl app::Example for DeferredFrame {
     const FLAGS: &'static str = "[--light-path storage|uniform|auto]";
     type Config = Config;
 
+    /// The light path's bindings: two storage buffers in the fragment stage, or every light in
+    /// one uniform buffer (the first path of the candidates the adapter allows).
+    fn limits(adapter: &wgpu::Adapter, config: &Config) -> wgpu::Limits {
+        let candidates = match config.light_path {
+            Some(path) => vec![path],
+            None => vec![LightPath::Storage, LightPath::Uniform],
+        };
+        let mut limits = wgpu::Limits::downlevel_webgl2_defaults();
+        if let Some(path) = candidates.into_iter().find(|p| p.fits(adapter)) {
+            path.raise_limits(&mut limits);
+        }
+        limits
+    }
+
     fn parse_flag(
         config: &mut Config,
         flag: &str,

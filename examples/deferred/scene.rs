@@ -42,8 +42,26 @@ impl LightPath {
         }
     }
 
+    /// Raises `limits` to what this path's shaders bind.
+    pub fn raise_limits(self, limits: &mut wgpu::Limits) {
+        match self {
+            // Compute passes and fragment-stage storage: what every adapter that computes has
+            // (`fits` checked this one does).
+            LightPath::Storage => {
+                *limits = limits
+                    .clone()
+                    .or_better_values_from(&wgpu::Limits::downlevel_defaults());
+            }
+            LightPath::Uniform => {
+                limits.max_uniform_buffer_binding_size = limits
+                    .max_uniform_buffer_binding_size
+                    .max(u64::from(LIGHT_COUNT) * LIGHT_BYTES);
+            }
+        }
+    }
+
     /// Whether the adapter's limits allow the storage path (the shaders must still compile).
-    pub(super) fn fits(self, adapter: &wgpu::Adapter) -> bool {
+    pub fn fits(self, adapter: &wgpu::Adapter) -> bool {
         let flags = adapter.get_downlevel_capabilities().flags;
         let limits = adapter.limits();
         match self {
