@@ -5,11 +5,13 @@
 //! ([`ExecuteMode::plan_to_record`]: the naive groups of the declared order for
 //! [`ExecuteMode::Naive`], the plan's groups for `Planned`), and per attachment what wgpu is handed: the resource, its
 //! format, size at that mip, samples, and the load, store and resolve. A multiview group lists
-//! each slot once (one array attachment for all views).
+//! each slot once (one array attachment for all views). Planned groups also carry the tile
+//! report's Adreno 630 and 660 entries (`"adreno"`: bins, bin, first frame), so a check can hold
+//! the model to what the driver did.
 
 use serde_json::{Value, json};
 use tilegraph::decl::{PassKind, ResourceKind};
-use tilegraph::plan::AttachmentPlan;
+use tilegraph::plan::{AttachmentPlan, GroupId, TileDetail, TileProfile};
 use tilegraph::{CompiledGraph, ExecuteMode};
 
 /// The recorded render passes of `mode` as a JSON document: `{"mode", "groups": [...]}`.
@@ -52,12 +54,37 @@ pub fn to_json(plan: &CompiledGraph, mode: ExecuteMode) -> String {
         .filter(|(_, g)| g.kind == PassKind::Render)
         .map(|(index, g)| {
             let views = g.views() as usize;
+            let adreno = |profile: TileProfile| {
+                let fit = plan.tile_fit(GroupId::new(index), profile)?;
+                let TileDetail::Adreno {
+                    bins,
+                    bin,
+                    first_frame,
+                    ..
+                } = fit.detail
+                else {
+                    return None;
+                };
+                Some(json!({
+                    "bins": bins,
+                    "bin": bin.map(|(w, h)| [w, h]),
+                    "fits": fit.fits,
+                    "first_frame": first_frame.as_str(),
+                }))
+            };
+            let report = (label == "planned").then(|| {
+                json!({
+                    "630": adreno(TileProfile::Adreno630),
+                    "660": adreno(TileProfile::Adreno660),
+                })
+            });
             json!({
                 "index": index,
                 "passes": g.passes.iter().map(|&p| plan.pass_name(p)).collect::<Vec<_>>(),
                 "multiview": g.multiview,
                 "color": g.color.iter().step_by(views).map(attachment).collect::<Vec<_>>(),
                 "depth": g.depth.as_ref().map(attachment),
+                "adreno": report,
             })
         })
         .collect();

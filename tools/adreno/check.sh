@@ -88,6 +88,9 @@ fi
 DRIVER=$A/build/src/freedreno/vulkan/libvulkan_freedreno.so
 SHIM=$A/build/src/freedreno/drm-shim/libfreedreno_noop_drm_shim.so
 CFFDUMP=$A/build/src/freedreno/decode/cffdump
+# cffdump looks its register database up where the source was when it was built; the build is
+# reused from wherever the target directory now is.
+export RNN_PATH=$A/src/mesa-22.3.6/src/freedreno/registers
 ICD=$A/freedreno_icd.json
 printf '{"file_format_version": "1.0.0", "ICD": {"library_path": "%s", "api_version": "1.3.230"}}\n' "$DRIVER" >"$ICD"
 

@@ -135,10 +135,41 @@ def summary(rows):
               f" ({draws} draws; on {n} chip(s))")
 
 
+def report_summary(rows):
+    """The library's tile report (`tilegraph run --recorded-json`, planned groups, a630 and a660)
+    against what turnip did: its bins when tiling is forced, its first-frame choice left alone."""
+    have = [r for r in rows if r["report_bins"] is not None]
+    if not have:
+        return
+    tiled = [r for r in have if r["turnip_bins"] is not None]
+    print(f"the tile report's Adreno entries against turnip, {len(have)} groups on a630 and a660:")
+    same = sum(1 for r in tiled if r["report_bins"] == r["turnip_bins"])
+    print(f"  bins: the report's equal turnip's in {same} of {len(tiled)} tiled groups")
+    for r in tiled:
+        if r["report_bins"] != r["turnip_bins"]:
+            print(f"    {r['case']} {r['group']} a{r['chip']}: report {r['report_bins']}, turnip {r['turnip_bins']}")
+
+    def agrees(r):
+        if r["report_first"] == "tiled":
+            return not r["turnip_memory"]
+        if r["report_first"] == "memory":
+            return r["turnip_memory"]
+        return r["turnip_memory"] == (r["draws"] <= 5)
+
+    left = [r for r in have if r["turnip_memory"] is not None]
+    print(f"  first frame: the report's rule (with the draws turnip counted) agrees in"
+          f" {sum(1 for r in left if agrees(r))} of {len(left)}")
+    for r in left:
+        if not agrees(r):
+            print(f"    {r['case']} {r['group']} a{r['chip']}: report {r['report_first']},"
+                  f" turnip {'memory' if r['turnip_memory'] else 'tiled'} ({r['draws']} draws)")
+
+
 def main():
     if sys.argv[1] == "--summary":
         rows = collect(sys.argv[2])
         summary(rows)
+        report_summary(rows)
         return
     json.dump(collect(sys.argv[1]), sys.stdout, indent=1)
 
@@ -167,7 +198,10 @@ def collect(runs):
             direct = len(g["passes"]) == 1 and not msaa
             t = tiled[i]
             a = left.get(i)
+            report = (g.get("adreno") or {}).get(chip)
             rows.append({
+                "report_bins": report["bins"] if report else None,
+                "report_first": report["first_frame"] if report else None,
                 "case": case, "chip": chip, "group": "+".join(g["passes"]), "size": f"{w}x{h}",
                 "bytes": b, "views": views, "model_bins": model,
                 "turnip_bins": t["tiles"] if t["mode"] == "gmem" else None,
