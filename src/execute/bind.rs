@@ -53,11 +53,13 @@ impl Executor {
                         {
                             usage |= wgpu::TextureUsages::COPY_DST;
                         }
+                        let split = physical.resources.iter().any(|r| prepared.split[r.index()]);
                         self.pool.acquire_texture(
                             &self.device,
                             desc,
                             usage,
                             &label,
+                            split,
                             &mut self.taken,
                         )
                     }

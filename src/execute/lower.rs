@@ -171,7 +171,7 @@ pub(super) fn lower(
     mode: ExecuteMode,
     dont_care: DontCareSupport,
     multiview: bool,
-    multisample_arrays: bool,
+    split: &[bool],
 ) -> Vec<ExecGroup> {
     let groups = match mode {
         ExecuteMode::Naive => plan.naive_groups(),
@@ -208,10 +208,10 @@ pub(super) fn lower(
                 .map(|a| depth_ops(plan, a, mode))
                 .collect();
             let views = group.views();
-            let multisampled = group
-                .attachments()
-                .any(|a| texture_of(plan, a.resource).samples > 1);
-            let one_pass = multiview && views > 1 && (multisample_arrays || !multisampled);
+            // A multisampled array kept one texture per layer has no array view to attach.
+            let one_pass = multiview
+                && views > 1
+                && !group.attachments().any(|a| split[a.resource.index()]);
             let mut ops = RenderOps {
                 color,
                 depth,
@@ -663,7 +663,7 @@ mod tests {
             ExecuteMode::Poison,
             DontCareSupport::Native,
             true,
-            true,
+            &vec![false; plan.resource_decls().len()],
         )
     }
 

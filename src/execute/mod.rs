@@ -39,6 +39,7 @@ mod lower;
 mod parallel;
 mod pool;
 mod prepare;
+mod probe;
 mod record;
 mod stats;
 mod timing;
@@ -439,6 +440,10 @@ pub struct Executor {
     timestamps: Option<timing::Timestamps>,
     /// lavapipe resolves into layer 0 of an array whatever layer the view names.
     resolve_layers_via_copy: bool,
+    /// The device resolves nothing from a multiview pass over layers of a multisampled array
+    /// past layer 0 (lavapipe; a start-up probe finds it): such arrays are kept one texture per
+    /// layer and their passes recorded per view.
+    later_layer_msaa_per_view: bool,
     /// The recording threads (none when frames are recorded on the calling thread).
     workers: Option<rayon_core::ThreadPool>,
     lost: Arc<LostState>,
@@ -460,17 +465,26 @@ impl Executor {
         options: ExecutorOptions,
     ) -> Self {
         let info = device.adapter_info();
+        let split_multisampled_arrays = !(options.multiview
+            && Views::multiview_supported(device)
+            && device
+                .features()
+                .contains(wgpu::Features::MULTISAMPLE_ARRAY));
+        let later_layer_msaa_per_view = !split_multisampled_arrays
+            && !probe::multiview_msaa_resolves_past_layer_0(device, queue);
+        if later_layer_msaa_per_view {
+            log::info!(
+                "{}: multiview passes over layers of a multisampled array past layer 0 resolve nothing here; they are recorded one view at a time, over one texture per layer",
+                info.name
+            );
+        }
         Executor {
             device: device.clone(),
             queue: queue.clone(),
             options,
             dont_care: DontCareSupport::of(&info),
             pool: Pool {
-                split_multisampled_arrays: !(options.multiview
-                    && Views::multiview_supported(device)
-                    && device
-                        .features()
-                        .contains(wgpu::Features::MULTISAMPLE_ARRAY)),
+                split_multisampled_arrays,
                 ..Pool::default()
             },
             prepared: Vec::new(),
@@ -484,6 +498,7 @@ impl Executor {
             .then(|| timing::Timestamps::new(device, queue)),
             resolve_layers_via_copy: info.backend == wgpu::Backend::Vulkan
                 && info.name.starts_with("llvmpipe"),
+            later_layer_msaa_per_view,
             workers: parallel::recording_pool(options.recording_threads),
             lost: lost::lost_state_of(device),
         }

@@ -176,6 +176,8 @@ pub(crate) struct PooledTexture {
     label: Arc<str>,
     pub(crate) texture: wgpu::Texture,
     pub(crate) views: TextureViews,
+    /// A multisampled array kept as one texture per layer.
+    split: bool,
     last_used: u64,
 }
 
@@ -212,30 +214,37 @@ pub(crate) struct Pool {
     /// Bumped whenever entries move, so cached bindings of a plan know to look again.
     pub(crate) generation: u64,
     pub(crate) stats: PoolStats,
-    /// Keep multisampled arrays as one texture per layer (see [`Pool::acquire_texture`]).
+    /// Keep every multisampled array as one texture per layer: multiview does not record them
+    /// on this device.
     pub(crate) split_multisampled_arrays: bool,
 }
 
 impl Pool {
     /// A texture of this shape, usage and label that no other resource of the frame holds yet,
-    /// created if there is none. `taken` marks entries already handed out this frame.
+    /// created if there is none; a multisampled array one texture per layer where `split`.
+    /// `taken` marks entries already handed out this frame.
     pub(crate) fn acquire_texture(
         &mut self,
         device: &wgpu::Device,
         desc: TextureDesc,
         usage: wgpu::TextureUsages,
         label: &str,
+        split: bool,
         taken: &mut Vec<bool>,
     ) -> u32 {
         taken.resize(self.textures.len(), false);
+        let split = split && desc.samples > 1 && desc.layers > 1;
         if let Some(i) = self.textures.iter().enumerate().position(|(i, t)| {
-            !taken[i] && t.desc == desc && t.usage == usage && *t.label == *label
+            !taken[i]
+                && t.desc == desc
+                && t.usage == usage
+                && t.split == split
+                && *t.label == *label
         }) {
             taken[i] = true;
             return i as u32;
         }
         let label: Arc<str> = label.into();
-        let split = desc.samples > 1 && desc.layers > 1 && self.split_multisampled_arrays;
         let create =
             |layers: u32| device.create_texture(&desc.wgpu_descriptor(&label, layers, usage));
         // A multisampled array the device cannot make, or that only render passes of one view
@@ -257,6 +266,7 @@ impl Pool {
             label,
             texture,
             views,
+            split,
             last_used: 0,
         });
         self.stats.textures_created += 1;

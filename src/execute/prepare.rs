@@ -7,7 +7,7 @@ use super::parallel::Chunks;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::compiled::CompiledGraph;
 use crate::options::CompileOptions;
-use crate::resource::{ResourceId, Subresource, SubresourceRange};
+use crate::resource::{ResourceId, ResourceKind, Subresource, SubresourceRange};
 
 /// A plan lowered for one mode, with the pool entries its physical resources are bound to.
 pub(super) struct Prepared {
@@ -26,6 +26,9 @@ pub(super) struct Prepared {
     pub layer_views: Vec<(ResourceId, SubresourceRange)>,
     /// The label of the encoder a frame is recorded into on one thread.
     pub encoder_label: String,
+    /// Per resource: a multisampled array kept as one texture per layer, whose passes are
+    /// recorded per view.
+    pub split: Vec<bool>,
 }
 
 /// Plans kept lowered at once (a renderer alternating between a few graph shapes keeps hitting).
@@ -58,13 +61,8 @@ impl Executor {
         if self.device.adapter_info().backend == wgpu::Backend::Gl {
             check_gl_ranges(plan)?;
         }
-        let groups = lower(
-            plan,
-            mode,
-            self.dont_care,
-            self.multiview_enabled(),
-            self.multisample_arrays(),
-        );
+        let split = self.split_arrays(plan, mode);
+        let groups = lower(plan, mode, self.dont_care, self.multiview_enabled(), &split);
         check_multiview(&groups, &limits)?;
         let chunks = Chunks::new(&groups, self.recording_threads(), plan.passes().len());
         let prepared = Prepared {
@@ -73,6 +71,7 @@ impl Executor {
             mode,
             layer_views: layer_views(plan, &groups),
             encoder_label: encoder_label(&groups),
+            split,
             groups,
             bound: Vec::new(),
             generation: None,
@@ -91,12 +90,33 @@ impl Executor {
         }
     }
 
-    /// Whether multisampled arrays are one texture: where multiview records them. Elsewhere
-    /// (no multiview, no `Features::MULTISAMPLE_ARRAY`) they are one texture per layer, as
-    /// render passes of one view attach them; resolving from a layer of a multisampled array
-    /// loses the resolve on lavapipe.
-    fn multisample_arrays(&self) -> bool {
-        !self.pool.split_multisampled_arrays
+    /// Per resource: whether a multisampled array is kept as one texture per layer, as render
+    /// passes of one view attach them (resolving from a layer of a multisampled array loses the
+    /// resolve on lavapipe). Every one where multiview does not record them (no multiview, no
+    /// `Features::MULTISAMPLE_ARRAY`); where the device resolves nothing from a multiview pass
+    /// past layer 0 (the start-up probe), those a multiview group attaches past layer 0.
+    fn split_arrays(&self, plan: &CompiledGraph, mode: ExecuteMode) -> Vec<bool> {
+        let groups = match mode {
+            ExecuteMode::Naive => plan.naive_groups(),
+            ExecuteMode::Planned | ExecuteMode::Poison => plan.groups(),
+        };
+        let later_layers = |r: ResourceId| {
+            self.later_layer_msaa_per_view
+                && groups.iter().any(|g| {
+                    let views = g.views();
+                    views > 1
+                        && g.attachments()
+                            .any(|a| a.resource == r && a.sub.layer >= views)
+                })
+        };
+        (0..plan.resource_decls().len())
+            .map(|r| {
+                let r = ResourceId::new(r);
+                let msaa_array = matches!(plan.resource_decl(r).kind,
+                    ResourceKind::Texture(t) if t.samples > 1 && t.layers > 1);
+                msaa_array && (self.pool.split_multisampled_arrays || later_layers(r))
+            })
+            .collect()
     }
 }
 

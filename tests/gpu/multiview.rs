@@ -554,3 +554,84 @@ fn a_fullscreen_pass_of_two_views_draws_each_view_into_its_layer() {
         }
     }
 }
+
+/// A multiview MSAA pass at base layer 2 of a four-layer array, resolved into the two layers of
+/// its target: each view lands in its own layer, with and without multiview, in every mode.
+/// lavapipe resolves nothing from such a pass; the executor's start-up probe finds it and
+/// records the pass per view there, over one texture per layer.
+#[test]
+fn a_multiview_msaa_pass_at_a_later_base_layer_resolves_each_view_into_its_layer() {
+    let gpu = crate::support::gpu();
+    let pipelines = pipelines(&gpu, 2, 4);
+    let seen = Mutex::new(Vec::new());
+    let info = gpu.adapter.get_info();
+    let lavapipe = info.backend == wgpu::Backend::Vulkan && info.name.starts_with("llvmpipe");
+    for multiview in [true, false] {
+        let mut executor = Executor::with_options(
+            &gpu.device,
+            &gpu.queue,
+            ExecutorOptions::default().with_multiview(multiview),
+        );
+        for mode in [
+            ExecuteMode::Planned,
+            ExecuteMode::Naive,
+            ExecuteMode::Poison,
+        ] {
+            let target = layers(&gpu, 2);
+            let mut graph = RenderGraph::new();
+            let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1);
+            let eyes = graph.import_texture(
+                "eyes",
+                desc.layers(2),
+                Import {
+                    contents: ImportContents::Undefined,
+                    after: ImportAfter::Keep,
+                },
+            );
+            let msaa = graph.create_texture("msaa", desc.layers(4).samples(4));
+            let (pipelines, seen) = (&pipelines, &seen);
+            graph
+                .add_render_pass("views")
+                .multiview(2)
+                .color_resolved(msaa.layer(2), Access::Clear, eyes)
+                .execute(move |rpass, ctx| {
+                    seen.lock().unwrap().push(ctx.views());
+                    let pipeline = match ctx.views() {
+                        Views::Multiview { .. } => pipelines
+                            .multiview
+                            .as_ref()
+                            .ok_or("multiview recorded on a device without it")?,
+                        Views::PerView { view, .. } => &pipelines.per_view[view as usize],
+                        other => return Err(format!("recorded as {other:?}").into()),
+                    };
+                    rpass.set_pipeline(pipeline);
+                    rpass.draw(0..6, 0..1);
+                    Ok(())
+                });
+            let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+            let mut imports = Imports::new();
+            imports.texture(eyes, &target.0, &target.1);
+            executor
+                .execute_and_submit(&mut graph, &plan, &imports, mode)
+                .unwrap_or_else(|e| panic!("{mode}: {e}"));
+            drop(graph);
+            crate::support::assert_no_gpu_errors(&gpu);
+            for layer in 0..2 {
+                let texels = read_layer(&gpu, &target.0, layer);
+                let wrong = texels
+                    .chunks(4)
+                    .filter(|t| *t != COLORS[layer as usize])
+                    .count();
+                assert_eq!(wrong, 0, "layer {layer}: {mode}, multiview {multiview}");
+            }
+            // lavapipe: the probe found that such a pass resolves nothing, so it went per view.
+            let views = std::mem::take(&mut *seen.lock().unwrap());
+            if lavapipe && multiview {
+                assert!(
+                    views.iter().all(|v| matches!(v, Views::PerView { .. })),
+                    "{mode}: {views:?}"
+                );
+            }
+        }
+    }
+}
