@@ -11,7 +11,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
-use tilegraph::helpers::{BindGroupCache, Binding};
+use tilegraph::helpers::{BindGroupCache, Binding, FullscreenViews};
 use tilegraph::wgpu;
 use tilegraph::{
     Access, ClearValue, Import, ImportAfter, ImportContents, PassError, RenderGraph, TextureDesc,
@@ -89,7 +89,7 @@ impl ViewPipelines {
 pub struct StereoFrame {
     output_format: wgpu::TextureFormat,
     scene: ViewPipelines,
-    post: ViewPipelines,
+    post: FullscreenViews,
     companion: wgpu::RenderPipeline,
     scene_layout: wgpu::BindGroupLayout,
     texture_layout: wgpu::BindGroupLayout,
@@ -208,16 +208,13 @@ impl StereoFrame {
                 )
             },
         );
-        let post = ViewPipelines::new(
+        let post = FullscreenViews::new(
             device,
             "stereo post",
             include_str!("../../shaders/stereo/post.wgsl"),
-            "@fragment fn fs(@builtin(position) pos: vec4f, @builtin(view_index) eye: u32) -> @location(0) vec4f { return post(pos, eye); }",
-            "override EYE: f32 = 0.0;\n@fragment fn fs(@builtin(position) pos: vec4f) -> @location(0) vec4f { return post(pos, u32(EYE)); }",
-            |module, mask, constants| {
-                let (label, layout) = ("stereo post", &texture_pipeline_layout);
-                pipeline(label, layout, module, EYE_FORMAT, 1, false, mask, constants)
-            },
+            "fs",
+            &[Some(EYE_FORMAT.into())],
+            EYES,
         );
         let companion_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("stereo companion"),
@@ -333,12 +330,8 @@ impl StereoFrame {
             .sample(hdr)
             .color(eyes, Access::Write)
             .execute(move |pass, ctx| {
-                let bindings = [Binding::Texture(hdr.into())];
-                let group = binds.bind_group(ctx, &this.texture_layout, &bindings)?;
-                pass.set_pipeline(this.post.get(ctx.views())?);
-                pass.set_bind_group(0, &group, &[]);
-                pass.draw(0..6, 0..1);
-                Ok(())
+                this.post
+                    .draw(pass, ctx, binds, &[Binding::Texture(hdr.into())])
             });
         graph
             .add_render_pass("companion")

@@ -1,19 +1,7 @@
-// Per eye: tonemap the eye's HDR layer and darken towards the lens edge. `eye()` is prepended.
+// Per eye: tonemap the eye's HDR layer and darken towards the lens edge. A full-screen pass of
+// the two views (`helpers::FullscreenViews`): the fragment stage reads the view it shades.
 
 @group(0) @binding(0) var hdr: texture_2d_array<f32>;
-
-struct VOut {
-    @builtin(position) pos: vec4f,
-}
-
-@vertex fn vs(@builtin(vertex_index) i: u32) -> VOut {
-    // A quad inside the target: lavapipe's multiview draws guard-band triangles in view 0 only.
-    var p = array(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(-1.0, 1.0),
-                  vec2f(1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0));
-    var out: VOut;
-    out.pos = vec4f(p[i], 0.0, 1.0);
-    return out;
-}
 
 fn post(pos: vec4f, eye: u32) -> vec4f {
     let size = vec2f(textureDimensions(hdr));
@@ -24,4 +12,8 @@ fn post(pos: vec4f, eye: u32) -> vec4f {
     let r = length((pos.xy - centre) / size.y);
     let vignette = clamp(1.25 - r * 0.9, 0.0, 1.0);
     return vec4f(mapped * vignette, 1.0);
+}
+
+@fragment fn fs(in: FullscreenVertex) -> @location(0) vec4f {
+    return post(in.position, in.view);
 }
