@@ -441,9 +441,9 @@ pub struct Executor {
     /// lavapipe resolves into layer 0 of an array whatever layer the view names.
     resolve_layers_via_copy: bool,
     /// The device resolves nothing from a multiview pass over layers of a multisampled array
-    /// past layer 0 (lavapipe; a start-up probe finds it): such arrays are kept one texture per
-    /// layer and their passes recorded per view.
-    later_layer_msaa_per_view: bool,
+    /// past layer 0 (lavapipe): such arrays are kept one texture per layer and their passes
+    /// recorded per view. Probed when a plan first has such a pass (`None` until then).
+    later_layer_msaa_per_view: Option<bool>,
     /// The recording threads (none when frames are recorded on the calling thread).
     workers: Option<rayon_core::ThreadPool>,
     lost: Arc<LostState>,
@@ -470,14 +470,6 @@ impl Executor {
             && device
                 .features()
                 .contains(wgpu::Features::MULTISAMPLE_ARRAY));
-        let later_layer_msaa_per_view = !split_multisampled_arrays
-            && !probe::multiview_msaa_resolves_past_layer_0(device, queue);
-        if later_layer_msaa_per_view {
-            log::info!(
-                "{}: multiview passes over layers of a multisampled array past layer 0 resolve nothing here; they are recorded one view at a time, over one texture per layer",
-                info.name
-            );
-        }
         Executor {
             device: device.clone(),
             queue: queue.clone(),
@@ -498,7 +490,7 @@ impl Executor {
             .then(|| timing::Timestamps::new(device, queue)),
             resolve_layers_via_copy: info.backend == wgpu::Backend::Vulkan
                 && info.name.starts_with("llvmpipe"),
-            later_layer_msaa_per_view,
+            later_layer_msaa_per_view: None,
             workers: parallel::recording_pool(options.recording_threads),
             lost: lost::lost_state_of(device),
         }

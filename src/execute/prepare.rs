@@ -95,28 +95,49 @@ impl Executor {
     /// resolve on lavapipe). Every one where multiview does not record them (no multiview, no
     /// `Features::MULTISAMPLE_ARRAY`); where the device resolves nothing from a multiview pass
     /// past layer 0 (the start-up probe), those a multiview group attaches past layer 0.
-    fn split_arrays(&self, plan: &CompiledGraph, mode: ExecuteMode) -> Vec<bool> {
+    fn split_arrays(&mut self, plan: &CompiledGraph, mode: ExecuteMode) -> Vec<bool> {
         let groups = match mode {
             ExecuteMode::Naive => plan.naive_groups(),
             ExecuteMode::Planned | ExecuteMode::Poison => plan.groups(),
         };
-        let later_layers = |r: ResourceId| {
-            self.later_layer_msaa_per_view
-                && groups.iter().any(|g| {
-                    let views = g.views();
-                    views > 1
-                        && g.attachments()
-                            .any(|a| a.resource == r && a.sub.layer >= views)
-                })
+        let msaa_array = |r: ResourceId| {
+            matches!(plan.resource_decl(r).kind,
+                ResourceKind::Texture(t) if t.samples > 1 && t.layers > 1)
         };
-        (0..plan.resource_decls().len())
-            .map(|r| {
-                let r = ResourceId::new(r);
-                let msaa_array = matches!(plan.resource_decl(r).kind,
-                    ResourceKind::Texture(t) if t.samples > 1 && t.layers > 1);
-                msaa_array && (self.pool.split_multisampled_arrays || later_layers(r))
-            })
-            .collect()
+        if self.pool.split_multisampled_arrays {
+            return (0..plan.resource_decls().len())
+                .map(|r| msaa_array(ResourceId::new(r)))
+                .collect();
+        }
+        let mut split = vec![false; plan.resource_decls().len()];
+        for g in groups.iter().filter(|g| g.views() > 1) {
+            for a in g.attachments() {
+                if msaa_array(a.resource) && a.sub.layer >= g.views() {
+                    split[a.resource.index()] = true;
+                }
+            }
+        }
+        if split.iter().any(|&s| s) && !self.later_layers_resolve_nothing() {
+            split.fill(false);
+        }
+        split
+    }
+
+    /// Whether the device resolves nothing from a multiview pass over layers of a multisampled
+    /// array past layer 0: probed the first time a plan has such a pass, said once in the log.
+    fn later_layers_resolve_nothing(&mut self) -> bool {
+        if let Some(known) = self.later_layer_msaa_per_view {
+            return known;
+        }
+        let broken = !super::probe::multiview_msaa_resolves_past_layer_0(&self.device, &self.queue);
+        if broken {
+            log::info!(
+                "{}: multiview passes over layers of a multisampled array past layer 0 resolve nothing here; they are recorded one view at a time, over one texture per layer",
+                self.device.adapter_info().name
+            );
+        }
+        self.later_layer_msaa_per_view = Some(broken);
+        broken
     }
 }
 
