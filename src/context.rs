@@ -264,6 +264,8 @@ impl<'f> PassContext<'f> {
     ///
     /// Unlike `queue.write_buffer` inside a closure, which lands before every pass of the
     /// submission (earlier readers of the buffer included), the bytes arrive in frame order.
+    /// Each call stages its bytes in a buffer of their size, as `queue.write_buffer` does
+    /// inside wgpu: many small writes to one buffer are cheaper as one upload of the whole.
     pub fn upload(
         &self,
         encoder: &mut wgpu::CommandEncoder,
