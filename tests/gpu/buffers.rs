@@ -59,6 +59,14 @@ struct Tint { color: vec4f }
 @fragment fn fs() -> @location(0) vec4f { return tint.color; }
 "#;
 
+fn module(gpu: &Gpu, label: &str, source: &str) -> wgpu::ShaderModule {
+    gpu.device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        })
+}
+
 fn color_bytes(c: [f32; 4]) -> Vec<u8> {
     c.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
@@ -68,12 +76,7 @@ fn color_bytes(c: [f32; 4]) -> Vec<u8> {
 #[test]
 fn uploads_land_where_their_pass_stands_in_the_frame() {
     let gpu = crate::support::gpu();
-    let module = gpu
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("uniform colour"),
-            source: wgpu::ShaderSource::Wgsl(UNIFORM_COLOR.into()),
-        });
+    let module = module(&gpu, "uniform colour", UNIFORM_COLOR);
     let pipeline = color_pipeline(&gpu.device, "tint", &module, None, ("vs", "fs"), FORMAT);
     let cache = BindGroupCache::new();
     for mode in MODES {
@@ -130,12 +133,7 @@ const VERTEX_COLOR: &str = r#"
 #[test]
 fn vertex_index_and_indirect_buffers_of_the_graph_feed_a_draw() {
     let gpu = crate::support::gpu();
-    let module = gpu
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("vertex colour"),
-            source: wgpu::ShaderSource::Wgsl(VERTEX_COLOR.into()),
-        });
+    let module = module(&gpu, "vertex colour", VERTEX_COLOR);
     let pipeline = gpu
         .device
         .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -279,12 +277,7 @@ fn sample_layer_range(
     first: u32,
     mode: ExecuteMode,
 ) -> Result<[[u8; 4]; 2], ExecuteError> {
-    let module = gpu
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("layers"),
-            source: wgpu::ShaderSource::Wgsl(LAYERS.into()),
-        });
+    let module = module(gpu, "layers", LAYERS);
     let pipeline = color_pipeline(&gpu.device, "layers", &module, None, ("vs", "fs"), FORMAT);
     let cache = BindGroupCache::new();
     let colors = [
@@ -388,12 +381,7 @@ fn a_cleared_resolve_keeps_its_clear_value() {
 #[test]
 fn a_bind_group_wgpu_refuses_is_not_cached() {
     let gpu = crate::support::gpu();
-    let module = gpu
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("uniform colour"),
-            source: wgpu::ShaderSource::Wgsl(UNIFORM_COLOR.into()),
-        });
+    let module = module(&gpu, "uniform colour", UNIFORM_COLOR);
     let pipeline = ShaderPipeline::new("tint", &module, ("vs", "fs"), &[Some(FORMAT.into())])
         .create(&gpu.device);
     let cache = BindGroupCache::new();

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use tilegraph::wgpu;
 use tilegraph::{
     Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
-    ImportAfter, ImportContents, Imports, RenderGraph, TextureDesc, Views,
+    ImportAfter, ImportContents, Imports, PassError, RenderGraph, TextureDesc, Views,
 };
 use tilegraph_tool::headless::{Gpu, ShaderPipeline};
 
@@ -40,6 +40,23 @@ fn color(v: u32) -> vec4f {
 struct Pipelines {
     per_view: Vec<wgpu::RenderPipeline>,
     multiview: Option<wgpu::RenderPipeline>,
+}
+
+impl Pipelines {
+    /// Draws the quad with the pipeline for the way the pass is recorded.
+    fn draw(&self, rpass: &mut wgpu::RenderPass<'_>, views: Views) -> Result<(), PassError> {
+        let pipeline = match views {
+            Views::Multiview { .. } => self
+                .multiview
+                .as_ref()
+                .ok_or("multiview recorded on a device without it")?,
+            Views::PerView { view, .. } => &self.per_view[view as usize],
+            other => return Err(format!("a multiview pass recorded as {other:?}").into()),
+        };
+        rpass.set_pipeline(pipeline);
+        rpass.draw(0..6, 0..1);
+        Ok(())
+    }
 }
 
 fn pipelines(gpu: &Gpu, views: u32, samples: u32) -> Pipelines {
@@ -162,17 +179,7 @@ fn stereo_frame(
     };
     pass.execute(|rpass, ctx| {
         seen.lock().unwrap().push(ctx.views());
-        let pipeline = match ctx.views() {
-            Views::Multiview { .. } => pipelines
-                .multiview
-                .as_ref()
-                .ok_or("multiview recorded on a device without it")?,
-            Views::PerView { view, .. } => &pipelines.per_view[view as usize],
-            other => return Err(format!("a multiview pass recorded as {other:?}").into()),
-        };
-        rpass.set_pipeline(pipeline);
-        rpass.draw(0..6, 0..1);
-        Ok(())
+        pipelines.draw(rpass, ctx.views())
     });
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let mut imports = Imports::new();
@@ -596,17 +603,7 @@ fn a_multiview_msaa_pass_at_a_later_base_layer_resolves_each_view_into_its_layer
                 .color_resolved(msaa.layer(2), Access::Clear, eyes)
                 .execute(move |rpass, ctx| {
                     seen.lock().unwrap().push(ctx.views());
-                    let pipeline = match ctx.views() {
-                        Views::Multiview { .. } => pipelines
-                            .multiview
-                            .as_ref()
-                            .ok_or("multiview recorded on a device without it")?,
-                        Views::PerView { view, .. } => &pipelines.per_view[view as usize],
-                        other => return Err(format!("recorded as {other:?}").into()),
-                    };
-                    rpass.set_pipeline(pipeline);
-                    rpass.draw(0..6, 0..1);
-                    Ok(())
+                    pipelines.draw(rpass, ctx.views())
                 });
             let plan = graph.compile(&CompileOptions::default()).expect("compiles");
             let mut imports = Imports::new();
