@@ -57,6 +57,20 @@ pub enum ContextError {
         /// The handle's index.
         index: usize,
     },
+    /// A view the backend cannot bind the way the pass declared it: on wgpu's GL backend a 2D
+    /// view of one layer of a texture with several layers, for a shader read (GL holds such a
+    /// texture as an array or a cube, and a shader's 2D texture then reads another one).
+    #[error(
+        "pass `{pass}` asks for a view of `{resource}` that this backend cannot bind: {message}"
+    )]
+    Unsupported {
+        /// The pass.
+        pass: String,
+        /// The texture.
+        resource: String,
+        /// What the backend lacks, and what would work instead.
+        message: String,
+    },
     /// A render bundle encoder was asked for outside a render pass.
     #[error(
         "pass `{pass}` asks for a render bundle encoder, but it is a {kind} pass: bundles replay in render passes only"
@@ -236,11 +250,37 @@ impl<'f> PassContext<'f> {
     /// several, else a 2D view of the range's mips). Views of graph-owned textures stay the
     /// same from frame to frame while the plan does, so bind groups built from them can be
     /// cached by view identity.
+    ///
+    /// On wgpu's GL backend a 2D view of one layer of a texture with several, for a pass that
+    /// reads the texture in a shader, is [`ContextError::Unsupported`]: GL binds such a texture
+    /// only as a whole (an array or a cube) for a shader read.
     pub fn view(
         &self,
         texture: impl Into<TextureRef>,
     ) -> Result<&'f wgpu::TextureView, ContextError> {
         let texture = texture.into();
+        let view = self.declared_view(texture)?;
+        let r = texture.texture.index;
+        if let Some(layer) = self.one_layer_read(r, texture.range) {
+            if self.device.adapter_info().backend == wgpu::Backend::Gl {
+                return Err(ContextError::Unsupported {
+                    pass: self.pass.name.to_string(),
+                    resource: self.resources[r.index()].name.to_string(),
+                    message: format!(
+                        "wgpu's GL backend binds a texture of several layers only as a whole (an array or a cube) for a shader read, so a 2D view of layer {layer} would read another texture: bind the whole texture (`TextureAs` with its array or cube dimension) and pick the layer in the shader"
+                    ),
+                });
+            }
+        }
+        Ok(view)
+    }
+
+    /// The view [`view`](Self::view) hands out, for helpers that check the declaration and
+    /// bind views of their own.
+    pub(crate) fn declared_view(
+        &self,
+        texture: TextureRef,
+    ) -> Result<&'f wgpu::TextureView, ContextError> {
         let r = self.own(texture.texture.graph, texture.texture.index)?;
         let range = texture.range;
         let declared = match range.single() {
@@ -368,6 +408,29 @@ impl<'f> PassContext<'f> {
         let decl = &self.resources[r.index()];
         let single = decl.subresource_count() == 1 && matches!(decl.kind, ResourceKind::Texture(_));
         self.pass.lists_name(r, |e| e.range.is_all() || single) || (single && self.pass.uses(r))
+    }
+
+    /// The layer of a 2D view of one layer of a texture with several, when the pass reads that
+    /// texture in a shader (`sample` or `input`) and not as storage.
+    fn one_layer_read(&self, r: ResourceId, range: SubresourceRange) -> Option<u32> {
+        let ResourceKind::Texture(t) = self.resources[r.index()].kind else {
+            return None;
+        };
+        let (_, _, layer, layers) = range.resolve(t.mips, t.layers);
+        let shader_read = self.pass.sample.iter().chain(&self.pass.input);
+        let storage = [
+            ListAccess::StorageRead,
+            ListAccess::StorageWrite,
+            ListAccess::StorageReadWrite,
+        ];
+        let as_storage = storage
+            .iter()
+            .any(|&l| self.pass.list(l).iter().any(|e| e.resource == r));
+        (t.layers > 1
+            && layers == 1
+            && !as_storage
+            && shader_read.into_iter().any(|e| e.resource == r))
+        .then_some(layer)
     }
 
     fn declares_sub(&self, r: ResourceId, sub: Subresource) -> bool {

@@ -230,13 +230,13 @@ impl BindGroupCache {
                 Binding::Texture(t) => Key::View(ctx.view(t)?.clone()),
                 Binding::TextureAs(t, dimension) => {
                     // The whole texture must be declared, as for its own whole view.
-                    ctx.view(t)?;
+                    ctx.declared_view(t.into())?;
                     Key::TextureAs(ctx.texture(t)?.clone(), dimension, None)
                 }
                 Binding::MipAs(t, mip, dimension) => {
                     let texture = ctx.texture(t)?;
                     for layer in 0..texture.depth_or_array_layers() {
-                        ctx.view(t.subresource(mip, layer))?;
+                        ctx.declared_view(t.subresource(mip, layer).into())?;
                     }
                     Key::TextureAs(texture.clone(), dimension, Some(mip))
                 }

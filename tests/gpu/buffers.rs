@@ -350,6 +350,99 @@ fn a_layer_range_is_an_array_view_of_exactly_its_layers() {
     }
 }
 
+const ONE_LAYER: &str = r#"
+@group(0) @binding(0) var layer: texture_2d<f32>;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let uv = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+    return textureLoad(layer, vec2i(p.xy), 0);
+}
+"#;
+
+/// Layer `layer` of a three-layer array cleared to red, green and blue, sampled alone through
+/// `PassContext::view` as a 2D texture: the pixel drawn, or the execute error.
+fn sample_one_layer(gpu: &Gpu, layer: u32, mode: ExecuteMode) -> Result<[u8; 4], ExecuteError> {
+    let module = module(gpu, "one layer", ONE_LAYER);
+    let pipeline = color_pipeline(
+        &gpu.device,
+        "one layer",
+        &module,
+        None,
+        ("vs", "fs"),
+        FORMAT,
+    );
+    let cache = BindGroupCache::new();
+    let (tex, view) = target(gpu, 8, 8);
+    let mut graph = RenderGraph::new();
+    let arr = graph.create_texture("arr", TextureDesc::new(FORMAT, 8, 8).layers(3));
+    let out = kept(&mut graph, "out", 8, 8);
+    let colors = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+    ];
+    for (k, color) in colors.iter().enumerate() {
+        graph
+            .add_render_pass(&format!("clear{k}"))
+            .color_cleared(arr.layer(k as u32), *color)
+            .execute(|_, _| Ok(()));
+    }
+    let one = arr.layer(layer);
+    let (pipeline, cache) = (&pipeline, &cache);
+    graph
+        .add_render_pass("read")
+        .sample(one)
+        .color(out, Access::Write)
+        .execute(move |pass, ctx| {
+            let view = ctx.view(one)?;
+            let layout = pipeline.get_bind_group_layout(0);
+            let group = cache.bind_group(ctx, &layout, &[Binding::View(view)])?;
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.draw(0..3, 0..1);
+            Ok(())
+        });
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut imports = Imports::new();
+    imports.texture(out, &tex, &view);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    executor.execute_and_submit(&mut graph, &plan, &imports, mode)?;
+    crate::support::assert_no_gpu_errors(gpu);
+    Ok(pixel(gpu, &tex, 4, 4))
+}
+
+/// One layer of an array sampled alone through `PassContext::view`: that layer on Vulkan; on
+/// GL (which holds the array as a 2D-array texture, so a 2D view of any of its layers reads
+/// another texture) the typed refusal naming the pass and the texture, for layer 0 as for
+/// layer 2, not an image that silently differs.
+#[test]
+fn one_layer_sampled_alone_is_that_layer_or_refused_on_gl() {
+    let gpu = crate::support::gpu();
+    let gl = gpu.adapter.get_info().backend == wgpu::Backend::Gl;
+    for mode in MODES {
+        for (layer, color) in [(0, RED), (2, BLUE)] {
+            match sample_one_layer(&gpu, layer, mode) {
+                Ok(pixel) => {
+                    assert!(!gl, "GL bound a 2D view of layer {layer}");
+                    assert_eq!(pixel, color, "{mode:?}");
+                }
+                Err(ExecuteError::Pass { pass, source }) if gl => {
+                    assert_eq!(pass, "read");
+                    let e = source.downcast::<ContextError>().expect("a context error");
+                    assert!(
+                        matches!(&*e, ContextError::Unsupported { resource, message, .. }
+                            if resource == "arr" && message.contains(&format!("layer {layer} "))),
+                        "{e}"
+                    );
+                }
+                Err(e) => panic!("{mode:?}: {e}"),
+            }
+        }
+    }
+}
+
 /// A multisampled colour cleared with its own value and resolved, nothing drawn: the resolve
 /// target holds the clear value (alpha included), in every mode.
 #[test]
