@@ -133,6 +133,21 @@ impl Capabilities {
         }
     }
 
+    /// With `portable`, storage textures only in the formats WebGPU guarantees every adapter
+    /// can store to (whatever this one has beyond them), so that one description's images
+    /// compare across adapters.
+    pub fn portable(mut self, portable: bool) -> Self {
+        if portable {
+            for (format, flags) in &mut self.storage {
+                *flags &= format
+                    .guaranteed_format_features(wgpu::Features::empty())
+                    .flags;
+            }
+            self.backend = format!("{}, storage formats every adapter has", self.backend);
+        }
+        self
+    }
+
     /// Everything: nothing to adapt.
     pub fn full() -> Self {
         Capabilities {
@@ -761,6 +776,15 @@ mod tests {
         // With every storage format there is nothing to do.
         let (same, original, a) = adapted(d, &Capabilities::full()).unwrap();
         assert_unchanged(&same, &original, &a);
+        // `--portable`: only the formats every adapter stores to, whatever this one has.
+        let (g, _, _) = adapted(d, &Capabilities::full().portable(true)).unwrap();
+        for r in ["ssao_preprocessed_depth", "ssao_noisy", "ssao"] {
+            assert_eq!(format(&g, r), wgpu::TextureFormat::R32Float, "{r}");
+        }
+        assert_eq!(
+            format(&g, "ssao_depth_differences"),
+            wgpu::TextureFormat::R32Uint
+        );
         // No stand-in at all: an unsupported error naming the pass, the resource and the format.
         let mut none = caps_of_gl();
         none.storage

@@ -281,6 +281,10 @@ mod run_command {
         /// needs (`DeviceOptions::for_plan`, the documented path).
         #[arg(long)]
         adapter_limits: bool,
+        /// Realise storage textures only in formats every adapter can store to (WebGPU's
+        /// guaranteed ones), so that the images of one description compare across adapters.
+        #[arg(long)]
+        portable: bool,
     }
 
     #[derive(Clone, Copy, clap::ValueEnum)]
@@ -319,6 +323,7 @@ mod run_command {
                 timings: self.timings,
                 as_declared: self.as_declared,
                 multiview: !self.no_multiview,
+                portable: self.portable,
             }
         }
 

@@ -138,6 +138,9 @@ pub struct RunOptions {
     /// Record multiview passes in one multiview render pass where the device can; `false` (the
     /// `--no-multiview` flag) records one render pass per view.
     pub multiview: bool,
+    /// Realise storage textures in the formats every adapter can store to (the `--portable`
+    /// flag), so that images compare across adapters.
+    pub portable: bool,
 }
 
 impl Default for RunOptions {
@@ -150,6 +153,7 @@ impl Default for RunOptions {
             timings: false,
             as_declared: false,
             multiview: true,
+            portable: false,
         }
     }
 }
@@ -262,7 +266,11 @@ fn compile_options(options: &RunOptions) -> CompileOptions {
 
 /// Runs a description with synthetic shaders and reads back the imports kept after the frame.
 pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutput, RunError> {
-    let (mut graph, adaptation) = prepare(description, options.size, &Capabilities::of(gpu))?;
+    let (mut graph, adaptation) = prepare(
+        description,
+        options.size,
+        &Capabilities::of(gpu).portable(options.portable),
+    )?;
     let plan = graph.compile(&compile_options(options))?;
     let device = &gpu.device;
     let queue = &gpu.queue;
