@@ -444,6 +444,9 @@ pub struct Executor {
     /// past layer 0 (lavapipe): such arrays are kept one texture per layer and their passes
     /// recorded per view. Probed when a plan first has such a pass (`None` until then).
     later_layer_msaa_per_view: Option<bool>,
+    /// Whether a draw reads each of two textures (uniform buffers) of a bind group from its own
+    /// binding (GL): probed when a plan first has a pass that reads two (`None` until then).
+    binding_defects: Option<probe::BindingDefects>,
     /// The recording threads (none when frames are recorded on the calling thread).
     workers: Option<rayon_core::ThreadPool>,
     lost: Arc<LostState>,
@@ -491,6 +494,7 @@ impl Executor {
             resolve_layers_via_copy: info.backend == wgpu::Backend::Vulkan
                 && info.name.starts_with("llvmpipe"),
             later_layer_msaa_per_view: None,
+            binding_defects: None,
             workers: parallel::recording_pool(options.recording_threads),
             lost: lost::lost_state_of(device),
         }

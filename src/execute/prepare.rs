@@ -60,6 +60,7 @@ impl Executor {
         }
         if self.device.adapter_info().backend == wgpu::Backend::Gl {
             check_gl_ranges(plan)?;
+            self.check_gl_bindings(plan)?;
         }
         let split = self.split_arrays(plan, mode);
         let groups = lower(plan, mode, self.dont_care, self.multiview_enabled(), &split);
@@ -139,6 +140,76 @@ impl Executor {
         self.later_layer_msaa_per_view = Some(broken);
         broken
     }
+}
+
+impl Executor {
+    /// On GL: a live pass that reads two textures (or two uniform buffers) where the device
+    /// reads every one of a draw from the first binding (the probe) is refused, naming the
+    /// pass and the second resource, instead of rendering an image that silently differs.
+    fn check_gl_bindings(&mut self, plan: &CompiledGraph) -> Result<(), ExecuteError> {
+        let live = plan
+            .pass_decls()
+            .iter()
+            .zip(plan.passes())
+            .filter(|(_, p)| !p.culled);
+        for (decl, _) in live {
+            let textures = second_resource(decl.sample.iter().chain(&decl.input));
+            let uniforms = second_resource(decl.uniform.iter());
+            if textures.is_none() && uniforms.is_none() {
+                continue;
+            }
+            let defects = self.binding_defects();
+            let refused = match (textures, uniforms) {
+                (Some(r), _) if defects.textures => Some((r, "texture", "textures")),
+                (_, Some(r)) if defects.uniforms => Some((r, "uniform buffer", "uniform buffers")),
+                _ => None,
+            };
+            if let Some((r, one, several)) = refused {
+                return Err(ExecuteError::Unsupported {
+                    pass: decl.name.to_string(),
+                    resource: plan.resource_name(r).to_owned(),
+                    message: format!(
+                        "on this adapter ({}) wgpu's GL backend reads every {one} a shader binds from the first binding (a desktop GL 3.3 context whose driver lists compute shaders: no binding numbers in the shaders and none assigned), so a pass reading two {several} reads one twice; use the Vulkan backend there",
+                        self.device.adapter_info().name
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The GL binding probe's result, probed once and said once in the log.
+    fn binding_defects(&mut self) -> super::probe::BindingDefects {
+        if let Some(known) = self.binding_defects {
+            return known;
+        }
+        let defects = super::probe::binding_defects(&self.device, &self.queue);
+        if defects.textures || defects.uniforms {
+            log::warn!(
+                "{}: a draw reads every texture ({}) and uniform buffer ({}) from the first binding; passes that read two are refused",
+                self.device.adapter_info().name,
+                if defects.textures { "yes" } else { "no" },
+                if defects.uniforms { "yes" } else { "no" },
+            );
+        }
+        self.binding_defects = Some(defects);
+        defects
+    }
+}
+
+/// The second distinct resource of a pass's list, if it names two.
+fn second_resource<'e>(
+    entries: impl Iterator<Item = &'e crate::resource::Entry>,
+) -> Option<ResourceId> {
+    let mut first = None;
+    for e in entries {
+        match first {
+            None => first = Some(e.resource),
+            Some(f) if f != e.resource => return Some(e.resource),
+            Some(_) => {}
+        }
+    }
+    None
 }
 
 /// wgpu's GL backend binds no texture view whose first array layer is not 0 for a shader read

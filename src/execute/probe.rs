@@ -112,3 +112,225 @@ pub(super) fn multiview_msaa_resolves_past_layer_0(
     buffer.unmap();
     right
 }
+
+/// What a draw reads through the bindings of one bind group, where the adapter gets it wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct BindingDefects {
+    /// Every texture a draw reads is the one at the first texture binding.
+    pub textures: bool,
+    /// Every uniform buffer a draw reads is the one at the first uniform binding.
+    pub uniforms: bool,
+}
+
+/// What the probe draw wrote into its one texel: textures 0 and 1 hold red and green, uniform
+/// buffers 0 and 1 hold 0.25 and 0.75, and the draw writes `(t0.r, t1.g, u1, u0)`.
+fn binding_defects_of(texel: [u8; 4]) -> BindingDefects {
+    let near = |v: u8, want: u8| v.abs_diff(want) <= 2;
+    BindingDefects {
+        // The second texture read as the first: red's green channel, 0.
+        textures: !near(texel[1], 255),
+        // The second uniform buffer read as the first: 0.25 where 0.75 belongs.
+        uniforms: !near(texel[2], 191),
+    }
+}
+
+const BINDINGS_PROBE: &str = r"
+@group(0) @binding(0) var t0: texture_2d<f32>;
+@group(0) @binding(1) var t1: texture_2d<f32>;
+@group(0) @binding(2) var<uniform> u0: vec4f;
+@group(0) @binding(3) var<uniform> u1: vec4f;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let uv = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4f {
+    let a = textureLoad(t0, vec2i(0, 0), 0);
+    let b = textureLoad(t1, vec2i(0, 0), 0);
+    return vec4f(a.r, b.g, u1.x, u0.x);
+}
+";
+
+/// Whether a draw that reads two textures (or two uniform buffers) of one bind group reads each
+/// from its own binding. wgpu's GL backend on a desktop GL 3.3 context whose driver lists
+/// compute shaders (NVIDIA's through EGL) leaves every sampler and uniform block of a shader on
+/// binding point 0, so the draw reads the first one twice. Probed with one 1×1 draw, read back;
+/// no defect where the probe cannot run.
+pub(super) fn binding_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> BindingDefects {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let texel = |label, rgba: [u8; 4], usage| {
+        let t = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d::default(),
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        });
+        queue.write_texture(
+            t.as_image_copy(),
+            &rgba,
+            wgpu::TexelCopyBufferLayout::default(),
+            wgpu::Extent3d::default(),
+        );
+        t
+    };
+    let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+    let red = texel("tilegraph probe: red", [255, 0, 0, 255], sampled);
+    let green = texel("tilegraph probe: green", [0, 255, 0, 255], sampled);
+    let out = texel(
+        "tilegraph probe: bindings",
+        [0; 4],
+        wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST,
+    );
+    let uniform = |label, x: f32| {
+        let b = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bytes: Vec<u8> = [x, 0.0, 0.0, 0.0]
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .collect();
+        queue.write_buffer(&b, 0, &bytes);
+        b
+    };
+    let (u0, u1) = (
+        uniform("tilegraph probe: u0", 0.25),
+        uniform("tilegraph probe: u1", 0.75),
+    );
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("tilegraph probe: bindings"),
+        source: wgpu::ShaderSource::Wgsl(BINDINGS_PROBE.into()),
+    });
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("tilegraph probe: bindings"),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[Some(format.into())],
+        }),
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        multiview_mask: None,
+        cache: None,
+    });
+    let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+    let (red_view, green_view, out_view) = (view(&red), view(&green), view(&out));
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("tilegraph probe: bindings"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&red_view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(&green_view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: u0.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: u1.as_entire_binding(),
+            },
+        ],
+    });
+    let row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("tilegraph probe: read back"),
+        size: u64::from(row),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("tilegraph probe: bindings"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &out_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+    encoder.copy_texture_to_buffer(
+        out.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row),
+                rows_per_image: None,
+            },
+        },
+        wgpu::Extent3d::default(),
+    );
+    queue.submit([encoder.finish()]);
+    if pollster::block_on(scope.pop()).is_some() {
+        return BindingDefects::default();
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    if device.poll(wgpu::PollType::wait_indefinitely()).is_err() || !matches!(rx.recv(), Ok(Ok(())))
+    {
+        return BindingDefects::default();
+    }
+    let Ok(data) = buffer.get_mapped_range(..) else {
+        return BindingDefects::default();
+    };
+    let texel = [data[0], data[1], data[2], data[3]];
+    drop(data);
+    buffer.unmap();
+    binding_defects_of(texel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bindings_probe_reads_which_binding_each_read_reached() {
+        let right = binding_defects_of([255, 255, 191, 64]);
+        assert_eq!(right, BindingDefects::default());
+        // Both textures read from binding 0 (red twice), the uniforms right.
+        let textures = binding_defects_of([255, 0, 191, 64]);
+        assert!(textures.textures && !textures.uniforms);
+        // Both uniform blocks read from binding 0 (0.25 twice).
+        let uniforms = binding_defects_of([255, 255, 64, 64]);
+        assert!(!uniforms.textures && uniforms.uniforms);
+        // Rounding of 0.75 to 8 bits either way is no defect.
+        assert_eq!(
+            binding_defects_of([255, 254, 192, 64]),
+            BindingDefects::default()
+        );
+    }
+}

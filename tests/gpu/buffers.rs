@@ -122,6 +122,116 @@ fn uploads_land_where_their_pass_stands_in_the_frame() {
     }
 }
 
+const TWO_OF_EACH: &str = r#"
+@group(0) @binding(0) var t0: texture_2d<f32>;
+@group(0) @binding(1) var t1: texture_2d<f32>;
+@group(0) @binding(2) var<uniform> u0: vec4f;
+@group(0) @binding(3) var<uniform> u1: vec4f;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let uv = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+    let a = textureLoad(t0, vec2i(p.xy), 0);
+    let b = textureLoad(t1, vec2i(p.xy), 0);
+    return vec4f(a.r, b.g, u1.x, u0.x);
+}
+"#;
+
+/// A pass that reads two graph textures (red, green) and two graph uniform buffers (0.25, 0.75)
+/// in one draw reads each from its own binding, in every mode; an adapter that reads every one
+/// from the first binding (wgpu's GL backend on a desktop GL 3.3 context whose driver lists
+/// compute shaders: NVIDIA's through EGL) gets the typed refusal instead of that image.
+#[test]
+fn a_pass_reading_two_textures_and_two_uniform_buffers_reads_each() {
+    let gpu = crate::support::gpu();
+    let module = module(&gpu, "two of each", TWO_OF_EACH);
+    let pipeline = color_pipeline(
+        &gpu.device,
+        "two of each",
+        &module,
+        None,
+        ("vs", "fs"),
+        FORMAT,
+    );
+    let cache = BindGroupCache::new();
+    for mode in MODES {
+        let (tex, view) = target(&gpu, 8, 8);
+        let mut graph = RenderGraph::new();
+        let t0 = graph.create_texture("t0", TextureDesc::new(FORMAT, 8, 8));
+        let t1 = graph.create_texture("t1", TextureDesc::new(FORMAT, 8, 8));
+        let u0 = graph.create_buffer("u0", 16);
+        let u1 = graph.create_buffer("u1", 16);
+        let out = kept(&mut graph, "out", 8, 8);
+        graph
+            .add_render_pass("red")
+            .color_cleared(t0, [1.0, 0.0, 0.0, 1.0])
+            .execute(|_, _| Ok(()));
+        graph
+            .add_render_pass("green")
+            .color_cleared(t1, [0.0, 1.0, 0.0, 1.0])
+            .execute(|_, _| Ok(()));
+        graph
+            .add_copy_pass("uniforms")
+            .upload(u0)
+            .upload(u1)
+            .execute(move |encoder, ctx| {
+                ctx.upload(encoder, u0, 0, &color_bytes([0.25, 0.0, 0.0, 0.0]))?;
+                ctx.upload(encoder, u1, 0, &color_bytes([0.75, 0.0, 0.0, 0.0]))?;
+                Ok(())
+            });
+        let (pipeline, cache) = (&pipeline, &cache);
+        graph
+            .add_render_pass("read")
+            .sample(t0)
+            .sample(t1)
+            .uniform(u0)
+            .uniform(u1)
+            .color(out, Access::Write)
+            .execute(move |pass, ctx| {
+                let layout = pipeline.get_bind_group_layout(0);
+                let bindings = [
+                    Binding::Texture(t0.into()),
+                    Binding::Texture(t1.into()),
+                    Binding::Buffer(u0),
+                    Binding::Buffer(u1),
+                ];
+                let group = cache.bind_group(ctx, &layout, &bindings)?;
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, &group, &[]);
+                pass.draw(0..3, 0..1);
+                Ok(())
+            });
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        let mut imports = Imports::new();
+        imports.texture(out, &tex, &view);
+        let mut executor = Executor::new(&gpu.device, &gpu.queue);
+        match executor.execute_and_submit(&mut graph, &plan, &imports, mode) {
+            Ok(_) => {
+                crate::support::assert_no_gpu_errors(&gpu);
+                let [r, g, b, a] = pixel(&gpu, &tex, 4, 4);
+                assert!(
+                    r == 255 && g == 255 && b.abs_diff(191) <= 1 && a.abs_diff(64) <= 1,
+                    "{mode:?}: {:?} (the second texture or uniform buffer read as the first)",
+                    [r, g, b, a]
+                );
+            }
+            Err(ExecuteError::Unsupported { pass, resource, .. }) => {
+                let info = gpu.adapter.get_info();
+                assert!(
+                    info.backend == wgpu::Backend::Gl && !info.name.starts_with("llvmpipe"),
+                    "{} refused a pass reading two textures",
+                    info.name
+                );
+                assert_eq!(pass, "read");
+                assert!(resource == "t1" || resource == "u1", "{resource}");
+            }
+            Err(e) => panic!("{mode:?}: {e}"),
+        }
+        cache.next_frame();
+    }
+}
+
 const VERTEX_COLOR: &str = r#"
 @vertex fn vs(@location(0) p: vec2f) -> @builtin(position) vec4f { return vec4f(p, 0.0, 1.0); }
 @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0, 0.5, 0.0, 1.0); }

@@ -96,6 +96,8 @@ impl RunError {
         match self {
             RunError::Graph(g) => g.kind().as_str(),
             RunError::Unsupported { .. } => "unsupported",
+            // What the backend cannot record, refused before recording.
+            RunError::Execute(ExecuteError::Unsupported { .. }) => "unsupported",
             RunError::Execute(_) => "execute",
             RunError::Open(DeviceError::NoAdapter { .. }) => "no_adapter",
             RunError::Open(_) | RunError::Readback(_) => "gpu",
