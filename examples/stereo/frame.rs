@@ -11,11 +11,11 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
-use tilegraph::helpers::{BindGroupCache, Binding, FullscreenViews};
+use tilegraph::helpers::{BindGroupCache, Binding, FullscreenViews, ViewPipelines};
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, ClearValue, Import, ImportAfter, ImportContents, PassError, RenderGraph, TextureDesc,
-    TextureHandle, Views,
+    Access, ClearValue, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
+    TextureHandle,
 };
 
 pub const EYES: u32 = 2;
@@ -33,56 +33,6 @@ struct SceneUniform {
     view_proj: [[[f32; 4]; 4]; 2],
     light: [f32; 4],
     time: [f32; 4],
-}
-
-/// A pipeline per way of recording a multiview pass: one per eye for render passes of one view,
-/// and one with `multiview_mask` where the device has multiview.
-struct ViewPipelines {
-    per_eye: Vec<wgpu::RenderPipeline>,
-    multiview: Option<wgpu::RenderPipeline>,
-}
-
-impl ViewPipelines {
-    fn new(
-        device: &wgpu::Device,
-        label: &str,
-        source: &str,
-        stage_multiview: &str,
-        stage_per_eye: &str,
-        make: impl Fn(
-            &wgpu::ShaderModule,
-            Option<std::num::NonZeroU32>,
-            &[(&str, f64)],
-        ) -> wgpu::RenderPipeline,
-    ) -> Self {
-        let module = |extra: &str| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(format!("{source}\n{extra}").into()),
-            })
-        };
-        let per_eye_module = module(stage_per_eye);
-        let per_eye = (0..EYES)
-            .map(|eye| make(&per_eye_module, None, &[("EYE", f64::from(eye))]))
-            .collect();
-        let multiview = Views::multiview_supported(device).then(|| {
-            let mask = Views::Multiview { count: EYES }.multiview_mask();
-            make(&module(stage_multiview), mask, &[])
-        });
-        ViewPipelines { per_eye, multiview }
-    }
-
-    /// The pipeline for the way the pass is being recorded.
-    fn get(&self, views: Views) -> Result<&wgpu::RenderPipeline, PassError> {
-        match views {
-            Views::Multiview { .. } => Ok(self
-                .multiview
-                .as_ref()
-                .ok_or("a multiview render pass on a device without multiview")?),
-            Views::PerView { view, .. } => Ok(&self.per_eye[view as usize]),
-            other => Err(format!("an eye pass recorded as {other:?}").into()),
-        }
-    }
 }
 
 /// The frame's pipelines, uniforms and bind groups.
@@ -195,19 +145,27 @@ impl StereoFrame {
                 cache: None,
             })
         };
+        // One shader for both recordings: its vertex stage takes the eye as
+        // `@builtin(view_index)`, which the pipelines of one eye get as a constant.
         let scene = ViewPipelines::new(
             device,
             "stereo scene",
             include_str!("../../shaders/stereo/scene.wgsl"),
-            "@vertex fn vs(@builtin(vertex_index) i: u32, @builtin(instance_index) n: u32, @builtin(view_index) eye: u32) -> VOut { return shade_vertex(i, n, eye); }",
-            "override EYE: f32 = 0.0;\n@vertex fn vs(@builtin(vertex_index) i: u32, @builtin(instance_index) n: u32) -> VOut { return shade_vertex(i, n, u32(EYE)); }",
-            |module, mask, constants| {
-                let (label, layout) = ("stereo scene", &scene_pipeline_layout);
+            EYES,
+            |v| {
                 pipeline(
-                    label, layout, module, HDR_FORMAT, SAMPLES, true, mask, constants,
+                    "stereo scene",
+                    &scene_pipeline_layout,
+                    v.module,
+                    HDR_FORMAT,
+                    SAMPLES,
+                    true,
+                    v.multiview_mask,
+                    v.constants,
                 )
             },
-        );
+        )
+        .expect("scene.wgsl's vertex stage takes the view");
         let post = FullscreenViews::new(
             device,
             "stereo post",

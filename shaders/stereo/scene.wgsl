@@ -1,6 +1,6 @@
-// Forward shading of a field of spinning cubes on a floor, seen by two eyes. `eye()` (prepended
-// per recording: the view index in one multiview render pass, a constant in a pass per view)
-// picks the eye's view-projection.
+// Forward shading of a field of spinning cubes on a floor, seen by two eyes. The vertex stage
+// takes the eye as its view index (in a render pass of one eye, `helpers::ViewPipelines` makes it
+// a constant) and picks the eye's view-projection.
 
 struct Scene {
     view_proj: array<mat4x4f, 2>,
@@ -28,7 +28,7 @@ fn rotate_y(p: vec3f, a: f32) -> vec3f {
     return vec3f(c * p.x + s * p.z, p.y, -s * p.x + c * p.z);
 }
 
-fn shade_vertex(i: u32, instance: u32, eye: u32) -> VOut {
+@vertex fn vs(@builtin(vertex_index) i: u32, @builtin(instance_index) instance: u32, @builtin(view_index) eye: u32) -> VOut {
     var out: VOut;
     var world: vec3f;
     if instance == 0u {

@@ -30,12 +30,14 @@
 
 mod device;
 mod readback;
+mod views;
 
 pub use device::{
     BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, instance_descriptor,
     open_device, open_device_with,
 };
 pub use readback::{Readback, ReadbackError, read_buffer, read_subresource, read_texture};
+pub use views::{ViewPipelines, ViewShaderError, ViewVariant};
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};

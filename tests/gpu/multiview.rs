@@ -4,6 +4,7 @@
 
 use std::sync::Mutex;
 
+use tilegraph::helpers::ViewPipelines;
 use tilegraph::wgpu;
 use tilegraph::{
     Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
@@ -21,37 +22,39 @@ const COLORS: [[u8; 4]; 4] = [
     [255, 255, 0, 255],
 ];
 
+/// One shader for both recordings: the vertex stage takes the view as `@builtin(view_index)`
+/// (a constant in the pipelines of one view: `helpers::ViewPipelines`) and hands it on.
 const SHADER: &str = "
-@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+struct V {
+    @builtin(position) pos: vec4f,
+    @location(0) @interpolate(flat) view: u32,
+}
+@vertex fn vs(@builtin(vertex_index) i: u32, @builtin(view_index) view: u32) -> V {
     // A quad inside the target (lavapipe's multiview drops guard-band triangles past view 0).
     var p = array(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(-1.0, 1.0),
                   vec2f(1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0));
-    return vec4f(p[i], 0.5, 1.0);
+    return V(vec4f(p[i], 0.5, 1.0), view);
 }
-fn color(v: u32) -> vec4f {
+@fragment fn fs(v: V) -> @location(0) vec4f {
     var c = array(vec4f(1.0, 0.0, 0.0, 1.0), vec4f(0.0, 1.0, 0.0, 1.0),
                   vec4f(0.0, 0.0, 1.0, 1.0), vec4f(1.0, 1.0, 0.0, 1.0));
-    return c[v];
+    return c[v.view];
 }
 ";
 
-/// Pipelines that draw each view in its colour: one per view for render passes of one view,
-/// and one with `multiview_mask` where the device has multiview.
+/// Pipelines that draw each view in its colour, for either recording of a multiview pass;
+/// `wrong` stands in for them all (a pipeline made for another recording).
 struct Pipelines {
-    per_view: Vec<wgpu::RenderPipeline>,
-    multiview: Option<wgpu::RenderPipeline>,
+    views: ViewPipelines,
+    wrong: Option<wgpu::RenderPipeline>,
 }
 
 impl Pipelines {
     /// Draws the quad with the pipeline for the way the pass is recorded.
     fn draw(&self, rpass: &mut wgpu::RenderPass<'_>, views: Views) -> Result<(), PassError> {
-        let pipeline = match views {
-            Views::Multiview { .. } => self
-                .multiview
-                .as_ref()
-                .ok_or("multiview recorded on a device without it")?,
-            Views::PerView { view, .. } => &self.per_view[view as usize],
-            other => return Err(format!("a multiview pass recorded as {other:?}").into()),
+        let pipeline = match &self.wrong {
+            Some(wrong) => wrong,
+            None => self.views.get(views)?,
         };
         rpass.set_pipeline(pipeline);
         rpass.draw(0..6, 0..1);
@@ -61,40 +64,22 @@ impl Pipelines {
 
 fn pipelines(gpu: &Gpu, views: u32, samples: u32) -> Pipelines {
     let device = &gpu.device;
-    let make = |source: String, mask, constants: &[(&str, f64)]| {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("views"),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
+    let pipelines = ViewPipelines::new(device, "views", SHADER, views, |v| {
         ShaderPipeline {
             multisample: wgpu::MultisampleState {
                 count: samples,
                 ..Default::default()
             },
-            constants,
-            multiview_mask: mask,
-            ..ShaderPipeline::new("views", &module, ("vs", "fs"), &[Some(FORMAT.into())])
+            constants: v.constants,
+            multiview_mask: v.multiview_mask,
+            ..ShaderPipeline::new("views", v.module, ("vs", "fs"), &[Some(FORMAT.into())])
         }
         .create(device)
-    };
-    let one = format!(
-        "{SHADER}override VIEW: f32 = 0.0;\n@fragment fn fs() -> @location(0) vec4f {{ return color(u32(VIEW)); }}"
-    );
-    let per_view = (0..views)
-        .map(|v| make(one.clone(), None, &[("VIEW", f64::from(v))]))
-        .collect();
-    let multiview = device
-        .features()
-        .contains(wgpu::Features::MULTIVIEW)
-        .then(|| {
-            let source = format!(
-                "{SHADER}@fragment fn fs(@builtin(view_index) v: u32) -> @location(0) vec4f {{ return color(v); }}"
-            );
-            make(source, Views::Multiview { count: views }.multiview_mask(), &[])
-        });
+    })
+    .expect("the vertex stage takes the view");
     Pipelines {
-        per_view,
-        multiview,
+        views: pipelines,
+        wrong: None,
     }
 }
 
@@ -266,14 +251,19 @@ fn a_pipeline_for_the_other_recording_is_a_validation_error_naming_the_pass() {
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let mut pipelines = pipelines(&gpu, 2, 1);
     let target = layers(&gpu, 2);
-    if executor.multiview_enabled() {
+    let one_view = Views::PerView { view: 0, count: 2 };
+    pipelines.wrong = Some(if executor.multiview_enabled() {
         // A pipeline without `multiview_mask` in a multiview render pass.
-        pipelines.multiview = Some(pipelines.per_view[0].clone());
+        pipelines.views.get(one_view).unwrap().clone()
     } else {
         // Where passes record per view, the multiview pipeline is refused at creation; a
         // pipeline of another sample count stands for the mismatch.
-        pipelines.per_view[1] = self::pipelines(&gpu, 2, 4).per_view[1].clone();
-    }
+        self::pipelines(&gpu, 2, 4)
+            .views
+            .get(one_view)
+            .unwrap()
+            .clone()
+    });
     let result = stereo_frame(
         &gpu,
         &mut executor,
@@ -299,10 +289,8 @@ fn more_views_than_the_device_renders_at_once() {
     let limit = gpu.device.limits().max_multiview_view_count;
     if executor.multiview_enabled() {
         let views = limit + 1;
-        let pipelines = Pipelines {
-            per_view: Vec::new(),
-            multiview: None,
-        };
+        // Refused before anything is recorded: the pipelines are never used.
+        let pipelines = pipelines(&gpu, 2, 1);
         let target = layers(&gpu, views);
         match stereo_frame(
             &gpu,
@@ -407,19 +395,7 @@ fn pooled_stereo_frame(
         .add_render_pass("views")
         .multiview(2)
         .color(scene, Access::Clear)
-        .execute(|rpass, ctx| {
-            let pipeline = match ctx.views() {
-                Views::Multiview { .. } => pipelines
-                    .multiview
-                    .as_ref()
-                    .ok_or("multiview recorded on a device without it")?,
-                Views::PerView { view, .. } => &pipelines.per_view[view as usize],
-                other => return Err(format!("a multiview pass recorded as {other:?}").into()),
-            };
-            rpass.set_pipeline(pipeline);
-            rpass.draw(0..6, 0..1);
-            Ok(())
-        });
+        .execute(|rpass, ctx| pipelines.draw(rpass, ctx.views()));
     graph
         .add_copy_pass("present")
         .copy_src(scene)

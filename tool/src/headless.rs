@@ -33,7 +33,7 @@ pub struct ShaderPipeline<'a> {
     pub depth: Option<wgpu::DepthStencilState>,
     /// Sample count and mask.
     pub multisample: wgpu::MultisampleState,
-    /// Pipeline-overridable constants of the fragment stage.
+    /// Pipeline-overridable constants, given to both stages.
     pub constants: &'a [(&'a str, f64)],
     /// The views of a multiview render pass.
     pub multiview_mask: Option<std::num::NonZeroU32>,
@@ -69,7 +69,10 @@ impl<'a> ShaderPipeline<'a> {
             vertex: wgpu::VertexState {
                 module: self.module,
                 entry_point: Some(vs),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: self.constants,
+                    ..Default::default()
+                },
                 buffers: &[],
             },
             primitive: Default::default(),
