@@ -70,9 +70,6 @@ struct GroupJson<'p> {
     color: Option<Vec<ColorJson<'p>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     depth: Option<Option<DepthJson<'p>>>,
-    /// The depth attachment's views 1 .. N of a multiview group.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    depth_views: Vec<DepthJson<'p>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     multiview: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -170,6 +167,9 @@ struct ColorJson<'p> {
     load: &'static str,
     store: &'static str,
     resolve: Option<&'p str>,
+    /// In a multiview group: the attachment's views 1 .. N, each in this shape.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    views: Vec<ColorJson<'p>>,
 }
 
 #[derive(Serialize)]
@@ -180,6 +180,9 @@ struct DepthJson<'p> {
     load: &'static str,
     store: &'static str,
     read_only: bool,
+    /// In a multiview group: the attachment's views 1 .. N, each in this shape.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    views: Vec<DepthJson<'p>>,
 }
 
 #[derive(Serialize)]
@@ -211,6 +214,16 @@ impl CompiledGraph {
             load: a.load.as_str(),
             store: a.store.as_str(),
             read_only: a.read_only,
+            views: Vec::new(),
+        };
+        let color_json = |a: &AttachmentPlan| ColorJson {
+            resource: rname(a.resource),
+            mip: a.sub.mip,
+            layer: a.sub.layer,
+            load: a.load.as_str(),
+            store: a.store.as_str(),
+            resolve: a.resolve.map(rname),
+            views: Vec::new(),
         };
         let plan = PlanJson {
             passes: self
@@ -238,20 +251,17 @@ impl CompiledGraph {
                         kind: g.kind.as_str(),
                         passes: g.passes.iter().map(|&p| self.pass_name(p)).collect(),
                         color: render.then(|| {
-                            g.color
-                                .iter()
-                                .map(|a| ColorJson {
-                                    resource: rname(a.resource),
-                                    mip: a.sub.mip,
-                                    layer: a.sub.layer,
-                                    load: a.load.as_str(),
-                                    store: a.store.as_str(),
-                                    resolve: a.resolve.map(rname),
-                                })
-                                .collect()
+                            per_slot(&g.color, g.views(), |first, rest| ColorJson {
+                                views: rest.iter().map(color_json).collect(),
+                                ..color_json(first)
+                            })
                         }),
-                        depth: render.then(|| g.depth.as_ref().map(depth_json)),
-                        depth_views: g.depth_views.iter().map(depth_json).collect(),
+                        depth: render.then(|| {
+                            g.depth.as_ref().map(|d| DepthJson {
+                                views: g.depth_views.iter().map(depth_json).collect(),
+                                ..depth_json(d)
+                            })
+                        }),
                         multiview: g.multiview,
                         color_bytes_per_sample: render.then_some(g.color_bytes_per_sample),
                         boundary: g.boundary.as_str(),
@@ -358,10 +368,14 @@ impl CompiledGraph {
     /// `{"graph": description, "plan": plan JSON, "explain": reasons and bytes per group}`: the
     /// data the HTML page shows.
     fn explained_json(&self) -> String {
+        /// An attachment's reasons, in the shape of its entry in the plan (views 1 .. N of a
+        /// multiview group nested).
         #[derive(Serialize)]
         struct Reasons {
             load_reason: String,
             store_reason: String,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            views: Vec<Reasons>,
         }
         #[derive(Serialize)]
         struct GroupExplain {
@@ -370,13 +384,12 @@ impl CompiledGraph {
             break_reason: &'static str,
             color: Vec<Reasons>,
             depth: Option<Reasons>,
-            #[serde(skip_serializing_if = "Vec::is_empty")]
-            depth_views: Vec<Reasons>,
         }
         let name = |p: PassId| self.pass_name(p).to_owned();
         let reasons = |a: &AttachmentPlan| Reasons {
             load_reason: a.load_reason.describe(name),
             store_reason: a.store_reason.describe(name),
+            views: Vec::new(),
         };
         let bytes = |g: &crate::compiled::Group| {
             crate::compiled::attachment_bytes(std::slice::from_ref(g), |r, sub| {
@@ -396,9 +409,14 @@ impl CompiledGraph {
                 bytes: bytes(g),
                 naive_bytes: g.passes.iter().map(|p| naive_of[p.index()]).sum(),
                 break_reason: g.boundary.describe(),
-                color: g.color.iter().map(reasons).collect(),
-                depth: g.depth.as_ref().map(reasons),
-                depth_views: g.depth_views.iter().map(reasons).collect(),
+                color: per_slot(&g.color, g.views(), |first, rest| Reasons {
+                    views: rest.iter().map(reasons).collect(),
+                    ..reasons(first)
+                }),
+                depth: g.depth.as_ref().map(|d| Reasons {
+                    views: g.depth_views.iter().map(reasons).collect(),
+                    ..reasons(d)
+                }),
             })
             .collect();
         let graph: serde_json::Value =
@@ -1016,4 +1034,17 @@ fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// A group's colour attachments one entry per slot: `entry(first view, views 1 .. N)` over the
+/// plan's list, which holds each slot's `views` views in turn.
+fn per_slot<T>(
+    color: &[AttachmentPlan],
+    views: u32,
+    entry: impl Fn(&AttachmentPlan, &[AttachmentPlan]) -> T,
+) -> Vec<T> {
+    color
+        .chunks(views.max(1) as usize)
+        .map(|slot| entry(&slot[0], &slot[1..]))
+        .collect()
 }

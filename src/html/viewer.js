@@ -277,17 +277,20 @@
       A.label = A.res + (r < 0 ? '' : subLabel(r, mip, layer));
       return A;
     }
-    // A multiview group lists each colour attachment once per view (its layers in turn) and the
-    // depth attachment's views past the first in `depth_views`: slots name the view, `c0v1`.
+    // An attachment of a multiview group is its first view with the others in `views`, in the
+    // plan and in its reasons alike: slots name the view, `c0v1`.
     var views = int(g.multiview) != null && g.multiview > 1 ? g.multiview : 1;
     function viewOf(k) { return views > 1 ? 'v' + k : ''; }
-    arr(g.color).forEach(function (a, k) {
-      if (isObj(a)) G.atts.push(att(a, 'c' + Math.floor(k / views) + viewOf(k % views), exColor[k]));
-    });
-    if (isObj(g.depth)) G.atts.push(att(g.depth, 'd' + viewOf(0), ex.depth));
-    arr(g.depth_views).forEach(function (a, k) {
-      if (isObj(a)) G.atts.push(att(a, 'd' + viewOf(k + 1), arr(ex.depth_views)[k]));
-    });
+    function push(a, slot, exA) {
+      if (!isObj(a)) return;
+      G.atts.push(att(a, slot + viewOf(0), exA));
+      var exViews = isObj(exA) ? arr(exA.views) : [];
+      arr(a.views).forEach(function (v, k) {
+        if (isObj(v)) G.atts.push(att(v, slot + viewOf(k + 1), exViews[k]));
+      });
+    }
+    arr(g.color).forEach(function (a, k) { push(a, 'c' + k, exColor[k]); });
+    push(g.depth, 'd', ex.depth);
     groupById.set(G.index, G);
     return G;
   });

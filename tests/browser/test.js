@@ -138,14 +138,18 @@ function neededBy(p, graph, planPassIndex, resByName) {
 }
 
 // The viewer's slot names: `c0`, `d`; in a multiview group each view's, `c0v1`, `dv1`.
+// An attachment of a multiview group is its first view with the others nested in `views`.
 function attachments(group) {
   const views = Number.isInteger(group.multiview) && group.multiview > 1 ? group.multiview : 1;
   const view = (k) => (views > 1 ? 'v' + k : '');
-  const list = (group.color || []).map((a, k) =>
-    Object.assign({ slot: 'c' + Math.floor(k / views) + view(k % views), kind: 'color', index: k }, a));
-  if (group.depth) list.push(Object.assign({ slot: 'd' + view(0), kind: 'depth', index: 0 }, group.depth));
-  (group.depth_views || []).forEach((a, k) =>
-    list.push(Object.assign({ slot: 'd' + view(k + 1), kind: 'depth_view', index: k }, a)));
+  const list = [];
+  const push = (a, slot, kind, index) => {
+    list.push(Object.assign({}, a, { slot: slot + view(0), kind, index, view: 0 }));
+    (a.views || []).forEach((v, k) =>
+      list.push(Object.assign({}, v, { slot: slot + view(k + 1), kind, index, view: k + 1 })));
+  };
+  (group.color || []).forEach((a, k) => push(a, 'c' + k, 'color', k));
+  if (group.depth) push(group.depth, 'd', 'depth', 0);
   return list;
 }
 
@@ -485,7 +489,8 @@ async function testPage(context, file) {
     c.eq(tip.foreign, 0, `${where}: elements in the tooltip that the viewer does not make`);
     c.ok(/why: \S/.test(tip.text), `${where}: tooltip gives no reason: ${JSON.stringify(tip.text)}`);
     const ex = ((explain.groups || [])[gi] || {});
-    const exA = a.kind === 'depth' ? ex.depth : a.kind === 'depth_view' ? (ex.depth_views || [])[a.index] : (ex.color || [])[a.index];
+    const exSlot = a.kind === 'depth' ? ex.depth : (ex.color || [])[a.index];
+    const exA = a.view === 0 ? exSlot : ((exSlot || {}).views || [])[a.view - 1];
     if (exA && exA[field]) c.ok(tip.text.includes(exA[field]), `${where}: tooltip lacks the plan's reason ${JSON.stringify(exA[field])}`);
     if (edge === 'store') c.ok(tip.text.includes(`group ended: ${groups[gi].break}`), `${where}: tooltip does not say why the group ended`);
   }

@@ -6,12 +6,17 @@ use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc, wgpu};
 
 use crate::common::{dont_care, error, plan, plan_with, traffic};
 
-/// `(resource, layer, load, store)` of each colour entry of group `g`.
+/// `(resource, layer, load, store)` of each colour attachment of group `g` and, in a multiview
+/// group, of each of its views after it (nested in its `views`).
 fn colors(plan: &Value, g: usize) -> Vec<(String, u64, String, String)> {
     plan["groups"][g]["color"]
         .as_array()
         .expect("colour list")
         .iter()
+        .flat_map(|c| {
+            let views = c["views"].as_array().cloned().unwrap_or_default();
+            std::iter::once(c.clone()).chain(views)
+        })
         .map(|c| {
             (
                 c["resource"].as_str().unwrap().to_owned(),
@@ -77,9 +82,10 @@ fn a_stereo_frame_merges_its_views_and_plans_every_layer() {
             &Value::from("discard")
         )
     );
-    let views = p["groups"][0]["depth_views"]
-        .as_array()
-        .expect("the depth's other view");
+    // One entry per slot, its other views nested: the colour slot and depth alike.
+    assert_eq!(p["groups"][0]["color"].as_array().unwrap().len(), 1);
+    assert!(p["groups"][0].get("depth_views").is_none());
+    let views = depth["views"].as_array().expect("the depth's other view");
     assert_eq!(views.len(), 1);
     assert_eq!(
         (&views[0]["layer"], &views[0]["load"], &views[0]["store"]),
@@ -91,7 +97,9 @@ fn a_stereo_frame_merges_its_views_and_plans_every_layer() {
     );
     // A group of one view says nothing about views.
     assert!(p["groups"][1].get("multiview").is_none());
-    assert!(p["groups"][1].get("depth_views").is_none());
+    for c in p["groups"][1]["color"].as_array().unwrap() {
+        assert!(c.get("views").is_none(), "{c}");
+    }
     // Textures of more than one layer are never transient, multisampled or not.
     for r in p["resources"].as_array().unwrap() {
         assert_eq!(r["transient"], false, "{}", r["name"]);

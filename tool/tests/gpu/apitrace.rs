@@ -133,14 +133,19 @@ fn dont_care_loads(plan: &Value) -> usize {
         .iter()
         .flat_map(|g| {
             let color = g["color"].as_array().cloned().unwrap_or_default();
-            let depth_views = g["depth_views"].as_array().cloned().unwrap_or_default();
             color
                 .into_iter()
-                .chain(g.get("depth").cloned())
-                .chain(depth_views)
+                .chain(g.get("depth").cloned().filter(|d| !d.is_null()))
+                .flat_map(with_views)
         })
         .filter(|a| a["load"] == "dont_care")
         .count()
+}
+
+/// An attachment of the plan and, in a multiview group, its views 1 .. N nested in it.
+fn with_views(a: Value) -> Vec<Value> {
+    let views = a["views"].as_array().cloned().unwrap_or_default();
+    std::iter::once(a).chain(views).collect()
 }
 
 fn clears_color(calls: &[String], slot: usize, slots: usize) -> bool {
@@ -188,8 +193,19 @@ fn mismatches(graph: &Path, dont_care: bool, calls: &[String]) -> Vec<String> {
         // A multiview group runs on GL as one render pass per view (and one invalidation per
         // view), each with that view's layer of every attachment.
         let views = group["multiview"].as_u64().unwrap_or(1) as usize;
-        let all_color = group["color"].as_array().unwrap();
-        let depth_views = group["depth_views"].as_array().cloned().unwrap_or_default();
+        // Per slot, its views in turn.
+        let all_color: Vec<Value> = group["color"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .cloned()
+            .flat_map(with_views)
+            .collect();
+        let depth_views: Vec<Value> = group["depth"]
+            .get("views")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         for view in 0..views {
             let Some((start, end)) = pass_span(calls, &label, from) else {
                 wrong.push(format!(
