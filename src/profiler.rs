@@ -60,14 +60,14 @@ impl GroupTimer for GpuProfiler {
     }
 
     fn render_timestamp_writes<'g>(
-        &self,
+        &'g self,
         group: &'g Self::Group,
     ) -> Option<wgpu::RenderPassTimestampWrites<'g>> {
         group.render_pass_timestamp_writes()
     }
 
     fn compute_timestamp_writes<'g>(
-        &self,
+        &'g self,
         group: &'g Self::Group,
     ) -> Option<wgpu::ComputePassTimestampWrites<'g>> {
         group.compute_pass_timestamp_writes()

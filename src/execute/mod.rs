@@ -580,7 +580,7 @@ impl Executor {
     /// there are several), gives the group's wgpu passes their timestamp writes and opens a scope
     /// per pass inside them ([`GroupTimer`]). The executor's own timestamps
     /// ([`ExecutorOptions::timestamps`]) are not written for this frame. With the `profiler`
-    /// feature, a `wgpu_profiler::GpuProfiler` is such a timer ([`profiler`](crate::profiler));
+    /// feature, a `wgpu_profiler::GpuProfiler` is such a timer (the module `tilegraph::profiler`);
     /// resolve its queries after this call, in a command buffer submitted after these.
     pub fn execute_timed<T: GroupTimer>(
         &mut self,

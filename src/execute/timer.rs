@@ -50,7 +50,7 @@ pub enum PassRecorder<'r> {
 ///    a closure failed.
 ///
 /// Poison mode's clears before and after a group lie outside its scope. With the `profiler`
-/// feature, `wgpu_profiler::GpuProfiler` implements it ([`profiler`](crate::profiler)).
+/// feature, `wgpu_profiler::GpuProfiler` implements it (the module `tilegraph::profiler`).
 pub trait GroupTimer: Sync {
     /// What [`begin_group`](Self::begin_group) opened (a profiler query).
     type Group: 'static;
@@ -67,7 +67,7 @@ pub trait GroupTimer: Sync {
     /// The timestamp writes of a render group: the beginning index goes to its first wgpu
     /// render pass, the end index to its last. `None` (the default): no writes.
     fn render_timestamp_writes<'g>(
-        &self,
+        &'g self,
         group: &'g Self::Group,
     ) -> Option<wgpu::RenderPassTimestampWrites<'g>> {
         let _ = group;
@@ -76,7 +76,7 @@ pub trait GroupTimer: Sync {
 
     /// The timestamp writes of a compute group's compute pass. `None` (the default): no writes.
     fn compute_timestamp_writes<'g>(
-        &self,
+        &'g self,
         group: &'g Self::Group,
     ) -> Option<wgpu::ComputePassTimestampWrites<'g>> {
         let _ = group;
