@@ -489,10 +489,10 @@ fn run_window<E: Example>(options: &Options<E::Config>) -> Result<(), String> {
     event_loop
         .run_app(&mut app)
         .map_err(|e| format!("event loop failed: {e}"))?;
-    if let (None, Some(state)) = (&app.error, app.state.as_mut()) {
-        if let Err(e) = state.example.finish(&state.gpu) {
-            app.error = Some(e);
-        }
+    if let (None, Some(state)) = (&app.error, app.state.as_mut())
+        && let Err(e) = state.example.finish(&state.gpu)
+    {
+        app.error = Some(e);
     }
     match app.error {
         Some(e) => Err(e),
