@@ -355,7 +355,10 @@ mod tests {
             "--frames 5 --size 640x360 --output hud.png --trace trace.json --mode poison --timings",
         ))
         .unwrap();
-        assert_eq!((o.frames, o.size, o.mode), (Some(5), (640, 360), ExecuteMode::Poison));
+        assert_eq!(
+            (o.frames, o.size, o.mode),
+            (Some(5), (640, 360), ExecuteMode::Poison)
+        );
         assert_eq!(o.output, PathBuf::from("hud.png"));
         assert_eq!(o.extra.trace, Some(PathBuf::from("trace.json")));
         assert!(o.timings && !o.extra.live_overlay);
