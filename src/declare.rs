@@ -17,12 +17,22 @@ use crate::resource::{
 /// Closure recording a render pass. Closures are `Send` so that an executor with recording
 /// threads ([`ExecutorOptions::with_recording_threads`](crate::ExecutorOptions::with_recording_threads))
 /// can call them on another thread; each is called on one thread at a time.
+///
+/// The pass is a `wgpu::RenderPass<'static>` (wgpu's `forget_lifetime`): renderers that take
+/// one, such as egui-wgpu's `Renderer::render`, draw inside a graph pass
+/// ([guide](crate::guide#drawing-egui-inside-a-pass)). It stays the group's pass: the closure
+/// records into it and hands it back.
 pub type RenderCallback<'a> = Box<
-    dyn FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+    dyn FnMut(&mut wgpu::RenderPass<'static>, &PassContext<'_>) -> Result<(), PassError>
+        + Send
+        + 'a,
 >;
-/// Closure recording a compute pass.
+/// Closure recording a compute pass; the pass is a `wgpu::ComputePass<'static>`, as for render
+/// passes.
 pub type ComputeCallback<'a> = Box<
-    dyn FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+    dyn FnMut(&mut wgpu::ComputePass<'static>, &PassContext<'_>) -> Result<(), PassError>
+        + Send
+        + 'a,
 >;
 /// Closure recording a copy pass (or any encoder work).
 pub type CopyCallback<'a> = Box<
@@ -670,7 +680,9 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     /// Declares the pass with the closure that records it.
     pub fn execute(
         mut self,
-        f: impl FnMut(&mut wgpu::RenderPass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+        f: impl FnMut(&mut wgpu::RenderPass<'static>, &PassContext<'_>) -> Result<(), PassError>
+        + Send
+        + 'a,
     ) -> PassId {
         self.inner.commit(Some(PassCallback::Render(Box::new(f))))
     }
@@ -694,7 +706,9 @@ impl<'a> ComputePassBuilder<'_, 'a> {
     /// Declares the pass with the closure that records it.
     pub fn execute(
         mut self,
-        f: impl FnMut(&mut wgpu::ComputePass<'_>, &PassContext<'_>) -> Result<(), PassError> + Send + 'a,
+        f: impl FnMut(&mut wgpu::ComputePass<'static>, &PassContext<'_>) -> Result<(), PassError>
+        + Send
+        + 'a,
     ) -> PassId {
         self.inner.commit(Some(PassCallback::Compute(Box::new(f))))
     }

@@ -147,7 +147,8 @@
 //   7  cache, report, html, backend    plan reuse; JSON, table, DOT and HTML of a plan; what
 //                                      wgpu's backends make of it
 //   8  execute                         recording a plan into wgpu
-//   9  helpers                         device, read-back, bind-group cache, full-screen passes
+//   9  helpers, profiler               device, read-back, bind-group cache, full-screen passes;
+//                                      wgpu-profiler scopes per group
 //
 // Every module is private; the public surface is this file: the root declares, compiles and
 // executes a frame, `plan` reads a compiled plan, `decl` reads declarations back, `helpers`
@@ -171,6 +172,8 @@ pub mod helpers;
 mod html;
 mod ids;
 mod options;
+#[cfg(feature = "profiler")]
+pub mod profiler;
 mod report;
 mod resource;
 mod tile;
@@ -198,8 +201,8 @@ pub use options::CompileOptions;
 
 // Executing it.
 pub use execute::{
-    ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands,
-    GroupTiming, Imports, PoolStats,
+    ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands, GroupTimer,
+    GroupTiming, Imports, PassRecorder, PoolStats, TimedGroup,
 };
 
 /// Reading a compiled plan: its groups with every attachment's ops and the reasons for them,

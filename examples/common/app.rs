@@ -11,8 +11,8 @@ use std::time::Instant;
 use tilegraph::helpers::DeviceOptions;
 use tilegraph::wgpu;
 use tilegraph::{
-    CompileOptions, ExecuteMode, Executor, ExecutorOptions, Imports, PlanCache, RenderGraph,
-    TextureHandle,
+    CompileOptions, CompiledGraph, ExecuteMode, Executor, ExecutorOptions, Imports, PlanCache,
+    RenderGraph, TextureHandle,
 };
 use tilegraph_tool::headless::{self, Backend, Gpu};
 use tilegraph_tool::timings;
@@ -66,6 +66,59 @@ pub trait Example: Sized {
     fn multiview(_config: &Self::Config) -> bool {
         true
     }
+
+    /// Features the device gets where the adapter has them, beyond the timestamps every example
+    /// asks for (e.g. a profiler's timestamps inside passes).
+    fn optional_features(_config: &Self::Config) -> wgpu::Features {
+        wgpu::Features::empty()
+    }
+
+    /// Declares, compiles, records and submits one frame into `frame.texture`; returns the plan
+    /// it recorded. The default: [`declare`](Self::declare), the cache's plan, the executor.
+    fn record_frame(&mut self, frame: FrameInput<'_>) -> Result<Arc<CompiledGraph>, String> {
+        let (mut graph, output) = self.declare(frame.size);
+        let plan = frame
+            .cache
+            .get_or_compile(&graph, frame.options)
+            .map_err(|e| format!("{}: {e}", e.kind()))?;
+        frame.imports.clear();
+        frame.imports.texture(output, frame.texture, frame.view);
+        frame
+            .executor
+            .execute_and_submit(&mut graph, &plan, frame.imports, frame.mode)
+            .map_err(|e| headless::describe_failure(&e))?;
+        Ok(plan)
+    }
+
+    /// A window event, before the shell handles it (pointer input for a UI).
+    fn window_event(&mut self, _event: &WindowEvent) {}
+
+    /// After the last frame, headless or in a window (with the GPU idle or not).
+    fn finish(&mut self, _gpu: &Gpu) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// What [`Example::record_frame`] records with.
+pub struct FrameInput<'f> {
+    pub gpu: &'f Gpu,
+    pub executor: &'f mut Executor,
+    pub cache: &'f mut PlanCache,
+    pub imports: &'f mut Imports,
+    /// The frame's number, from 0.
+    pub frame: u32,
+    pub size: (u32, u32),
+    /// The output, imported each frame.
+    pub texture: &'f wgpu::Texture,
+    pub view: &'f wgpu::TextureView,
+    /// The flags' compile options (`compile_options(dont_care)`).
+    pub options: &'f CompileOptions,
+    pub dont_care: bool,
+    pub mode: ExecuteMode,
+    /// `--timings`.
+    pub timings: bool,
+    /// Whether the frame is presented to a window.
+    pub window: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -274,7 +327,8 @@ fn open_for_frames<E: Example>(
     output_format: impl Fn(&Gpu) -> Result<wgpu::TextureFormat, String>,
 ) -> Result<(Gpu, E, wgpu::TextureFormat), String> {
     let mut base =
-        headless::device_options(o.backend, headless::validation_from_env(), o.adapter_limits);
+        headless::device_options(o.backend, headless::validation_from_env(), o.adapter_limits)
+            .with_optional_features(E::optional_features(&o.extra));
     let mut gpu = open(&base)?;
     // The example's shaders need their bindings whatever the plans say: ask for them first.
     let own = E::limits(&gpu.adapter, &o.extra);
@@ -351,22 +405,28 @@ fn run_headless<E: Example>(o: &Options<E::Config>) -> Result<(), String> {
         }
         let (_, texture, view) = target.as_ref().expect("made above");
         example.update(&gpu.queue, size, i, i as f32 / 60.0);
-        let (mut graph, output) = example.declare(size);
-        let plan = cache
-            .get_or_compile(&graph, &options)
-            .map_err(|e| format!("{}: {e}", e.kind()))?;
-        imports.clear();
-        imports.texture(output, texture, view);
-        executor
-            .execute_and_submit(&mut graph, &plan, &imports, o.mode)
-            .map_err(|e| headless::describe_failure(&e))?;
-        drop(graph);
+        let plan = example.record_frame(FrameInput {
+            gpu: &gpu,
+            executor: &mut executor,
+            cache: &mut cache,
+            imports: &mut imports,
+            frame: i,
+            size,
+            texture,
+            view,
+            options: &options,
+            dont_care: o.dont_care,
+            mode: o.mode,
+            timings: o.timings,
+            window: false,
+        })?;
         example.end_frame();
         if executor.timestamps_enabled() {
             gpu_times.add_frame(&executor.read_timings());
         }
         last_plan = Some(plan);
     }
+    example.finish(&gpu)?;
     let (size, texture, _) = target.as_ref().expect("at least one frame");
     let readback =
         headless::read_texture(&gpu.device, &gpu.queue, texture).map_err(|e| e.to_string())?;
@@ -429,6 +489,11 @@ fn run_window<E: Example>(options: &Options<E::Config>) -> Result<(), String> {
     event_loop
         .run_app(&mut app)
         .map_err(|e| format!("event loop failed: {e}"))?;
+    if let (None, Some(state)) = (&app.error, app.state.as_mut())
+        && let Err(e) = state.example.finish(&state.gpu)
+    {
+        app.error = Some(e);
+    }
     match app.error {
         Some(e) => Err(e),
         None => {
@@ -511,6 +576,7 @@ impl<E: Example> ApplicationHandler for App<E> {
         let Some(state) = self.state.as_mut() else {
             return;
         };
+        state.example.window_event(&event);
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => {
@@ -689,11 +755,22 @@ impl<E: Example> WindowState<E> {
         let time = self.start.elapsed().as_secs_f32();
         self.example
             .update(&self.gpu.queue, size, self.frames, time);
-        let (mut graph, output) = self.example.declare(size);
-        let plan = self
-            .cache
-            .get_or_compile(&graph, &compile_options(options.dont_care))
-            .map_err(|e| format!("{}: {e}", e.kind()))?;
+        let plan = self.example.record_frame(FrameInput {
+            gpu: &self.gpu,
+            executor: &mut self.executor,
+            cache: &mut self.cache,
+            imports: &mut self.imports,
+            frame: self.frames,
+            size,
+            texture,
+            view: &view,
+            options: &compile_options(options.dont_care),
+            dont_care: options.dont_care,
+            mode: options.mode,
+            timings: options.timings,
+            window: true,
+        })?;
+        self.example.end_frame();
         if !self.plan_printed {
             if options.print_plan {
                 println!("{}", plan.to_table());
@@ -704,13 +781,6 @@ impl<E: Example> WindowState<E> {
             }
             self.plan_printed = true;
         }
-        self.imports.clear();
-        self.imports.texture(output, texture, &view);
-        self.executor
-            .execute_and_submit(&mut graph, &plan, &self.imports, options.mode)
-            .map_err(|e| headless::describe_failure(&e))?;
-        drop(graph);
-        self.example.end_frame();
         self.window.pre_present_notify();
         self.gpu.queue.present(surface_texture);
         if let Some(first) = self.gpu.take_uncaptured_errors().first() {

@@ -3,6 +3,7 @@
 use super::frame::Recorder;
 use super::imports::Imports;
 use super::record::Recorded;
+use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor, FrameCommands};
 use crate::compiled::CompiledGraph;
 use crate::declare::RenderGraph;
@@ -16,10 +17,11 @@ impl Executor {
         plan: &CompiledGraph,
         imports: &Imports,
         mode: ExecuteMode,
+        timer: Option<&dyn DynTimer>,
     ) -> Result<FrameCommands, ExecuteError> {
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let recorded = self.record_frame(graph, plan, imports, mode);
+        let recorded = self.record_frame(graph, plan, imports, mode, timer);
         let (commands, mut worker_errors) = match recorded {
             Ok(Recorded { commands, errors }) => (Ok(FrameCommands(commands)), errors),
             Err(e) => (Err(e), Default::default()),
@@ -80,7 +82,14 @@ impl Executor {
         mode: ExecuteMode,
     ) -> Option<String> {
         let index = self.prepared_index(plan, mode)?;
-        let frame = self.frame(graph.id, &graph.resources, &graph.passes, imports, false);
+        let frame = self.frame(
+            graph.id,
+            &graph.resources,
+            &graph.passes,
+            imports,
+            false,
+            None,
+        );
         for (i, group) in self.prepared[index].groups.iter().enumerate() {
             let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
             let mut encoder = self

@@ -8,6 +8,7 @@ use super::lower::{
     ExecGroup, Invalidation, POISON_COLOR, POISON_DEPTH, POISON_STENCIL, PoisonTarget, RenderOps,
 };
 use super::pool::{Pool, TextureViews};
+use super::timer::{DynTimer, GroupScope, PassRecorder, TimedGroup};
 use super::timing::FrameQueries;
 use crate::context::{FrameResources, PassContext, PassError, RenderTarget, Views};
 use crate::declare::{ComputeCallback, CopyCallback, PassCallback, RenderCallback};
@@ -173,11 +174,13 @@ trait Target {
     /// The pass's closure, if it is of this target's kind.
     fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut Self::Callback<'a>>;
     fn call(&mut self, f: &mut Self::Callback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError>;
+    /// What a [`GroupTimer`](super::GroupTimer)'s pass scope records into.
+    fn recorder(&mut self) -> PassRecorder<'_>;
     fn push_debug_group(&mut self, label: &str);
     fn pop_debug_group(&mut self);
 }
 
-impl Target for wgpu::RenderPass<'_> {
+impl Target for wgpu::RenderPass<'static> {
     const KIND: &'static str = "render";
     type Callback<'a> = RenderCallback<'a>;
 
@@ -192,6 +195,10 @@ impl Target for wgpu::RenderPass<'_> {
         f(self, ctx)
     }
 
+    fn recorder(&mut self) -> PassRecorder<'_> {
+        PassRecorder::Render(self)
+    }
+
     fn push_debug_group(&mut self, label: &str) {
         wgpu::RenderPass::push_debug_group(self, label);
     }
@@ -201,7 +208,7 @@ impl Target for wgpu::RenderPass<'_> {
     }
 }
 
-impl Target for wgpu::ComputePass<'_> {
+impl Target for wgpu::ComputePass<'static> {
     const KIND: &'static str = "compute";
     type Callback<'a> = ComputeCallback<'a>;
 
@@ -218,6 +225,10 @@ impl Target for wgpu::ComputePass<'_> {
         ctx: &PassContext<'_>,
     ) -> Result<(), PassError> {
         f(self, ctx)
+    }
+
+    fn recorder(&mut self) -> PassRecorder<'_> {
+        PassRecorder::Compute(self)
     }
 
     fn push_debug_group(&mut self, label: &str) {
@@ -242,6 +253,10 @@ impl Target for wgpu::CommandEncoder {
 
     fn call(&mut self, f: &mut CopyCallback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError> {
         f(self, ctx)
+    }
+
+    fn recorder(&mut self) -> PassRecorder<'_> {
+        PassRecorder::Encoder(self)
     }
 
     fn push_debug_group(&mut self, label: &str) {
@@ -290,6 +305,9 @@ pub(super) struct Frame<'f> {
     /// The graph's passes.
     pub passes: &'f [PassDecl],
     pub timestamps: Option<FrameQueries<'f>>,
+    /// The caller's timer ([`Executor::execute_timed`](super::Executor::execute_timed)); the
+    /// executor's own timestamps are off when there is one.
+    pub timer: Option<&'f dyn DynTimer>,
     pub debug_groups: bool,
     /// Resolve into a layer past the first of an array through a single-layer texture and a
     /// copy: lavapipe resolves into layer 0 whatever layer the view names.
@@ -298,7 +316,8 @@ pub(super) struct Frame<'f> {
 
 impl Frame<'_> {
     /// Calls the closures of `passes` on the open `target`, each inside a debug group named
-    /// after the pass, each seeing `views`.
+    /// after the pass (and the group timer's pass scope), each seeing `views`.
+    #[allow(clippy::too_many_arguments)]
     fn call_passes<'a, T: Target>(
         &self,
         passes: &[PassId],
@@ -306,6 +325,7 @@ impl Frame<'_> {
         target: &mut T,
         views: Views,
         render_target: Option<RenderTarget>,
+        scope: Option<&dyn GroupScope>,
     ) -> Result<(), ExecuteError> {
         for &p in passes {
             let decl = &self.passes[p.index()];
@@ -325,7 +345,13 @@ impl Frame<'_> {
             if self.debug_groups {
                 target.push_debug_group(name);
             }
-            call_guarded(name, || target.call(f, &ctx))?;
+            let pass_scope = scope.and_then(|s| s.begin_pass(name, target.recorder()));
+            let called = call_guarded(name, || target.call(f, &ctx));
+            // Closed whatever the closure returned: a profiler counts the scopes it opened.
+            if let Some(end) = pass_scope {
+                end(target.recorder());
+            }
+            called?;
             if self.debug_groups {
                 target.pop_debug_group();
             }
@@ -441,7 +467,8 @@ impl<'r> Recorder<'r, '_> {
         });
     }
 
-    /// Records group `index` of the frame: its poison (Poison mode), the group, the poison after.
+    /// Records group `index` of the frame: its poison (Poison mode), the group inside the
+    /// caller's timer scope if there is one, the poison after.
     pub(super) fn group<'a>(
         &mut self,
         index: usize,
@@ -449,9 +476,36 @@ impl<'r> Recorder<'r, '_> {
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
         self.poison_textures(&group.poison_before);
+        match self.frame.timer {
+            Some(timer) => {
+                let timed = TimedGroup {
+                    index,
+                    label: &group.label,
+                    kind: group.kind,
+                };
+                let scope = timer.begin_group(&timed, self.encoder);
+                let recorded = self.group_passes(index, group, callbacks, Some(&*scope));
+                // Closed also after a failure: a profiler counts the scopes it opened.
+                scope.end(self.encoder);
+                recorded?;
+            }
+            None => self.group_passes(index, group, callbacks, None)?,
+        }
+        self.poison_textures(&group.poison_after);
+        Ok(())
+    }
+
+    /// Records the wgpu passes of a group.
+    fn group_passes<'a>(
+        &mut self,
+        index: usize,
+        group: &ExecGroup,
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
+        scope: Option<&dyn GroupScope>,
+    ) -> Result<(), ExecuteError> {
         match group.kind {
-            PassKind::Render => self.render_group(index, group, callbacks)?,
-            PassKind::Compute => self.compute_group(index, group, callbacks)?,
+            PassKind::Render => self.render_group(index, group, callbacks, scope),
+            PassKind::Compute => self.compute_group(index, group, callbacks, scope),
             PassKind::Copy => {
                 let frame = self.frame;
                 frame.call_passes(
@@ -460,11 +514,10 @@ impl<'r> Recorder<'r, '_> {
                     &mut *self.encoder,
                     Views::One,
                     None,
-                )?
+                    scope,
+                )
             }
         }
-        self.poison_textures(&group.poison_after);
-        Ok(())
     }
 
     /// Records the invalidations before view `view` of a render group (all of them when
@@ -492,6 +545,7 @@ impl<'r> Recorder<'r, '_> {
         index: usize,
         group: &ExecGroup,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
+        scope: Option<&dyn GroupScope>,
     ) -> Result<(), ExecuteError> {
         let views = group.views;
         // Render passes per set of ops: one, or one per view.
@@ -507,8 +561,12 @@ impl<'r> Recorder<'r, '_> {
             false => group.split.iter().map(|s| passes(&s.ops)).sum(),
         };
         // The group's time spans its invalidations and every render pass of it.
+        let writes = match scope {
+            Some(scope) => scope.render_writes(),
+            None => self.frame.timestamps.and_then(|t| t.render(index)),
+        };
         let mut timestamps = GroupTimestamps {
-            writes: self.frame.timestamps.and_then(|t| t.render(index)),
+            writes,
             total: group.invalidate_before.len() + recorded,
             recorded: 0,
         };
@@ -519,7 +577,7 @@ impl<'r> Recorder<'r, '_> {
                 label: &group.label,
                 invalidate: true,
             };
-            return self.render_passes(group, whole, &mut timestamps, callbacks);
+            return self.render_passes(group, whole, &mut timestamps, callbacks, scope);
         }
         let frame = self.frame;
         for (k, split) in group.split.iter().enumerate() {
@@ -529,7 +587,7 @@ impl<'r> Recorder<'r, '_> {
                 label: &frame.passes[split.pass.index()].name,
                 invalidate: k == 0,
             };
-            self.render_passes(group, one, &mut timestamps, callbacks)?;
+            self.render_passes(group, one, &mut timestamps, callbacks, scope)?;
         }
         Ok(())
     }
@@ -542,6 +600,7 @@ impl<'r> Recorder<'r, '_> {
         recording: Recording<'_>,
         timestamps: &mut GroupTimestamps<'_>,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
+        scope: Option<&dyn GroupScope>,
     ) -> Result<(), ExecuteError> {
         let Recording {
             ops,
@@ -574,15 +633,18 @@ impl<'r> Recorder<'r, '_> {
                 stencil_ops: d.stencil,
             });
             let views = Views::Multiview { count: views };
-            let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some(label),
-                color_attachments: &color[..mv.color.len()],
-                depth_stencil_attachment: depth,
-                timestamp_writes: timestamps.next(),
-                multiview_mask: views.multiview_mask(),
-                ..Default::default()
-            });
-            return frame.call_passes(passes, callbacks, &mut rpass, views, group.target);
+            let mut rpass = self
+                .encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some(label),
+                    color_attachments: &color[..mv.color.len()],
+                    depth_stencil_attachment: depth,
+                    timestamp_writes: timestamps.next(),
+                    multiview_mask: views.multiview_mask(),
+                    ..Default::default()
+                })
+                .forget_lifetime();
+            return frame.call_passes(passes, callbacks, &mut rpass, views, group.target, scope);
         }
         let slots = ops.color.len() / views as usize;
         for view in 0..views {
@@ -631,18 +693,21 @@ impl<'r> Recorder<'r, '_> {
                     stencil_ops: d.stencil,
                 });
             let writes = timestamps.next();
-            let mut rpass = self.encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some(label),
-                color_attachments: &color[..slots],
-                depth_stencil_attachment: depth,
-                timestamp_writes: writes,
-                ..Default::default()
-            });
+            let mut rpass = self
+                .encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some(label),
+                    color_attachments: &color[..slots],
+                    depth_stencil_attachment: depth,
+                    timestamp_writes: writes,
+                    ..Default::default()
+                })
+                .forget_lifetime();
             let views = match views {
                 1 => Views::One,
                 count => Views::PerView { view, count },
             };
-            frame.call_passes(passes, callbacks, &mut rpass, views, group.target)?;
+            frame.call_passes(passes, callbacks, &mut rpass, views, group.target, scope)?;
             drop(rpass);
             for Detour {
                 scratch,
@@ -674,15 +739,28 @@ impl<'r> Recorder<'r, '_> {
         index: usize,
         group: &ExecGroup,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
+        scope: Option<&dyn GroupScope>,
     ) -> Result<(), ExecuteError> {
         let frame = self.frame;
+        let timestamp_writes = match scope {
+            Some(scope) => scope.compute_writes(),
+            None => frame.timestamps.and_then(|t| t.compute(index)),
+        };
         let mut cpass = self
             .encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(&group.label),
-                timestamp_writes: frame.timestamps.and_then(|t| t.compute(index)),
-            });
-        frame.call_passes(&group.passes, callbacks, &mut cpass, Views::One, None)
+                timestamp_writes,
+            })
+            .forget_lifetime();
+        frame.call_passes(
+            &group.passes,
+            callbacks,
+            &mut cpass,
+            Views::One,
+            None,
+            scope,
+        )
     }
 }
 

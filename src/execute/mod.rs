@@ -26,6 +26,7 @@
 //! | `imports.rs` | what the caller binds each frame |
 //! | `history.rs` | history textures, swapped every frame |
 //! | `timing.rs` | optional GPU timestamps |
+//! | `timer.rs` | the caller's GPU timer (a profiler's scopes) around each group |
 //! | `stats.rs` | what an executor holds |
 
 mod bind;
@@ -42,6 +43,7 @@ mod prepare;
 mod probe;
 mod record;
 mod stats;
+mod timer;
 mod timing;
 
 use std::sync::Arc;
@@ -59,6 +61,7 @@ use pool::Pool;
 pub use pool::PoolStats;
 use prepare::Prepared;
 pub use stats::ExecutorStats;
+pub use timer::{GroupTimer, PassRecorder, TimedGroup};
 pub use timing::GroupTiming;
 
 /// Error a pass closure returns; aborts the frame.
@@ -573,7 +576,27 @@ impl Executor {
     ) -> Result<FrameCommands, ExecuteError> {
         let plan = mode.plan_to_record(plan);
         self.check_device()?;
-        self.record_scoped(graph, plan, imports, mode)
+        self.record_scoped(graph, plan, imports, mode, None)
+    }
+
+    /// [`execute`](Self::execute) with the caller's GPU timer around every group: `timer`
+    /// opens a scope per group in the encoder that records it (on the recording threads where
+    /// there are several), gives the group's wgpu passes their timestamp writes and opens a scope
+    /// per pass inside them ([`GroupTimer`]). The executor's own timestamps
+    /// ([`ExecutorOptions::timestamps`]) are not written for this frame. With the `profiler`
+    /// feature, a `wgpu_profiler::GpuProfiler` is such a timer (the module `tilegraph::profiler`);
+    /// resolve its queries after this call, in a command buffer submitted after these.
+    pub fn execute_timed<T: GroupTimer>(
+        &mut self,
+        graph: &mut RenderGraph<'_>,
+        plan: &CompiledGraph,
+        imports: &Imports,
+        mode: ExecuteMode,
+        timer: &T,
+    ) -> Result<FrameCommands, ExecuteError> {
+        let plan = mode.plan_to_record(plan);
+        self.check_device()?;
+        self.record_scoped(graph, plan, imports, mode, Some(timer))
     }
 
     /// [`execute`](Self::execute), then submits the commands.
@@ -601,6 +624,22 @@ impl Executor {
     ) -> Result<(), ExecuteError> {
         let plan = mode.plan_to_record(plan);
         self.check_device()?;
-        self.record_into(graph, plan, imports, mode, encoder)
+        self.record_into(graph, plan, imports, mode, encoder, None)
+    }
+
+    /// [`record`](Self::record) with the caller's GPU timer around every group, as
+    /// [`execute_timed`](Self::execute_timed).
+    pub fn record_timed<T: GroupTimer>(
+        &mut self,
+        graph: &mut RenderGraph<'_>,
+        plan: &CompiledGraph,
+        imports: &Imports,
+        mode: ExecuteMode,
+        encoder: &mut wgpu::CommandEncoder,
+        timer: &T,
+    ) -> Result<(), ExecuteError> {
+        let plan = mode.plan_to_record(plan);
+        self.check_device()?;
+        self.record_into(graph, plan, imports, mode, encoder, Some(timer))
     }
 }

@@ -10,6 +10,7 @@ use super::imports::Imports;
 use super::lower::ExecGroup;
 use super::prepare::encoder_label;
 use super::record::Recorded;
+use super::timer::DynTimer;
 use super::{ExecuteError, Executor};
 use crate::declare::{PassCallback, RenderGraph};
 use crate::resource::PassId;
@@ -185,11 +186,19 @@ impl Executor {
         graph: &mut RenderGraph<'_>,
         index: usize,
         imports: &Imports,
+        timer: Option<&dyn DynTimer>,
     ) -> Result<Recorded, ExecuteError> {
         let workers = self.workers.as_ref().expect("checked by the caller");
         let prepared = &self.prepared[index];
         let shares = prepared.chunks.share(&mut graph.callbacks);
-        let frame = self.frame(graph.id, &graph.resources, &graph.passes, imports, true);
+        let frame = self.frame(
+            graph.id,
+            &graph.resources,
+            &graph.passes,
+            imports,
+            true,
+            timer,
+        );
         let groups = &prepared.groups[..];
         let mut results: Vec<Option<ChunkResult>> = shares.iter().map(|_| None).collect();
         workers.scope(|scope| {
@@ -219,7 +228,7 @@ impl Executor {
         if let Some(e) = failed {
             return Err(e);
         }
-        if let Some(t) = self.timestamps.as_mut() {
+        if let Some(t) = self.timestamps.as_mut().filter(|_| timer.is_none()) {
             // The timestamps are resolved after every chunk, in a command buffer of their own.
             let mut encoder = self
                 .device

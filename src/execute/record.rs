@@ -6,6 +6,7 @@ use super::frame::{Frame, Recorder, Slot, Tables};
 use super::imports::Imports;
 use super::limits::check_histories;
 use super::parallel::WorkerErrors;
+use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::compiled::CompiledGraph;
 use crate::declare::RenderGraph;
@@ -19,7 +20,7 @@ pub(super) struct Recorded {
 
 impl Executor {
     /// What recording reads this frame, for graph `graph` (its resources and passes) and
-    /// `imports`; with this frame's timestamp slots when `timed`.
+    /// `imports`; with the caller's `timer`, or else this frame's timestamp slots when `timed`.
     pub(super) fn frame<'f>(
         &'f self,
         graph: u32,
@@ -27,6 +28,7 @@ impl Executor {
         passes: &'f [PassDecl],
         imports: &'f Imports,
         timed: bool,
+        timer: Option<&'f dyn DynTimer>,
     ) -> Frame<'f> {
         Frame {
             tables: Tables {
@@ -44,8 +46,9 @@ impl Executor {
             timestamps: self
                 .timestamps
                 .as_ref()
-                .filter(|_| timed)
+                .filter(|_| timed && timer.is_none())
                 .and_then(|t| t.frame_queries()),
+            timer,
             debug_groups: self.options.debug_groups,
             resolve_layers_via_copy: self.resolve_layers_via_copy,
         }
@@ -59,17 +62,18 @@ impl Executor {
         plan: &CompiledGraph,
         imports: &Imports,
         mode: ExecuteMode,
+        timer: Option<&dyn DynTimer>,
     ) -> Result<Recorded, ExecuteError> {
-        let index = self.begin_frame(graph, plan, imports, mode)?;
+        let index = self.begin_frame(graph, plan, imports, mode, timer.is_some())?;
         let recorded = if self.workers.is_some() && self.prepared[index].chunks.len() > 1 {
-            self.record_parallel(graph, index, imports)?
+            self.record_parallel(graph, index, imports, timer)?
         } else {
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some(&self.prepared[index].encoder_label),
                 });
-            self.record_serial(graph, index, imports, &mut encoder)?;
+            self.record_serial(graph, index, imports, &mut encoder, timer)?;
             Recorded {
                 commands: vec![encoder.finish()],
                 errors: WorkerErrors::default(),
@@ -87,21 +91,24 @@ impl Executor {
         imports: &Imports,
         mode: ExecuteMode,
         encoder: &mut wgpu::CommandEncoder,
+        timer: Option<&dyn DynTimer>,
     ) -> Result<(), ExecuteError> {
-        let index = self.begin_frame(graph, plan, imports, mode)?;
-        self.record_serial(graph, index, imports, encoder)?;
+        let index = self.begin_frame(graph, plan, imports, mode, timer.is_some())?;
+        self.record_serial(graph, index, imports, encoder, timer)?;
         self.end_frame(graph, plan);
         Ok(())
     }
 
     /// Everything a frame needs `&mut self` for, before recording: checks, lowering, limits,
-    /// pool allocation, bindings, timestamp slots. Returns the prepared plan's index.
+    /// pool allocation, bindings, timestamp slots (none when the caller's timer times the
+    /// frame). Returns the prepared plan's index.
     fn begin_frame(
         &mut self,
         graph: &RenderGraph<'_>,
         plan: &CompiledGraph,
         imports: &Imports,
         mode: ExecuteMode,
+        caller_timed: bool,
     ) -> Result<usize, ExecuteError> {
         if plan.fingerprint() != graph.fingerprint() {
             return Err(ExecuteError::PlanMismatch {
@@ -118,7 +125,10 @@ impl Executor {
         self.pool.evict(self.frame, self.options.keep_frames);
         self.bind(graph, plan, prepared, imports, mode)?;
         if let Some(t) = self.timestamps.as_mut() {
-            t.begin_frame(&self.device, &self.prepared[prepared].groups);
+            match caller_timed {
+                true => t.skip_frame(),
+                false => t.begin_frame(&self.device, &self.prepared[prepared].groups),
+            }
         }
         Ok(prepared)
     }
@@ -140,9 +150,17 @@ impl Executor {
         index: usize,
         imports: &Imports,
         encoder: &mut wgpu::CommandEncoder,
+        timer: Option<&dyn DynTimer>,
     ) -> Result<(), ExecuteError> {
         let mut recorder = Recorder {
-            frame: self.frame(graph.id, &graph.resources, &graph.passes, imports, true),
+            frame: self.frame(
+                graph.id,
+                &graph.resources,
+                &graph.passes,
+                imports,
+                true,
+                timer,
+            ),
             encoder: &mut *encoder,
         };
         for (i, group) in self.prepared[index].groups.iter().enumerate() {

@@ -114,6 +114,14 @@ impl Timestamps {
         }
     }
 
+    /// A frame timed by the caller's [`GroupTimer`](super::GroupTimer): nothing written,
+    /// nothing to read.
+    pub(crate) fn skip_frame(&mut self) {
+        self.used = 0;
+        self.first.clear();
+        self.pending = 0;
+    }
+
     fn next(&mut self, label: &str) -> u32 {
         let index = self.used / 2;
         match self.labels.get_mut(index as usize) {

@@ -14,7 +14,7 @@ const LAYERS: [&[&str]; 10] = [
     &["compile"],
     &["cache", "report", "html", "backend"],
     &["execute"],
-    &["helpers"],
+    &["helpers", "profiler"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

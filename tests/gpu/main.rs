@@ -16,6 +16,7 @@ mod examples;
 mod executor;
 mod graphs;
 mod helpers;
+mod hud;
 mod labels;
 mod limits;
 mod multiview;

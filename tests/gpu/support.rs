@@ -41,6 +41,16 @@ pub fn gpu_for(plan: &tilegraph::CompiledGraph) -> Gpu {
     open(|backend, validation| headless::device_options(backend, validation, false).for_plan(plan))
 }
 
+/// [`gpu_for`] with `features` (and no other optional ones) where the adapter has them:
+/// timestamps for a profiler, or none.
+pub fn gpu_with(plan: &tilegraph::CompiledGraph, features: wgpu::Features) -> Gpu {
+    open(|backend, validation| {
+        let mut options = headless::device_options(backend, validation, false).for_plan(plan);
+        options.optional_features = features;
+        options
+    })
+}
+
 fn open(options: impl FnOnce(Backend, bool) -> tilegraph::helpers::DeviceOptions) -> Gpu {
     static LOGGER: Once = Once::new();
     LOGGER.call_once(|| {
