@@ -518,6 +518,30 @@ pub struct Import {
     pub after: ImportAfter,
 }
 
+impl Import {
+    /// An output image: the frame writes it from scratch and its contents are used after the
+    /// frame (a swapchain image, a render target read by the caller). Undefined contents, kept.
+    pub const OUTPUT: Import = Import {
+        contents: ImportContents::Undefined,
+        after: ImportAfter::Keep,
+    };
+
+    /// A persistent image: the frame reads the contents it finds and its contents are used after
+    /// the frame (an accumulation buffer, a history the caller keeps). Preserved contents, kept.
+    pub const PERSISTENT: Import = Import {
+        contents: ImportContents::Preserved,
+        after: ImportAfter::Keep,
+    };
+
+    /// A read-only input: the frame reads the contents it finds and nobody looks at them after
+    /// the frame (a texture uploaded by the caller, last frame's image). Preserved contents,
+    /// discarded.
+    pub const INPUT: Import = Import {
+        contents: ImportContents::Preserved,
+        after: ImportAfter::Discard,
+    };
+}
+
 /// How a render pass uses one attachment ([guide](crate::guide#accesses)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -621,16 +645,10 @@ pub struct ResourceDecl {
 }
 
 /// The import of a history texture's `previous` half: last frame's contents, not kept.
-pub(crate) const HISTORY_PREVIOUS: Import = Import {
-    contents: ImportContents::Preserved,
-    after: ImportAfter::Discard,
-};
+pub(crate) const HISTORY_PREVIOUS: Import = Import::INPUT;
 
 /// The import of a history texture's `current` half: written this frame, kept.
-pub(crate) const HISTORY_CURRENT: Import = Import {
-    contents: ImportContents::Undefined,
-    after: ImportAfter::Keep,
-};
+pub(crate) const HISTORY_CURRENT: Import = Import::OUTPUT;
 
 /// Which half of a history texture ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture))
 /// a resource is: the compiler refuses writes to last frame's half and explains reads of this

@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, RelativeSize};
-//! use tilegraph::{Access, CompileOptions, CompiledGraph, Import, ImportAfter, ImportContents, PassContext, RenderGraph, TextureDesc, TextureHandle};
+//! use tilegraph::{Access, CompileOptions, CompiledGraph, Import, PassContext, RenderGraph, TextureDesc, TextureHandle};
 //! use tilegraph::wgpu;
 //!
 //! fn declare<'a>(
@@ -368,7 +368,7 @@ fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::Bin
 ///
 /// ```no_run
 /// # use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, PassUniforms};
-/// # use tilegraph::{Access, CompileOptions, CompiledGraph, Import, ImportAfter, ImportContents, PassContext, RenderGraph, TextureDesc, TextureHandle};
+/// # use tilegraph::{Access, CompileOptions, CompiledGraph, Import, PassContext, RenderGraph, TextureDesc, TextureHandle};
 /// # use tilegraph::{wgpu, Executor, ExecuteMode, Imports};
 /// # fn frame(graph: &mut RenderGraph<'_>, plan: &CompiledGraph, executor: &mut Executor,
 /// #     queue: &wgpu::Queue, uniforms: &PassUniforms) -> Result<(), Box<dyn std::error::Error>> {
@@ -812,7 +812,7 @@ impl RelativeSize for RenderGraph<'_> {
 mod tests {
     use super::*;
     use crate::options::CompileOptions;
-    use crate::resource::{Access, Import, ImportAfter, ImportContents};
+    use crate::resource::{Access, Import};
     use wgpu::TextureFormat;
 
     #[test]
@@ -840,10 +840,7 @@ mod tests {
         graph.import_texture(
             "output",
             TextureDesc::new(TextureFormat::Rgba8Unorm, w, h),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         )
     }
 
