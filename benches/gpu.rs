@@ -61,7 +61,7 @@ fn args() -> Result<Args, String> {
             }
             "--backend" => {
                 let v = value()?;
-                a.backend = Backend::from_name(&v).ok_or(format!("unknown backend `{v}`"))?;
+                a.backend = v.parse::<Backend>().map_err(|e| e.to_string())?;
             }
             // cargo bench passes `--bench`; libtest-style filters are ignored.
             _ => {}

@@ -202,7 +202,7 @@ pub use options::CompileOptions;
 // Executing it.
 pub use execute::{
     ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands, GroupTimer,
-    GroupTiming, Imports, PassRecorder, PoolStats, TimedGroup,
+    GroupTiming, Imports, ParseExecuteModeError, PassRecorder, PoolStats, TimedGroup,
 };
 
 /// Reading a compiled plan: its groups with every attachment's ops and the reasons for them,

@@ -219,13 +219,15 @@ pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E
             }
             "--mode" => {
                 let v = value()?;
-                o.mode = ExecuteMode::from_name(&v)
-                    .ok_or_else(|| format!("--mode takes planned, naive or poison, not `{v}`"))?;
+                o.mode = v
+                    .parse()
+                    .map_err(|_| format!("--mode takes planned, naive or poison, not `{v}`"))?;
             }
             "--backend" => {
                 let v = value()?;
-                o.backend = Backend::from_name(&v)
-                    .ok_or_else(|| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
+                o.backend = v
+                    .parse()
+                    .map_err(|_| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
             }
             "--print-plan" => o.print_plan = true,
             "--plan-html" => o.plan_html = Some(PathBuf::from(value()?)),

@@ -46,7 +46,7 @@ fn parse(args: &[String]) -> Result<(SoakOptions, Backend), String> {
             "--seed" => o.seed = number(value()?)?,
             "--backend" => {
                 let v = value()?;
-                backend = Backend::from_name(v).ok_or_else(|| format!("unknown backend `{v}`"))?;
+                backend = v.parse::<Backend>().map_err(|e| e.to_string())?;
             }
             "--help" | "-h" => return Err(USAGE.into()),
             other => return Err(format!("unknown flag `{other}`\n{USAGE}")),

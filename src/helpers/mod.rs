@@ -33,8 +33,8 @@ mod readback;
 mod views;
 
 pub use device::{
-    BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, instance_descriptor,
-    open_device, open_device_with,
+    BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, ParseBackendError,
+    instance_descriptor, open_device, open_device_with,
 };
 pub use readback::{Readback, ReadbackError, read_buffer, read_subresource, read_texture};
 pub use views::{ViewPipelines, ViewShaderError, ViewVariant};
