@@ -384,6 +384,27 @@ pub enum ResourceKind {
 }
 
 /// A clear value: colour, depth, or depth and stencil.
+///
+/// Every builder method that takes a clear value takes `impl Into<ClearValue>`: a `ClearValue`,
+/// an `[r, g, b, a]` array or a [`wgpu::Color`] for colour, an `f32` for depth. It goes on the
+/// resource ([`create_texture_cleared`](crate::RenderGraph::create_texture_cleared): every clear
+/// of it, and a read of it before anything wrote it, starts from the value) or on one `clear`
+/// access ([`color_cleared`](crate::RenderPassBuilder::color_cleared),
+/// [`depth_cleared`](crate::RenderPassBuilder::depth_cleared)), which wins over the resource's
+/// ([guide](crate::guide#accesses)).
+///
+/// ```
+/// use tilegraph::{ClearValue, RenderGraph, TextureDesc};
+/// use tilegraph::wgpu::TextureFormat;
+///
+/// let mut graph = RenderGraph::new();
+/// let sky = [0.2, 0.4, 0.8, 1.0];
+/// let hdr = graph.create_texture_cleared("hdr", TextureDesc::new(TextureFormat::Rgba16Float, 64, 64), sky);
+/// let depth = graph.create_texture_cleared("depth", TextureDesc::new(TextureFormat::Depth32Float, 64, 64), 1.0);
+/// assert_eq!(graph.resources()[0].clear, Some(ClearValue::Color(sky)));
+/// assert_eq!(graph.resources()[1].clear, Some(ClearValue::Depth(1.0)));
+/// # let _ = (hdr, depth);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ClearValue {
     /// RGBA colour.
@@ -400,6 +421,27 @@ pub enum ClearValue {
 }
 
 impl Eq for ClearValue {}
+
+impl From<[f64; 4]> for ClearValue {
+    /// A colour clear value.
+    fn from(rgba: [f64; 4]) -> Self {
+        ClearValue::Color(rgba)
+    }
+}
+
+impl From<wgpu::Color> for ClearValue {
+    /// A colour clear value.
+    fn from(c: wgpu::Color) -> Self {
+        ClearValue::Color([c.r, c.g, c.b, c.a])
+    }
+}
+
+impl From<f32> for ClearValue {
+    /// A depth clear value (stencil, if the format has one, clears to 0).
+    fn from(depth: f32) -> Self {
+        ClearValue::Depth(depth)
+    }
+}
 
 impl Hash for ClearValue {
     fn hash<H: Hasher>(&self, state: &mut H) {
