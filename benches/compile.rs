@@ -25,35 +25,41 @@ use tilegraph::{CompileOptions, Compiler, PlanCache, RenderGraph};
 #[path = "generate.rs"]
 mod generate;
 
+/// The compile benchmark's flags.
+#[derive(clap::Parser)]
+#[command(name = "compile", about = "Compile times on generated graphs")]
+struct Cli {
+    /// Rounds per row (the median and range are printed).
+    #[arg(long, value_name = "N", default_value_t = 25, value_parser = positive)]
+    runs: usize,
+    /// Measure only graphs of this many passes.
+    #[arg(long, value_name = "PASSES")]
+    only: Option<usize>,
+    /// Only the rounds that compare 1 000 and 10 000 passes.
+    #[arg(long)]
+    ratio: bool,
+    /// `cargo bench` passes `--bench`.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// libtest-style filters, ignored.
+    #[arg(hide = true)]
+    filters: Vec<String>,
+}
+
+fn positive(v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
+}
+
 fn main() {
-    let mut runs = 25;
-    let mut only = None;
-    let mut ratio_only = false;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--runs" => {
-                runs = args
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n: &usize| n > 0)
-                    .expect("--runs takes a positive count");
-            }
-            "--only" => {
-                only = Some(
-                    args.next()
-                        .and_then(|n| n.parse::<usize>().ok())
-                        .expect("--only takes a pass count"),
-                );
-            }
-            "--ratio" => ratio_only = true,
-            // `cargo bench` passes `--bench`.
-            "--bench" => {}
-            other => {
-                panic!("unknown argument `{other}` (expected --runs N, --only PASSES or --ratio)")
-            }
-        }
-    }
+    let Cli {
+        runs,
+        only,
+        ratio: ratio_only,
+        ..
+    } = clap::Parser::parse();
     let options = CompileOptions::default();
     if !ratio_only {
         println!("compile, median of {runs} (range), restructuring on:");

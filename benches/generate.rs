@@ -6,10 +6,7 @@
 //! block's output, and two debug views nobody reads (culled). Ten passes a block.
 
 use tilegraph::wgpu::TextureFormat;
-use tilegraph::{
-    Access, ClearValue, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
-    TextureHandle,
-};
+use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHandle};
 
 /// Passes per block.
 pub const PASSES_PER_BLOCK: usize = 10;
@@ -24,10 +21,7 @@ pub fn deferred_frame(passes: usize) -> RenderGraph<'static> {
     let output = g.import_texture(
         "backbuffer",
         TextureDesc::new(TextureFormat::Bgra8Unorm, w, h),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
+        Import::OUTPUT,
     );
     let mut previous: Option<TextureHandle> = None;
     let blocks = passes.div_ceil(PASSES_PER_BLOCK).max(1);

@@ -34,40 +34,64 @@ fn parse_size(v: &str) -> Option<(u32, u32)> {
     Some((w.parse().ok()?, h.parse().ok()?)).filter(|&(w, h)| w > 0 && h > 0)
 }
 
+/// The GPU benchmark's flags.
+#[derive(clap::Parser)]
+#[command(
+    name = "gpu",
+    about = "GPU time of the deferred frame: the plan, the naive plan, the plan without DontCare"
+)]
+struct Cli {
+    /// Frames measured per size and variant.
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = positive)]
+    frames: usize,
+    /// Frame sizes.
+    #[arg(long, value_name = "WxH,WxH…", default_value = "1920x1080,3840x2160", value_parser = sizes_arg)]
+    sizes: Sizes,
+    /// The wgpu backend [default: TILEGRAPH_BACKEND, else auto].
+    #[arg(long, value_name = "vulkan|gl|auto", value_parser = backend_arg)]
+    backend: Option<Backend>,
+    /// `cargo bench` passes `--bench`.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// libtest-style filters, ignored.
+    #[arg(hide = true)]
+    filters: Vec<String>,
+}
+
+/// `--sizes`' value (a type of its own, so that clap takes the list as one value).
+#[derive(Clone)]
+struct Sizes(Vec<(u32, u32)>);
+
+fn sizes_arg(v: &str) -> Result<Sizes, String> {
+    v.split(',')
+        .map(parse_size)
+        .collect::<Option<_>>()
+        .map(Sizes)
+        .ok_or(format!("takes WxH,WxH…, not `{v}`"))
+}
+
+fn backend_arg(v: &str) -> Result<Backend, String> {
+    v.parse::<Backend>().map_err(|e| e.to_string())
+}
+
+fn positive(v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
+}
+
 fn args() -> Result<Args, String> {
-    let mut a = Args {
-        frames: 30,
-        sizes: vec![(1920, 1080), (3840, 2160)],
-        backend: Backend::from_env().map_err(|e| e.to_string())?,
+    let cli: Cli = clap::Parser::parse();
+    let backend = match cli.backend {
+        Some(backend) => backend,
+        None => Backend::from_env().map_err(|e| e.to_string())?,
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--frames" => {
-                a.frames = value()?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("--frames takes a positive count")?
-            }
-            "--sizes" => {
-                let v = value()?;
-                a.sizes = v
-                    .split(',')
-                    .map(parse_size)
-                    .collect::<Option<_>>()
-                    .ok_or(format!("--sizes takes WxH,WxH…, not `{v}`"))?;
-            }
-            "--backend" => {
-                let v = value()?;
-                a.backend = Backend::from_name(&v).ok_or(format!("unknown backend `{v}`"))?;
-            }
-            // cargo bench passes `--bench`; libtest-style filters are ignored.
-            _ => {}
-        }
-    }
-    Ok(a)
+    Ok(Args {
+        frames: cli.frames,
+        sizes: cli.sizes.0,
+        backend,
+    })
 }
 
 /// One way of recording the frame.

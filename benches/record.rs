@@ -30,36 +30,51 @@ struct Args {
     rounds: usize,
 }
 
-fn args() -> Result<Args, String> {
-    let mut a = Args {
-        size: (1280, 720),
-        iterations: 2000,
-        rounds: 5,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--size" => {
-                let v = value()?;
-                a.size = v
-                    .split_once('x')
-                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
-                    .filter(|&(w, h)| w > 0 && h > 0)
-                    .ok_or(format!("--size takes WxH, not `{v}`"))?;
-            }
-            "--iterations" => {
-                a.iterations = value()?.parse().map_err(|e| format!("--iterations: {e}"))?
-            }
-            "--rounds" => a.rounds = value()?.parse().map_err(|e| format!("--rounds: {e}"))?,
-            // cargo bench passes `--bench`; libtest-style filters are ignored.
-            _ => {}
-        }
+/// The recording benchmark's flags.
+#[derive(clap::Parser)]
+#[command(
+    name = "record",
+    about = "CPU time recording the deferred frame: graph against hand-written"
+)]
+struct Cli {
+    /// The frame's size.
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = size_arg)]
+    size: (u32, u32),
+    /// Frames recorded per round.
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = positive)]
+    iterations: usize,
+    /// Rounds.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive)]
+    rounds: usize,
+    /// `cargo bench` passes `--bench`.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// libtest-style filters, ignored.
+    #[arg(hide = true)]
+    filters: Vec<String>,
+}
+
+fn size_arg(v: &str) -> Result<(u32, u32), String> {
+    v.split_once('x')
+        .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+        .filter(|&(w, h)| w > 0 && h > 0)
+        .ok_or(format!("takes WxH, not `{v}`"))
+}
+
+fn positive(v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
+}
+
+fn args() -> Args {
+    let cli: Cli = clap::Parser::parse();
+    Args {
+        size: cli.size,
+        iterations: cli.iterations,
+        rounds: cli.rounds,
     }
-    if a.iterations == 0 || a.rounds == 0 {
-        return Err("--iterations and --rounds must be positive".into());
-    }
-    Ok(a)
 }
 
 fn median(v: &mut [Duration]) -> Duration {
@@ -78,13 +93,7 @@ fn micros(d: Duration) -> f64 {
 fn main() {
     // SAFETY: first thing in main, before any other thread exists.
     unsafe { headless::stay_off_window_systems() };
-    let args = match args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let args = args();
     let backend = Backend::from_env().unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2)

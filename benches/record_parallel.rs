@@ -57,65 +57,83 @@ struct Args {
     bundles: bool,
 }
 
-fn args() -> Result<Args, String> {
-    let mut a = Args {
-        passes: 64,
-        draws: 2000,
-        rounds: 7,
-        iterations: 5,
-        size: 64,
-        threads: vec![1, 2, 4, 8, 16],
-        per_pass: false,
-        per_layout: false,
-        bundles: false,
+/// The parallel recording benchmark's flags (`TILEGRAPH_BACKEND` picks the adapter).
+#[derive(clap::Parser)]
+#[command(
+    name = "record_parallel",
+    about = "Recording one frame on 1 .. N threads"
+)]
+struct Cli {
+    /// Render passes, each its own group.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = positive)]
+    passes: usize,
+    /// Draws per pass.
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = positive)]
+    draws: usize,
+    /// Rounds.
+    #[arg(long, value_name = "N", default_value_t = 7, value_parser = positive)]
+    rounds: usize,
+    /// Frames per round and thread count.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive)]
+    iterations: usize,
+    /// The textures' width and height.
+    #[arg(long, value_name = "PX", default_value_t = 64, value_parser = positive)]
+    size: usize,
+    /// Recording thread counts measured.
+    #[arg(long, value_name = "1,2,4,8,16", default_value = "1,2,4,8,16", value_parser = threads_arg)]
+    threads: Threads,
+    /// One bind group for all draws, one per pass, or one layout and pipeline per pass too.
+    #[arg(long, value_name = "shared|per-pass|per-layout", default_value = "shared",
+          value_parser = ["shared", "per-pass", "per-layout"])]
+    bind_groups: String,
+    /// Draws recorded directly or into a render bundle per pass.
+    #[arg(long, value_name = "direct|bundles", default_value = "direct",
+          value_parser = ["direct", "bundles"])]
+    encoding: String,
+    /// `cargo bench` passes `--bench`.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// libtest-style filters, ignored.
+    #[arg(hide = true)]
+    filters: Vec<String>,
+}
+
+/// `--threads`' value (a type of its own, so that clap takes the list as one value).
+#[derive(Clone)]
+struct Threads(Vec<usize>);
+
+fn threads_arg(v: &str) -> Result<Threads, String> {
+    v.split(',')
+        .map(positive)
+        .collect::<Result<_, _>>()
+        .map(Threads)
+}
+
+fn positive(v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
+}
+
+fn args() -> Args {
+    let cli: Cli = clap::Parser::parse();
+    let (per_pass, per_layout) = match cli.bind_groups.as_str() {
+        "per-pass" => (true, false),
+        "per-layout" => (true, true),
+        _ => (false, false),
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
-        let number = |v: String, name: &str| -> Result<usize, String> {
-            v.parse::<usize>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or(format!("{name} takes a positive number, not `{v}`"))
-        };
-        match arg.as_str() {
-            "--passes" => a.passes = number(value()?, "--passes")?,
-            "--draws" => a.draws = number(value()?, "--draws")?,
-            "--rounds" => a.rounds = number(value()?, "--rounds")?,
-            "--iterations" => a.iterations = number(value()?, "--iterations")?,
-            "--size" => a.size = number(value()?, "--size")? as u32,
-            "--threads" => {
-                a.threads = value()?
-                    .split(',')
-                    .map(|t| number(t.to_owned(), "--threads"))
-                    .collect::<Result<_, _>>()?
-            }
-            "--bind-groups" => match value()?.as_str() {
-                "shared" => (a.per_pass, a.per_layout) = (false, false),
-                "per-pass" => (a.per_pass, a.per_layout) = (true, false),
-                "per-layout" => (a.per_pass, a.per_layout) = (true, true),
-                v => {
-                    return Err(format!(
-                        "--bind-groups takes shared, per-pass or per-layout, not `{v}`"
-                    ));
-                }
-            },
-            "--encoding" => match value()?.as_str() {
-                "direct" => a.bundles = false,
-                "bundles" => a.bundles = true,
-                v => return Err(format!("--encoding takes direct or bundles, not `{v}`")),
-            },
-            "-h" | "--help" => {
-                println!(
-                    "record_parallel [--passes N] [--draws N] [--rounds N] [--iterations N] [--size PX] [--threads 1,2,4,8,16] [--bind-groups shared|per-pass|per-layout] [--encoding direct|bundles]\nTILEGRAPH_BACKEND picks the adapter."
-                );
-                std::process::exit(0);
-            }
-            // cargo bench passes `--bench`; libtest-style filters are ignored.
-            _ => {}
-        }
+    Args {
+        passes: cli.passes,
+        draws: cli.draws,
+        rounds: cli.rounds,
+        iterations: cli.iterations,
+        size: cli.size as u32,
+        threads: cli.threads.0,
+        per_pass,
+        per_layout,
+        bundles: cli.encoding == "bundles",
     }
-    Ok(a)
 }
 
 fn fail(e: impl std::fmt::Display) -> ! {
@@ -275,10 +293,7 @@ fn declare<'a>(scene: &'a Scene, args: &Args) -> RenderGraph<'a> {
 fn main() {
     // SAFETY: first thing in main, before any other thread exists.
     unsafe { headless::stay_off_window_systems() };
-    let args = args().unwrap_or_else(|e| {
-        eprintln!("error: {e}");
-        std::process::exit(2)
-    });
+    let args = args();
     let backend = Backend::from_env().unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2)

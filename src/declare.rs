@@ -201,14 +201,15 @@ impl<'a> RenderGraph<'a> {
         self.texture(name, desc, None, None)
     }
 
-    /// Declares a graph-owned texture with a clear value for the attachment accesses that clear it.
+    /// Declares a graph-owned texture with a clear value ([`ClearValue`]: a colour array, a
+    /// depth, ...) for the attachment accesses that clear it.
     pub fn create_texture_cleared(
         &mut self,
         name: &str,
         desc: TextureDesc,
-        clear: ClearValue,
+        clear: impl Into<ClearValue>,
     ) -> TextureHandle {
-        self.texture(name, desc, Some(clear), None)
+        self.texture(name, desc, Some(clear.into()), None)
     }
 
     /// Declares a texture owned outside the graph (a surface texture, a history buffer); the executor
@@ -585,9 +586,14 @@ impl<'a> RenderPassBuilder<'_, 'a> {
         self
     }
 
-    /// Adds the next colour attachment, cleared to `color`.
-    pub fn color_cleared(mut self, target: impl Into<SubresourceHandle>, color: [f64; 4]) -> Self {
-        let clear = Some(ClearValue::Color(color));
+    /// Adds the next colour attachment, cleared to `color` (a [`ClearValue`]: `[r, g, b, a]` or
+    /// a `wgpu::Color`), whatever the resource's own clear value.
+    pub fn color_cleared(
+        mut self,
+        target: impl Into<SubresourceHandle>,
+        color: impl Into<ClearValue>,
+    ) -> Self {
+        let clear = Some(color.into());
         self.push_color(target.into(), Access::Clear, clear, None);
         self
     }
@@ -604,15 +610,15 @@ impl<'a> RenderPassBuilder<'_, 'a> {
         self
     }
 
-    /// Adds the next colour attachment, a multisampled texture cleared to `color` and resolved
-    /// into `target` (its mip 0 of layer 0) when the pass ends.
+    /// Adds the next colour attachment, a multisampled texture cleared to `color` (a
+    /// [`ClearValue`]) and resolved into `target` (its mip 0 of layer 0) when the pass ends.
     pub fn color_resolved_cleared(
         mut self,
         texture: impl Into<SubresourceHandle>,
-        color: [f64; 4],
+        color: impl Into<ClearValue>,
         target: TextureHandle,
     ) -> Self {
-        let clear = Some(ClearValue::Color(color));
+        let clear = Some(color.into());
         self.push_color(texture.into(), Access::Clear, clear, Some(target));
         self
     }
@@ -643,11 +649,12 @@ impl<'a> RenderPassBuilder<'_, 'a> {
         self
     }
 
-    /// Sets the depth/stencil attachment, cleared to `clear`.
+    /// Sets the depth/stencil attachment, cleared to `clear` (a [`ClearValue`]: a depth `f32` or
+    /// `ClearValue::DepthStencil`), whatever the resource's own clear value.
     pub fn depth_cleared(
         mut self,
         target: impl Into<SubresourceHandle>,
-        clear: ClearValue,
+        clear: impl Into<ClearValue>,
     ) -> Self {
         let target = target.into();
         let resource = self.inner.id(target.texture.graph, target.texture.index);
@@ -655,7 +662,7 @@ impl<'a> RenderPassBuilder<'_, 'a> {
             resource,
             sub: target.sub,
             access: Access::Clear,
-            clear: Some(clear),
+            clear: Some(clear.into()),
         });
         self
     }

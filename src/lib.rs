@@ -37,7 +37,7 @@
 //! texture from one frame to the next.
 //!
 //! ```
-//! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, ImportAfter, ImportContents, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
+//! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
 //! use tilegraph::plan::{GroupBoundary, LoadOp, StoreOp};
 //! use tilegraph::wgpu::TextureFormat;
 //!
@@ -48,7 +48,7 @@
 //! let output = graph.import_texture(
 //!     "backbuffer",
 //!     TextureDesc::new(TextureFormat::Bgra8Unorm, size.0, size.1),
-//!     Import { contents: ImportContents::Undefined, after: ImportAfter::Keep },
+//!     Import::OUTPUT,
 //! );
 //! graph.add_render_pass("gbuffer").color(albedo, Access::Clear).depth(depth, Access::Clear).finish();
 //! graph.add_render_pass("debug").sample(depth).color(albedo, Access::ReadWrite).finish();
@@ -99,7 +99,7 @@
 //! ([guide](guide#recording-on-several-threads)); pass closures are `Send` for that.
 //!
 //! ```no_run
-//! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, ImportAfter, ImportContents, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
+//! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
 //! use tilegraph::plan::{GroupBoundary, LoadOp, StoreOp};
 //! use tilegraph::wgpu;
 //! use tilegraph::{ExecuteMode, Executor, Imports};
@@ -117,7 +117,7 @@
 //!     let output = graph.import_texture(
 //!         "surface",
 //!         TextureDesc::new(texture.format(), w, h),
-//!         Import { contents: ImportContents::Undefined, after: ImportAfter::Keep },
+//!         Import::OUTPUT,
 //!     );
 //!     graph.add_render_pass("sky").color(output, Access::Write).execute(|pass, _ctx| {
 //!         // set the pipeline and bind groups, then draw
@@ -202,7 +202,7 @@ pub use options::CompileOptions;
 // Executing it.
 pub use execute::{
     ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands, GroupTimer,
-    GroupTiming, Imports, PassRecorder, PoolStats, TimedGroup,
+    GroupTiming, Imports, ParseExecuteModeError, PassRecorder, PoolStats, TimedGroup,
 };
 
 /// Reading a compiled plan: its groups with every attachment's ops and the reasons for them,

@@ -384,6 +384,27 @@ pub enum ResourceKind {
 }
 
 /// A clear value: colour, depth, or depth and stencil.
+///
+/// Every builder method that takes a clear value takes `impl Into<ClearValue>`: a `ClearValue`,
+/// an `[r, g, b, a]` array or a [`wgpu::Color`] for colour, an `f32` for depth. It goes on the
+/// resource ([`create_texture_cleared`](crate::RenderGraph::create_texture_cleared): every clear
+/// of it, and a read of it before anything wrote it, starts from the value) or on one `clear`
+/// access ([`color_cleared`](crate::RenderPassBuilder::color_cleared),
+/// [`depth_cleared`](crate::RenderPassBuilder::depth_cleared)), which wins over the resource's
+/// ([guide](crate::guide#accesses)).
+///
+/// ```
+/// use tilegraph::{ClearValue, RenderGraph, TextureDesc};
+/// use tilegraph::wgpu::TextureFormat;
+///
+/// let mut graph = RenderGraph::new();
+/// let sky = [0.2, 0.4, 0.8, 1.0];
+/// let hdr = graph.create_texture_cleared("hdr", TextureDesc::new(TextureFormat::Rgba16Float, 64, 64), sky);
+/// let depth = graph.create_texture_cleared("depth", TextureDesc::new(TextureFormat::Depth32Float, 64, 64), 1.0);
+/// assert_eq!(graph.resources()[0].clear, Some(ClearValue::Color(sky)));
+/// assert_eq!(graph.resources()[1].clear, Some(ClearValue::Depth(1.0)));
+/// # let _ = (hdr, depth);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ClearValue {
     /// RGBA colour.
@@ -400,6 +421,27 @@ pub enum ClearValue {
 }
 
 impl Eq for ClearValue {}
+
+impl From<[f64; 4]> for ClearValue {
+    /// A colour clear value.
+    fn from(rgba: [f64; 4]) -> Self {
+        ClearValue::Color(rgba)
+    }
+}
+
+impl From<wgpu::Color> for ClearValue {
+    /// A colour clear value.
+    fn from(c: wgpu::Color) -> Self {
+        ClearValue::Color([c.r, c.g, c.b, c.a])
+    }
+}
+
+impl From<f32> for ClearValue {
+    /// A depth clear value (stencil, if the format has one, clears to 0).
+    fn from(depth: f32) -> Self {
+        ClearValue::Depth(depth)
+    }
+}
 
 impl Hash for ClearValue {
     fn hash<H: Hasher>(&self, state: &mut H) {
@@ -518,6 +560,30 @@ pub struct Import {
     pub after: ImportAfter,
 }
 
+impl Import {
+    /// An output image: the frame writes it from scratch and its contents are used after the
+    /// frame (a swapchain image, a render target read by the caller). Undefined contents, kept.
+    pub const OUTPUT: Import = Import {
+        contents: ImportContents::Undefined,
+        after: ImportAfter::Keep,
+    };
+
+    /// A persistent image: the frame reads the contents it finds and its contents are used after
+    /// the frame (an accumulation buffer, a history the caller keeps). Preserved contents, kept.
+    pub const PERSISTENT: Import = Import {
+        contents: ImportContents::Preserved,
+        after: ImportAfter::Keep,
+    };
+
+    /// A read-only input: the frame reads the contents it finds and nobody looks at them after
+    /// the frame (a texture uploaded by the caller, last frame's image). Preserved contents,
+    /// discarded.
+    pub const INPUT: Import = Import {
+        contents: ImportContents::Preserved,
+        after: ImportAfter::Discard,
+    };
+}
+
 /// How a render pass uses one attachment ([guide](crate::guide#accesses)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -621,16 +687,10 @@ pub struct ResourceDecl {
 }
 
 /// The import of a history texture's `previous` half: last frame's contents, not kept.
-pub(crate) const HISTORY_PREVIOUS: Import = Import {
-    contents: ImportContents::Preserved,
-    after: ImportAfter::Discard,
-};
+pub(crate) const HISTORY_PREVIOUS: Import = Import::INPUT;
 
 /// The import of a history texture's `current` half: written this frame, kept.
-pub(crate) const HISTORY_CURRENT: Import = Import {
-    contents: ImportContents::Undefined,
-    after: ImportAfter::Keep,
-};
+pub(crate) const HISTORY_CURRENT: Import = Import::OUTPUT;
 
 /// Which half of a history texture ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture))
 /// a resource is: the compiler refuses writes to last frame's half and explains reads of this

@@ -28,20 +28,9 @@ pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSr
 pub trait Example: Sized {
     /// The example's name: the window title and the default output file's stem.
     const NAME: &'static str;
-    /// Its own flags, for the usage text (`""` when none).
-    const FLAGS: &'static str = "";
-    /// What its own flags set.
-    type Config: Default + Clone + std::fmt::Debug;
-
-    /// Takes one of the example's own flags (`value` fetches the flag's argument); `Ok(false)`
-    /// when `flag` is not one of them.
-    fn parse_flag(
-        _config: &mut Self::Config,
-        _flag: &str,
-        _value: &mut dyn FnMut() -> Result<String, String>,
-    ) -> Result<bool, String> {
-        Ok(false)
-    }
+    /// What its own flags set: a `clap::Args` flattened into the common flags
+    /// ([`NoFlags`] when none).
+    type Config: clap::Args + Default + Clone + std::fmt::Debug;
 
     /// What the example's own shaders need of the device on `adapter` beyond the plans' needs
     /// (bindings the graph does not see); the baseline by default.
@@ -148,13 +137,62 @@ pub struct Options<C> {
     pub extra: C,
 }
 
-const COMMON_USAGE: &str = "[--headless | --window] [--output PATH] [--size WxH] [--frames N]
-    [--mode planned|naive|poison] [--backend vulkan|gl|auto] [--print-plan] [--plan-html PATH] [--timings] [--adapter-limits]
-    [--recorded-json PATH] [--no-dont-care] [--resize-at FRAME WxH] [--resize-every N]";
-
-fn usage<E: Example>() -> String {
-    format!("usage: {} {COMMON_USAGE} {}", E::NAME, E::FLAGS)
+/// The flags every example takes; an example's own ([`Example::Config`]) are flattened in.
+#[derive(Debug, clap::Parser)]
+#[command(about = "A tilegraph example: renders headless into a PNG, or into a window")]
+struct Cli<C: clap::Args> {
+    /// Render into a PNG without a window (the default).
+    #[arg(long, conflicts_with = "window")]
+    headless: bool,
+    /// Present to a window (headless when no display is reachable).
+    #[arg(long)]
+    window: bool,
+    /// Headless: the PNG written (default: the example's name, `.png`).
+    #[arg(long, value_name = "PATH")]
+    output: Option<PathBuf>,
+    /// The frame's size (the window's first size).
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = size_arg)]
+    size: (u32, u32),
+    /// Frames to render (default: 1 headless, until closed in a window).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    frames: Option<u32>,
+    /// What the executor records.
+    #[arg(long, value_name = "planned|naive|poison", default_value = "planned", value_parser = mode_arg)]
+    mode: ExecuteMode,
+    /// The wgpu backend searched for an adapter.
+    #[arg(long, value_name = "vulkan|gl|auto", default_value = "auto", value_parser = backend_arg)]
+    backend: Backend,
+    /// Print the plan (in a window: the first frame's).
+    #[arg(long)]
+    print_plan: bool,
+    /// Write the plan as an HTML page here.
+    #[arg(long, value_name = "PATH")]
+    plan_html: Option<PathBuf>,
+    /// Print the GPU time per group.
+    #[arg(long)]
+    timings: bool,
+    /// Open the device with every limit of the adapter instead of what the frame's plan needs.
+    #[arg(long)]
+    adapter_limits: bool,
+    /// Headless: write the last frame's recorded render passes as JSON here.
+    #[arg(long, value_name = "PATH")]
+    recorded_json: Option<PathBuf>,
+    /// Compile without the DontCare token (`write` accesses clear instead).
+    #[arg(long)]
+    no_dont_care: bool,
+    /// Headless: from frame FRAME on, render at WxH.
+    #[arg(long, num_args = 2, value_names = ["FRAME", "WxH"])]
+    resize_at: Option<Vec<String>>,
+    /// In a window: ask the window system for another size every N presented frames.
+    #[arg(long, value_name = "N", requires = "window", value_parser = clap::value_parser!(u32).range(1..))]
+    resize_every: Option<u32>,
+    #[command(flatten)]
+    extra: C,
 }
+
+/// An example without flags of its own.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct NoFlags {}
 
 /// The frame's compile options: with the DontCare token unless `--no-dont-care`.
 pub fn compile_options(dont_care: bool) -> CompileOptions {
@@ -177,110 +215,82 @@ pub fn parse_size(v: &str) -> Option<(u32, u32)> {
     (w > 0 && h > 0 && w <= limit && h <= limit).then_some((w, h))
 }
 
-fn size_arg(flag: &str, v: &str) -> Result<(u32, u32), String> {
-    parse_size(v).ok_or_else(|| format!("{flag} takes WxH between 1x1 and 8192x8192, not `{v}`"))
+fn size_arg(v: &str) -> Result<(u32, u32), String> {
+    parse_size(v).ok_or_else(|| format!("takes WxH between 1x1 and 8192x8192, not `{v}`"))
 }
 
+fn mode_arg(v: &str) -> Result<ExecuteMode, String> {
+    v.parse()
+        .map_err(|e: tilegraph::ParseExecuteModeError| e.to_string())
+}
+
+fn backend_arg(v: &str) -> Result<Backend, String> {
+    v.parse()
+        .map_err(|e: tilegraph::helpers::ParseBackendError| e.to_string())
+}
+
+/// Parses the example's flags (`args` without the program name).
 pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E::Config>, String> {
-    let mut o = Options {
-        window: false,
-        output: PathBuf::from(format!("{}.png", E::NAME)),
-        size: (1280, 720),
-        frames: None,
-        mode: ExecuteMode::Planned,
-        backend: Backend::Auto,
-        print_plan: false,
-        plan_html: None,
-        recorded_json: None,
-        dont_care: true,
-        timings: false,
-        resize_at: None,
-        resize_every: None,
-        adapter_limits: false,
-        extra: E::Config::default(),
-    };
-    let (mut headless_flag, mut window_flag) = (false, false);
-    let mut args = args.peekable();
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--headless" => headless_flag = true,
-            "--window" => window_flag = true,
-            "--output" => o.output = PathBuf::from(value()?),
-            "--size" => o.size = size_arg("--size", &value()?)?,
-            "--frames" => {
-                let v = value()?;
-                o.frames = Some(
-                    v.parse()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("--frames takes a positive count, not `{v}`"))?,
-                );
-            }
-            "--mode" => {
-                let v = value()?;
-                o.mode = ExecuteMode::from_name(&v)
-                    .ok_or_else(|| format!("--mode takes planned, naive or poison, not `{v}`"))?;
-            }
-            "--backend" => {
-                let v = value()?;
-                o.backend = Backend::from_name(&v)
-                    .ok_or_else(|| format!("--backend takes vulkan, gl or auto, not `{v}`"))?;
-            }
-            "--print-plan" => o.print_plan = true,
-            "--plan-html" => o.plan_html = Some(PathBuf::from(value()?)),
-            "--recorded-json" => o.recorded_json = Some(PathBuf::from(value()?)),
-            "--no-dont-care" => o.dont_care = false,
-            "--timings" => o.timings = true,
-            "--adapter-limits" => o.adapter_limits = true,
-            "--resize-at" => {
-                let v = value()?;
-                let frame = v
-                    .parse()
-                    .map_err(|_| format!("--resize-at takes a frame number, not `{v}`"))?;
-                let size = size_arg("--resize-at", &value()?)?;
-                o.resize_at = Some((frame, size));
-            }
-            "--resize-every" => {
-                let v = value()?;
-                o.resize_every =
-                    Some(v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        format!("--resize-every takes a positive count, not `{v}`")
-                    })?);
-            }
-            "-h" | "--help" => return Err(String::new()),
-            flag => {
-                if !E::parse_flag(&mut o.extra, flag, &mut value)? {
-                    return Err(format!("unknown argument `{flag}`"));
-                }
-            }
+    parse_cli::<E>(args).map_err(|e| e.to_string())
+}
+
+fn parse_cli<E: Example>(
+    args: impl Iterator<Item = String>,
+) -> Result<Options<E::Config>, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = Cli::<E::Config>::command().name(E::NAME);
+    let matches = command
+        .clone()
+        .try_get_matches_from(std::iter::once(E::NAME.to_owned()).chain(args))?;
+    let cli = Cli::<E::Config>::from_arg_matches(&matches)?;
+    let resize_at = match cli.resize_at.as_deref() {
+        None => None,
+        Some([frame, size]) => {
+            let mut command = command;
+            let frame = frame.parse().map_err(|_| {
+                command.error(
+                    clap::error::ErrorKind::ValueValidation,
+                    format!("--resize-at takes a frame number, not `{frame}`"),
+                )
+            })?;
+            let size = size_arg(size).map_err(|e| {
+                command.error(
+                    clap::error::ErrorKind::ValueValidation,
+                    format!("--resize-at {e}"),
+                )
+            })?;
+            Some((frame, size))
         }
-    }
-    if headless_flag && window_flag {
-        return Err("--headless and --window exclude each other".into());
-    }
-    if o.resize_every.is_some() && !window_flag {
-        return Err(
-            "--resize-every resizes a window (with --window); headless, use --resize-at".into(),
-        );
-    }
-    o.window = window_flag;
-    Ok(o)
+        Some(_) => unreachable!("--resize-at takes two values"),
+    };
+    Ok(Options {
+        window: cli.window,
+        output: cli
+            .output
+            .unwrap_or_else(|| PathBuf::from(format!("{}.png", E::NAME))),
+        size: cli.size,
+        frames: cli.frames,
+        mode: cli.mode,
+        backend: cli.backend,
+        print_plan: cli.print_plan,
+        plan_html: cli.plan_html,
+        recorded_json: cli.recorded_json,
+        dont_care: !cli.no_dont_care,
+        timings: cli.timings,
+        resize_at,
+        resize_every: cli.resize_every,
+        adapter_limits: cli.adapter_limits,
+        extra: cli.extra,
+    })
 }
 
 /// The example's `main`: parse, run headless or in a window, report.
 pub fn main<E: Example>() -> ExitCode {
     headless::init_logging();
-    let options = match parse::<E>(std::env::args().skip(1)) {
+    let options = match parse_cli::<E>(std::env::args().skip(1)) {
         Ok(o) => o,
-        Err(message) if message.is_empty() => {
-            println!("{}", usage::<E>());
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("error: {message}\n{}", usage::<E>());
-            return ExitCode::from(2);
-        }
+        // `--help` prints and exits 0; a usage error exits 2.
+        Err(e) => e.exit(),
     };
     let windowed = options.window && display_available();
     if !windowed {

@@ -9,9 +9,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, mip_chain_len};
 use tilegraph::wgpu;
-use tilegraph::{
-    Access, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc, TextureHandle,
-};
+use tilegraph::{Access, Import, RenderGraph, TextureDesc, TextureHandle};
 
 pub const CUBE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const CUBE_SIZE: u32 = 256;
@@ -143,10 +141,7 @@ impl CubemapFrame {
         let output = graph.import_texture(
             "output",
             TextureDesc::new(this.output_format, size.0, size.1),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         );
         let cube = graph.create_texture(
             "cube",

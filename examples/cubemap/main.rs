@@ -22,9 +22,9 @@ use tilegraph_tool::headless::Gpu;
 
 impl app::Example for CubemapFrame {
     const NAME: &'static str = "cubemap";
-    type Config = ();
+    type Config = app::NoFlags;
 
-    fn new(gpu: &Gpu, format: wgpu::TextureFormat, _: &()) -> Result<Self, String> {
+    fn new(gpu: &Gpu, format: wgpu::TextureFormat, _: &app::NoFlags) -> Result<Self, String> {
         Ok(CubemapFrame::new(&gpu.device, format))
     }
 

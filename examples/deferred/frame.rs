@@ -12,10 +12,7 @@ mod scene;
 
 use glam::{Mat4, Vec3};
 use tilegraph::wgpu;
-use tilegraph::{
-    Access, BufferHandle, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
-    TextureHandle,
-};
+use tilegraph::{Access, BufferHandle, Import, RenderGraph, TextureDesc, TextureHandle};
 
 pub use scene::{
     ALBEDO_FORMAT, DEPTH_FORMAT, HDR_FORMAT, LIGHT_COUNT, LightPath, MATERIAL_FORMAT, NORMAL_FORMAT,
@@ -84,10 +81,7 @@ impl DeferredFrame {
         let output = graph.import_texture(
             "output",
             TextureDesc::new(*output_format, w, h),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         );
 
         graph

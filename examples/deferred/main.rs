@@ -26,15 +26,31 @@ use tilegraph::{RenderGraph, TextureHandle};
 use tilegraph_tool::headless::Gpu;
 
 /// The example's own flags.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Config {
-    /// `--light-path`; `None` (`auto`): the first light path the adapter compiles.
-    pub light_path: Option<LightPath>,
+    /// The lights' bindings: `storage` buffers, one `uniform` buffer, or `auto` (`None`): the
+    /// first the adapter compiles.
+    // The full path keeps clap from reading `None` as "flag absent": `auto` parses to `None`.
+    #[arg(
+        long,
+        value_name = "storage|uniform|auto",
+        default_value = "auto",
+        value_parser = light_path_arg
+    )]
+    pub light_path: ::std::option::Option<LightPath>,
+}
+
+fn light_path_arg(v: &str) -> Result<Option<LightPath>, String> {
+    match v {
+        "storage" => Ok(Some(LightPath::Storage)),
+        "uniform" => Ok(Some(LightPath::Uniform)),
+        "auto" => Ok(None),
+        _ => Err(format!("takes storage, uniform or auto, not `{v}`")),
+    }
 }
 
 impl app::Example for DeferredFrame {
     const NAME: &'static str = "deferred";
-    const FLAGS: &'static str = "[--light-path storage|uniform|auto]";
     type Config = Config;
 
     /// The light path's bindings: two storage buffers in the fragment stage, or every light in
@@ -49,30 +65,6 @@ impl app::Example for DeferredFrame {
             path.raise_limits(&mut limits);
         }
         limits
-    }
-
-    fn parse_flag(
-        config: &mut Config,
-        flag: &str,
-        value: &mut dyn FnMut() -> Result<String, String>,
-    ) -> Result<bool, String> {
-        match flag {
-            "--light-path" => {
-                let v = value()?;
-                config.light_path = match v.as_str() {
-                    "storage" => Some(LightPath::Storage),
-                    "uniform" => Some(LightPath::Uniform),
-                    "auto" => None,
-                    _ => {
-                        return Err(format!(
-                            "--light-path takes storage, uniform or auto, not `{v}`"
-                        ));
-                    }
-                };
-            }
-            _ => return Ok(false),
-        }
-        Ok(true)
     }
 
     fn new(gpu: &Gpu, format: wgpu::TextureFormat, config: &Config) -> Result<Self, String> {

@@ -9,10 +9,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 use tilegraph::helpers::{BindGroupCache, Binding};
 use tilegraph::wgpu;
-use tilegraph::{
-    Access, ClearValue, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
-    TextureHandle,
-};
+use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHandle};
 
 use super::scene::{Geometry, Vertex};
 
@@ -271,10 +268,7 @@ impl ForwardFrame {
         let output = graph.import_texture(
             "output",
             TextureDesc::new(this.output_format, w, h),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         );
         let shadow = graph.create_texture(
             "shadow",

@@ -25,28 +25,16 @@ use tilegraph::wgpu;
 use tilegraph::{RenderGraph, TextureHandle};
 use tilegraph_tool::headless::Gpu;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Config {
     /// A glTF file to draw instead of the built-in scene.
+    #[arg(long, value_name = "FILE")]
     scene: Option<PathBuf>,
 }
 
 impl app::Example for ForwardFrame {
     const NAME: &'static str = "forward";
-    const FLAGS: &'static str = "[--scene FILE]";
     type Config = Config;
-
-    fn parse_flag(
-        config: &mut Config,
-        flag: &str,
-        value: &mut dyn FnMut() -> Result<String, String>,
-    ) -> Result<bool, String> {
-        if flag != "--scene" {
-            return Ok(false);
-        }
-        config.scene = Some(PathBuf::from(value()?));
-        Ok(true)
-    }
 
     fn new(gpu: &Gpu, format: wgpu::TextureFormat, config: &Config) -> Result<Self, String> {
         let geometry = match &config.scene {

@@ -45,11 +45,13 @@ use winit::event::{ElementState, MouseButton, WindowEvent};
 const TRACE_FRAMES: usize = 8;
 
 /// The example's own flags.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Config {
-    /// `--trace FILE`: the last frames' profiler scopes as a Chrome trace.
+    /// Write the last frames' profiler scopes here as a Chrome trace.
+    #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// `--live-overlay`: headless, show GPU times and the mode switch too.
+    /// Headless: show GPU times and the mode switch in the overlay too.
+    #[arg(long)]
     pub live_overlay: bool,
 }
 
@@ -149,21 +151,7 @@ impl Hud {
 
 impl app::Example for Hud {
     const NAME: &'static str = "hud";
-    const FLAGS: &'static str = "[--trace FILE] [--live-overlay]";
     type Config = Config;
-
-    fn parse_flag(
-        config: &mut Config,
-        flag: &str,
-        value: &mut dyn FnMut() -> Result<String, String>,
-    ) -> Result<bool, String> {
-        match flag {
-            "--trace" => config.trace = Some(PathBuf::from(value()?)),
-            "--live-overlay" => config.live_overlay = true,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
 
     /// The deferred frame's light path (the first the adapter allows).
     fn limits(adapter: &wgpu::Adapter, _: &Config) -> wgpu::Limits {

@@ -9,9 +9,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, RelativeSize, mip_chain_len};
 use tilegraph::wgpu;
-use tilegraph::{
-    Access, History, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc, TextureHandle,
-};
+use tilegraph::{Access, History, Import, RenderGraph, TextureDesc, TextureHandle};
 
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const MOTION_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg16Float;
@@ -184,10 +182,7 @@ impl PostFrame {
         let output = graph.import_texture(
             "output",
             TextureDesc::new(this.output_format, size.0, size.1),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         );
         let hdr = graph.create_texture_scaled("hdr", HDR_FORMAT, output, 1, 1);
         let motion = graph.create_texture_scaled("motion", MOTION_FORMAT, output, 1, 1);

@@ -27,9 +27,9 @@ use tilegraph_tool::headless::Gpu;
 
 impl app::Example for PostFrame {
     const NAME: &'static str = "post";
-    type Config = ();
+    type Config = app::NoFlags;
 
-    fn new(gpu: &Gpu, format: wgpu::TextureFormat, _: &()) -> Result<Self, String> {
+    fn new(gpu: &Gpu, format: wgpu::TextureFormat, _: &app::NoFlags) -> Result<Self, String> {
         Ok(PostFrame::new(&gpu.device, format))
     }
 

@@ -22,43 +22,65 @@ use std::process::ExitCode;
 use tilegraph_tool::headless::{self, Backend};
 use tilegraph_tool::soak::{Soak, SoakOptions};
 
-const USAGE: &str = "usage: soak [--frames N] [--report-every N] [--resize-every N] \
-[--switch-every N] [--graphs N] [--seed N] [--backend vulkan|gl|auto]";
+/// The soak run's flags; each left out keeps `SoakOptions`' default.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "soak",
+    about = "Many frames on one executor with changing graphs and sizes; checks what stays bounded"
+)]
+struct Cli {
+    /// Frames to render [default: 100000].
+    #[arg(long, value_name = "N", value_parser = positive)]
+    frames: Option<u64>,
+    /// Print a checkpoint every N frames [default: 10000].
+    #[arg(long, value_name = "N", value_parser = positive)]
+    report_every: Option<u64>,
+    /// Change the frame size every N frames [default: 400].
+    #[arg(long, value_name = "N", value_parser = positive)]
+    resize_every: Option<u64>,
+    /// Change the graph every N frames [default: 3].
+    #[arg(long, value_name = "N", value_parser = positive)]
+    switch_every: Option<u64>,
+    /// Graphs that take turns [default: 10].
+    #[arg(long, value_name = "N", value_parser = positive)]
+    graphs: Option<u64>,
+    /// Seed of the graphs and the schedule [default: 1].
+    #[arg(long, value_name = "N", value_parser = positive)]
+    seed: Option<u64>,
+    /// The wgpu backend [default: TILEGRAPH_BACKEND, else auto].
+    #[arg(long, value_name = "vulkan|gl|auto", value_parser = backend_arg)]
+    backend: Option<Backend>,
+}
 
-fn parse(args: &[String]) -> Result<(SoakOptions, Backend), String> {
+fn positive(v: &str) -> Result<u64, String> {
+    v.parse::<u64>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
+}
+
+fn backend_arg(v: &str) -> Result<Backend, String> {
+    v.parse::<Backend>().map_err(|e| e.to_string())
+}
+
+fn parse(cli: Cli) -> Result<(SoakOptions, Backend), String> {
     let mut o = SoakOptions::default();
-    let mut backend = Backend::from_env().map_err(|e| e.to_string())?;
-    let mut args = args.iter();
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{flag} takes a value"));
-        let number = |v: &String| {
-            v.parse::<u64>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| format!("{flag} takes a positive number, not `{v}`"))
-        };
-        match flag.as_str() {
-            "--frames" => o.frames = number(value()?)?,
-            "--report-every" => o.report_every = number(value()?)?,
-            "--resize-every" => o.resize_every = number(value()?)?,
-            "--switch-every" => o.switch_every = number(value()?)?,
-            "--graphs" => o.graphs = number(value()?)? as usize,
-            "--seed" => o.seed = number(value()?)?,
-            "--backend" => {
-                let v = value()?;
-                backend = Backend::from_name(v).ok_or_else(|| format!("unknown backend `{v}`"))?;
-            }
-            "--help" | "-h" => return Err(USAGE.into()),
-            other => return Err(format!("unknown flag `{other}`\n{USAGE}")),
-        }
-    }
+    o.frames = cli.frames.unwrap_or(o.frames);
+    o.report_every = cli.report_every.unwrap_or(o.report_every);
+    o.resize_every = cli.resize_every.unwrap_or(o.resize_every);
+    o.switch_every = cli.switch_every.unwrap_or(o.switch_every);
+    o.graphs = cli.graphs.map_or(o.graphs, |n| n as usize);
+    o.seed = cli.seed.unwrap_or(o.seed);
+    let backend = match cli.backend {
+        Some(backend) => backend,
+        None => Backend::from_env().map_err(|e| e.to_string())?,
+    };
     Ok((o, backend))
 }
 
 fn main() -> ExitCode {
     headless::init_logging();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (options, backend) = match parse(&args) {
+    let (options, backend) = match parse(<Cli as clap::Parser>::parse()) {
         Ok(parsed) => parsed,
         Err(e) => {
             eprintln!("{e}");

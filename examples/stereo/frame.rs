@@ -13,10 +13,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 use tilegraph::helpers::{BindGroupCache, Binding, FullscreenViews, ViewPipelines};
 use tilegraph::wgpu;
-use tilegraph::{
-    Access, ClearValue, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
-    TextureHandle,
-};
+use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHandle};
 
 pub const EYES: u32 = 2;
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -252,10 +249,7 @@ impl StereoFrame {
         let output = graph.import_texture(
             "output",
             TextureDesc::new(this.output_format, size.0, size.1),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         );
         let eye_array = |format| TextureDesc::new(format, w, h).layers(EYES);
         let msaa = graph.create_texture_cleared(

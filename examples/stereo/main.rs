@@ -21,28 +21,16 @@ use tilegraph::{RenderGraph, TextureHandle};
 use tilegraph_tool::headless::Gpu;
 
 /// The example's own flags.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Config {
-    /// `--no-multiview`: one render pass per eye even where the device has multiview.
+    /// One render pass per eye even where the device has multiview.
+    #[arg(long)]
     pub no_multiview: bool,
 }
 
 impl app::Example for StereoFrame {
     const NAME: &'static str = "stereo";
-    const FLAGS: &'static str = "[--no-multiview]";
     type Config = Config;
-
-    fn parse_flag(
-        config: &mut Config,
-        flag: &str,
-        _: &mut dyn FnMut() -> Result<String, String>,
-    ) -> Result<bool, String> {
-        match flag {
-            "--no-multiview" => config.no_multiview = true,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
 
     fn multiview(config: &Config) -> bool {
         !config.no_multiview

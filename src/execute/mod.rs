@@ -122,21 +122,47 @@ impl ExecuteMode {
             ExecuteMode::Poison => "poison",
         }
     }
-
-    /// The mode named `name` (`planned`, `naive`, `poison`).
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "planned" => Some(ExecuteMode::Planned),
-            "naive" => Some(ExecuteMode::Naive),
-            "poison" => Some(ExecuteMode::Poison),
-            _ => None,
-        }
-    }
 }
 
 impl std::fmt::Display for ExecuteMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// The mode named `planned`, `naive` or `poison` ([`ExecuteMode::as_str`]).
+///
+/// ```
+/// use tilegraph::ExecuteMode;
+/// assert_eq!("poison".parse::<ExecuteMode>(), Ok(ExecuteMode::Poison));
+/// assert!("fast".parse::<ExecuteMode>().is_err());
+/// ```
+impl std::str::FromStr for ExecuteMode {
+    type Err = ParseExecuteModeError;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        match name {
+            "planned" => Ok(ExecuteMode::Planned),
+            "naive" => Ok(ExecuteMode::Naive),
+            "poison" => Ok(ExecuteMode::Poison),
+            _ => Err(ParseExecuteModeError {
+                value: name.to_owned(),
+            }),
+        }
+    }
+}
+
+/// A name that is not an [`ExecuteMode`]'s: its message names the accepted ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown execute mode `{value}`: expected planned, naive or poison")]
+pub struct ParseExecuteModeError {
+    value: String,
+}
+
+impl ParseExecuteModeError {
+    /// The name that was parsed.
+    pub fn value(&self) -> &str {
+        &self.value
     }
 }
 

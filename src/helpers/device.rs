@@ -21,17 +21,43 @@ pub enum Backend {
     Auto,
 }
 
-impl Backend {
-    /// The backend named `vulkan`, `gl` or `auto`.
-    pub fn from_name(name: &str) -> Option<Self> {
+/// The backend named `vulkan`, `gl` or `auto`.
+///
+/// ```
+/// use tilegraph::helpers::Backend;
+/// assert_eq!("gl".parse::<Backend>(), Ok(Backend::Gl));
+/// assert!("metal".parse::<Backend>().is_err());
+/// ```
+impl std::str::FromStr for Backend {
+    type Err = ParseBackendError;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
         match name {
-            "vulkan" => Some(Backend::Vulkan),
-            "gl" => Some(Backend::Gl),
-            "auto" => Some(Backend::Auto),
-            _ => None,
+            "vulkan" => Ok(Backend::Vulkan),
+            "gl" => Ok(Backend::Gl),
+            "auto" => Ok(Backend::Auto),
+            _ => Err(ParseBackendError {
+                value: name.to_owned(),
+            }),
         }
     }
+}
 
+/// A name that is not a [`Backend`]'s: its message names the accepted ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown backend `{value}`: expected vulkan, gl or auto")]
+pub struct ParseBackendError {
+    value: String,
+}
+
+impl ParseBackendError {
+    /// The name that was parsed.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+}
+
+impl Backend {
     /// The backend named by [`BACKEND_VARIABLE`] (`TILEGRAPH_BACKEND`), else `Auto`.
     pub fn from_env() -> Result<Self, DeviceError> {
         Self::from_env_var(BACKEND_VARIABLE)
@@ -41,7 +67,7 @@ impl Backend {
     /// an error, so that a typo cannot silently test the wrong backend.
     pub fn from_env_var(variable: &str) -> Result<Self, DeviceError> {
         match std::env::var(variable) {
-            Ok(value) => Self::from_name(&value).ok_or_else(|| DeviceError::UnknownBackend {
+            Ok(value) => value.parse().map_err(|_| DeviceError::UnknownBackend {
                 variable: variable.to_owned(),
                 value,
             }),

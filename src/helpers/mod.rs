@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, RelativeSize};
-//! use tilegraph::{Access, CompileOptions, CompiledGraph, Import, ImportAfter, ImportContents, PassContext, RenderGraph, TextureDesc, TextureHandle};
+//! use tilegraph::{Access, CompileOptions, CompiledGraph, Import, PassContext, RenderGraph, TextureDesc, TextureHandle};
 //! use tilegraph::wgpu;
 //!
 //! fn declare<'a>(
@@ -33,8 +33,8 @@ mod readback;
 mod views;
 
 pub use device::{
-    BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, instance_descriptor,
-    open_device, open_device_with,
+    BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, ParseBackendError,
+    instance_descriptor, open_device, open_device_with,
 };
 pub use readback::{Readback, ReadbackError, read_buffer, read_subresource, read_texture};
 pub use views::{ViewPipelines, ViewShaderError, ViewVariant};
@@ -368,7 +368,7 @@ fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::Bin
 ///
 /// ```no_run
 /// # use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, PassUniforms};
-/// # use tilegraph::{Access, CompileOptions, CompiledGraph, Import, ImportAfter, ImportContents, PassContext, RenderGraph, TextureDesc, TextureHandle};
+/// # use tilegraph::{Access, CompileOptions, CompiledGraph, Import, PassContext, RenderGraph, TextureDesc, TextureHandle};
 /// # use tilegraph::{wgpu, Executor, ExecuteMode, Imports};
 /// # fn frame(graph: &mut RenderGraph<'_>, plan: &CompiledGraph, executor: &mut Executor,
 /// #     queue: &wgpu::Queue, uniforms: &PassUniforms) -> Result<(), Box<dyn std::error::Error>> {
@@ -812,7 +812,7 @@ impl RelativeSize for RenderGraph<'_> {
 mod tests {
     use super::*;
     use crate::options::CompileOptions;
-    use crate::resource::{Access, Import, ImportAfter, ImportContents};
+    use crate::resource::{Access, Import};
     use wgpu::TextureFormat;
 
     #[test]
@@ -840,10 +840,7 @@ mod tests {
         graph.import_texture(
             "output",
             TextureDesc::new(TextureFormat::Rgba8Unorm, w, h),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         )
     }
 

@@ -184,7 +184,7 @@ fn depth_prepass_then_read_only_depth() {
 fn depth_prepass_from_the_builder_api_matches_the_description() {
     use tilegraph::plan::{LoadOp, StoreOp};
     use tilegraph::wgpu::TextureFormat;
-    use tilegraph::{Access, Import, ImportAfter, ImportContents, TextureDesc};
+    use tilegraph::{Access, Import, TextureDesc};
     let mut g = RenderGraph::new();
     let depth = g.create_texture(
         "depth",
@@ -193,10 +193,7 @@ fn depth_prepass_from_the_builder_api_matches_the_description() {
     let out = g.import_texture(
         "out",
         TextureDesc::new(TextureFormat::Rgba8Unorm, 64, 64),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
+        Import::OUTPUT,
     );
     g.add_render_pass("prepass")
         .depth(depth, Access::Clear)
@@ -1360,7 +1357,7 @@ fn json_round_trip_keeps_fingerprint_and_plan() {
 #[test]
 fn builder_graph_round_trips_through_json() {
     use tilegraph::wgpu::TextureFormat;
-    use tilegraph::{Access, ClearValue, Import, ImportAfter, ImportContents, TextureDesc};
+    use tilegraph::{Access, ClearValue, Import, TextureDesc};
     let mut g = RenderGraph::new();
     let layered = g.create_texture_cleared(
         "cascades",
@@ -1381,10 +1378,7 @@ fn builder_graph_round_trips_through_json() {
     let out = g.import_texture(
         "out",
         TextureDesc::new(TextureFormat::Rgba16Float, 256, 256),
-        Import {
-            contents: ImportContents::Preserved,
-            after: ImportAfter::Keep,
-        },
+        Import::PERSISTENT,
     );
     let buf = g.create_buffer("params", 256);
     g.add_compute_pass("setup")

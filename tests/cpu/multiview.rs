@@ -290,10 +290,7 @@ fn the_builder_and_the_description_agree() {
     let out = graph.import_texture(
         "out",
         TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 32, 32),
-        tilegraph::Import {
-            contents: tilegraph::ImportContents::Undefined,
-            after: tilegraph::ImportAfter::Keep,
-        },
+        tilegraph::Import::OUTPUT,
     );
     let _ = graph
         .add_render_pass("both")

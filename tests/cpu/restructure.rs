@@ -4,9 +4,7 @@
 
 use serde_json::{Value, json};
 use tilegraph::wgpu::TextureFormat;
-use tilegraph::{
-    Access, CompileOptions, Import, ImportAfter, ImportContents, RenderGraph, TextureDesc,
-};
+use tilegraph::{Access, CompileOptions, Import, RenderGraph, TextureDesc};
 
 use crate::common::{assert_error, plan, plan_with, summary};
 
@@ -447,10 +445,7 @@ fn the_builder_pins_a_pass_and_the_plan_api_reports_the_moves() {
         let out = graph.import_texture(
             "out",
             TextureDesc::new(TextureFormat::Bgra8Unorm, 64, 64),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         );
         graph
             .add_render_pass("prepass")

@@ -6,8 +6,7 @@ use serde_json::{Value, json};
 use tilegraph::plan::{FirstFrame, GroupId, TileDetail, TileFit, TileProfile};
 use tilegraph::wgpu::TextureFormat;
 use tilegraph::{
-    Access, CompileOptions, CompiledGraph, ErrorKind, Import, ImportAfter, ImportContents,
-    RenderGraph, TextureDesc,
+    Access, CompileOptions, CompiledGraph, ErrorKind, Import, RenderGraph, TextureDesc,
 };
 
 /// One render group: colour slots `(format, samples)`, an optional depth, at `size`, with `views`
@@ -692,10 +691,7 @@ fn keep_memory_round_trips_and_changes_the_fingerprint() {
         let out = graph.import_texture(
             "out",
             TextureDesc::new(TextureFormat::Rgba8Unorm, 64, 64),
-            Import {
-                contents: ImportContents::Undefined,
-                after: ImportAfter::Keep,
-            },
+            Import::OUTPUT,
         );
         graph
             .add_render_pass("draw")

@@ -6,8 +6,8 @@
 use tilegraph::helpers::{BindGroupCache, Binding};
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, ImportAfter,
-    ImportContents, Imports, RenderGraph, TextureDesc, TextureHandle,
+    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, Imports,
+    RenderGraph, TextureDesc, TextureHandle,
 };
 use tilegraph_tool::headless::{Gpu, ShaderPipeline, color_pipeline};
 
@@ -19,14 +19,7 @@ const MODES: [ExecuteMode; 3] = [
 ];
 
 fn kept(graph: &mut RenderGraph<'_>, name: &str, w: u32, h: u32) -> TextureHandle {
-    graph.import_texture(
-        name,
-        TextureDesc::new(FORMAT, w, h),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    )
+    graph.import_texture(name, TextureDesc::new(FORMAT, w, h), Import::OUTPUT)
 }
 
 fn target(gpu: &Gpu, w: u32, h: u32) -> (wgpu::Texture, wgpu::TextureView) {

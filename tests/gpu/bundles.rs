@@ -6,7 +6,7 @@
 use tilegraph::wgpu;
 use tilegraph::{
     Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, ExecutorOptions, Import,
-    ImportAfter, ImportContents, RenderGraph, TextureDesc,
+    RenderGraph, TextureDesc,
 };
 use tilegraph_tool::headless::{Gpu, ShaderPipeline};
 
@@ -95,10 +95,7 @@ fn render(gpu: &Gpu, threads: usize, mode: ExecuteMode, bundles: bool) -> (Vec<u
     let (a_texture, a_view) = gpu.target("a", SIZE, FORMAT, usage);
     let (b_texture, b_view) = gpu.target("b", SIZE, FORMAT, usage);
     let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1);
-    let kept = Import {
-        contents: ImportContents::Undefined,
-        after: ImportAfter::Keep,
-    };
+    let kept = Import::OUTPUT;
     let mut graph = RenderGraph::new();
     let a = graph.import_texture("a", desc, kept);
     let b = graph.import_texture("b", desc, kept);

@@ -3,22 +3,15 @@
 
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, ImportAfter,
-    ImportContents, Imports, PassError, RenderGraph, TextureDesc, TextureHandle,
+    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, Imports,
+    PassError, RenderGraph, TextureDesc, TextureHandle,
 };
 use tilegraph_tool::headless::Gpu;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 fn kept(graph: &mut RenderGraph<'_>, name: &str, w: u32, h: u32) -> TextureHandle {
-    graph.import_texture(
-        name,
-        TextureDesc::new(FORMAT, w, h),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    )
+    graph.import_texture(name, TextureDesc::new(FORMAT, w, h), Import::OUTPUT)
 }
 
 fn run(

@@ -4,8 +4,8 @@
 
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
-    ImportAfter, ImportContents, Imports, RenderGraph, TextureDesc,
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import, Imports,
+    RenderGraph, TextureDesc,
 };
 use tilegraph_tool::headless::Gpu;
 
@@ -37,10 +37,7 @@ fn frame(
     let output = graph.import_texture(
         "output",
         TextureDesc::new(FORMAT, size.0, size.1),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
+        Import::OUTPUT,
     );
     graph
         .add_render_pass("scene")
@@ -161,14 +158,7 @@ fn a_missing_import_is_a_typed_error() {
     let gpu = crate::support::gpu();
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let mut graph = RenderGraph::new();
-    let out = graph.import_texture(
-        "backbuffer",
-        TextureDesc::new(FORMAT, 8, 8),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    );
+    let out = graph.import_texture("backbuffer", TextureDesc::new(FORMAT, 8, 8), Import::OUTPUT);
     graph
         .add_render_pass("p")
         .color(out, Access::Clear)
@@ -189,14 +179,7 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
     let out = target(&gpu, 8, 8);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let mut graph = RenderGraph::new();
-    let output = graph.import_texture(
-        "output",
-        TextureDesc::new(FORMAT, 8, 8),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    );
+    let output = graph.import_texture("output", TextureDesc::new(FORMAT, 8, 8), Import::OUTPUT);
     // A valid group first, so the error has to be traced to the right one.
     let scratch = graph.create_texture("scratch", TextureDesc::new(FORMAT, 8, 8));
     graph
@@ -245,14 +228,7 @@ fn timestamps_time_every_render_and_compute_group() {
     assert!(executor.timestamps_enabled());
     let mut graph = RenderGraph::new();
     let scratch = graph.create_texture("scratch", TextureDesc::new(FORMAT, 16, 16));
-    let output = graph.import_texture(
-        "output",
-        TextureDesc::new(FORMAT, 16, 16),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    );
+    let output = graph.import_texture("output", TextureDesc::new(FORMAT, 16, 16), Import::OUTPUT);
     graph
         .add_render_pass("first")
         .color(scratch, Access::Clear)

@@ -5,8 +5,7 @@ use std::path::Path;
 
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteMode, Executor, Import, ImportAfter, ImportContents, Imports,
-    RenderGraph, TextureDesc,
+    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, RenderGraph, TextureDesc,
 };
 use tilegraph_tool::headless::Gpu;
 use tilegraph_tool::synthetic::{self, OutputContents, RunOptions};
@@ -159,14 +158,7 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
 
     let mut graph = RenderGraph::new();
     let image = graph.create_texture("image", TextureDesc::new(format, w, h));
-    let output = graph.import_texture(
-        "output",
-        TextureDesc::new(format, w, h),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    );
+    let output = graph.import_texture("output", TextureDesc::new(format, w, h), Import::OUTPUT);
     graph
         .add_render_pass("background")
         .color(image, Access::Write)

@@ -237,10 +237,7 @@ fn a_group_timer_closes_its_scopes_when_a_pass_fails() {
     let output = graph.import_texture(
         "output",
         tilegraph::TextureDesc::new(FORMAT, SIZE.0, SIZE.1),
-        tilegraph::Import {
-            contents: tilegraph::ImportContents::Undefined,
-            after: tilegraph::ImportAfter::Keep,
-        },
+        tilegraph::Import::OUTPUT,
     );
     graph
         .add_render_pass("fails")

@@ -4,8 +4,8 @@
 
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, Import, ImportAfter,
-    ImportContents, Imports, RenderGraph, TextureDesc,
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, Import, Imports, RenderGraph,
+    TextureDesc,
 };
 use tilegraph_tool::headless::Gpu;
 
@@ -13,10 +13,7 @@ const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 const SIZE: u32 = 16;
 
 fn kept() -> Import {
-    Import {
-        contents: ImportContents::Undefined,
-        after: ImportAfter::Keep,
-    }
+    Import::OUTPUT
 }
 
 fn target(gpu: &Gpu, label: &str) -> (wgpu::Texture, wgpu::TextureView) {

@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use tilegraph::helpers::ViewPipelines;
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
-    ImportAfter, ImportContents, Imports, PassError, RenderGraph, TextureDesc, Views,
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import, Imports,
+    PassError, RenderGraph, TextureDesc, Views,
 };
 use tilegraph_tool::headless::{Gpu, ShaderPipeline};
 
@@ -148,14 +148,7 @@ fn stereo_frame(
     let seen = Mutex::new(Vec::new());
     let mut graph = RenderGraph::new();
     let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1).layers(views);
-    let eyes = graph.import_texture(
-        "eyes",
-        desc,
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    );
+    let eyes = graph.import_texture("eyes", desc, Import::OUTPUT);
     let msaa = (samples > 1).then(|| graph.create_texture("eyes_msaa", desc.samples(samples)));
     let pass = graph.add_render_pass("views").multiview(views);
     let pass = match msaa {
@@ -382,14 +375,7 @@ fn pooled_stereo_frame(
 ) -> Result<(), ExecuteError> {
     let mut graph = RenderGraph::new();
     let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1).layers(2);
-    let eyes = graph.import_texture(
-        "eyes",
-        desc,
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    );
+    let eyes = graph.import_texture("eyes", desc, Import::OUTPUT);
     let scene = graph.create_texture("scene", desc);
     graph
         .add_render_pass("views")
@@ -504,10 +490,7 @@ fn a_fullscreen_pass_of_two_views_draws_each_view_into_its_layer() {
             let eyes = graph.import_texture(
                 "eyes",
                 TextureDesc::new(FORMAT, SIZE.0, SIZE.1).layers(2),
-                Import {
-                    contents: ImportContents::Undefined,
-                    after: ImportAfter::Keep,
-                },
+                Import::OUTPUT,
             );
             let (views, cache, tint) = (&views, &cache, &tint);
             graph
@@ -563,14 +546,7 @@ fn a_multiview_msaa_pass_at_a_later_base_layer_resolves_each_view_into_its_layer
             let target = layers(&gpu, 2);
             let mut graph = RenderGraph::new();
             let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1);
-            let eyes = graph.import_texture(
-                "eyes",
-                desc.layers(2),
-                Import {
-                    contents: ImportContents::Undefined,
-                    after: ImportAfter::Keep,
-                },
-            );
+            let eyes = graph.import_texture("eyes", desc.layers(2), Import::OUTPUT);
             let msaa = graph.create_texture("msaa", desc.layers(4).samples(4));
             let (pipelines, seen) = (&pipelines, &seen);
             graph

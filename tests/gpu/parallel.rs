@@ -6,8 +6,8 @@ use std::sync::Mutex;
 
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
-    ImportAfter, ImportContents, Imports, RenderGraph, TextureDesc,
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import, Imports,
+    RenderGraph, TextureDesc,
 };
 use tilegraph_tool::headless::Gpu;
 
@@ -207,14 +207,7 @@ fn chain_frame(
     let mut graph = RenderGraph::new();
     let history = graph.history_texture("history", desc);
     let tint = graph.create_texture("tint", TextureDesc::new(FORMAT, 1, 1));
-    let output = graph.import_texture(
-        "output",
-        desc,
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
-    );
+    let output = graph.import_texture("output", desc, Import::OUTPUT);
     let mut previous = history.previous;
     for i in 0..CHAIN {
         if i == TINT_AT {

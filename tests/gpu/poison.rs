@@ -6,8 +6,8 @@
 use tilegraph::wgpu;
 use tilegraph::wgpu::util::DeviceExt;
 use tilegraph::{
-    Access, CompileOptions, ExecuteMode, Executor, Import, ImportAfter, ImportContents, Imports,
-    RenderGraph, TextureDesc, TextureHandle,
+    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, RenderGraph, TextureDesc,
+    TextureHandle,
 };
 use tilegraph_tool::headless::Gpu;
 
@@ -43,10 +43,7 @@ fn declare_output(graph: &mut RenderGraph<'_>) -> TextureHandle {
     graph.import_texture(
         "output",
         TextureDesc::new(FORMAT, SIZE, SIZE),
-        Import {
-            contents: ImportContents::Undefined,
-            after: ImportAfter::Keep,
-        },
+        Import::OUTPUT,
     )
 }
 
