@@ -261,16 +261,16 @@ impl<'f> PassContext<'f> {
         let texture = texture.into();
         let view = self.declared_view(texture)?;
         let r = texture.texture.index;
-        if let Some(layer) = self.one_layer_read(r, texture.range) {
-            if self.device.adapter_info().backend == wgpu::Backend::Gl {
-                return Err(ContextError::Unsupported {
-                    pass: self.pass.name.to_string(),
-                    resource: self.resources[r.index()].name.to_string(),
-                    message: format!(
-                        "wgpu's GL backend binds a texture of several layers only as a whole (an array or a cube) for a shader read, so a 2D view of layer {layer} would read another texture: bind the whole texture (`TextureAs` with its array or cube dimension) and pick the layer in the shader"
-                    ),
-                });
-            }
+        if let Some(layer) = self.one_layer_read(r, texture.range)
+            && self.device.adapter_info().backend == wgpu::Backend::Gl
+        {
+            return Err(ContextError::Unsupported {
+                pass: self.pass.name.to_string(),
+                resource: self.resources[r.index()].name.to_string(),
+                message: format!(
+                    "wgpu's GL backend binds a texture of several layers only as a whole (an array or a cube) for a shader read, so a 2D view of layer {layer} would read another texture: bind the whole texture (`TextureAs` with its array or cube dimension) and pick the layer in the shader"
+                ),
+            });
         }
         Ok(view)
     }
