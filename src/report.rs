@@ -5,14 +5,14 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::compiled::{
-    AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, Restructuring, StoreOp, Traffic, Warning,
-    WarningKind,
-};
 use crate::description::describe;
 use crate::format::format_name;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::PlanLimits;
+use crate::plan::{
+    AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, Restructuring, StoreOp, Traffic, Warning,
+    WarningKind,
+};
 use crate::resource::{PassId, PassKind, ResourceId, ResourceKind, Subresource};
 use crate::tile::{FirstFrame, TileDetail, TileFit, TileProfile};
 
@@ -391,9 +391,9 @@ impl CompiledGraph {
             store_reason: a.store_reason.describe(name),
             views: Vec::new(),
         };
-        let bytes = |g: &crate::compiled::Group| {
-            crate::compiled::attachment_bytes(std::slice::from_ref(g), |r, sub| {
-                crate::compiled::subresource_bytes(&self.resource_decls[r.index()], sub)
+        let bytes = |g: &crate::plan::Group| {
+            crate::plan::attachment_bytes(std::slice::from_ref(g), |r, sub| {
+                crate::plan::subresource_bytes(&self.resource_decls[r.index()], sub)
             })
             .unwrap_or(u64::MAX)
         };
@@ -928,7 +928,7 @@ impl CompiledGraph {
         // Edges: every read, from the pass that wrote the version it sees, labelled with the
         // resource, the access and what the plan does with the contents on the way. A whole read
         // of several subresources written by one pass is one edge.
-        let key = |d: &crate::compiled::Dependency| (d.from, d.to, d.resource, d.access);
+        let key = |d: &crate::plan::Dependency| (d.from, d.to, d.resource, d.access);
         let dependencies = self.dependencies();
         for (i, d) in dependencies.iter().enumerate() {
             let Some(from) = d.from else { continue };
