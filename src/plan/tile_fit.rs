@@ -14,8 +14,9 @@ impl CompiledGraph {
     }
 
     /// How a group fares on each profile the plan was compiled to report
-    /// ([`CompileOptions::with_tile_profiles`]), in the order of [`TileProfile::all`]: empty for
-    /// compute and copy groups, and when no profile was asked for.
+    /// ([`CompileOptions::with_tile_profiles`](crate::CompileOptions::with_tile_profiles)), in the
+    /// order of [`TileProfile::all`]: empty for compute and copy groups, and when no profile was
+    /// asked for.
     pub fn tile_fits(&self, group: GroupId) -> Vec<TileFit> {
         let profiles = self.options.tile_set();
         if profiles.is_empty() {
