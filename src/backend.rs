@@ -2,7 +2,7 @@
 //! ([guide](crate::guide#what-each-backend-does-with-the-ops)). Read by the reports; the
 //! executor records the plan as it is.
 
-use crate::compiled::{CompiledGraph, Group, ResourceUsage, StoreOp};
+use crate::plan::{CompiledGraph, Group, ResourceUsage, StoreOp};
 use crate::resource::{PassKind, ResourceId, ResourceKind};
 
 /// Whether wgpu's GLES backend renders `group`'s multisampled colour through

@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use crate::compile::Compiler;
-use crate::compiled::CompiledGraph;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::options::CompileOptions;
+use crate::plan::CompiledGraph;
 
 /// A small cache of compiled plans keyed by [`RenderGraph::fingerprint`] and the options.
 ///

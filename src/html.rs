@@ -10,7 +10,14 @@
 /// inside the data or the script can never be taken for a marker.
 const TEMPLATE: &str = include_str!("html/viewer.html");
 const CSS: &str = include_str!("html/viewer.css");
-const JS: &str = include_str!("html/viewer.js");
+/// The script: one function, its parts joined in order (the first opens it, the last closes it).
+const JS: &str = concat!(
+    include_str!("html/viewer/model.js"),
+    include_str!("html/viewer/overview.js"),
+    include_str!("html/viewer/grid.js"),
+    include_str!("html/viewer/groups.js"),
+    include_str!("html/viewer/interaction.js"),
+);
 
 const CSS_MARKER: &str = "/*@TILEGRAPH_CSS@*/";
 const JS_MARKER: &str = "/*@TILEGRAPH_JS@*/";

@@ -142,7 +142,7 @@
 //   2  context                         what a pass closure sees (filled in by the executor)
 //   3  declare                         the builder: a graph of resources, passes and closures
 //   4  description, options           JSON in and out; what the compiler may do
-//   5  compiled                        the compiled plan's types
+//   5  plan                            the compiled plan's types
 //   6  compile                         the compiler: declared graph → plan
 //   7  cache, report, html, backend    plan reuse; JSON, table, DOT and HTML of a plan; what
 //                                      wgpu's backends make of it
@@ -157,7 +157,6 @@
 mod backend;
 mod cache;
 mod compile;
-mod compiled;
 mod context;
 mod declare;
 mod description;
@@ -172,6 +171,7 @@ pub mod helpers;
 mod html;
 mod ids;
 mod options;
+pub mod plan;
 #[cfg(feature = "profiler")]
 pub mod profiler;
 mod report;
@@ -195,28 +195,15 @@ pub use resource::{
 // Compiling it.
 pub use cache::PlanCache;
 pub use compile::Compiler;
-pub use compiled::CompiledGraph;
 pub use error::{ErrorKind, GraphError};
 pub use options::CompileOptions;
+pub use plan::graph::CompiledGraph;
 
 // Executing it.
 pub use execute::{
     ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands, GroupTimer,
     GroupTiming, Imports, ParseExecuteModeError, PassRecorder, PoolStats, TimedGroup,
 };
-
-/// Reading a compiled plan: its groups with every attachment's ops and the reasons for them,
-/// the passes' fates, resource lifetimes and physical textures, restructuring, traffic, memory,
-/// tile budgets and warnings. A [`CompiledGraph`] hands these out.
-pub mod plan {
-    pub use crate::compiled::{
-        AttachmentPlan, Dependency, Group, GroupBoundary, LoadOp, LoadReason, Memory, NeededBy,
-        PassPlan, PhysicalResource, ResourcePlan, ResourceUsage, Restructuring, StoreOp,
-        StoreReason, Traffic, Warning, WarningKind,
-    };
-    pub use crate::ids::{GroupId, PhysicalId};
-    pub use crate::tile::{FirstFrame, TileDetail, TileFit, TileProfile};
-}
 
 /// Reading declarations back: what [`RenderGraph::resources`](crate::RenderGraph::resources)
 /// and [`RenderGraph::passes`](crate::RenderGraph::passes) return, in the form the compiler

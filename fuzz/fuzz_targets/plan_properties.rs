@@ -1,6 +1,6 @@
 //! Coverage-guided search for graphs that break a plan property: the input is a choice sequence for
 //! the property tests' graph decoder (tests/support/random_graph.rs), and every property of
-//! tests/support/checks.rs, minimality included for graphs of up to 6 passes, must hold.
+//! tests/support/checks/, minimality included for graphs of up to 6 passes, must hold.
 #![no_main]
 
 #[path = "common/properties.rs"]

@@ -5,10 +5,10 @@
 
 use super::prefetch::{prefetch, prefetch_all};
 use super::scratch::Scratch;
-use crate::compiled::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::options::CompileOptions;
+use crate::plan::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::resource::{PassId, PassKind, ResourceId};
 
 /// Compiles graphs, reusing the storage of plans it is handed back.

@@ -9,9 +9,9 @@ use super::compiler::Spares;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::Versions;
-use crate::compiled::{Group, GroupBoundary};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
+use crate::plan::{Group, GroupBoundary};
 use crate::resource::{Access, ListAccess, PassId, PassKind};
 
 /// The groups and which group each pass joined.

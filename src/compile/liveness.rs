@@ -6,9 +6,9 @@ use super::accesses::Accesses;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::Versions;
-use crate::compiled::NeededBy;
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
+use crate::plan::NeededBy;
 use crate::resource::PassId;
 
 pub(super) fn find_live_passes(

@@ -46,14 +46,12 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
-use crate::compiled::{
-    CompiledGraph, Group, PassPlan, Reads, ResourcePlan, Restructuring, Warning,
-};
 use crate::declare::{NameHashes, RenderGraph};
 use crate::error::GraphError;
 use crate::hash::FastHasher;
 use crate::ids::{GroupId, PassId};
 use crate::options::CompileOptions;
+use crate::plan::{CompiledGraph, Group, PassPlan, Reads, ResourcePlan, Restructuring, Warning};
 use crate::resource::{PassDecl, ResourceDecl};
 
 use accesses::Accesses;

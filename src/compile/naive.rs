@@ -5,7 +5,7 @@
 
 use super::scratch::Scratch;
 use super::versions::Versions;
-use crate::compiled::NaiveSources;
+use crate::plan::NaiveSources;
 
 pub(super) fn naive_sources(v: &Versions, scratch: &mut Scratch) -> NaiveSources {
     let mut start = scratch.u32s.take(v.slot_starts().len());

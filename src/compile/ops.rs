@@ -5,11 +5,11 @@ use super::Decls;
 use super::liveness::Readers;
 use super::prefetch::{prefetch, prefetch_all, prefetch_bytes};
 use super::versions::{VersionId, Versions};
-use crate::compiled::{
+use crate::options::CompileOptions;
+use crate::plan::{
     AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, attachment_bytes,
     color_bytes_per_sample,
 };
-use crate::options::CompileOptions;
 use crate::resource::{
     Access, AttachmentDecl, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
 };

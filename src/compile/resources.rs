@@ -10,9 +10,9 @@ use super::Decls;
 use super::FastMap;
 use super::compiler::Spares;
 use super::scratch::Scratch;
-use crate::compiled::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
+use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
 use crate::resource::{ListAccess, ResourceId, ResourceKind};
 
 /// Usages a list access needs (texture, buffer).

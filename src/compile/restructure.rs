@@ -11,9 +11,9 @@ use super::groups::{Grouper, same_attachments};
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::{VersionId, Versions};
-use crate::compiled::{Restructuring, subresource_bytes};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
+use crate::plan::{Restructuring, subresource_bytes};
 use crate::resource::{
     Access, AttachmentDecl, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
     ResourceKind, SubresourceRange,

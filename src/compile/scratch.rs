@@ -5,8 +5,8 @@
 use super::accesses::{PassInfo, ResourceInfo};
 use super::resources::Pooling;
 use super::traffic::PassBytes;
-use crate::compiled::{NeededBy, PassPlan, ReadHow, Reads, ResourcePlan};
 use crate::ids::GroupId;
+use crate::plan::{NeededBy, PassPlan, ReadHow, Reads, ResourcePlan};
 use crate::resource::{AttachmentDecl, Entry, ListAccess, PassId, ResourceId};
 
 /// Lists of one element type a compile may hold at once, at most; more handed back are

@@ -4,8 +4,8 @@
 use super::Decls;
 use super::validate::Checked;
 use super::versions::VersionId;
-use crate::compiled::{Traffic, naive_loads};
 use crate::error::GraphError;
+use crate::plan::{Traffic, naive_loads};
 use crate::resource::{
     ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange,
 };

@@ -5,11 +5,11 @@ use super::accesses::Accesses;
 use super::prefetch::{pass_lists, prefetch, prefetch_all};
 use super::scratch::Scratch;
 use super::subresources::SubTable;
-use crate::compiled::subresource_bytes;
 use crate::declare::NameHashes;
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
 use crate::hash::NAMED;
+use crate::plan::subresource_bytes;
 use crate::resource::{
     Access, AttachmentDecl, ClearValue, Entry, HistoryHalf, ListAccess, PassDecl, PassKind,
     ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange, TextureDesc,

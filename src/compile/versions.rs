@@ -7,8 +7,8 @@ use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::traffic::PassBytes;
 use super::validate::Checked;
-use crate::compiled::{ReadHow, Reads};
 use crate::error::GraphError;
+use crate::plan::{ReadHow, Reads};
 use crate::resource::{
     Access, HistoryHalf, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId,
     Subresource,

@@ -3,8 +3,8 @@
 
 use super::Decls;
 use super::scratch::Scratch;
-use crate::compiled::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 use crate::options::CompileOptions;
+use crate::plan::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 
 /// The warnings of a plan, group by group.
 pub(super) struct Warnings {

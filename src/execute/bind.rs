@@ -8,8 +8,8 @@ use super::history::HistoryPair;
 use super::imports::{Imports, check_imported_texture};
 use super::pool::range_view;
 use super::{ExecuteMode, Executor};
-use crate::compiled::{CompiledGraph, ResourceUsage};
 use crate::declare::RenderGraph;
+use crate::plan::{CompiledGraph, ResourceUsage};
 use crate::resource::{ResourceId, ResourceKind};
 
 impl Executor {

@@ -5,8 +5,8 @@ use super::imports::Imports;
 use super::record::Recorded;
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor, FrameCommands};
-use crate::compiled::CompiledGraph;
 use crate::declare::RenderGraph;
+use crate::plan::CompiledGraph;
 
 impl Executor {
     /// Records the frame under error scopes (the recording threads' own included) and turns

@@ -3,7 +3,7 @@
 
 use super::ExecuteError;
 use super::pool::TextureViews;
-use crate::compiled::ResourceUsage;
+use crate::plan::ResourceUsage;
 use crate::resource::{BufferHandle, ResourceId, TextureDesc, TextureHandle};
 
 /// The wgpu objects behind a graph's imported resources for one frame (the surface texture, a

@@ -3,8 +3,8 @@
 
 use super::ExecuteError;
 use super::lower::ExecGroup;
-use crate::compiled::{CompiledGraph, Shortfall};
 use crate::declare::RenderGraph;
+use crate::plan::{CompiledGraph, Shortfall};
 use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
 
 /// Checks what the executor creates for `plan` — graph-owned textures and buffers — against

@@ -6,8 +6,8 @@
 use std::num::NonZeroU32;
 
 use super::ExecuteMode;
-use crate::compiled::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
 use crate::context::RenderTarget;
+use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
 use crate::resource::{
     Access, ClearValue, ImportContents, PassId, PassKind, ResourceId, ResourceKind, Subresource,
 };

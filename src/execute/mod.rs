@@ -48,9 +48,9 @@ mod timing;
 
 use std::sync::Arc;
 
-use crate::compiled::CompiledGraph;
 use crate::context::Views;
 use crate::declare::RenderGraph;
+use crate::plan::CompiledGraph;
 
 use frame::{LayerView, Slot};
 use history::HistoryPair;

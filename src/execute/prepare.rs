@@ -5,8 +5,8 @@ use super::limits::{check_limits, check_multiview, check_requirements, note_mult
 use super::lower::{ExecGroup, lower};
 use super::parallel::Chunks;
 use super::{ExecuteError, ExecuteMode, Executor};
-use crate::compiled::CompiledGraph;
 use crate::options::CompileOptions;
+use crate::plan::CompiledGraph;
 use crate::resource::{ResourceId, ResourceKind, Subresource, SubresourceRange};
 
 /// A plan lowered for one mode, with the pool entries its physical resources are bound to.

@@ -8,8 +8,8 @@ use super::limits::check_histories;
 use super::parallel::WorkerErrors;
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor};
-use crate::compiled::CompiledGraph;
 use crate::declare::RenderGraph;
+use crate::plan::CompiledGraph;
 use crate::resource::{PassDecl, ResourceDecl};
 
 /// A frame's command buffers in submission order.

@@ -2,8 +2,8 @@
 //! environment variable, and exactly the features, limits and downlevel flags the compiled
 //! plans need plus those the caller asks for.
 
-use crate::compiled::CompiledGraph;
 use crate::execute::{Executor, ExecutorOptions};
+use crate::plan::CompiledGraph;
 
 /// The environment variable [`Backend::from_env`] reads.
 pub const BACKEND_VARIABLE: &str = "TILEGRAPH_BACKEND";

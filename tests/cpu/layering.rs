@@ -10,7 +10,7 @@ const LAYERS: [&[&str]; 10] = [
     &["context"],
     &["declare"],
     &["description", "options"],
-    &["compiled"],
+    &["plan"],
     &["compile"],
     &["cache", "report", "html", "backend"],
     &["execute"],

@@ -1,5 +1,5 @@
 //! Graphs on which a property of tests/prop_plan.rs once failed, minimised by hand. Each runs every
-//! plan property (tests/support/checks.rs) with and without the `DontCare` opt-in.
+//! plan property (tests/support/checks/) with and without the `DontCare` opt-in.
 
 use crate::support::checks::{Tally, check_graph, check_minimal, options_from};
 

@@ -1,7 +1,7 @@
 //! The plan-property modules of tests/support, without the GPU helpers that share its mod.rs.
 #![allow(dead_code)]
 
-#[path = "../../../tests/support/checks.rs"]
+#[path = "../../../tests/support/checks/mod.rs"]
 pub mod checks;
 #[path = "../../../tests/support/interp.rs"]
 pub mod interp;

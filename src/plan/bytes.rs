@@ -1,0 +1,97 @@
+//! Byte arithmetic of a plan: bytes of a resource and of a subresource, attachment bytes moved by
+//! groups, memory, and the bytes a group's ops save.
+
+use super::{CompiledGraph, Group, LoadOp, Memory, ResourceUsage, StoreOp};
+use crate::ids::GroupId;
+use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource};
+
+/// Bytes of a whole resource: every mip and layer of a texture × samples, a buffer's size.
+/// Saturates instead of overflowing.
+fn resource_bytes(kind: ResourceKind) -> u64 {
+    match kind {
+        ResourceKind::Texture(t) => (0..t.mips)
+            .map(|mip| {
+                t.subresource_bytes(mip)
+                    .unwrap_or(u64::MAX)
+                    .saturating_mul(u64::from(t.layers))
+            })
+            .fold(0, u64::saturating_add),
+        ResourceKind::Buffer(b) => b.size,
+    }
+}
+
+/// Bytes of one subresource of a declared resource (a buffer: its size).
+pub(crate) fn subresource_bytes(decl: &ResourceDecl, sub: Subresource) -> u64 {
+    match decl.kind {
+        ResourceKind::Texture(t) => t
+            .subresource_bytes(sub.mip)
+            .expect("validated textures count their bytes"),
+        ResourceKind::Buffer(b) => b.size,
+    }
+}
+
+/// Attachment bytes the groups move: a load, a store, a resolve each move one subresource, of
+/// `bytes(resource, subresource)`. `None` beyond `u64`.
+pub(crate) fn attachment_bytes(
+    groups: &[Group],
+    bytes: impl Fn(ResourceId, Subresource) -> u64,
+) -> Option<u64> {
+    let mut total = 0u64;
+    for a in groups.iter().flat_map(Group::attachments) {
+        let moved = u64::from(a.load == LoadOp::Load) + u64::from(a.store == StoreOp::Store);
+        if moved > 0 {
+            total = total.checked_add(bytes(a.resource, a.sub).checked_mul(moved)?)?;
+        }
+        if let Some(t) = a.resolve {
+            total = total.checked_add(bytes(t, Subresource::BASE))?;
+        }
+    }
+    Some(total)
+}
+
+impl CompiledGraph {
+    /// Memory of the plan's resources: allocated each on its own, pooled, and memoryless
+    /// ([guide](crate::guide#will-it-fit-the-tile)). A model, at the traffic model's texel sizes.
+    pub fn memory(&self) -> Memory {
+        let declared = self
+            .resources
+            .iter()
+            .zip(self.resource_decls.iter())
+            .filter(|(plan, decl)| !plan.culled && decl.import.is_none())
+            .map(|(_, decl)| resource_bytes(decl.kind))
+            .fold(0, u64::saturating_add);
+        let (mut allocated, mut transient) = (0u64, 0u64);
+        for p in &self.physical {
+            let bytes = resource_bytes(p.kind);
+            allocated = allocated.saturating_add(bytes);
+            if let ResourceUsage::Texture(u) = p.usage
+                && u.contains(wgpu::TextureUsages::TRANSIENT_ATTACHMENT)
+            {
+                transient = transient.saturating_add(bytes);
+            }
+        }
+        Memory {
+            declared_bytes: declared,
+            allocated_bytes: allocated,
+            transient_bytes: transient,
+        }
+    }
+
+    /// Attachment bytes the group's ops save a frame against loading and storing every
+    /// attachment of the group ([guide](crate::guide#will-it-fit-the-tile)): each attachment not
+    /// loaded (cleared, `dont_care`) and each store discarded, at its subresource's bytes
+    /// (read-only depth, never written, saves nothing). What a tiler saves by the plan's ops; a
+    /// group the driver renders straight to memory realises none of it. 0 for compute and copy
+    /// groups; saturates.
+    pub fn ops_saved_bytes(&self, group: GroupId) -> u64 {
+        self.groups[group.index()]
+            .attachments()
+            .map(|a| {
+                let skipped =
+                    u64::from(a.load != LoadOp::Load) + u64::from(a.store == StoreOp::Discard);
+                subresource_bytes(&self.resource_decls[a.resource.index()], a.sub)
+                    .saturating_mul(skipped)
+            })
+            .fold(0, u64::saturating_add)
+    }
+}

@@ -1,0 +1,161 @@
+//! The compiled plan, [`CompiledGraph`]: what the compiler decided, and its accessors.
+
+use std::sync::{Arc, OnceLock};
+
+use super::dependencies::Reads;
+use super::naive::NaiveSources;
+use super::{
+    Dependency, Group, PassPlan, PhysicalResource, ResourcePlan, Restructuring, Traffic, Warning,
+};
+use crate::ids::GroupId;
+use crate::options::CompileOptions;
+use crate::resource::{PassDecl, PassId, PassKind, ResourceDecl, ResourceId};
+
+/// The compiled frame: every decision, ready to execute, serialize or explain.
+#[derive(Debug, Clone)]
+pub struct CompiledGraph {
+    pub(crate) fingerprint: u128,
+    pub(crate) options: CompileOptions,
+    pub(crate) pass_decls: Arc<Vec<PassDecl>>,
+    pub(crate) resource_decls: Arc<Vec<ResourceDecl>>,
+    pub(crate) passes: Vec<PassPlan>,
+    pub(crate) groups: Vec<Group>,
+    /// Live passes in execution order.
+    pub(crate) order: Vec<PassId>,
+    pub(crate) restructure: Vec<Restructuring>,
+    /// The plan of the declared order, compiled when first asked for (only when restructuring
+    /// changed something).
+    pub(crate) declared: OnceLock<Box<CompiledGraph>>,
+    /// Built from `naive_sources` when first asked for.
+    pub(crate) naive_groups: OnceLock<Vec<Group>>,
+    pub(crate) naive_sources: NaiveSources,
+    pub(crate) resources: Vec<ResourcePlan>,
+    pub(crate) physical: Vec<PhysicalResource>,
+    pub(crate) traffic: Traffic,
+    pub(crate) warnings: Vec<Warning>,
+    /// Built from `reads` when first asked for.
+    pub(crate) dependencies: OnceLock<Vec<Dependency>>,
+    pub(crate) reads: Reads,
+}
+
+impl CompiledGraph {
+    /// Fingerprint of the graph this plan was compiled from.
+    pub fn fingerprint(&self) -> u128 {
+        self.fingerprint
+    }
+
+    /// The options the plan was compiled with. The plan holds `LoadOp::DontCare` only when
+    /// `options().dont_care` carries the caller's token, which the executor hands on to wgpu.
+    pub fn options(&self) -> &CompileOptions {
+        &self.options
+    }
+
+    /// Per declared pass: culled or its group.
+    pub fn passes(&self) -> &[PassPlan] {
+        &self.passes
+    }
+
+    /// Groups in execution order.
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// Live passes in execution order (folded copies are not among them).
+    pub fn order(&self) -> &[PassId] {
+        &self.order
+    }
+
+    /// What restructuring changed, in the order it decided ([guide](crate::guide#restructuring)):
+    /// empty for a plan of the declared order.
+    pub fn restructuring(&self) -> &[Restructuring] {
+        &self.restructure
+    }
+
+    /// The naive plan ([guide](crate::guide#traffic-model)): every live pass its own group,
+    /// `clear` where declared, `load` otherwise, `store` always. The executor's `Naive` mode
+    /// records exactly these groups.
+    pub fn naive_groups(&self) -> &[Group] {
+        self.naive_groups.get_or_init(|| self.build_naive_groups())
+    }
+
+    /// Per declared resource: lifetime, transient, physical index, usage.
+    pub fn resources(&self) -> &[ResourcePlan] {
+        &self.resources
+    }
+
+    /// Pooled physical textures and buffers.
+    pub fn physical(&self) -> &[PhysicalResource] {
+        &self.physical
+    }
+
+    /// Attachment traffic, planned and naive.
+    pub fn traffic(&self) -> &Traffic {
+        &self.traffic
+    }
+
+    /// Avoidable costs found in the plan.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Every read of every declared pass (culled ones included) with the write it sees.
+    pub fn dependencies(&self) -> &[Dependency] {
+        self.dependencies.get_or_init(|| self.reads.dependencies())
+    }
+
+    /// Name of a declared pass.
+    pub fn pass_name(&self, pass: PassId) -> &str {
+        &self.pass_decls[pass.index()].name
+    }
+
+    /// Type of a declared pass.
+    pub fn pass_kind(&self, pass: PassId) -> PassKind {
+        self.pass_decls[pass.index()].kind
+    }
+
+    /// Declaration of a pass: every access it made.
+    pub fn pass_decl(&self, pass: PassId) -> &PassDecl {
+        &self.pass_decls[pass.index()]
+    }
+
+    /// Declarations of every pass, in declaration order.
+    pub fn pass_decls(&self) -> &[PassDecl] {
+        &self.pass_decls
+    }
+
+    /// Declaration of a resource.
+    pub fn resource_decl(&self, resource: ResourceId) -> &ResourceDecl {
+        &self.resource_decls[resource.index()]
+    }
+
+    /// Declarations of every resource, in declaration order.
+    pub fn resource_decls(&self) -> &[ResourceDecl] {
+        &self.resource_decls
+    }
+
+    /// Name of a declared resource.
+    pub fn resource_name(&self, resource: ResourceId) -> &str {
+        &self.resource_decls[resource.index()].name
+    }
+
+    /// The id of the pass named `name`.
+    pub fn pass_by_name(&self, name: &str) -> Option<PassId> {
+        self.pass_decls
+            .iter()
+            .position(|p| &*p.name == name)
+            .map(PassId::new)
+    }
+
+    /// The id of the resource named `name`.
+    pub fn resource_by_name(&self, name: &str) -> Option<ResourceId> {
+        self.resource_decls
+            .iter()
+            .position(|r| &*r.name == name)
+            .map(ResourceId::new)
+    }
+
+    /// A plan's group.
+    pub fn group(&self, group: GroupId) -> &Group {
+        &self.groups[group.index()]
+    }
+}

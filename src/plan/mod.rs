@@ -1,0 +1,26 @@
+//! Reading a compiled plan: its groups with every attachment's ops and the reasons for them,
+//! the passes' fates, resource lifetimes and physical textures, restructuring, traffic, memory,
+//! tile budgets and warnings. A [`CompiledGraph`] hands these out.
+
+mod bytes;
+mod dependencies;
+pub(crate) mod graph;
+mod naive;
+mod prose;
+mod requirements;
+mod tile_fit;
+mod types;
+
+pub(crate) use bytes::{attachment_bytes, subresource_bytes};
+pub(crate) use dependencies::{ReadHow, Reads};
+pub(crate) use graph::CompiledGraph;
+pub(crate) use naive::{NaiveSources, naive_loads};
+pub(crate) use requirements::{Shortfall, color_bytes_per_sample};
+
+pub use crate::ids::{GroupId, PhysicalId};
+pub use crate::tile::{FirstFrame, TileDetail, TileFit, TileProfile};
+pub use types::{
+    AttachmentPlan, Dependency, Group, GroupBoundary, LoadOp, LoadReason, Memory, NeededBy,
+    PassPlan, PhysicalResource, ResourcePlan, ResourceUsage, Restructuring, StoreOp, StoreReason,
+    Traffic, Warning, WarningKind,
+};

@@ -1,0 +1,353 @@
+//! The plan as JSON ([guide](crate::guide#plan-json)).
+
+use serde::Serialize;
+
+use super::per_slot;
+use crate::ids::{GroupId, PhysicalId};
+use crate::options::PlanLimits;
+use crate::plan::{AttachmentPlan, CompiledGraph, Memory, Restructuring, Traffic};
+use crate::resource::{PassId, PassKind, ResourceId};
+use crate::tile::{TileDetail, TileFit};
+
+#[derive(Serialize)]
+struct PlanJson<'p> {
+    passes: Vec<PassJson<'p>>,
+    groups: Vec<GroupJson<'p>>,
+    order: Vec<&'p str>,
+    restructure: Vec<RestructureJson<'p>>,
+    resources: Vec<ResourceJson<'p>>,
+    traffic: &'p Traffic,
+    required_limits: PlanLimits,
+    memory: Memory,
+    warnings: Vec<WarningJson<'p>>,
+}
+
+#[derive(Serialize)]
+struct PassJson<'p> {
+    name: &'p str,
+    culled: bool,
+    group: Option<GroupId>,
+    needed_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    folded_into: Option<&'p str>,
+}
+
+#[derive(Serialize)]
+struct RestructureJson<'p> {
+    kind: &'static str,
+    pass: &'p str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    joins: Option<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resource: Option<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    into: Option<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'p str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ahead: Vec<&'p str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    after: Vec<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saved_bytes: Option<u64>,
+    reason: String,
+}
+
+#[derive(Serialize)]
+struct GroupJson<'p> {
+    index: usize,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    passes: Vec<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    color: Option<Vec<ColorJson<'p>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<Option<DepthJson<'p>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multiview: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    color_bytes_per_sample: Option<u32>,
+    #[serde(rename = "break")]
+    boundary: &'static str,
+    /// The tile profiles asked for, on render groups.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tile: Option<Vec<TileJson>>,
+}
+
+/// One group on one tile profile: the common fields, then the profile's own.
+#[derive(Serialize)]
+struct TileJson {
+    profile: &'static str,
+    bytes_per_pixel: u64,
+    budget: u64,
+    fits: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tile: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiles: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bins: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bin: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    may_be_direct: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_frame: Option<&'static str>,
+    /// On an Adreno group the driver may render to memory: what the plan's ops save there, which
+    /// a render to memory does not realise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ops_saved_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    memoryless: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spilled: Option<Vec<u32>>,
+    consequence: String,
+}
+
+impl TileJson {
+    /// `ops_saved` is the group's [`CompiledGraph::ops_saved_bytes`].
+    fn of(fit: TileFit, ops_saved: u64) -> Self {
+        let mut json = TileJson {
+            profile: fit.profile.name(),
+            bytes_per_pixel: fit.bytes_per_pixel,
+            budget: fit.budget,
+            fits: fit.fits,
+            tile: None,
+            tiles: None,
+            bins: None,
+            bin: None,
+            may_be_direct: None,
+            first_frame: None,
+            ops_saved_bytes: None,
+            memoryless: None,
+            spilled: None,
+            consequence: format!("model: {}", fit.consequence()),
+        };
+        match fit.detail {
+            TileDetail::Mali {
+                width,
+                height,
+                tiles,
+            } => {
+                json.tile = Some([width, height]);
+                json.tiles = Some(tiles);
+            }
+            TileDetail::Adreno {
+                bins,
+                bin,
+                may_be_direct,
+                first_frame,
+                ..
+            } => {
+                json.bins = Some(bins);
+                json.bin = bin.map(|(w, h)| [w, h]);
+                json.may_be_direct = Some(may_be_direct);
+                json.first_frame = Some(first_frame.as_str());
+                json.ops_saved_bytes = may_be_direct.then_some(ops_saved);
+            }
+            TileDetail::Apple { memoryless } => json.memoryless = Some(memoryless),
+            TileDetail::PowerVr { spilled } => json.spilled = Some(spilled),
+        }
+        json
+    }
+}
+
+#[derive(Serialize)]
+struct ColorJson<'p> {
+    resource: &'p str,
+    mip: u32,
+    layer: u32,
+    load: &'static str,
+    store: &'static str,
+    resolve: Option<&'p str>,
+    /// In a multiview group: the attachment's views 1 .. N, each in this shape.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    views: Vec<ColorJson<'p>>,
+}
+
+#[derive(Serialize)]
+struct DepthJson<'p> {
+    resource: &'p str,
+    mip: u32,
+    layer: u32,
+    load: &'static str,
+    store: &'static str,
+    read_only: bool,
+    /// In a multiview group: the attachment's views 1 .. N, each in this shape.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    views: Vec<DepthJson<'p>>,
+}
+
+#[derive(Serialize)]
+struct ResourceJson<'p> {
+    name: &'p str,
+    culled: bool,
+    transient: bool,
+    first_group: Option<GroupId>,
+    last_group: Option<GroupId>,
+    physical: Option<PhysicalId>,
+}
+
+#[derive(Serialize)]
+struct WarningJson<'p> {
+    kind: &'static str,
+    pass: Option<&'p str>,
+    resource: Option<&'p str>,
+    message: String,
+}
+
+impl CompiledGraph {
+    /// The plan as JSON ([guide](crate::guide#plan-json)). Byte-identical for identical inputs.
+    pub fn to_json(&self) -> String {
+        let rname = |r: ResourceId| self.resource_name(r);
+        let depth_json = |a: &AttachmentPlan| DepthJson {
+            resource: rname(a.resource),
+            mip: a.sub.mip,
+            layer: a.sub.layer,
+            load: a.load.as_str(),
+            store: a.store.as_str(),
+            read_only: a.read_only,
+            views: Vec::new(),
+        };
+        let color_json = |a: &AttachmentPlan| ColorJson {
+            resource: rname(a.resource),
+            mip: a.sub.mip,
+            layer: a.sub.layer,
+            load: a.load.as_str(),
+            store: a.store.as_str(),
+            resolve: a.resolve.map(rname),
+            views: Vec::new(),
+        };
+        let plan = PlanJson {
+            passes: self
+                .passes
+                .iter()
+                .enumerate()
+                .map(|(p, plan)| PassJson {
+                    name: self.pass_name(PassId::new(p)),
+                    culled: plan.culled,
+                    group: plan.group,
+                    needed_by: plan.needed_by.map(|n| {
+                        n.describe(|p| self.pass_name(p).to_owned(), |r| rname(r).to_owned())
+                    }),
+                    folded_into: plan.folded_into.map(|p| self.pass_name(p)),
+                })
+                .collect(),
+            groups: self
+                .groups
+                .iter()
+                .enumerate()
+                .map(|(index, g)| {
+                    let render = g.kind == PassKind::Render;
+                    GroupJson {
+                        index,
+                        kind: g.kind.as_str(),
+                        passes: g.passes.iter().map(|&p| self.pass_name(p)).collect(),
+                        color: render.then(|| {
+                            per_slot(&g.color, g.views(), |first, rest| ColorJson {
+                                views: rest.iter().map(color_json).collect(),
+                                ..color_json(first)
+                            })
+                        }),
+                        depth: render.then(|| {
+                            g.depth.as_ref().map(|d| DepthJson {
+                                views: g.depth_views.iter().map(depth_json).collect(),
+                                ..depth_json(d)
+                            })
+                        }),
+                        multiview: g.multiview,
+                        color_bytes_per_sample: render.then_some(g.color_bytes_per_sample),
+                        boundary: g.boundary.as_str(),
+                        tile: (render && !self.options.tile_set().is_empty()).then(|| {
+                            let id = GroupId::new(index);
+                            let saved = self.ops_saved_bytes(id);
+                            let fits = self.tile_fits(id);
+                            fits.into_iter().map(|f| TileJson::of(f, saved)).collect()
+                        }),
+                    }
+                })
+                .collect(),
+            order: self.order.iter().map(|&p| self.pass_name(p)).collect(),
+            restructure: self
+                .restructure
+                .iter()
+                .map(|change| self.restructure_json(change))
+                .collect(),
+            resources: self
+                .resources
+                .iter()
+                .enumerate()
+                .map(|(r, plan)| ResourceJson {
+                    name: rname(ResourceId::new(r)),
+                    culled: plan.culled,
+                    transient: plan.transient,
+                    first_group: plan.first_group,
+                    last_group: plan.last_group,
+                    physical: plan.physical,
+                })
+                .collect(),
+            traffic: &self.traffic,
+            required_limits: PlanLimits::of(&self.required_limits()),
+            memory: self.memory(),
+            warnings: self
+                .warnings
+                .iter()
+                .map(|w| WarningJson {
+                    kind: w.kind.as_str(),
+                    pass: w.pass.map(|p| self.pass_name(p)),
+                    resource: w.resource.map(rname),
+                    message: self.warning_message(w),
+                })
+                .collect(),
+        };
+        serde_json::to_string_pretty(&plan).expect("plans always serialize")
+    }
+
+    fn restructure_json<'p>(&'p self, change: &Restructuring) -> RestructureJson<'p> {
+        let pname = |p: PassId| self.pass_name(p);
+        let mut json = RestructureJson {
+            kind: change.kind_str(),
+            pass: pname(change.pass()),
+            joins: None,
+            resource: None,
+            into: None,
+            source: None,
+            ahead: Vec::new(),
+            after: Vec::new(),
+            saved_bytes: None,
+            reason: change.describe(
+                |p| pname(p).to_owned(),
+                |r| self.resource_name(r).to_owned(),
+            ),
+        };
+        match change {
+            Restructuring::Moved {
+                joins,
+                ahead,
+                after,
+                saved_bytes,
+                ..
+            } => {
+                json.joins = Some(pname(*joins));
+                json.ahead = ahead.iter().map(|&p| pname(p)).collect();
+                json.after = after.iter().map(|&p| pname(p)).collect();
+                json.saved_bytes = Some(*saved_bytes);
+            }
+            Restructuring::ResolveDropped { resource, .. } => {
+                json.resource = Some(self.resource_name(*resource));
+                json.saved_bytes = self.restructure_saved_bytes(change);
+            }
+            Restructuring::CopyFolded {
+                into,
+                source,
+                target,
+                ..
+            } => {
+                json.into = Some(pname(*into));
+                json.resource = Some(self.resource_name(*target));
+                json.source = Some(self.resource_name(*source));
+            }
+        }
+        json
+    }
+}
