@@ -3,7 +3,7 @@
 //! next compile, so a frame that compiles a graph like the last one's allocates nothing per
 //! pass or group, and works in memory the last compile left in the caches.
 
-use super::prefetch::{prefetch, prefetch_all};
+use super::prefetch;
 use super::scratch::Scratch;
 use crate::compiled::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::declare::RenderGraph;
@@ -100,14 +100,7 @@ impl GroupFill {
             });
             self.list.push(group);
         }
-        // The old groups ahead are reused in turn: start loading them, then their lists.
-        if let Some(ahead) = self.list.get(self.used + 12) {
-            prefetch_all(ahead);
-        }
-        if let Some(ahead) = self.list.get(self.used + 4) {
-            prefetch(ahead.passes.as_ptr());
-            prefetch(ahead.color.as_ptr());
-        }
+        prefetch::reused_groups(&self.list, self.used);
         let group = &mut self.list[self.used];
         self.used += 1;
         group.kind = kind;

@@ -32,6 +32,7 @@ mod groups;
 mod liveness;
 mod naive;
 mod ops;
+mod planned;
 mod prefetch;
 mod resources;
 mod restructure;
@@ -46,19 +47,16 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
-use crate::compiled::{
-    CompiledGraph, Group, PassPlan, Reads, ResourcePlan, Restructuring, Warning,
-};
+use crate::compiled::{CompiledGraph, PassPlan, Reads, Restructuring};
 use crate::declare::{NameHashes, RenderGraph};
 use crate::error::GraphError;
 use crate::hash::FastHasher;
-use crate::ids::{GroupId, PassId};
 use crate::options::CompileOptions;
 use crate::resource::{PassDecl, ResourceDecl};
 
-use accesses::Accesses;
 pub use compiler::Compiler;
 use compiler::Spares;
+use planned::{Planned, declared_order, plan_order};
 
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
@@ -123,242 +121,6 @@ fn compile(
         options,
         spares,
     )
-}
-
-/// The groups of one execution order with their ops, what they cost, the resources' lifetimes
-/// and transient textures, and the warnings.
-struct Planned {
-    order: Vec<PassId>,
-    groups: Vec<Group>,
-    group_of: Vec<Option<GroupId>>,
-    bytes: Option<u64>,
-    resources: Vec<ResourcePlan>,
-    warnings: Vec<Warning>,
-}
-
-impl Planned {
-    /// Hands the lists of a plan not kept back.
-    fn recycle(self, spares: &mut Spares) {
-        spares.take_groups(self.groups);
-        spares.take_warning_list(self.warnings);
-        let scratch = &mut spares.scratch;
-        scratch.pass_ids.give(self.order);
-        scratch.maybe_groups.give(self.group_of);
-        scratch.resource_plans.give(self.resources);
-    }
-}
-
-fn plan_order(
-    decls: Decls<'_>,
-    checked: &validate::Checked,
-    v: &versions::Versions,
-    live: &[bool],
-    order: Vec<PassId>,
-    options: &CompileOptions,
-    spares: &mut Spares,
-) -> Planned {
-    let grouping = groups::form_groups(decls, &checked.subs, v, &order, options, spares);
-    let list = spares.warning_list();
-    let scratch = &mut spares.scratch;
-    let mut resources = resources::lifetimes_and_usage(decls, live, &grouping.group_of, scratch);
-    let readers = liveness::last_readers(v, live, &grouping.group_of, scratch);
-    let bytes_of = |r, sub| checked.subresource_bytes(decls.resources, r, sub);
-    // Each group's transient textures, then its warnings (which depend on them), right after
-    // its ops, while it is in the caches.
-    let mut warnings = warnings::Warnings::new(list, decls.resources.len(), scratch);
-    let each_group = |group: &Group| {
-        resources::mark_transients(decls, &mut resources, group, options);
-        warnings.group(decls, group, &resources, options);
-    };
-    let (groups, bytes) = ops::infer_attachment_ops(
-        decls,
-        grouping.groups,
-        v,
-        &readers,
-        options,
-        bytes_of,
-        each_group,
-    );
-    readers.recycle(scratch);
-    Planned {
-        order,
-        groups,
-        group_of: grouping.group_of,
-        bytes,
-        resources,
-        warnings: warnings.finish(scratch),
-    }
-}
-
-/// The live passes in declared order (sized once: a filtered iterator would grow the list).
-fn declared_order(live: &[bool], scratch: &mut scratch::Scratch) -> Vec<PassId> {
-    let mut order = scratch.pass_ids.take(live.len());
-    order.extend((0..live.len()).filter(|&p| live[p]).map(PassId::new));
-    order
-}
-
-/// What restructuring decided: the edited declarations (with their versions and liveness when
-/// a fold changed them), the moves and the plan of the resulting order.
-struct Restructured {
-    edits: Option<(restructure::Edits, Accesses)>,
-    retraced: Option<(versions::Versions, Vec<bool>)>,
-    moves: Vec<Restructuring>,
-    planned: Planned,
-}
-
-/// Restructures the frame, or `None` when that would not make it cheaper than `as_declared`.
-/// Moves are kept only if they beat the same edits in declared order, and only while each moved
-/// pass still shares the group it joined.
-fn restructure_frame(
-    declared: Decls<'_>,
-    checked: &validate::Checked,
-    versions: &versions::Versions,
-    live: &[bool],
-    as_declared: &Planned,
-    options: &CompileOptions,
-    spares: &mut Spares,
-) -> Option<Restructured> {
-    let (passes, resources) = (declared.passes, declared.resources);
-    let subs = &checked.subs;
-    // Who reads each version: needed only where something resolves (or passes may move).
-    let resolving = |p: usize| declared.acc.slots(p).iter().any(|a| a.resolve.is_some());
-    let resolves = (0..passes.len()).any(|p| live[p] && resolving(p));
-    let readers =
-        resolves.then(|| restructure::ReadersOf::new(passes.len(), versions, &mut spares.scratch));
-    let edit = |folds| {
-        readers.as_ref().and_then(|readers| {
-            restructure::edit_resolves(passes, resources, subs, versions, live, readers, folds)
-        })
-    };
-    let mut edits = edit(true);
-    let mut retraced = None;
-    let mut edited_acc = edits
-        .as_ref()
-        .map(|e| Accesses::new(resources, &e.passes, &mut spares.scratch));
-    let mut untraceable = false;
-    if let (Some(e), Some(acc)) = (edits.as_ref().filter(|e| e.folded()), &edited_acc) {
-        // Folding moves a write from the copy to the resolve: versions change. A culled pass
-        // that read a dropped resolve can make them untraceable; then nothing is folded.
-        let scratch = &mut spares.scratch;
-        let graph = Decls {
-            passes: &e.passes,
-            resources,
-            acc,
-        };
-        match versions::trace_versions(graph, checked, scratch) {
-            Ok(v) => {
-                let mut l = liveness::find_live_passes(acc, &v, options, scratch);
-                // A folded copy does not run, also where culling is off.
-                for (live, folded) in l.iter_mut().zip(&e.folded_into) {
-                    *live &= folded.is_none();
-                }
-                retraced = Some((v, l));
-            }
-            Err(_) => untraceable = true,
-        }
-    }
-    if untraceable {
-        edits = edit(false);
-        if let Some(acc) = edited_acc.take() {
-            acc.recycle(&mut spares.scratch);
-        }
-        edited_acc = edits
-            .as_ref()
-            .map(|e| Accesses::new(resources, &e.passes, &mut spares.scratch));
-    }
-    let (v, l) = retraced
-        .as_ref()
-        .map_or((versions, live), |(v, l)| (v, &l[..]));
-    let eff = Decls {
-        passes: edits.as_ref().map_or(passes, |e| &e.passes),
-        resources,
-        acc: edited_acc.as_ref().unwrap_or(declared.acc),
-    };
-    let given_readers = match &retraced {
-        Some(_) => None,
-        None => readers.as_ref(),
-    };
-    let edited = edits.is_some().then(|| {
-        let order = declared_order(l, &mut spares.scratch);
-        plan_order(eff, checked, v, l, order, options, spares)
-    });
-    let declared_groups = &edited.as_ref().unwrap_or(as_declared).group_of;
-    let reordered = restructure::reorder(
-        eff,
-        subs,
-        v,
-        l,
-        given_readers,
-        declared_groups,
-        options,
-        &mut spares.scratch,
-    );
-    if let Some(readers) = readers {
-        readers.recycle(&mut spares.scratch);
-    }
-    let mut moves = reordered.moves;
-    let mut planned = None;
-    if moves.is_empty() {
-        spares.scratch.pass_ids.give(reordered.order);
-    } else {
-        let p = plan_order(eff, checked, v, l, reordered.order, options, spares);
-        let baseline = edited.as_ref().unwrap_or(as_declared).bytes;
-        let pays = p.bytes.zip(baseline).is_some_and(|(a, b)| a < b);
-        // A later move can leave an earlier one's pass outside the group it joined.
-        moves.retain(|m| match m {
-            Restructuring::Moved { pass, joins, .. } => {
-                p.group_of[pass.index()] == p.group_of[joins.index()]
-            }
-            _ => true,
-        });
-        if pays && !moves.is_empty() {
-            planned = Some(p);
-        } else {
-            p.recycle(spares);
-            moves.clear();
-        }
-    }
-    let planned = match (planned, edited) {
-        (Some(p), Some(unused)) => {
-            unused.recycle(spares);
-            p
-        }
-        (Some(p), None) | (None, Some(p)) => p,
-        (None, None) => {
-            give_back_retraced(retraced, &mut spares.scratch);
-            return None;
-        }
-    };
-    // The guarantee: never more traffic than the declared order.
-    let cheaper = planned
-        .bytes
-        .zip(as_declared.bytes)
-        .is_some_and(|(a, b)| a <= b);
-    if !cheaper {
-        planned.recycle(spares);
-        give_back_retraced(retraced, &mut spares.scratch);
-        if let Some(acc) = edited_acc {
-            acc.recycle(&mut spares.scratch);
-        }
-        return None;
-    }
-    Some(Restructured {
-        edits: edits.zip(edited_acc),
-        retraced,
-        moves,
-        planned,
-    })
-}
-
-/// Hands back the versions and liveness traced again after a fold.
-fn give_back_retraced(
-    retraced: Option<(versions::Versions, Vec<bool>)>,
-    scratch: &mut scratch::Scratch,
-) {
-    if let Some((v, live)) = retraced {
-        v.recycle(scratch);
-        scratch.flags.give(live);
-    }
 }
 
 /// Step 11, limits: that no live pass needs more than the caller's device limits
@@ -452,7 +214,7 @@ fn plan_frame(
     let restructured = options
         .restructure
         .then(|| {
-            restructure_frame(
+            restructure::restructure_frame(
                 declared,
                 checked,
                 versions,
@@ -525,7 +287,7 @@ fn plan_frame(
     scratch.maybe_passes.give(folded_into);
     scratch.needed_by.give(needed_by);
     scratch.maybe_groups.give(group_of);
-    give_back_retraced(retraced, scratch);
+    restructure::give_back_retraced(retraced, scratch);
     let traffic = traffic?;
     log::debug!(
         "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}, {} restructured",

@@ -2,7 +2,7 @@
 //! (or a method of [`PassChecker`]) named after what it checks.
 
 use super::accesses::Accesses;
-use super::prefetch::{pass_lists, prefetch, prefetch_all};
+use super::prefetch;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use crate::compiled::subresource_bytes;
@@ -124,29 +124,7 @@ fn check_resources_and_passes(
     let acc = &mut checked.acc;
     let histories = acc.has_histories();
     for (p, pass) in passes.iter().enumerate() {
-        if let Some(ahead) = passes.get(p + 12) {
-            prefetch_all(ahead);
-        }
-        if let Some(ahead) = passes.get(p + 6) {
-            pass_lists(ahead);
-        }
-        if let Some(ahead) = passes.get(p + 3) {
-            // Not yet checked: an id past the end prefetches nothing.
-            let resource = |id: ResourceId| {
-                if let Some(r) = res.get(id.index()) {
-                    prefetch(r);
-                }
-            };
-            for c in &ahead.color {
-                resource(c.resource);
-            }
-            if let Some(d) = ahead.depth {
-                resource(d.resource);
-            }
-            for e in &ahead.sample {
-                resource(e.resource);
-            }
-        }
+        prefetch::declarations(passes, res, p);
         let checker = |slots, entries| PassChecker {
             res,
             pass,
@@ -179,14 +157,13 @@ fn check_unique_names<'n>(
     let capacity = (hashes.len() * 2).next_power_of_two().max(16);
     let mask = capacity - 1;
     let mut table = scratch.hashed.filled(capacity, (0, u32::MAX));
-    for &hash in hashes.iter().take(AHEAD) {
-        prefetch(&table[hash as usize & mask]);
+    let slot = |table: &[(u32, u32)], hash: u32| prefetch::prefetch(&table[hash as usize & mask]);
+    for i in 0..AHEAD {
+        prefetch::ahead(hashes, i, 0, |&hash| slot(&table, hash));
     }
     let mut found = Ok(());
     'names: for (i, &hash) in hashes.iter().enumerate() {
-        if let Some(&later) = hashes.get(i + AHEAD) {
-            prefetch(&table[later as usize & mask]);
-        }
+        prefetch::ahead(hashes, i, AHEAD, |&later| slot(&table, later));
         if hash & NAMED == 0 {
             found = Err(GraphError::invalid(format!("a {what} has an empty name")));
             break;

@@ -1,253 +1,24 @@
-//! Step 3b: restructuring ([guide](crate::guide#restructuring)). The frame may run in another
-//! way than declared, never compute anything else:
-//! - `drop_dead_resolves` / `fold_copies`: a resolve nobody reads is not made; a copy that only
-//!   moves a resolve's result elsewhere becomes that resolve's target;
-//! - `reorder`: a pass moves back to join an earlier group with the same attachments when every
-//!   hazard keeps its order and the traffic model says it pays.
+//! Reordering: a pass moves back to join an earlier group with the same attachments when every
+//! hazard keeps its order and the traffic model says it pays.
 
-use super::Decls;
-use super::accesses::{Accesses, PassInfo};
-use super::groups::{Grouper, same_attachments};
-use super::scratch::Scratch;
-use super::subresources::SubTable;
-use super::versions::{VersionId, Versions};
+use super::{NONE, ReadersOf};
+use crate::compile::Decls;
+use crate::compile::accesses::{Accesses, PassInfo};
+use crate::compile::groups::{Grouper, same_attachments};
+use crate::compile::ops;
+use crate::compile::scratch::Scratch;
+use crate::compile::subresources::SubTable;
+use crate::compile::versions::Versions;
 use crate::compiled::{Restructuring, subresource_bytes};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::resource::{
-    Access, AttachmentDecl, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
-    ResourceKind, SubresourceRange,
-};
+use crate::resource::{Access, AttachmentDecl, PassId, PassKind};
 
 /// How far back a pass looks for a group to join.
 const WINDOW: usize = 32;
 /// The longest stretch of the frame one move may regroup (the joined group and the one before
 /// it included); longer stretches are left as they are.
 const MAX_REGION: usize = 256;
-/// "No pass / no position".
-const NONE: u32 = u32::MAX;
-
-/// Per version: every pass that reads it (live or not), in declaration order.
-pub(super) struct ReadersOf {
-    start: Vec<u32>,
-    passes: Vec<PassId>,
-}
-
-impl ReadersOf {
-    pub(super) fn new(pass_count: usize, v: &Versions, scratch: &mut Scratch) -> Self {
-        let mut start = scratch.u32s.filled(v.writer.len() + 1, 0);
-        for p in 0..pass_count {
-            for &version in v.reads_of(p) {
-                start[version as usize + 1] += 1;
-            }
-        }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let mut fill = scratch.u32s.take(start.len());
-        fill.extend_from_slice(&start);
-        let mut passes = scratch
-            .pass_ids
-            .filled(start[v.writer.len()] as usize, PassId::new(0));
-        for p in 0..pass_count {
-            for &version in v.reads_of(p) {
-                let slot = &mut fill[version as usize];
-                passes[*slot as usize] = PassId::new(p);
-                *slot += 1;
-            }
-        }
-        scratch.u32s.give(fill);
-        ReadersOf { start, passes }
-    }
-
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        scratch.u32s.give(self.start);
-        scratch.pass_ids.give(self.passes);
-    }
-
-    fn of(&self, version: VersionId) -> &[PassId] {
-        let v = version as usize;
-        &self.passes[self.start[v] as usize..self.start[v + 1] as usize]
-    }
-}
-
-/// Declarations as the restructured frame runs them, and what changed.
-pub(super) struct Edits {
-    /// The declarations with dropped resolves removed, folded resolves retargeted and folded
-    /// copies emptied.
-    pub passes: Vec<PassDecl>,
-    pub changes: Vec<Restructuring>,
-    /// Per pass: the pass its copy was folded into.
-    pub folded_into: Vec<Option<PassId>>,
-}
-
-impl Edits {
-    /// A copy was folded: versions must be traced again.
-    pub(super) fn folded(&self) -> bool {
-        self.folded_into.iter().any(Option::is_some)
-    }
-}
-
-/// Per version: the next version of the same subresource (`NONE` for the last).
-fn next_versions(v: &Versions, subs: &SubTable) -> Vec<u32> {
-    let mut next = vec![NONE; v.writer.len()];
-    let mut last = vec![NONE; subs.len()];
-    for (version, &sub) in v.sub_of.iter().enumerate() {
-        if last[sub as usize] != NONE {
-            next[last[sub as usize] as usize] = version as u32;
-        }
-        last[sub as usize] = version as u32;
-    }
-    next
-}
-
-/// Drops dead resolves and folds copies into resolves; `None` when neither applies.
-pub(super) fn edit_resolves(
-    passes: &[PassDecl],
-    res: &[ResourceDecl],
-    subs: &SubTable,
-    v: &Versions,
-    live: &[bool],
-    readers: &ReadersOf,
-    allow_folds: bool,
-) -> Option<Edits> {
-    let mut edits: Option<Edits> = None;
-    // Who overwrites a dead resolve, worked out at the first one.
-    let mut next_version: Option<Vec<u32>> = None;
-    for p in (0..passes.len()).filter(|&p| live[p]) {
-        let pid = PassId::new(p);
-        let views = passes[p].views() as usize;
-        for (slot, c) in passes[p].color.iter().enumerate() {
-            let Some(target) = c.resolve else {
-                continue;
-            };
-            // A multiview pass resolves every view or none: each view's resolve writes its own
-            // layer, and the resolve is dead only when every one of them is.
-            let versions = (0..views).map(|view| v.slot_resolved[v.slot(pid, slot * views + view)]);
-            let Some(versions) = versions.collect::<Option<Vec<VersionId>>>() else {
-                continue;
-            };
-            let dead = |version: VersionId| {
-                !v.kept_at_end[version as usize]
-                    && !readers.of(version).iter().any(|r| live[r.index()])
-            };
-            let change = if versions.iter().all(|&version| dead(version)) {
-                let next = next_version.get_or_insert_with(|| next_versions(v, subs));
-                Some(drop_dead_resolve(pid, target, &versions, next, v, live))
-            } else if allow_folds && views == 1 {
-                fold_copy(passes, res, pid, target, readers.of(versions[0]), live)
-            } else {
-                None
-            };
-            let Some((change, new_resolve)) = change else {
-                continue;
-            };
-            let e = edits.get_or_insert_with(|| Edits {
-                passes: passes.to_vec(),
-                changes: Vec::new(),
-                folded_into: vec![None; passes.len()],
-            });
-            e.passes[p].color[slot].resolve = new_resolve;
-            if let Restructuring::CopyFolded { pass: copy, .. } = change {
-                let decl = &mut e.passes[copy.index()];
-                *decl = PassDecl::new(decl.name.clone(), PassKind::Copy);
-                e.folded_into[copy.index()] = Some(pid);
-            }
-            e.changes.push(change);
-        }
-    }
-    edits
-}
-
-/// A resolve is dead when no live pass reads the version it writes and the frame does not keep
-/// it: the next access overwrites it, or nothing touches the target again.
-fn drop_dead_resolve(
-    pass: PassId,
-    target: ResourceId,
-    versions: &[VersionId],
-    next_version: &[u32],
-    v: &Versions,
-    live: &[bool],
-) -> (Restructuring, Option<ResourceId>) {
-    // The first live pass that overwrites what a view resolved (every view's, in a multiview
-    // pass, is overwritten by the same pass or by none in practice; the first view's is named).
-    let mut overwritten_by = None;
-    for &version in versions {
-        let mut next = next_version[version as usize];
-        while next != NONE {
-            if let Some(w) = v.writer[next as usize]
-                && live[w.index()]
-            {
-                overwritten_by = Some(w);
-                break;
-            }
-            next = next_version[next as usize];
-        }
-        if overwritten_by.is_some() {
-            break;
-        }
-    }
-    (
-        Restructuring::ResolveDropped {
-            pass,
-            resource: target,
-            overwritten_by,
-        },
-        None,
-    )
-}
-
-/// A copy whose only source is what the resolve just wrote, into a graph-owned single-sampled
-/// texture of the same shape that nothing touches between the two, can be the resolve itself.
-fn fold_copy(
-    passes: &[PassDecl],
-    res: &[ResourceDecl],
-    pass: PassId,
-    source: ResourceId,
-    readers: &[PassId],
-    live: &[bool],
-) -> Option<(Restructuring, Option<ResourceId>)> {
-    let &[copy] = readers else {
-        return None;
-    };
-    let c = &passes[copy.index()];
-    let whole_or_base =
-        |range: SubresourceRange| range.is_all() || range.resolve(1, 1) == (0, 1, 0, 1);
-    let only_a_copy = c.kind == PassKind::Copy
-        && live[copy.index()]
-        && !c.side_effects
-        && !c.keep_order
-        && c.copy_src.len() == 1
-        && c.copy_dst.len() == 1
-        && c.entries().count() == 2
-        && c.copy_src[0].resource == source
-        && whole_or_base(c.copy_src[0].range)
-        && whole_or_base(c.copy_dst[0].range);
-    if !only_a_copy {
-        return None;
-    }
-    let target = c.copy_dst[0].resource;
-    let (src, dst) = (&res[source.index()], &res[target.index()]);
-    // The same texture shape (single-sampled, one subresource), owned by the graph: an
-    // imported texture's usages are the caller's, and a kept source must still be written.
-    let same_shape = matches!(dst.kind, ResourceKind::Texture(_))
-        && dst.kind == src.kind
-        && dst.subresource_count() == 1
-        && dst.import.is_none()
-        && src.import.is_none_or(|i| i.after != ImportAfter::Keep);
-    // Nothing between the resolve and the copy (culled passes too) may see the destination.
-    let untouched_between = (pass.index()..copy.index()).all(|q| !passes[q].uses(target));
-    (same_shape && untouched_between && target != source).then_some((
-        Restructuring::CopyFolded {
-            pass: copy,
-            into: pass,
-            source,
-            target,
-        },
-        Some(target),
-    ))
-}
 
 /// Every subresource range a pass touches, with whether it writes it. A pass that reads and
 /// writes a subresource lists it twice.
@@ -282,7 +53,7 @@ fn accesses<'p>(
 }
 
 /// The execution order and the moves that made it.
-pub(super) struct Reordered {
+pub(in crate::compile) struct Reordered {
     pub order: Vec<PassId>,
     pub moves: Vec<Restructuring>,
 }
@@ -294,7 +65,7 @@ pub(super) struct Reordered {
 /// regrouped stretch goes down. `declared_groups` is the grouping of the declared order, which
 /// stands until the first move.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn reorder<'a>(
+pub(in crate::compile) fn reorder<'a>(
     graph: Decls<'a>,
     subs: &'a SubTable,
     v: &'a Versions,
@@ -306,7 +77,7 @@ pub(super) fn reorder<'a>(
 ) -> Reordered {
     let passes = graph.passes;
     let keys = graph.acc.keys();
-    let declared = super::declared_order(live, scratch);
+    let declared = crate::compile::planned::declared_order(live, scratch);
     if !options.merge || !has_candidates(graph, keys, &declared, scratch) {
         return Reordered {
             order: declared,
@@ -400,7 +171,7 @@ fn join_candidate(
 const PINNED: u64 = 2;
 
 /// A pass's attachment key with the [`PINNED`] bit.
-pub(super) fn pass_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
+pub(in crate::compile) fn pass_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
     (attachment_key(pass, slots) & !PINNED) | if pass.keep_order { PINNED } else { 0 }
 }
 
@@ -696,39 +467,37 @@ impl<'a> Reorderer<'a> {
         cost
     }
 
-    /// Loads at the start of a group and stores at its end, as the ops step would decide them.
+    /// Loads at the start of a group and stores at its end, as the ops step decides them (with
+    /// its predicates): a reader outside the region counts as a later group.
     fn group_cost(&self, members: &[PassId], g: u32, region: u32) -> u64 {
         let first = members[0];
         if self.graph.acc.info(first.index()).kind != PassKind::Render {
             return 0;
         }
+        let v = self.v;
         let mut cost = 0u64;
         for (slot, a) in self.graph.acc.slots(first.index()).iter().enumerate() {
             let bytes = subresource_bytes(&self.graph.resources[a.resource.index()], a.sub);
-            if matches!(a.access, Access::Read | Access::ReadWrite)
-                && self.v.slot_read[self.v.slot(first, slot)].is_some()
-            {
+            if ops::loads(a.access, v.slot_read[v.slot(first, slot)]).is_some() {
                 cost = cost.saturating_add(bytes);
             }
-            let written = members
-                .iter()
-                .rev()
-                .find_map(|&p| self.v.slot_written[self.v.slot(p, slot)]);
-            if let Some(version) = written {
+            let Some(version) = ops::last_write(members, slot, v) else {
+                continue;
+            };
+            let read_later = || {
                 let readers = self
                     .given_readers
                     .or(self.built_readers.as_ref())
                     .expect("readers are built before the first trial");
-                let later = self.v.kept_at_end[version as usize]
-                    || readers.of(version).iter().any(|r| {
-                        self.live[r.index()] && {
-                            let (stamp, rg) = self.local_group[r.index()];
-                            stamp != region || rg > g
-                        }
-                    });
-                if later {
-                    cost = cost.saturating_add(bytes);
-                }
+                readers.of(version).iter().any(|r| {
+                    self.live[r.index()] && {
+                        let (stamp, rg) = self.local_group[r.index()];
+                        stamp != region || rg > g
+                    }
+                })
+            };
+            if ops::stores(version, v, read_later) {
+                cost = cost.saturating_add(bytes);
             }
         }
         cost
