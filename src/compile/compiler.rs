@@ -11,6 +11,39 @@ use crate::error::GraphError;
 use crate::options::CompileOptions;
 use crate::resource::{PassId, PassKind, ResourceId};
 
+impl RenderGraph<'_> {
+    /// Compiles the graph in full. See [`PlanCache`](crate::PlanCache) to reuse a plan across frames.
+    pub fn compile(&self, options: &CompileOptions) -> Result<CompiledGraph, GraphError> {
+        super::compile(self, options, &mut Spares::default())
+    }
+}
+
+impl CompiledGraph {
+    /// The plan of the declared order: this plan itself when restructuring changed nothing
+    /// (or was off), else the same graph compiled with
+    /// [`with_restructure(false)`](CompileOptions::with_restructure), made when first asked
+    /// for. The executor's `Naive` and `Poison` modes record it, so their images check the
+    /// restructured plan.
+    pub fn as_declared(&self) -> &CompiledGraph {
+        if self.restructure.is_empty() {
+            return self;
+        }
+        self.declared.get_or_init(|| {
+            let options = self.options.with_restructure(false);
+            let declared = super::compile_decls(
+                (&self.pass_decls, &self.resource_decls),
+                None,
+                self.fingerprint,
+                &options,
+                &mut Spares::default(),
+            )
+            // The same declarations compiled once already; the declared order checks less.
+            .expect("a graph that compiled restructured compiles in declared order");
+            Box::new(declared)
+        })
+    }
+}
+
 /// Compiles graphs, reusing the storage of plans it is handed back.
 ///
 /// [`RenderGraph::compile`] compiles with a fresh one. A renderer that compiles every frame

@@ -78,7 +78,7 @@ pub(super) struct Restructured {
 /// Restructures the frame, or `None` when that would not make it cheaper than `as_declared`.
 /// Moves are kept only if they beat the same edits in declared order, and only while each moved
 /// pass still shares the group it joined.
-pub(super) fn restructure_frame(
+fn restructure_frame(
     declared: Decls<'_>,
     checked: &validate::Checked,
     versions: &versions::Versions,
@@ -226,5 +226,67 @@ pub(super) fn give_back_retraced(
     if let Some((v, live)) = retraced {
         v.recycle(scratch);
         scratch.flags.give(live);
+    }
+}
+
+/// Restructures the frame where that makes it cheaper; else it runs as declared, with
+/// `as_declared` its plan.
+pub(in crate::compile) fn restructure(
+    declared: Decls<'_>,
+    checked: &validate::Checked,
+    versions: &Versions,
+    live: &[bool],
+    as_declared: Planned,
+    options: &CompileOptions,
+    spares: &mut Spares,
+) -> Restructured {
+    let restructured = options
+        .restructure
+        .then(|| {
+            restructure_frame(
+                declared,
+                checked,
+                versions,
+                live,
+                &as_declared,
+                options,
+                spares,
+            )
+        })
+        .flatten();
+    match restructured {
+        Some(r) => {
+            as_declared.recycle(spares);
+            r
+        }
+        None => Restructured {
+            edits: None,
+            retraced: None,
+            moves: Vec::new(),
+            planned: as_declared,
+        },
+    }
+}
+
+/// The declarations, versions and liveness the frame runs with: those edits and a retrace
+/// made, else the declared ones.
+pub(in crate::compile) fn as_run<'a>(
+    edits: &'a Option<(edits::Edits, Accesses)>,
+    retraced: &'a Option<(Versions, Vec<bool>)>,
+    declared: Decls<'a>,
+    versions: &'a Versions,
+    live: &'a [bool],
+) -> (Decls<'a>, &'a Versions, &'a [bool]) {
+    let Some((e, acc)) = edits else {
+        return (declared, versions, live);
+    };
+    let eff = Decls {
+        passes: &e.passes[..],
+        resources: declared.resources,
+        acc,
+    };
+    match retraced {
+        Some((v, l)) => (eff, v, &l[..]),
+        None => (eff, versions, live),
     }
 }
