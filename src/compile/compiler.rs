@@ -3,8 +3,10 @@
 //! next compile, so a frame that compiles a graph like the last one's allocates nothing per
 //! pass or group, and works in memory the last compile left in the caches.
 
+use super::liveness::Readers;
 use super::prefetch;
 use super::scratch::Scratch;
+use super::validate;
 use crate::compiled::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
@@ -97,6 +99,22 @@ pub(super) struct Spares {
     most_physical: usize,
     /// The steps' working lists, and the per-pass and per-resource lists of plans handed back.
     pub(super) scratch: Scratch,
+    /// The lists that stay inside one step.
+    pub(super) work: Workspaces,
+}
+
+/// The lists that stay inside one step, one field per step: the step clears them at its start
+/// and fills them, so a compile like the last one's allocates none of them, and nothing hands
+/// them back.
+#[derive(Debug, Default)]
+pub(super) struct Workspaces {
+    pub validate: validate::Workspace,
+    /// Versions: per subresource, its current version while tracing.
+    pub current_versions: Vec<Option<u32>>,
+    /// Planning an order: who reads each version last.
+    pub readers: Readers,
+    /// Warnings: per resource, a `clear_for_write` was said.
+    pub clear_for_write_said: Vec<bool>,
 }
 
 /// Plans (tried and kept) one compile may hold at once: the declared order, the edited one and

@@ -99,13 +99,15 @@ fn compile_decls(
     spares: &mut Spares,
 ) -> Result<CompiledGraph, GraphError> {
     let scratch = &mut spares.scratch;
-    let checked = validate::validate(passes, resources, names, scratch)?;
+    let work = &mut spares.work;
+    let checked = validate::validate(passes, resources, names, scratch, &mut work.validate)?;
     let declared = Decls {
         passes,
         resources,
         acc: &checked.acc,
     };
-    let versions = match versions::trace_versions(declared, &checked, scratch) {
+    let current = &mut work.current_versions;
+    let versions = match versions::trace_versions(declared, &checked, scratch, current) {
         Ok(v) => v,
         Err(e) => {
             checked.recycle(scratch);

@@ -45,11 +45,13 @@ pub(in crate::compile) fn plan_order(
     let list = spares.warning_list();
     let scratch = &mut spares.scratch;
     let mut resources = resources::lifetimes_and_usage(decls, live, &grouping.group_of, scratch);
-    let readers = liveness::last_readers(v, live, &grouping.group_of, scratch);
+    let work = &mut spares.work;
+    let readers = liveness::last_readers(v, live, &grouping.group_of, &mut work.readers);
     let bytes_of = |r, sub| checked.subresource_bytes(decls.resources, r, sub);
     // Each group's transient textures, then its warnings (which depend on them), right after
     // its ops, while it is in the caches.
-    let mut warnings = warnings::Warnings::new(list, decls.resources.len(), scratch);
+    let said = &mut work.clear_for_write_said;
+    let mut warnings = warnings::Warnings::new(list, decls.resources.len(), said);
     let each_group = |group: &Group| {
         resources::mark_transients(decls, &mut resources, group, options);
         warnings.group(decls, group, &resources, options);
@@ -58,19 +60,18 @@ pub(in crate::compile) fn plan_order(
         decls,
         grouping.groups,
         v,
-        &readers,
+        readers,
         options,
         bytes_of,
         each_group,
     );
-    readers.recycle(scratch);
     Planned {
         order,
         groups,
         group_of: grouping.group_of,
         bytes,
         resources,
-        warnings: warnings.finish(scratch),
+        warnings: warnings.finish(),
     }
 }
 

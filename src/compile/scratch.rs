@@ -79,7 +79,6 @@ pub(super) struct Scratch {
     pub maybe_u32s: Lists<Option<u32>>,
     pub maybe_groups: Lists<Option<GroupId>>,
     pub pairs: Lists<(u32, u32)>,
-    pub hashed: Lists<(u32, u32)>,
     pub read_how: Lists<(ResourceId, ReadHow)>,
     pub keyed: Lists<(bool, GroupId, ResourceId)>,
     pub needed_by: Lists<Option<NeededBy>>,

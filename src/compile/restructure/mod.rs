@@ -113,7 +113,8 @@ fn restructure_frame(
             resources,
             acc,
         };
-        match versions::trace_versions(graph, checked, scratch) {
+        let current = &mut spares.work.current_versions;
+        match versions::trace_versions(graph, checked, scratch, current) {
             Ok(v) => {
                 let mut l = liveness::find_live_passes(acc, &v, options, scratch);
                 // A folded copy does not run, also where culling is off.
