@@ -5,6 +5,7 @@
 
 use super::liveness::Readers;
 use super::prefetch;
+use super::restructure::ReorderWorkspace;
 use super::scratch::Scratch;
 use super::validate;
 use crate::compiled::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
@@ -115,6 +116,8 @@ pub(super) struct Workspaces {
     pub readers: Readers,
     /// Warnings: per resource, a `clear_for_write` was said.
     pub clear_for_write_said: Vec<bool>,
+    /// Restructuring: the reordering's positions, group starts and marks.
+    pub reorder: ReorderWorkspace,
 }
 
 /// Plans (tried and kept) one compile may hold at once: the declared order, the edited one and

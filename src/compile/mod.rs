@@ -18,10 +18,10 @@
 //!
 //! What the steps share: `accesses.rs` holds every pass's attachment slots, list entries, kind
 //! and key, and every resource's facts, in dense tables that validation fills while each
-//! declaration is in the caches; `scratch.rs` keeps the steps' working lists between compiles;
-//! `compiler.rs` the lists of plans handed back. Each group's bytes, transient textures and
-//! warnings are found right after its ops, while it is in the caches. `prefetch.rs` holds the
-//! cache hints of the walks that follow a declaration's pointers.
+//! declaration is in the caches. The compiler (`compiler.rs`) keeps each step's own lists in
+//! that step's workspace, cleared at its start; the tables that pass from step to step and the
+//! lists of plans handed back come from `scratch.rs`. Each group's bytes, transient textures
+//! and warnings are found right after its ops. `prefetch.rs` holds the cache hints.
 
 mod accesses;
 mod assemble;

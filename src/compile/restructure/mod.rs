@@ -6,7 +6,7 @@
 mod edits;
 mod reorder;
 
-pub(super) use reorder::pass_key;
+pub(super) use reorder::{Workspace as ReorderWorkspace, pass_key};
 
 use super::accesses::Accesses;
 use super::compiler::Spares;
@@ -161,6 +161,7 @@ fn restructure_frame(
         declared_groups,
         options,
         &mut spares.scratch,
+        &mut spares.work.reorder,
     );
     if let Some(readers) = readers {
         readers.recycle(&mut spares.scratch);

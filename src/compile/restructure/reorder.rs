@@ -58,6 +58,21 @@ pub(in crate::compile) struct Reordered {
     pub moves: Vec<Restructuring>,
 }
 
+/// Reordering's working lists: cleared at the step's start (the subresource marks at its
+/// first trial) and filled in place.
+#[derive(Debug, Default)]
+pub(in crate::compile) struct Workspace {
+    /// Per position of the declared order: its pass's key.
+    declared_keys: Vec<u64>,
+    out_keys: Vec<u64>,
+    pos: Vec<u32>,
+    starts: Vec<bool>,
+    mark: Vec<u32>,
+    read_mark: Vec<u32>,
+    write_mark: Vec<u32>,
+    local_group: Vec<(u32, u32)>,
+}
+
 /// Greedy, in declared order: each live render pass looks up to `WINDOW` passes back for the
 /// last pass with the same attachments. If passes stand between, it tries the order where what
 /// it depends on among them goes ahead of that pass's group, itself right after the group, and
@@ -74,17 +89,39 @@ pub(in crate::compile) fn reorder<'a>(
     declared_groups: &'a [Option<GroupId>],
     options: &'a CompileOptions,
     scratch: &'a mut Scratch,
+    work: &'a mut Workspace,
 ) -> Reordered {
     let passes = graph.passes;
     let keys = graph.acc.keys();
     let declared = crate::compile::planned::declared_order(live, scratch);
-    if !options.merge || !has_candidates(graph, keys, &declared, scratch) {
+    let Workspace {
+        declared_keys,
+        out_keys,
+        pos,
+        starts,
+        mark,
+        read_mark,
+        write_mark,
+        local_group,
+    } = work;
+    if !options.merge || !has_candidates(graph, keys, &declared, declared_keys) {
         return Reordered {
             order: declared,
             moves: Vec::new(),
         };
     }
     let live_count = declared.len();
+    for list in [&mut *pos, &mut *mark, &mut *read_mark, &mut *write_mark] {
+        list.clear();
+    }
+    pos.resize(passes.len(), NONE);
+    mark.resize(passes.len(), 0);
+    out_keys.clear();
+    out_keys.reserve(live_count);
+    starts.clear();
+    starts.reserve(live_count);
+    local_group.clear();
+    local_group.resize(passes.len(), (0, 0));
     let mut r = Reorderer {
         graph,
         subs,
@@ -96,16 +133,16 @@ pub(in crate::compile) fn reorder<'a>(
         declared_groups,
         keys,
         out: scratch.pass_ids.take(live_count),
-        out_keys: scratch.u64s.take(live_count),
-        pos: scratch.u32s.filled(passes.len(), NONE),
-        starts: scratch.flags.take(live_count),
+        out_keys,
+        pos,
+        starts,
         tail: None,
         trial: None,
-        mark: scratch.u32s.filled(passes.len(), 0),
-        read_mark: Vec::new(),
-        write_mark: Vec::new(),
+        mark,
+        read_mark,
+        write_mark,
         stamp: 0,
-        local_group: scratch.pairs.filled(passes.len(), (0, 0)),
+        local_group,
         moves: Vec::new(),
         scratch,
     };
@@ -122,14 +159,11 @@ fn has_candidates(
     graph: Decls<'_>,
     keys: &[u64],
     declared: &[PassId],
-    scratch: &mut Scratch,
+    declared_keys: &mut Vec<u64>,
 ) -> bool {
-    let mut declared_keys = scratch.u64s.take(declared.len());
+    declared_keys.clear();
     declared_keys.extend(declared.iter().map(|p| keys[p.index()]));
-    let any =
-        (0..declared.len()).any(|i| join_candidate(graph, declared, &declared_keys, i).is_some());
-    scratch.u64s.give(declared_keys);
-    any
+    (0..declared.len()).any(|i| join_candidate(graph, declared, declared_keys, i).is_some())
 }
 
 /// The position of the nearest pass before position `i` of `order` with the attachments of the
@@ -208,38 +242,32 @@ struct Reorderer<'a> {
     /// The order so far.
     out: Vec<PassId>,
     /// Per position of `out`: its pass's key.
-    out_keys: Vec<u64>,
+    out_keys: &'a mut Vec<u64>,
     /// Per pass: its position in `out`.
-    pos: Vec<u32>,
+    pos: &'a mut Vec<u32>,
     /// Per position: a group starts there.
-    starts: Vec<bool>,
+    starts: &'a mut Vec<bool>,
     /// The merge rule's state after `out`, from the first move on (before it, `out` is the
     /// declared order and its groups are `declared_groups`).
     tail: Option<Grouper<'a>>,
     /// The merge rule on trial orders, made at the first trial.
     trial: Option<Grouper<'a>>,
     /// Per pass: a stamp (dependency marks).
-    mark: Vec<u32>,
+    mark: &'a mut Vec<u32>,
     /// Per subresource: stamps of what the passes being moved read and write.
-    read_mark: Vec<u32>,
-    write_mark: Vec<u32>,
+    read_mark: &'a mut Vec<u32>,
+    write_mark: &'a mut Vec<u32>,
     stamp: u32,
     /// Per pass: (stamp of the region it was last simulated in, its group there).
-    local_group: Vec<(u32, u32)>,
+    local_group: &'a mut Vec<(u32, u32)>,
     moves: Vec<Restructuring>,
     scratch: &'a mut Scratch,
 }
 
 impl<'a> Reorderer<'a> {
-    /// The order and moves; the working lists go back to the scratch.
+    /// The order and moves; the mergers' lists go back to the scratch.
     fn finish(self) -> Reordered {
         let scratch = self.scratch;
-        scratch.u64s.give(self.out_keys);
-        for list in [self.pos, self.mark, self.read_mark, self.write_mark] {
-            scratch.u32s.give(list);
-        }
-        scratch.flags.give(self.starts);
-        scratch.pairs.give(self.local_group);
         for grouper in [self.tail, self.trial].into_iter().flatten() {
             grouper.recycle(scratch);
         }
@@ -307,11 +335,11 @@ impl<'a> Reorderer<'a> {
 
     fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
         let info = |p: PassId| self.graph.acc.info(p.index());
-        let k = join_candidate(self.graph, &self.out, &self.out_keys, i)?;
+        let k = join_candidate(self.graph, &self.out, self.out_keys, i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
-            self.read_mark = self.scratch.u32s.filled(self.subs.len(), 0);
-            self.write_mark = self.scratch.u32s.filled(self.subs.len(), 0);
+            self.read_mark.resize(self.subs.len(), 0);
+            self.write_mark.resize(self.subs.len(), 0);
         }
         // What x depends on among the passes in between goes ahead of the group: walking back,
         // a pass that conflicts with x or with what already goes ahead must go ahead too.
@@ -340,17 +368,14 @@ impl<'a> Reorderer<'a> {
         }
         // Listed only once the move passes its checks: most candidates fail them.
         let goes_ahead = |mark: &[u32], q: PassId| mark[q.index()] == dep;
-        if self.out[k + 1..i]
-            .iter()
-            .any(|&q| goes_ahead(&self.mark, q))
-        {
+        if self.out[k + 1..i].iter().any(|&q| goes_ahead(self.mark, q)) {
             // Nothing moved ahead may conflict with the group, nor cross a pinned pass in it.
             self.stamp += 1;
             let moved = self.stamp;
             let mut side_effects = false;
             for at in k + 1..i {
                 let d = self.out[at];
-                if goes_ahead(&self.mark, d) {
+                if goes_ahead(self.mark, d) {
                     self.mark_accesses(d, moved);
                     side_effects |= info(d).side_effects;
                 }
@@ -366,7 +391,7 @@ impl<'a> Reorderer<'a> {
         let ahead: Vec<PassId> = self.out[k + 1..i]
             .iter()
             .copied()
-            .filter(|&q| goes_ahead(&self.mark, q))
+            .filter(|&q| goes_ahead(self.mark, q))
             .collect();
         let after: Vec<PassId> = self.out[k + 1..i]
             .iter()
