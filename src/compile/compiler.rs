@@ -3,6 +3,7 @@
 //! next compile, so a frame that compiles a graph like the last one's allocates nothing per
 //! pass or group, and works in memory the last compile left in the caches.
 
+use super::groups::GroupMarks;
 use super::liveness::Readers;
 use super::prefetch;
 use super::restructure::ReorderWorkspace;
@@ -83,12 +84,8 @@ impl Compiler {
 /// Spare lists, emptied, with their capacity.
 #[derive(Debug, Default)]
 pub(super) struct Spares {
-    /// Group lists handed back, their groups still in them: the groups' pass and attachment
-    /// lists keep their capacity. Groups are taken from the last list; kept whole, a list is
-    /// never copied group by group.
-    full_lists: Vec<Vec<Group>>,
-    /// Empty group lists.
-    group_lists: Vec<Vec<Group>>,
+    /// Group lists handed back.
+    pub(super) groups: GroupLists,
     /// Empty resource lists of physical resources.
     resource_lists: Vec<Vec<ResourceId>>,
     /// Empty physical resource lists.
@@ -112,12 +109,25 @@ pub(super) struct Workspaces {
     pub validate: validate::Workspace,
     /// Versions: per subresource, its current version while tracing.
     pub current_versions: Vec<Option<u32>>,
+    /// Grouping: what the current group wrote and touched.
+    pub group_marks: GroupMarks,
     /// Planning an order: who reads each version last.
     pub readers: Readers,
     /// Warnings: per resource, a `clear_for_write` was said.
     pub clear_for_write_said: Vec<bool>,
     /// Restructuring: the reordering's positions, group starts and marks.
     pub reorder: ReorderWorkspace,
+}
+
+/// Group lists handed back, and empty ones.
+#[derive(Debug, Default)]
+pub(super) struct GroupLists {
+    /// Group lists handed back, their groups still in them: the groups' pass and attachment
+    /// lists keep their capacity. Groups are taken from the last list; kept whole, a list is
+    /// never copied group by group.
+    full_lists: Vec<Vec<Group>>,
+    /// Empty group lists.
+    group_lists: Vec<Vec<Group>>,
 }
 
 /// Plans (tried and kept) one compile may hold at once: the declared order, the edited one and
@@ -136,7 +146,7 @@ impl GroupFill {
     /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
     pub(super) fn start(
         &mut self,
-        spares: &mut Spares,
+        spares: &mut GroupLists,
         kind: PassKind,
         multiview: Option<u32>,
         first: PassId,
@@ -179,7 +189,7 @@ impl GroupFill {
     }
 }
 
-impl Spares {
+impl GroupLists {
     /// A list to fill with groups (room for `capacity`): a list handed back with its groups,
     /// else an empty one.
     pub(super) fn group_fill(&mut self, capacity: usize) -> GroupFill {
@@ -224,7 +234,9 @@ impl Spares {
             self.full_lists.push(groups);
         }
     }
+}
 
+impl Spares {
     /// An empty list of physical resources.
     pub(super) fn physical_list(&mut self) -> Vec<PhysicalResource> {
         self.physical_lists.pop().unwrap_or_default()
@@ -252,7 +264,7 @@ impl Spares {
     /// plan, made on demand elsewhere, are dropped: keeping them would grow the spares by a
     /// plan's worth every frame that asks for them.
     fn take_plan(&mut self, mut plan: CompiledGraph) {
-        self.take_groups(std::mem::take(&mut plan.groups));
+        self.groups.take_groups(std::mem::take(&mut plan.groups));
         let scratch = &mut self.scratch;
         scratch.pass_plans.give(std::mem::take(&mut plan.passes));
         scratch.pass_ids.give(std::mem::take(&mut plan.order));
@@ -306,10 +318,10 @@ mod tests {
         }
         let spares = &compiler.spares;
         assert_eq!(groups, 8);
-        let spare_groups = |s: &Spares| s.full_lists.iter().map(Vec::len).sum::<usize>();
-        assert!(spares.full_lists.len() <= PLANS_AT_ONCE);
+        let spare_groups = |s: &Spares| s.groups.full_lists.iter().map(Vec::len).sum::<usize>();
+        assert!(spares.groups.full_lists.len() <= PLANS_AT_ONCE);
         assert!(spare_groups(spares) <= PLANS_AT_ONCE * groups);
-        assert!(spares.group_lists.len() <= PLANS_AT_ONCE);
+        assert!(spares.groups.group_lists.len() <= PLANS_AT_ONCE);
         assert!(spares.physical_lists.len() <= 1);
         assert!(spares.resource_lists.len() <= spares.most_physical);
         // And they are used: the next compile takes its groups from them.

@@ -23,7 +23,7 @@ pub(in crate::compile) struct Planned {
 impl Planned {
     /// Hands the lists of a plan not kept back.
     pub(in crate::compile) fn recycle(self, spares: &mut Spares) {
-        spares.take_groups(self.groups);
+        spares.groups.take_groups(self.groups);
         spares.take_warning_list(self.warnings);
         let scratch = &mut spares.scratch;
         scratch.pass_ids.give(self.order);

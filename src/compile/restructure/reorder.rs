@@ -4,7 +4,7 @@
 use super::{NONE, ReadersOf};
 use crate::compile::Decls;
 use crate::compile::accesses::{Accesses, PassInfo};
-use crate::compile::groups::{Grouper, same_attachments};
+use crate::compile::groups::{GroupMarks, Grouper, same_attachments};
 use crate::compile::ops;
 use crate::compile::scratch::Scratch;
 use crate::compile::subresources::SubTable;
@@ -71,6 +71,9 @@ pub(in crate::compile) struct Workspace {
     read_mark: Vec<u32>,
     write_mark: Vec<u32>,
     local_group: Vec<(u32, u32)>,
+    /// The merge rule's marks after the order so far, and on trial orders.
+    tail_marks: GroupMarks,
+    trial_marks: GroupMarks,
 }
 
 /// Greedy, in declared order: each live render pass looks up to `WINDOW` passes back for the
@@ -103,6 +106,8 @@ pub(in crate::compile) fn reorder<'a>(
         read_mark,
         write_mark,
         local_group,
+        tail_marks,
+        trial_marks,
     } = work;
     if !options.merge || !has_candidates(graph, keys, &declared, declared_keys) {
         return Reordered {
@@ -137,7 +142,9 @@ pub(in crate::compile) fn reorder<'a>(
         pos,
         starts,
         tail: None,
+        tail_marks: Some(tail_marks),
         trial: None,
+        trial_marks: Some(trial_marks),
         mark,
         read_mark,
         write_mark,
@@ -250,8 +257,12 @@ struct Reorderer<'a> {
     /// The merge rule's state after `out`, from the first move on (before it, `out` is the
     /// declared order and its groups are `declared_groups`).
     tail: Option<Grouper<'a>>,
+    /// The tail's marks, until it is made.
+    tail_marks: Option<&'a mut GroupMarks>,
     /// The merge rule on trial orders, made at the first trial.
     trial: Option<Grouper<'a>>,
+    /// The trial's marks, until it is made.
+    trial_marks: Option<&'a mut GroupMarks>,
     /// Per pass: a stamp (dependency marks).
     mark: &'a mut Vec<u32>,
     /// Per subresource: stamps of what the passes being moved read and write.
@@ -268,9 +279,6 @@ impl<'a> Reorderer<'a> {
     /// The order and moves; the mergers' lists go back to the scratch.
     fn finish(self) -> Reordered {
         let scratch = self.scratch;
-        for grouper in [self.tail, self.trial].into_iter().flatten() {
-            grouper.recycle(scratch);
-        }
         if let Some(readers) = self.built_readers {
             readers.recycle(scratch);
         }
@@ -421,10 +429,11 @@ impl<'a> Reorderer<'a> {
         }
         // Keep the new order: positions, group starts and the merge rule's state.
         let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
-        let scratch = &mut *self.scratch;
-        let tail = self
-            .tail
-            .get_or_insert_with(|| Grouper::new(graph, subs, v, options, scratch));
+        let marks = &mut self.tail_marks;
+        let tail = self.tail.get_or_insert_with(|| {
+            let marks = marks.take().expect("the tail's marks until it is made");
+            Grouper::new(graph, subs, v, options, marks)
+        });
         tail.reset();
         for (offset, &p) in new.iter().enumerate() {
             let at = rs + offset;
@@ -468,10 +477,11 @@ impl<'a> Reorderer<'a> {
             ));
         }
         let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
-        let scratch = &mut *self.scratch;
-        let trial = self
-            .trial
-            .get_or_insert_with(|| Grouper::new(graph, subs, v, options, scratch));
+        let marks = &mut self.trial_marks;
+        let trial = self.trial.get_or_insert_with(|| {
+            let marks = marks.take().expect("the trial's marks until it is made");
+            Grouper::new(graph, subs, v, options, marks)
+        });
         trial.reset();
         let mut group = 0u32;
         let mut bounds = Vec::with_capacity(seq.len() + 1);
