@@ -3,13 +3,50 @@
 //! next compile, so a frame that compiles a graph like the last one's allocates nothing per
 //! pass or group, and works in memory the last compile left in the caches.
 
-use super::prefetch::{prefetch, prefetch_all};
+use super::groups::GroupMarks;
+use super::liveness::Readers;
+use super::prefetch;
+use super::restructure::ReorderWorkspace;
 use super::scratch::Scratch;
+use super::validate;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::options::CompileOptions;
 use crate::plan::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
 use crate::resource::{PassId, PassKind, ResourceId};
+
+impl RenderGraph<'_> {
+    /// Compiles the graph in full. See [`PlanCache`](crate::PlanCache) to reuse a plan across frames.
+    pub fn compile(&self, options: &CompileOptions) -> Result<CompiledGraph, GraphError> {
+        super::compile(self, options, &mut Spares::default())
+    }
+}
+
+impl CompiledGraph {
+    /// The plan of the declared order: this plan itself when restructuring changed nothing
+    /// (or was off), else the same graph compiled with
+    /// [`with_restructure(false)`](CompileOptions::with_restructure), made when first asked
+    /// for. The executor's `Naive` and `Poison` modes record it, so their images check the
+    /// restructured plan.
+    pub fn as_declared(&self) -> &CompiledGraph {
+        if self.restructure.is_empty() {
+            return self;
+        }
+        self.declared.get_or_init(|| {
+            let options = self.options.with_restructure(false);
+            let declared = super::compile_decls(
+                (&self.pass_decls, &self.resource_decls),
+                None,
+                self.fingerprint,
+                &options,
+                &mut Spares::default(),
+            )
+            // The same declarations compiled once already; the declared order checks less.
+            .expect("a graph that compiled restructured compiles in declared order");
+            Box::new(declared)
+        })
+    }
+}
 
 /// Compiles graphs, reusing the storage of plans it is handed back.
 ///
@@ -47,12 +84,8 @@ impl Compiler {
 /// Spare lists, emptied, with their capacity.
 #[derive(Debug, Default)]
 pub(super) struct Spares {
-    /// Group lists handed back, their groups still in them: the groups' pass and attachment
-    /// lists keep their capacity. Groups are taken from the last list; kept whole, a list is
-    /// never copied group by group.
-    full_lists: Vec<Vec<Group>>,
-    /// Empty group lists.
-    group_lists: Vec<Vec<Group>>,
+    /// Group lists handed back.
+    pub(super) groups: GroupLists,
     /// Empty resource lists of physical resources.
     resource_lists: Vec<Vec<ResourceId>>,
     /// Empty physical resource lists.
@@ -64,6 +97,37 @@ pub(super) struct Spares {
     most_physical: usize,
     /// The steps' working lists, and the per-pass and per-resource lists of plans handed back.
     pub(super) scratch: Scratch,
+    /// The lists that stay inside one step.
+    pub(super) work: Workspaces,
+}
+
+/// The lists that stay inside one step, one field per step: the step clears them at its start
+/// and fills them, so a compile like the last one's allocates none of them, and nothing hands
+/// them back.
+#[derive(Debug, Default)]
+pub(super) struct Workspaces {
+    pub validate: validate::Workspace,
+    /// Versions: per subresource, its current version while tracing.
+    pub current_versions: Vec<Option<u32>>,
+    /// Grouping: what the current group wrote and touched.
+    pub group_marks: GroupMarks,
+    /// Planning an order: who reads each version last.
+    pub readers: Readers,
+    /// Warnings: per resource, a `clear_for_write` was said.
+    pub clear_for_write_said: Vec<bool>,
+    /// Restructuring: the reordering's positions, group starts and marks.
+    pub reorder: ReorderWorkspace,
+}
+
+/// Group lists handed back, and empty ones.
+#[derive(Debug, Default)]
+pub(super) struct GroupLists {
+    /// Group lists handed back, their groups still in them: the groups' pass and attachment
+    /// lists keep their capacity. Groups are taken from the last list; kept whole, a list is
+    /// never copied group by group.
+    full_lists: Vec<Vec<Group>>,
+    /// Empty group lists.
+    group_lists: Vec<Vec<Group>>,
 }
 
 /// Plans (tried and kept) one compile may hold at once: the declared order, the edited one and
@@ -82,7 +146,7 @@ impl GroupFill {
     /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
     pub(super) fn start(
         &mut self,
-        spares: &mut Spares,
+        spares: &mut GroupLists,
         kind: PassKind,
         multiview: Option<u32>,
         first: PassId,
@@ -100,14 +164,7 @@ impl GroupFill {
             });
             self.list.push(group);
         }
-        // The old groups ahead are reused in turn: start loading them, then their lists.
-        if let Some(ahead) = self.list.get(self.used + 12) {
-            prefetch_all(ahead);
-        }
-        if let Some(ahead) = self.list.get(self.used + 4) {
-            prefetch(ahead.passes.as_ptr());
-            prefetch(ahead.color.as_ptr());
-        }
+        prefetch::reused_groups(&self.list, self.used);
         let group = &mut self.list[self.used];
         self.used += 1;
         group.kind = kind;
@@ -132,7 +189,7 @@ impl GroupFill {
     }
 }
 
-impl Spares {
+impl GroupLists {
     /// A list to fill with groups (room for `capacity`): a list handed back with its groups,
     /// else an empty one.
     pub(super) fn group_fill(&mut self, capacity: usize) -> GroupFill {
@@ -177,7 +234,9 @@ impl Spares {
             self.full_lists.push(groups);
         }
     }
+}
 
+impl Spares {
     /// An empty list of physical resources.
     pub(super) fn physical_list(&mut self) -> Vec<PhysicalResource> {
         self.physical_lists.pop().unwrap_or_default()
@@ -205,7 +264,7 @@ impl Spares {
     /// plan, made on demand elsewhere, are dropped: keeping them would grow the spares by a
     /// plan's worth every frame that asks for them.
     fn take_plan(&mut self, mut plan: CompiledGraph) {
-        self.take_groups(std::mem::take(&mut plan.groups));
+        self.groups.take_groups(std::mem::take(&mut plan.groups));
         let scratch = &mut self.scratch;
         scratch.pass_plans.give(std::mem::take(&mut plan.passes));
         scratch.pass_ids.give(std::mem::take(&mut plan.order));
@@ -259,10 +318,10 @@ mod tests {
         }
         let spares = &compiler.spares;
         assert_eq!(groups, 8);
-        let spare_groups = |s: &Spares| s.full_lists.iter().map(Vec::len).sum::<usize>();
-        assert!(spares.full_lists.len() <= PLANS_AT_ONCE);
+        let spare_groups = |s: &Spares| s.groups.full_lists.iter().map(Vec::len).sum::<usize>();
+        assert!(spares.groups.full_lists.len() <= PLANS_AT_ONCE);
         assert!(spare_groups(spares) <= PLANS_AT_ONCE * groups);
-        assert!(spares.group_lists.len() <= PLANS_AT_ONCE);
+        assert!(spares.groups.group_lists.len() <= PLANS_AT_ONCE);
         assert!(spares.physical_lists.len() <= 1);
         assert!(spares.resource_lists.len() <= spares.most_physical);
         // And they are used: the next compile takes its groups from them.

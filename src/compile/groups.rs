@@ -6,7 +6,6 @@
 use super::Decls;
 use super::accesses::Accesses;
 use super::compiler::Spares;
-use super::scratch::Scratch;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
@@ -21,6 +20,14 @@ pub(super) struct Grouping {
     pub group_of: Vec<Option<GroupId>>,
 }
 
+/// Per subresource: the stamp of the last group that wrote it / touched it outside its
+/// attachments. The compiler's lists, cleared when a [`Grouper`] starts on them.
+#[derive(Debug, Default)]
+pub(super) struct GroupMarks {
+    written_in: Vec<u32>,
+    touched_in: Vec<u32>,
+}
+
 /// The merge rule applied to passes one at a time. What the current group has done to each
 /// subresource is kept as stamps (the current group's stamp: it wrote it / read or wrote it
 /// outside its attachments), so starting a group costs nothing.
@@ -29,8 +36,7 @@ pub(super) struct Grouper<'a> {
     subs: &'a SubTable,
     v: &'a Versions,
     options: &'a CompileOptions,
-    written_in: Vec<u32>,
-    touched_in: Vec<u32>,
+    marks: &'a mut GroupMarks,
     /// Stamp of the current group; 0 before the first.
     stamp: u32,
     /// The current group's kind and first pass.
@@ -45,25 +51,22 @@ impl<'a> Grouper<'a> {
         subs: &'a SubTable,
         v: &'a Versions,
         options: &'a CompileOptions,
-        scratch: &mut Scratch,
+        marks: &'a mut GroupMarks,
     ) -> Self {
+        for list in [&mut marks.written_in, &mut marks.touched_in] {
+            list.clear();
+            list.resize(subs.len(), 0);
+        }
         Grouper {
             acc: graph.acc,
             subs,
             v,
             options,
-            written_in: scratch.u32s.filled(subs.len(), 0),
-            touched_in: scratch.u32s.filled(subs.len(), 0),
+            marks,
             stamp: 0,
             current: None,
             resolved: false,
         }
-    }
-
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        scratch.u32s.give(self.written_in);
-        scratch.u32s.give(self.touched_in);
     }
 
     /// Forgets the current group: the next pass starts one.
@@ -101,11 +104,11 @@ impl<'a> Grouper<'a> {
     }
 
     fn written(&self, p: PassId, accept: impl Fn(ListAccess) -> bool) -> bool {
-        self.any(&self.written_in, p, accept)
+        self.any(&self.marks.written_in, p, accept)
     }
 
     fn touched(&self, p: PassId, accept: impl Fn(ListAccess) -> bool + Copy) -> bool {
-        self.any(&self.touched_in, p, accept) || self.written(p, accept)
+        self.any(&self.marks.touched_in, p, accept) || self.written(p, accept)
     }
 
     /// Records what live pass `p` does in the current group.
@@ -115,19 +118,19 @@ impl<'a> Grouper<'a> {
         // An attachment writes when it makes a version: every access but a `read`.
         for (slot, a) in slots.iter().enumerate() {
             if self.v.slot_written[self.v.slot(p, slot)].is_some() {
-                self.written_in[self.subs.index(a.resource, a.sub)] = stamp;
+                self.marks.written_in[self.subs.index(a.resource, a.sub)] = stamp;
             }
             if let Some(t) = a.resolve {
-                self.written_in[self.subs.index(t, a.resolve_subresource())] = stamp;
+                self.marks.written_in[self.subs.index(t, a.resolve_subresource())] = stamp;
             }
         }
         for &(access, e) in acc.entries(p.index()) {
             for s in self.subs.of(e.resource, e.range) {
                 if access.writes() {
-                    self.written_in[s] = stamp;
+                    self.marks.written_in[s] = stamp;
                 }
                 if access != ListAccess::CopySrc && access != ListAccess::CopyDst {
-                    self.touched_in[s] = stamp;
+                    self.marks.touched_in[s] = stamp;
                 }
             }
         }
@@ -175,7 +178,9 @@ impl<'a> Grouper<'a> {
             Some(t) => Some((t, a.resolve_subresource())),
             None => (a.is_depth && a.access != Access::Read).then_some((a.resource, a.sub)),
         });
-        if attachment_writes.any(|(r, s)| self.touched_in[self.subs.index(r, s)] == self.stamp) {
+        if attachment_writes
+            .any(|(r, s)| self.marks.touched_in[self.subs.index(r, s)] == self.stamp)
+        {
             return Some(GroupBoundary::WritesBoundTexture);
         }
         // Merging is the point; only the caller's kill switch stops it here.
@@ -206,10 +211,16 @@ pub(super) fn form_groups(
     options: &CompileOptions,
     spares: &mut Spares,
 ) -> Grouping {
-    let mut groups = spares.group_fill(order.len());
+    let Spares {
+        groups: lists,
+        scratch,
+        work,
+        ..
+    } = spares;
+    let mut groups = lists.group_fill(order.len());
     let passes = graph.passes;
-    let mut group_of = spares.scratch.maybe_groups.filled(passes.len(), None);
-    let mut grouper = Grouper::new(graph, subs, v, options, &mut spares.scratch);
+    let mut group_of = scratch.maybe_groups.filled(passes.len(), None);
+    let mut grouper = Grouper::new(graph, subs, v, options, &mut work.group_marks);
     for &p in order {
         match (grouper.push(p), groups.last_mut()) {
             (None, Some(group)) => group.passes.push(p),
@@ -218,12 +229,11 @@ pub(super) fn form_groups(
                     group.boundary = reason;
                 }
                 let info = graph.acc.info(p.index());
-                groups.start(spares, info.kind, info.multiview, p);
+                groups.start(lists, info.kind, info.multiview, p);
             }
         }
         group_of[p.index()] = Some(GroupId::new(groups.len() - 1));
     }
-    grouper.recycle(&mut spares.scratch);
-    let groups = spares.filled_groups(groups);
+    let groups = lists.filled_groups(groups);
     Grouping { groups, group_of }
 }

@@ -71,6 +71,7 @@ pub(super) fn why_live(
 }
 
 /// Per version: the last live pass that reads it and its group.
+#[derive(Debug, Default)]
 pub(super) struct Readers {
     /// 1 + the last group whose live passes read the version (0: never read).
     pub last_group: Vec<u32>,
@@ -78,24 +79,17 @@ pub(super) struct Readers {
     pub last_pass: Vec<Option<PassId>>,
 }
 
-impl Readers {
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        scratch.u32s.give(self.last_group);
-        scratch.maybe_passes.give(self.last_pass);
-    }
-}
-
-pub(super) fn last_readers(
+/// Fills `readers` (the compiler's lists, cleared here) for the groups of `group_of`.
+pub(super) fn last_readers<'w>(
     v: &Versions,
     live: &[bool],
     group_of: &[Option<GroupId>],
-    scratch: &mut Scratch,
-) -> Readers {
-    let mut readers = Readers {
-        last_group: scratch.u32s.filled(v.writer.len(), 0),
-        last_pass: scratch.maybe_passes.filled(v.writer.len(), None),
-    };
+    readers: &'w mut Readers,
+) -> &'w Readers {
+    readers.last_group.clear();
+    readers.last_group.resize(v.writer.len(), 0);
+    readers.last_pass.clear();
+    readers.last_pass.resize(v.writer.len(), None);
     for p in (0..live.len()).filter(|&p| live[p]) {
         let g = group_of[p].expect("live passes have a group").index() as u32 + 1;
         for &version in v.reads_of(p) {

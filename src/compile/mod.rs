@@ -8,30 +8,30 @@
 //! | validate | `validate.rs` | that the declared graph is well formed (one checker method per rule) |
 //! | versions | `versions.rs` | which version of which subresource every access reads and writes |
 //! | liveness | `liveness.rs` | which passes are live (and why); who reads each version last |
-//! | restructure | `restructure.rs` | dead resolves dropped, copies folded, the execution order |
-//! | groups | `groups.rs` | which live passes share one wgpu pass, and why each group ends |
-//! | ops | `ops.rs` | every attachment's load op, store op and read-only depth |
+//! | plan an order | `planned.rs` | groups (`groups.rs`), ops (`ops.rs`), lifetimes, warnings of one order |
+//! | restructure | `restructure/` | dead resolves dropped and copies folded (`edits.rs`), passes moved (`reorder.rs`) |
 //! | naive | `naive.rs` | what the naive plan (the executor's `Naive` mode) would load |
 //! | resources | `resources.rs` | lifetimes, usages, transient textures, physical textures |
 //! | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
-//! | warnings | `warnings.rs` | avoidable costs worth telling the user about |
-//! | limits | here, `check_limits` | that the plan fits the caller's device limits, if given |
+//! | assemble | `assemble.rs` | each pass's plan, and the plan from the steps' results |
+//! | limits | `limits.rs` | that the plan fits the caller's device limits, if given |
 //!
 //! What the steps share: `accesses.rs` holds every pass's attachment slots, list entries, kind
 //! and key, and every resource's facts, in dense tables that validation fills while each
-//! declaration is in the caches (the later steps read declarations only for names and clear
-//! values); `scratch.rs` keeps the steps' working lists between compiles; `compiler.rs` keeps
-//! the lists of plans handed back. Steps that walk the same data run in one walk where the
-//! order allows: each group's bytes, transient textures and warnings right after its ops, each
-//! pass's naive and sampled bytes as its versions are traced. `prefetch.rs` holds the cache
-//! hints of the walks that follow a declaration's pointers.
+//! declaration is in the caches. The compiler (`compiler.rs`) keeps each step's own lists in
+//! that step's workspace, cleared at its start; the tables that pass from step to step and the
+//! lists of plans handed back come from `scratch.rs`. Each group's bytes, transient textures
+//! and warnings are found right after its ops. `prefetch.rs` holds the cache hints.
 
 mod accesses;
+mod assemble;
 mod compiler;
 mod groups;
+mod limits;
 mod liveness;
 mod naive;
 mod ops;
+mod planned;
 mod prefetch;
 mod resources;
 mod restructure;
@@ -44,19 +44,18 @@ mod warnings;
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::declare::{NameHashes, RenderGraph};
 use crate::error::GraphError;
 use crate::hash::FastHasher;
-use crate::ids::{GroupId, PassId};
 use crate::options::CompileOptions;
-use crate::plan::{CompiledGraph, Group, PassPlan, Reads, ResourcePlan, Restructuring, Warning};
+use crate::plan::CompiledGraph;
 use crate::resource::{PassDecl, ResourceDecl};
 
-use accesses::Accesses;
 pub use compiler::Compiler;
 use compiler::Spares;
+use planned::{Planned, declared_order, plan_order};
 
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
@@ -67,39 +66,6 @@ struct Decls<'a> {
     resources: &'a [ResourceDecl],
     /// The passes' accesses in dense tables.
     acc: &'a accesses::Accesses,
-}
-
-impl RenderGraph<'_> {
-    /// Compiles the graph in full. See [`PlanCache`](crate::PlanCache) to reuse a plan across frames.
-    pub fn compile(&self, options: &CompileOptions) -> Result<CompiledGraph, GraphError> {
-        compile(self, options, &mut Spares::default())
-    }
-}
-
-impl CompiledGraph {
-    /// The plan of the declared order: this plan itself when restructuring changed nothing
-    /// (or was off), else the same graph compiled with
-    /// [`with_restructure(false)`](CompileOptions::with_restructure), made when first asked
-    /// for. The executor's `Naive` and `Poison` modes record it, so their images check the
-    /// restructured plan.
-    pub fn as_declared(&self) -> &CompiledGraph {
-        if self.restructure.is_empty() {
-            return self;
-        }
-        self.declared.get_or_init(|| {
-            let options = self.options.with_restructure(false);
-            let declared = compile_decls(
-                (&self.pass_decls, &self.resource_decls),
-                None,
-                self.fingerprint,
-                &options,
-                &mut Spares::default(),
-            )
-            // The same declarations compiled once already; the declared order checks less.
-            .expect("a graph that compiled restructured compiles in declared order");
-            Box::new(declared)
-        })
-    }
 }
 
 /// The compiler pipeline.
@@ -123,261 +89,6 @@ fn compile(
     )
 }
 
-/// The groups of one execution order with their ops, what they cost, the resources' lifetimes
-/// and transient textures, and the warnings.
-struct Planned {
-    order: Vec<PassId>,
-    groups: Vec<Group>,
-    group_of: Vec<Option<GroupId>>,
-    bytes: Option<u64>,
-    resources: Vec<ResourcePlan>,
-    warnings: Vec<Warning>,
-}
-
-impl Planned {
-    /// Hands the lists of a plan not kept back.
-    fn recycle(self, spares: &mut Spares) {
-        spares.take_groups(self.groups);
-        spares.take_warning_list(self.warnings);
-        let scratch = &mut spares.scratch;
-        scratch.pass_ids.give(self.order);
-        scratch.maybe_groups.give(self.group_of);
-        scratch.resource_plans.give(self.resources);
-    }
-}
-
-fn plan_order(
-    decls: Decls<'_>,
-    checked: &validate::Checked,
-    v: &versions::Versions,
-    live: &[bool],
-    order: Vec<PassId>,
-    options: &CompileOptions,
-    spares: &mut Spares,
-) -> Planned {
-    let grouping = groups::form_groups(decls, &checked.subs, v, &order, options, spares);
-    let list = spares.warning_list();
-    let scratch = &mut spares.scratch;
-    let mut resources = resources::lifetimes_and_usage(decls, live, &grouping.group_of, scratch);
-    let readers = liveness::last_readers(v, live, &grouping.group_of, scratch);
-    let bytes_of = |r, sub| checked.subresource_bytes(decls.resources, r, sub);
-    // Each group's transient textures, then its warnings (which depend on them), right after
-    // its ops, while it is in the caches.
-    let mut warnings = warnings::Warnings::new(list, decls.resources.len(), scratch);
-    let each_group = |group: &Group| {
-        resources::mark_transients(decls, &mut resources, group, options);
-        warnings.group(decls, group, &resources, options);
-    };
-    let (groups, bytes) = ops::infer_attachment_ops(
-        decls,
-        grouping.groups,
-        v,
-        &readers,
-        options,
-        bytes_of,
-        each_group,
-    );
-    readers.recycle(scratch);
-    Planned {
-        order,
-        groups,
-        group_of: grouping.group_of,
-        bytes,
-        resources,
-        warnings: warnings.finish(scratch),
-    }
-}
-
-/// The live passes in declared order (sized once: a filtered iterator would grow the list).
-fn declared_order(live: &[bool], scratch: &mut scratch::Scratch) -> Vec<PassId> {
-    let mut order = scratch.pass_ids.take(live.len());
-    order.extend((0..live.len()).filter(|&p| live[p]).map(PassId::new));
-    order
-}
-
-/// What restructuring decided: the edited declarations (with their versions and liveness when
-/// a fold changed them), the moves and the plan of the resulting order.
-struct Restructured {
-    edits: Option<(restructure::Edits, Accesses)>,
-    retraced: Option<(versions::Versions, Vec<bool>)>,
-    moves: Vec<Restructuring>,
-    planned: Planned,
-}
-
-/// Restructures the frame, or `None` when that would not make it cheaper than `as_declared`.
-/// Moves are kept only if they beat the same edits in declared order, and only while each moved
-/// pass still shares the group it joined.
-fn restructure_frame(
-    declared: Decls<'_>,
-    checked: &validate::Checked,
-    versions: &versions::Versions,
-    live: &[bool],
-    as_declared: &Planned,
-    options: &CompileOptions,
-    spares: &mut Spares,
-) -> Option<Restructured> {
-    let (passes, resources) = (declared.passes, declared.resources);
-    let subs = &checked.subs;
-    // Who reads each version: needed only where something resolves (or passes may move).
-    let resolving = |p: usize| declared.acc.slots(p).iter().any(|a| a.resolve.is_some());
-    let resolves = (0..passes.len()).any(|p| live[p] && resolving(p));
-    let readers =
-        resolves.then(|| restructure::ReadersOf::new(passes.len(), versions, &mut spares.scratch));
-    let edit = |folds| {
-        readers.as_ref().and_then(|readers| {
-            restructure::edit_resolves(passes, resources, subs, versions, live, readers, folds)
-        })
-    };
-    let mut edits = edit(true);
-    let mut retraced = None;
-    let mut edited_acc = edits
-        .as_ref()
-        .map(|e| Accesses::new(resources, &e.passes, &mut spares.scratch));
-    let mut untraceable = false;
-    if let (Some(e), Some(acc)) = (edits.as_ref().filter(|e| e.folded()), &edited_acc) {
-        // Folding moves a write from the copy to the resolve: versions change. A culled pass
-        // that read a dropped resolve can make them untraceable; then nothing is folded.
-        let scratch = &mut spares.scratch;
-        let graph = Decls {
-            passes: &e.passes,
-            resources,
-            acc,
-        };
-        match versions::trace_versions(graph, checked, scratch) {
-            Ok(v) => {
-                let mut l = liveness::find_live_passes(acc, &v, options, scratch);
-                // A folded copy does not run, also where culling is off.
-                for (live, folded) in l.iter_mut().zip(&e.folded_into) {
-                    *live &= folded.is_none();
-                }
-                retraced = Some((v, l));
-            }
-            Err(_) => untraceable = true,
-        }
-    }
-    if untraceable {
-        edits = edit(false);
-        if let Some(acc) = edited_acc.take() {
-            acc.recycle(&mut spares.scratch);
-        }
-        edited_acc = edits
-            .as_ref()
-            .map(|e| Accesses::new(resources, &e.passes, &mut spares.scratch));
-    }
-    let (v, l) = retraced
-        .as_ref()
-        .map_or((versions, live), |(v, l)| (v, &l[..]));
-    let eff = Decls {
-        passes: edits.as_ref().map_or(passes, |e| &e.passes),
-        resources,
-        acc: edited_acc.as_ref().unwrap_or(declared.acc),
-    };
-    let given_readers = match &retraced {
-        Some(_) => None,
-        None => readers.as_ref(),
-    };
-    let edited = edits.is_some().then(|| {
-        let order = declared_order(l, &mut spares.scratch);
-        plan_order(eff, checked, v, l, order, options, spares)
-    });
-    let declared_groups = &edited.as_ref().unwrap_or(as_declared).group_of;
-    let reordered = restructure::reorder(
-        eff,
-        subs,
-        v,
-        l,
-        given_readers,
-        declared_groups,
-        options,
-        &mut spares.scratch,
-    );
-    if let Some(readers) = readers {
-        readers.recycle(&mut spares.scratch);
-    }
-    let mut moves = reordered.moves;
-    let mut planned = None;
-    if moves.is_empty() {
-        spares.scratch.pass_ids.give(reordered.order);
-    } else {
-        let p = plan_order(eff, checked, v, l, reordered.order, options, spares);
-        let baseline = edited.as_ref().unwrap_or(as_declared).bytes;
-        let pays = p.bytes.zip(baseline).is_some_and(|(a, b)| a < b);
-        // A later move can leave an earlier one's pass outside the group it joined.
-        moves.retain(|m| match m {
-            Restructuring::Moved { pass, joins, .. } => {
-                p.group_of[pass.index()] == p.group_of[joins.index()]
-            }
-            _ => true,
-        });
-        if pays && !moves.is_empty() {
-            planned = Some(p);
-        } else {
-            p.recycle(spares);
-            moves.clear();
-        }
-    }
-    let planned = match (planned, edited) {
-        (Some(p), Some(unused)) => {
-            unused.recycle(spares);
-            p
-        }
-        (Some(p), None) | (None, Some(p)) => p,
-        (None, None) => {
-            give_back_retraced(retraced, &mut spares.scratch);
-            return None;
-        }
-    };
-    // The guarantee: never more traffic than the declared order.
-    let cheaper = planned
-        .bytes
-        .zip(as_declared.bytes)
-        .is_some_and(|(a, b)| a <= b);
-    if !cheaper {
-        planned.recycle(spares);
-        give_back_retraced(retraced, &mut spares.scratch);
-        if let Some(acc) = edited_acc {
-            acc.recycle(&mut spares.scratch);
-        }
-        return None;
-    }
-    Some(Restructured {
-        edits: edits.zip(edited_acc),
-        retraced,
-        moves,
-        planned,
-    })
-}
-
-/// Hands back the versions and liveness traced again after a fold.
-fn give_back_retraced(
-    retraced: Option<(versions::Versions, Vec<bool>)>,
-    scratch: &mut scratch::Scratch,
-) {
-    if let Some((v, live)) = retraced {
-        v.recycle(scratch);
-        scratch.flags.give(live);
-    }
-}
-
-/// Step 11, limits: that no live pass needs more than the caller's device limits
-/// ([`CompileOptions::with_limits`]); the first declared pass over one is the error.
-fn check_limits(plan: &CompiledGraph) -> Result<(), GraphError> {
-    let Some(given) = &plan.options.limits else {
-        return Ok(());
-    };
-    match plan.first_pass_over(given) {
-        None => Ok(()),
-        Some(excess) => Err(GraphError::ExceedsLimit {
-            pass: plan.pass_name(excess.pass).to_owned(),
-            resource: excess.resource.map(|r| plan.resource_name(r).to_owned()),
-            limit: excess.limit,
-            needed: excess.needed,
-            given: excess.given,
-            detail: plan.describe_excess(&excess),
-        }),
-    }
-}
-
 /// Compiles declarations. `names` are their name hashes; `None` skips the unique-name check,
 /// for declarations that compiled before.
 fn compile_decls(
@@ -388,13 +99,15 @@ fn compile_decls(
     spares: &mut Spares,
 ) -> Result<CompiledGraph, GraphError> {
     let scratch = &mut spares.scratch;
-    let checked = validate::validate(passes, resources, names, scratch)?;
+    let work = &mut spares.work;
+    let checked = validate::validate(passes, resources, names, scratch, &mut work.validate)?;
     let declared = Decls {
         passes,
         resources,
         acc: &checked.acc,
     };
-    let versions = match versions::trace_versions(declared, &checked, scratch) {
+    let current = &mut work.current_versions;
+    let versions = match versions::trace_versions(declared, &checked, scratch, current) {
         Ok(v) => v,
         Err(e) => {
             checked.recycle(scratch);
@@ -414,7 +127,7 @@ fn compile_decls(
     match plan {
         Ok(mut plan) => {
             plan.reads = reads;
-            check_limits(&plan)?;
+            limits::check_limits(&plan)?;
             Ok(plan)
         }
         Err(e) => {
@@ -424,8 +137,7 @@ fn compile_decls(
     }
 }
 
-/// Everything after validation and versions: liveness, the declared order's plan,
-/// restructuring, resources, traffic, warnings.
+/// Everything after validation and versions, step by step.
 fn plan_frame(
     (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
     checked: &validate::Checked,
@@ -439,119 +151,46 @@ fn plan_frame(
         resources,
         acc: &checked.acc,
     };
-    let subs = &checked.subs;
     let live = liveness::find_live_passes(&checked.acc, versions, options, &mut spares.scratch);
-
-    // Restructuring: dead resolves and folded copies edit the declarations the later steps
-    // read; the order follows from the hazards. Each is kept only if the frame gets cheaper.
     let order = declared_order(&live, &mut spares.scratch);
     let as_declared = plan_order(declared, checked, versions, &live, order, options, spares);
     let declared_bytes = as_declared.bytes;
-    let restructured = options
-        .restructure
-        .then(|| {
-            restructure_frame(
-                declared,
-                checked,
-                versions,
-                &live,
-                &as_declared,
-                options,
-                spares,
-            )
-        })
-        .flatten();
-    let (edits, retraced, moves, planned) = match restructured {
-        Some(r) => {
-            as_declared.recycle(spares);
-            (r.edits, r.retraced, r.moves, r.planned)
-        }
-        None => (None, None, Vec::new(), as_declared),
-    };
-    let Planned {
-        order,
-        groups: planned_groups,
-        group_of,
-        bytes: planned_bytes,
-        resources: mut resource_plans,
-        warnings,
-    } = planned;
-    let (eff, eff_versions, eff_live) = match (&edits, &retraced) {
-        (Some((e, acc)), retraced) => {
-            let eff = Decls {
-                passes: &e.passes[..],
-                resources,
-                acc,
-            };
-            match retraced {
-                Some((v, l)) => (eff, v, &l[..]),
-                None => (eff, versions, &live[..]),
-            }
-        }
-        (None, _) => (declared, versions, &live[..]),
-    };
-
-    let scratch = &mut spares.scratch;
-    let naive = naive::naive_sources(versions, scratch);
-    let physical = resources::plan_physical_resources(eff, &mut resource_plans, options, spares);
+    let mut frame = restructure::restructure(
+        declared,
+        checked,
+        versions,
+        &live,
+        as_declared,
+        options,
+        spares,
+    );
+    let (eff, eff_versions, eff_live) =
+        restructure::as_run(&frame.edits, &frame.retraced, declared, versions, &live);
+    let naive = naive::naive_sources(versions, &mut spares.scratch);
+    let resource_plans = &mut frame.planned.resources;
+    let physical = resources::plan_physical_resources(eff, resource_plans, options, spares);
     let traffic = traffic::measure_traffic(
-        planned_bytes,
+        frame.planned.bytes,
         declared_bytes,
         &versions.pass_bytes,
         &live,
         options.fps,
     );
     let scratch = &mut spares.scratch;
-    let needed_by = liveness::why_live(eff.acc, subs, eff_versions, eff_live, scratch);
-    let mut restructure: Vec<Restructuring> = Vec::new();
-    let folded_into = match edits {
-        Some((e, acc)) => {
-            acc.recycle(scratch);
-            restructure = e.changes;
-            e.folded_into
-        }
-        None => scratch.maybe_passes.filled(passes.len(), None),
-    };
-    restructure.extend(moves);
-    let mut pass_plans = scratch.pass_plans.take(passes.len());
-    pass_plans.extend((0..passes.len()).map(|p| PassPlan {
-        culled: !eff_live[p] && folded_into[p].is_none(),
-        group: group_of[p],
-        needed_by: needed_by[p],
-        folded_into: folded_into[p],
-    }));
-    scratch.maybe_passes.give(folded_into);
-    scratch.needed_by.give(needed_by);
-    scratch.maybe_groups.give(group_of);
-    give_back_retraced(retraced, scratch);
-    let traffic = traffic?;
-    log::debug!(
-        "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}, {} restructured",
-        passes.len(),
-        live.iter().filter(|&&l| !l).count(),
-        planned_groups.len(),
-        traffic.bytes_per_frame,
-        traffic.naive_bytes_per_frame,
-        restructure.len()
-    );
-    scratch.flags.give(live);
-    Ok(CompiledGraph {
-        fingerprint,
-        options: *options,
-        pass_decls: Arc::clone(passes),
-        resource_decls: Arc::clone(resources),
-        passes: pass_plans,
-        groups: planned_groups,
-        order,
-        restructure,
-        declared: OnceLock::new(),
-        naive_groups: OnceLock::new(),
-        naive_sources: naive,
-        resources: resource_plans,
+    let needed_by = liveness::why_live(eff.acc, &checked.subs, eff_versions, eff_live, scratch);
+    let found = assemble::Found {
+        naive,
         physical,
         traffic,
-        warnings,
-        dependencies: OnceLock::new(),
-        reads: Reads::default(),
-    })
+        needed_by,
+    };
+    assemble::assemble(
+        (passes, resources),
+        fingerprint,
+        options,
+        frame,
+        live,
+        found,
+        spares,
+    )
 }

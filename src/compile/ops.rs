@@ -3,7 +3,7 @@
 
 use super::Decls;
 use super::liveness::Readers;
-use super::prefetch::{prefetch, prefetch_all, prefetch_bytes};
+use super::prefetch;
 use super::versions::{VersionId, Versions};
 use crate::options::CompileOptions;
 use crate::plan::{
@@ -11,7 +11,7 @@ use crate::plan::{
     color_bytes_per_sample,
 };
 use crate::resource::{
-    Access, AttachmentDecl, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
+    Access, AttachmentDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
 };
 
 /// The ops of every render group, and the attachment bytes the groups move (`None` beyond
@@ -28,7 +28,7 @@ pub(super) fn infer_attachment_ops(
 ) -> (Vec<Group>, Option<u64>) {
     let mut total = Some(0u64);
     for g in 0..groups.len() {
-        prefetch_group(graph, &groups, g);
+        prefetch::planned_groups(graph, &groups, g);
         let group = &mut groups[g];
         if group.kind != PassKind::Render {
             continue;
@@ -40,25 +40,6 @@ pub(super) fn infer_attachment_ops(
             .and_then(|(t, b)| t.checked_add(b));
     }
     (groups, total)
-}
-
-/// Starts loading what planning the groups after `g` reads and writes outside the dense tables:
-/// eight groups ahead the group itself, its pass list and up to four lines of its attachment
-/// list, four groups ahead its attachments' declarations (planning a group takes less time than
-/// a load from memory).
-fn prefetch_group(graph: Decls<'_>, groups: &[Group], g: usize) {
-    if let Some(ahead) = groups.get(g + 8) {
-        prefetch_all(ahead);
-        prefetch(ahead.passes.as_ptr());
-        // The attachments are written where the last plan's were: the list's first lines.
-        let bytes = ahead.color.capacity() * size_of::<AttachmentPlan>();
-        prefetch_bytes(ahead.color.as_ptr().cast(), bytes.min(256));
-    }
-    if let Some(&first) = groups.get(g + 4).and_then(|next| next.passes.first()) {
-        for a in graph.acc.slots(first.index()) {
-            prefetch_all(&graph.resources[a.resource.index()]);
-        }
-    }
 }
 
 /// The attachments of render group `g`.
@@ -84,11 +65,7 @@ fn plan_group(
         let loaded = v.slot_read[v.slot(first_id, slot)];
         let (load, load_reason) = load_op(a, decl, loaded, v, options);
         // The group's last write of the slot is what a later reader would need.
-        let written = group
-            .passes
-            .iter()
-            .rev()
-            .find_map(|&p| v.slot_written[v.slot(p, slot)]);
+        let written = last_write(&group.passes, slot, v);
         let (store, store_reason) = store_op(written, g, v, readers);
         let (store, read_only) = read_only_depth(a.is_depth, load, store);
         AttachmentPlan {
@@ -137,22 +114,40 @@ fn load_op(
 ) -> (LoadOp, LoadReason) {
     // The declaration is read for a clear value only where the load op clears.
     let value = || a.clear_value(decl);
-    match (a.access, loaded) {
-        (Access::Clear, _) => (LoadOp::Clear(value()), LoadReason::Cleared),
-        (Access::Write, _) if options.dont_care.is_some() => {
-            (LoadOp::DontCare, LoadReason::Overwritten)
-        }
-        (Access::Write, _) => (LoadOp::Clear(value()), LoadReason::Overwritten),
-        (Access::ReadWrite | Access::Read, Some(version)) => (
-            LoadOp::Load,
-            LoadReason::ContentsNeeded {
-                writer: v.writer[version as usize],
-            },
-        ),
-        (Access::ReadWrite | Access::Read, None) => {
-            (LoadOp::Clear(value()), LoadReason::NoContents)
-        }
+    if let Some(version) = loads(a.access, loaded) {
+        let writer = v.writer[version as usize];
+        return (LoadOp::Load, LoadReason::ContentsNeeded { writer });
     }
+    match a.access {
+        Access::Clear => (LoadOp::Clear(value()), LoadReason::Cleared),
+        Access::Write if options.dont_care.is_some() => (LoadOp::DontCare, LoadReason::Overwritten),
+        Access::Write => (LoadOp::Clear(value()), LoadReason::Overwritten),
+        Access::ReadWrite | Access::Read => (LoadOp::Clear(value()), LoadReason::NoContents),
+    }
+}
+
+/// The version a group's first pass loads into an attachment slot: the version it reads
+/// (`read`), where its access reads the contents. Restructuring counts a group's loads with it.
+#[inline]
+pub(super) fn loads(access: Access, read: Option<VersionId>) -> Option<VersionId> {
+    read.filter(|_| matches!(access, Access::Read | Access::ReadWrite))
+}
+
+/// The group's last write of an attachment slot (its passes in execution order): the version
+/// a later reader would need.
+#[inline]
+pub(super) fn last_write(passes: &[PassId], slot: usize, v: &Versions) -> Option<VersionId> {
+    passes
+        .iter()
+        .rev()
+        .find_map(|&p| v.slot_written[v.slot(p, slot)])
+}
+
+/// Whether a group stores `version`, its last write of an attachment: the frame keeps it, or
+/// `read_later` (a later group reads it). Restructuring counts a group's stores with it.
+#[inline]
+pub(super) fn stores(version: VersionId, v: &Versions, read_later: impl FnOnce() -> bool) -> bool {
+    v.kept_at_end[version as usize] || read_later()
 }
 
 /// `Store` when a later group reads the contents or a kept import needs them; `Discard`
@@ -166,15 +161,15 @@ fn store_op(
     let Some(version) = written else {
         return (StoreOp::None, StoreReason::NothingWritten);
     };
-    let version = version as usize;
-    if readers.last_group[version] > g as u32 + 1 {
-        let reader = readers.last_pass[version].expect("a read version has a reader");
+    let read_later = || readers.last_group[version as usize] > g as u32 + 1;
+    if !stores(version, v, read_later) {
+        return (StoreOp::Discard, StoreReason::NotNeeded);
+    }
+    if read_later() {
+        let reader = readers.last_pass[version as usize].expect("a read version has a reader");
         return (StoreOp::Store, StoreReason::ReadLater { reader });
     }
-    if v.kept_at_end[version] {
-        return (StoreOp::Store, StoreReason::KeptImport);
-    }
-    (StoreOp::Discard, StoreReason::NotNeeded)
+    (StoreOp::Store, StoreReason::KeptImport)
 }
 
 /// A depth that no pass of the group writes is read-only when loaded; a clear nobody writes over

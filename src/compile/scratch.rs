@@ -1,6 +1,7 @@
-//! The compiler's working lists, kept between compiles: a renderer that compiles every frame
-//! reuses the same memory for the same tables, which stays in the caches and costs no
-//! allocator calls.
+//! The lists that pass from step to step (versions, dense tables, orders, plans) and those of
+//! plans handed back, kept between compiles by element type: a renderer that compiles every
+//! frame reuses the same memory for the same tables, which stays in the caches and costs no
+//! allocator calls. A step's own lists are in its workspace (`compiler.rs`) instead.
 
 use super::accesses::{PassInfo, ResourceInfo};
 use super::resources::Pooling;
@@ -78,8 +79,6 @@ pub(super) struct Scratch {
     pub maybe_passes: Lists<Option<PassId>>,
     pub maybe_u32s: Lists<Option<u32>>,
     pub maybe_groups: Lists<Option<GroupId>>,
-    pub pairs: Lists<(u32, u32)>,
-    pub hashed: Lists<(u32, u32)>,
     pub read_how: Lists<(ResourceId, ReadHow)>,
     pub keyed: Lists<(bool, GroupId, ResourceId)>,
     pub needed_by: Lists<Option<NeededBy>>,

@@ -2,7 +2,7 @@
 //! (or a method of [`PassChecker`]) named after what it checks.
 
 use super::accesses::Accesses;
-use super::prefetch::{pass_lists, prefetch, prefetch_all};
+use super::prefetch;
 use super::scratch::Scratch;
 use super::subresources::SubTable;
 use crate::declare::NameHashes;
@@ -64,6 +64,15 @@ impl Checked {
     }
 }
 
+/// Validation's working lists, cleared where each is filled.
+#[derive(Debug, Default)]
+pub(super) struct Workspace {
+    /// Per resource: 1 + the last pass that named it.
+    seen_in_pass: Vec<u32>,
+    /// The unique-name check's open-addressing table.
+    names: Vec<(u32, u32)>,
+}
+
 /// Checks everything but reads before writes (the versions step finds those).
 ///
 /// `names` are the declarations' name hashes; `None` skips the unique-name check, for
@@ -73,6 +82,7 @@ pub(super) fn validate(
     res: &[ResourceDecl],
     names: Option<&NameHashes>,
     scratch: &mut Scratch,
+    work: &mut Workspace,
 ) -> Result<Checked, GraphError> {
     if passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
@@ -82,8 +92,13 @@ pub(super) fn validate(
             (names.resources.len(), names.passes.len()),
             (res.len(), passes.len())
         );
-        check_unique_names(&names.resources, |i| &res[i].name, "resource", scratch)?;
-        check_unique_names(&names.passes, |i| &passes[i].name, "pass", scratch)?;
+        check_unique_names(
+            &names.resources,
+            |i| &res[i].name,
+            "resource",
+            &mut work.names,
+        )?;
+        check_unique_names(&names.passes, |i| &passes[i].name, "pass", &mut work.names)?;
     }
     let mut checked = Checked {
         subs: SubTable::empty(res.len(), scratch),
@@ -91,9 +106,10 @@ pub(super) fn validate(
         bytes: scratch.u64s.take(res.len()),
         base_bytes: scratch.u64s.take(res.len()),
     };
-    let mut seen_in_pass = scratch.u32s.filled(res.len(), 0);
-    let result = check_resources_and_passes(passes, res, &mut checked, &mut seen_in_pass);
-    scratch.u32s.give(seen_in_pass);
+    let seen_in_pass = &mut work.seen_in_pass;
+    seen_in_pass.clear();
+    seen_in_pass.resize(res.len(), 0);
+    let result = check_resources_and_passes(passes, res, &mut checked, seen_in_pass);
     match result {
         Ok(()) => Ok(checked),
         Err(e) => {
@@ -124,29 +140,7 @@ fn check_resources_and_passes(
     let acc = &mut checked.acc;
     let histories = acc.has_histories();
     for (p, pass) in passes.iter().enumerate() {
-        if let Some(ahead) = passes.get(p + 12) {
-            prefetch_all(ahead);
-        }
-        if let Some(ahead) = passes.get(p + 6) {
-            pass_lists(ahead);
-        }
-        if let Some(ahead) = passes.get(p + 3) {
-            // Not yet checked: an id past the end prefetches nothing.
-            let resource = |id: ResourceId| {
-                if let Some(r) = res.get(id.index()) {
-                    prefetch(r);
-                }
-            };
-            for c in &ahead.color {
-                resource(c.resource);
-            }
-            if let Some(d) = ahead.depth {
-                resource(d.resource);
-            }
-            for e in &ahead.sample {
-                resource(e.resource);
-            }
-        }
+        prefetch::declarations(passes, res, p);
         let checker = |slots, entries| PassChecker {
             res,
             pass,
@@ -173,20 +167,20 @@ fn check_unique_names<'n>(
     hashes: &[u32],
     name: impl Fn(usize) -> &'n str,
     what: &'static str,
-    scratch: &mut Scratch,
+    table: &mut Vec<(u32, u32)>,
 ) -> Result<(), GraphError> {
     const AHEAD: usize = 8;
     let capacity = (hashes.len() * 2).next_power_of_two().max(16);
     let mask = capacity - 1;
-    let mut table = scratch.hashed.filled(capacity, (0, u32::MAX));
-    for &hash in hashes.iter().take(AHEAD) {
-        prefetch(&table[hash as usize & mask]);
+    table.clear();
+    table.resize(capacity, (0, u32::MAX));
+    let slot = |table: &[(u32, u32)], hash: u32| prefetch::prefetch(&table[hash as usize & mask]);
+    for i in 0..AHEAD {
+        prefetch::ahead(hashes, i, 0, |&hash| slot(table, hash));
     }
     let mut found = Ok(());
     'names: for (i, &hash) in hashes.iter().enumerate() {
-        if let Some(&later) = hashes.get(i + AHEAD) {
-            prefetch(&table[later as usize & mask]);
-        }
+        prefetch::ahead(hashes, i, AHEAD, |&later| slot(table, later));
         if hash & NAMED == 0 {
             found = Err(GraphError::invalid(format!("a {what} has an empty name")));
             break;
@@ -208,7 +202,6 @@ fn check_unique_names<'n>(
             slot = (slot + 1) & mask;
         }
     }
-    scratch.hashed.give(table);
     found
 }
 
@@ -930,7 +923,7 @@ impl PassChecker<'_> {
 mod tests {
     use std::sync::Arc;
 
-    use super::{Scratch, check_unique_names};
+    use super::check_unique_names;
     use crate::error::GraphError;
     use crate::hash::name_hash;
 
@@ -948,7 +941,7 @@ mod tests {
         None
     }
 
-    fn check(names: &[Arc<str>], scratch: &mut Scratch) {
+    fn check(names: &[Arc<str>], scratch: &mut Vec<(u32, u32)>) {
         let hashes: Vec<u32> = names.iter().map(|n| name_hash(n)).collect();
         let got = check_unique_names(&hashes, |i| &names[i], "pass", scratch);
         match (reference(names), got) {
@@ -965,7 +958,7 @@ mod tests {
 
     #[test]
     fn unique_names_report_the_first_problem_in_order() {
-        let mut scratch = Scratch::default();
+        let mut scratch = Vec::new();
         for count in [1, 7, 1000, 1024, 5000, 12_800] {
             let names: Vec<Arc<str>> = (0..count).map(|i| format!("pass{i}").into()).collect();
             check(&names, &mut scratch);

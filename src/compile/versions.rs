@@ -115,8 +115,9 @@ pub(super) fn trace_versions(
     graph: Decls<'_>,
     checked: &Checked,
     scratch: &mut Scratch,
+    current: &mut Vec<Option<VersionId>>,
 ) -> Result<Versions, GraphError> {
-    let mut t = Tracer::new(graph, &checked.subs, scratch);
+    let mut t = Tracer::new(graph, &checked.subs, scratch, current);
     t.preserved_imports();
     let traced = (0..graph.passes.len()).try_for_each(|p| {
         t.v.read_start.push(t.v.reads.len() as u32);
@@ -136,7 +137,6 @@ pub(super) fn trace_versions(
     if traced.is_ok() {
         t.kept_imports(scratch);
     }
-    scratch.maybe_u32s.give(t.current);
     match traced {
         Ok(()) => Ok(t.v),
         Err(e) => {
@@ -153,11 +153,19 @@ struct Tracer<'g> {
     res: &'g [ResourceDecl],
     subs: &'g SubTable,
     v: Versions,
-    current: Vec<Option<VersionId>>,
+    /// Per subresource: its current version (the compiler's list, cleared here).
+    current: &'g mut Vec<Option<VersionId>>,
 }
 
 impl<'g> Tracer<'g> {
-    fn new(graph: Decls<'g>, subs: &'g SubTable, scratch: &mut Scratch) -> Self {
+    fn new(
+        graph: Decls<'g>,
+        subs: &'g SubTable,
+        scratch: &mut Scratch,
+        current: &'g mut Vec<Option<VersionId>>,
+    ) -> Self {
+        current.clear();
+        current.resize(subs.len(), None);
         let (passes, res) = (graph.passes, graph.resources);
         // Sized up front for the common case of one subresource per access.
         let slots = graph.acc.slot_count();
@@ -181,7 +189,7 @@ impl<'g> Tracer<'g> {
                 kept_at_end: Vec::new(),
                 pass_bytes: scratch.pass_bytes.take(passes.len()),
             },
-            current: scratch.maybe_u32s.filled(subs.len(), None),
+            current,
         }
     }
 

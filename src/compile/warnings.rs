@@ -2,24 +2,26 @@
 //! ([guide](crate::guide#warnings)).
 
 use super::Decls;
-use super::scratch::Scratch;
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 
 /// The warnings of a plan, group by group.
-pub(super) struct Warnings {
+pub(super) struct Warnings<'w> {
     list: Vec<Warning>,
     /// Per resource: a `clear_for_write` was said (one per resource is enough to say what the
     /// token would save).
-    clear_for_write_said: Vec<bool>,
+    clear_for_write_said: &'w mut Vec<bool>,
 }
 
-impl Warnings {
+impl<'w> Warnings<'w> {
     /// No warnings yet, into `list` (empty).
-    pub(super) fn new(list: Vec<Warning>, resources: usize, scratch: &mut Scratch) -> Self {
+    /// `said` is the compiler's list, cleared here.
+    pub(super) fn new(list: Vec<Warning>, resources: usize, said: &'w mut Vec<bool>) -> Self {
+        said.clear();
+        said.resize(resources, false);
         Warnings {
             list,
-            clear_for_write_said: scratch.flags.filled(resources, false),
+            clear_for_write_said: said,
         }
     }
 
@@ -66,9 +68,8 @@ impl Warnings {
         }
     }
 
-    /// The warnings; the working list goes back to the scratch.
-    pub(super) fn finish(self, scratch: &mut Scratch) -> Vec<Warning> {
-        scratch.flags.give(self.clear_for_write_said);
+    /// The warnings.
+    pub(super) fn finish(self) -> Vec<Warning> {
         self.list
     }
 }

@@ -1,253 +1,24 @@
-//! Step 3b: restructuring ([guide](crate::guide#restructuring)). The frame may run in another
-//! way than declared, never compute anything else:
-//! - `drop_dead_resolves` / `fold_copies`: a resolve nobody reads is not made; a copy that only
-//!   moves a resolve's result elsewhere becomes that resolve's target;
-//! - `reorder`: a pass moves back to join an earlier group with the same attachments when every
-//!   hazard keeps its order and the traffic model says it pays.
+//! Reordering: a pass moves back to join an earlier group with the same attachments when every
+//! hazard keeps its order and the traffic model says it pays.
 
-use super::Decls;
-use super::accesses::{Accesses, PassInfo};
-use super::groups::{Grouper, same_attachments};
-use super::scratch::Scratch;
-use super::subresources::SubTable;
-use super::versions::{VersionId, Versions};
+use super::{NONE, ReadersOf};
+use crate::compile::Decls;
+use crate::compile::accesses::{Accesses, PassInfo};
+use crate::compile::groups::{GroupMarks, Grouper, same_attachments};
+use crate::compile::ops;
+use crate::compile::scratch::Scratch;
+use crate::compile::subresources::SubTable;
+use crate::compile::versions::Versions;
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
 use crate::plan::{Restructuring, subresource_bytes};
-use crate::resource::{
-    Access, AttachmentDecl, ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId,
-    ResourceKind, SubresourceRange,
-};
+use crate::resource::{Access, AttachmentDecl, PassId, PassKind};
 
 /// How far back a pass looks for a group to join.
 const WINDOW: usize = 32;
 /// The longest stretch of the frame one move may regroup (the joined group and the one before
 /// it included); longer stretches are left as they are.
 const MAX_REGION: usize = 256;
-/// "No pass / no position".
-const NONE: u32 = u32::MAX;
-
-/// Per version: every pass that reads it (live or not), in declaration order.
-pub(super) struct ReadersOf {
-    start: Vec<u32>,
-    passes: Vec<PassId>,
-}
-
-impl ReadersOf {
-    pub(super) fn new(pass_count: usize, v: &Versions, scratch: &mut Scratch) -> Self {
-        let mut start = scratch.u32s.filled(v.writer.len() + 1, 0);
-        for p in 0..pass_count {
-            for &version in v.reads_of(p) {
-                start[version as usize + 1] += 1;
-            }
-        }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let mut fill = scratch.u32s.take(start.len());
-        fill.extend_from_slice(&start);
-        let mut passes = scratch
-            .pass_ids
-            .filled(start[v.writer.len()] as usize, PassId::new(0));
-        for p in 0..pass_count {
-            for &version in v.reads_of(p) {
-                let slot = &mut fill[version as usize];
-                passes[*slot as usize] = PassId::new(p);
-                *slot += 1;
-            }
-        }
-        scratch.u32s.give(fill);
-        ReadersOf { start, passes }
-    }
-
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        scratch.u32s.give(self.start);
-        scratch.pass_ids.give(self.passes);
-    }
-
-    fn of(&self, version: VersionId) -> &[PassId] {
-        let v = version as usize;
-        &self.passes[self.start[v] as usize..self.start[v + 1] as usize]
-    }
-}
-
-/// Declarations as the restructured frame runs them, and what changed.
-pub(super) struct Edits {
-    /// The declarations with dropped resolves removed, folded resolves retargeted and folded
-    /// copies emptied.
-    pub passes: Vec<PassDecl>,
-    pub changes: Vec<Restructuring>,
-    /// Per pass: the pass its copy was folded into.
-    pub folded_into: Vec<Option<PassId>>,
-}
-
-impl Edits {
-    /// A copy was folded: versions must be traced again.
-    pub(super) fn folded(&self) -> bool {
-        self.folded_into.iter().any(Option::is_some)
-    }
-}
-
-/// Per version: the next version of the same subresource (`NONE` for the last).
-fn next_versions(v: &Versions, subs: &SubTable) -> Vec<u32> {
-    let mut next = vec![NONE; v.writer.len()];
-    let mut last = vec![NONE; subs.len()];
-    for (version, &sub) in v.sub_of.iter().enumerate() {
-        if last[sub as usize] != NONE {
-            next[last[sub as usize] as usize] = version as u32;
-        }
-        last[sub as usize] = version as u32;
-    }
-    next
-}
-
-/// Drops dead resolves and folds copies into resolves; `None` when neither applies.
-pub(super) fn edit_resolves(
-    passes: &[PassDecl],
-    res: &[ResourceDecl],
-    subs: &SubTable,
-    v: &Versions,
-    live: &[bool],
-    readers: &ReadersOf,
-    allow_folds: bool,
-) -> Option<Edits> {
-    let mut edits: Option<Edits> = None;
-    // Who overwrites a dead resolve, worked out at the first one.
-    let mut next_version: Option<Vec<u32>> = None;
-    for p in (0..passes.len()).filter(|&p| live[p]) {
-        let pid = PassId::new(p);
-        let views = passes[p].views() as usize;
-        for (slot, c) in passes[p].color.iter().enumerate() {
-            let Some(target) = c.resolve else {
-                continue;
-            };
-            // A multiview pass resolves every view or none: each view's resolve writes its own
-            // layer, and the resolve is dead only when every one of them is.
-            let versions = (0..views).map(|view| v.slot_resolved[v.slot(pid, slot * views + view)]);
-            let Some(versions) = versions.collect::<Option<Vec<VersionId>>>() else {
-                continue;
-            };
-            let dead = |version: VersionId| {
-                !v.kept_at_end[version as usize]
-                    && !readers.of(version).iter().any(|r| live[r.index()])
-            };
-            let change = if versions.iter().all(|&version| dead(version)) {
-                let next = next_version.get_or_insert_with(|| next_versions(v, subs));
-                Some(drop_dead_resolve(pid, target, &versions, next, v, live))
-            } else if allow_folds && views == 1 {
-                fold_copy(passes, res, pid, target, readers.of(versions[0]), live)
-            } else {
-                None
-            };
-            let Some((change, new_resolve)) = change else {
-                continue;
-            };
-            let e = edits.get_or_insert_with(|| Edits {
-                passes: passes.to_vec(),
-                changes: Vec::new(),
-                folded_into: vec![None; passes.len()],
-            });
-            e.passes[p].color[slot].resolve = new_resolve;
-            if let Restructuring::CopyFolded { pass: copy, .. } = change {
-                let decl = &mut e.passes[copy.index()];
-                *decl = PassDecl::new(decl.name.clone(), PassKind::Copy);
-                e.folded_into[copy.index()] = Some(pid);
-            }
-            e.changes.push(change);
-        }
-    }
-    edits
-}
-
-/// A resolve is dead when no live pass reads the version it writes and the frame does not keep
-/// it: the next access overwrites it, or nothing touches the target again.
-fn drop_dead_resolve(
-    pass: PassId,
-    target: ResourceId,
-    versions: &[VersionId],
-    next_version: &[u32],
-    v: &Versions,
-    live: &[bool],
-) -> (Restructuring, Option<ResourceId>) {
-    // The first live pass that overwrites what a view resolved (every view's, in a multiview
-    // pass, is overwritten by the same pass or by none in practice; the first view's is named).
-    let mut overwritten_by = None;
-    for &version in versions {
-        let mut next = next_version[version as usize];
-        while next != NONE {
-            if let Some(w) = v.writer[next as usize]
-                && live[w.index()]
-            {
-                overwritten_by = Some(w);
-                break;
-            }
-            next = next_version[next as usize];
-        }
-        if overwritten_by.is_some() {
-            break;
-        }
-    }
-    (
-        Restructuring::ResolveDropped {
-            pass,
-            resource: target,
-            overwritten_by,
-        },
-        None,
-    )
-}
-
-/// A copy whose only source is what the resolve just wrote, into a graph-owned single-sampled
-/// texture of the same shape that nothing touches between the two, can be the resolve itself.
-fn fold_copy(
-    passes: &[PassDecl],
-    res: &[ResourceDecl],
-    pass: PassId,
-    source: ResourceId,
-    readers: &[PassId],
-    live: &[bool],
-) -> Option<(Restructuring, Option<ResourceId>)> {
-    let &[copy] = readers else {
-        return None;
-    };
-    let c = &passes[copy.index()];
-    let whole_or_base =
-        |range: SubresourceRange| range.is_all() || range.resolve(1, 1) == (0, 1, 0, 1);
-    let only_a_copy = c.kind == PassKind::Copy
-        && live[copy.index()]
-        && !c.side_effects
-        && !c.keep_order
-        && c.copy_src.len() == 1
-        && c.copy_dst.len() == 1
-        && c.entries().count() == 2
-        && c.copy_src[0].resource == source
-        && whole_or_base(c.copy_src[0].range)
-        && whole_or_base(c.copy_dst[0].range);
-    if !only_a_copy {
-        return None;
-    }
-    let target = c.copy_dst[0].resource;
-    let (src, dst) = (&res[source.index()], &res[target.index()]);
-    // The same texture shape (single-sampled, one subresource), owned by the graph: an
-    // imported texture's usages are the caller's, and a kept source must still be written.
-    let same_shape = matches!(dst.kind, ResourceKind::Texture(_))
-        && dst.kind == src.kind
-        && dst.subresource_count() == 1
-        && dst.import.is_none()
-        && src.import.is_none_or(|i| i.after != ImportAfter::Keep);
-    // Nothing between the resolve and the copy (culled passes too) may see the destination.
-    let untouched_between = (pass.index()..copy.index()).all(|q| !passes[q].uses(target));
-    (same_shape && untouched_between && target != source).then_some((
-        Restructuring::CopyFolded {
-            pass: copy,
-            into: pass,
-            source,
-            target,
-        },
-        Some(target),
-    ))
-}
 
 /// Every subresource range a pass touches, with whether it writes it. A pass that reads and
 /// writes a subresource lists it twice.
@@ -282,9 +53,27 @@ fn accesses<'p>(
 }
 
 /// The execution order and the moves that made it.
-pub(super) struct Reordered {
+pub(in crate::compile) struct Reordered {
     pub order: Vec<PassId>,
     pub moves: Vec<Restructuring>,
+}
+
+/// Reordering's working lists: cleared at the step's start (the subresource marks at its
+/// first trial) and filled in place.
+#[derive(Debug, Default)]
+pub(in crate::compile) struct Workspace {
+    /// Per position of the declared order: its pass's key.
+    declared_keys: Vec<u64>,
+    out_keys: Vec<u64>,
+    pos: Vec<u32>,
+    starts: Vec<bool>,
+    mark: Vec<u32>,
+    read_mark: Vec<u32>,
+    write_mark: Vec<u32>,
+    local_group: Vec<(u32, u32)>,
+    /// The merge rule's marks after the order so far, and on trial orders.
+    tail_marks: GroupMarks,
+    trial_marks: GroupMarks,
 }
 
 /// Greedy, in declared order: each live render pass looks up to `WINDOW` passes back for the
@@ -294,7 +83,7 @@ pub(super) struct Reordered {
 /// regrouped stretch goes down. `declared_groups` is the grouping of the declared order, which
 /// stands until the first move.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn reorder<'a>(
+pub(in crate::compile) fn reorder<'a>(
     graph: Decls<'a>,
     subs: &'a SubTable,
     v: &'a Versions,
@@ -303,17 +92,41 @@ pub(super) fn reorder<'a>(
     declared_groups: &'a [Option<GroupId>],
     options: &'a CompileOptions,
     scratch: &'a mut Scratch,
+    work: &'a mut Workspace,
 ) -> Reordered {
     let passes = graph.passes;
     let keys = graph.acc.keys();
-    let declared = super::declared_order(live, scratch);
-    if !options.merge || !has_candidates(graph, keys, &declared, scratch) {
+    let declared = crate::compile::planned::declared_order(live, scratch);
+    let Workspace {
+        declared_keys,
+        out_keys,
+        pos,
+        starts,
+        mark,
+        read_mark,
+        write_mark,
+        local_group,
+        tail_marks,
+        trial_marks,
+    } = work;
+    if !options.merge || !has_candidates(graph, keys, &declared, declared_keys) {
         return Reordered {
             order: declared,
             moves: Vec::new(),
         };
     }
     let live_count = declared.len();
+    for list in [&mut *pos, &mut *mark, &mut *read_mark, &mut *write_mark] {
+        list.clear();
+    }
+    pos.resize(passes.len(), NONE);
+    mark.resize(passes.len(), 0);
+    out_keys.clear();
+    out_keys.reserve(live_count);
+    starts.clear();
+    starts.reserve(live_count);
+    local_group.clear();
+    local_group.resize(passes.len(), (0, 0));
     let mut r = Reorderer {
         graph,
         subs,
@@ -325,16 +138,18 @@ pub(super) fn reorder<'a>(
         declared_groups,
         keys,
         out: scratch.pass_ids.take(live_count),
-        out_keys: scratch.u64s.take(live_count),
-        pos: scratch.u32s.filled(passes.len(), NONE),
-        starts: scratch.flags.take(live_count),
+        out_keys,
+        pos,
+        starts,
         tail: None,
+        tail_marks: Some(tail_marks),
         trial: None,
-        mark: scratch.u32s.filled(passes.len(), 0),
-        read_mark: Vec::new(),
-        write_mark: Vec::new(),
+        trial_marks: Some(trial_marks),
+        mark,
+        read_mark,
+        write_mark,
         stamp: 0,
-        local_group: scratch.pairs.filled(passes.len(), (0, 0)),
+        local_group,
         moves: Vec::new(),
         scratch,
     };
@@ -351,14 +166,11 @@ fn has_candidates(
     graph: Decls<'_>,
     keys: &[u64],
     declared: &[PassId],
-    scratch: &mut Scratch,
+    declared_keys: &mut Vec<u64>,
 ) -> bool {
-    let mut declared_keys = scratch.u64s.take(declared.len());
+    declared_keys.clear();
     declared_keys.extend(declared.iter().map(|p| keys[p.index()]));
-    let any =
-        (0..declared.len()).any(|i| join_candidate(graph, declared, &declared_keys, i).is_some());
-    scratch.u64s.give(declared_keys);
-    any
+    (0..declared.len()).any(|i| join_candidate(graph, declared, declared_keys, i).is_some())
 }
 
 /// The position of the nearest pass before position `i` of `order` with the attachments of the
@@ -400,7 +212,7 @@ fn join_candidate(
 const PINNED: u64 = 2;
 
 /// A pass's attachment key with the [`PINNED`] bit.
-pub(super) fn pass_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
+pub(in crate::compile) fn pass_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
     (attachment_key(pass, slots) & !PINNED) | if pass.keep_order { PINNED } else { 0 }
 }
 
@@ -437,41 +249,36 @@ struct Reorderer<'a> {
     /// The order so far.
     out: Vec<PassId>,
     /// Per position of `out`: its pass's key.
-    out_keys: Vec<u64>,
+    out_keys: &'a mut Vec<u64>,
     /// Per pass: its position in `out`.
-    pos: Vec<u32>,
+    pos: &'a mut Vec<u32>,
     /// Per position: a group starts there.
-    starts: Vec<bool>,
+    starts: &'a mut Vec<bool>,
     /// The merge rule's state after `out`, from the first move on (before it, `out` is the
     /// declared order and its groups are `declared_groups`).
     tail: Option<Grouper<'a>>,
+    /// The tail's marks, until it is made.
+    tail_marks: Option<&'a mut GroupMarks>,
     /// The merge rule on trial orders, made at the first trial.
     trial: Option<Grouper<'a>>,
+    /// The trial's marks, until it is made.
+    trial_marks: Option<&'a mut GroupMarks>,
     /// Per pass: a stamp (dependency marks).
-    mark: Vec<u32>,
+    mark: &'a mut Vec<u32>,
     /// Per subresource: stamps of what the passes being moved read and write.
-    read_mark: Vec<u32>,
-    write_mark: Vec<u32>,
+    read_mark: &'a mut Vec<u32>,
+    write_mark: &'a mut Vec<u32>,
     stamp: u32,
     /// Per pass: (stamp of the region it was last simulated in, its group there).
-    local_group: Vec<(u32, u32)>,
+    local_group: &'a mut Vec<(u32, u32)>,
     moves: Vec<Restructuring>,
     scratch: &'a mut Scratch,
 }
 
 impl<'a> Reorderer<'a> {
-    /// The order and moves; the working lists go back to the scratch.
+    /// The order and moves; the mergers' lists go back to the scratch.
     fn finish(self) -> Reordered {
         let scratch = self.scratch;
-        scratch.u64s.give(self.out_keys);
-        for list in [self.pos, self.mark, self.read_mark, self.write_mark] {
-            scratch.u32s.give(list);
-        }
-        scratch.flags.give(self.starts);
-        scratch.pairs.give(self.local_group);
-        for grouper in [self.tail, self.trial].into_iter().flatten() {
-            grouper.recycle(scratch);
-        }
         if let Some(readers) = self.built_readers {
             readers.recycle(scratch);
         }
@@ -536,11 +343,11 @@ impl<'a> Reorderer<'a> {
 
     fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
         let info = |p: PassId| self.graph.acc.info(p.index());
-        let k = join_candidate(self.graph, &self.out, &self.out_keys, i)?;
+        let k = join_candidate(self.graph, &self.out, self.out_keys, i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
-            self.read_mark = self.scratch.u32s.filled(self.subs.len(), 0);
-            self.write_mark = self.scratch.u32s.filled(self.subs.len(), 0);
+            self.read_mark.resize(self.subs.len(), 0);
+            self.write_mark.resize(self.subs.len(), 0);
         }
         // What x depends on among the passes in between goes ahead of the group: walking back,
         // a pass that conflicts with x or with what already goes ahead must go ahead too.
@@ -569,17 +376,14 @@ impl<'a> Reorderer<'a> {
         }
         // Listed only once the move passes its checks: most candidates fail them.
         let goes_ahead = |mark: &[u32], q: PassId| mark[q.index()] == dep;
-        if self.out[k + 1..i]
-            .iter()
-            .any(|&q| goes_ahead(&self.mark, q))
-        {
+        if self.out[k + 1..i].iter().any(|&q| goes_ahead(self.mark, q)) {
             // Nothing moved ahead may conflict with the group, nor cross a pinned pass in it.
             self.stamp += 1;
             let moved = self.stamp;
             let mut side_effects = false;
             for at in k + 1..i {
                 let d = self.out[at];
-                if goes_ahead(&self.mark, d) {
+                if goes_ahead(self.mark, d) {
                     self.mark_accesses(d, moved);
                     side_effects |= info(d).side_effects;
                 }
@@ -595,7 +399,7 @@ impl<'a> Reorderer<'a> {
         let ahead: Vec<PassId> = self.out[k + 1..i]
             .iter()
             .copied()
-            .filter(|&q| goes_ahead(&self.mark, q))
+            .filter(|&q| goes_ahead(self.mark, q))
             .collect();
         let after: Vec<PassId> = self.out[k + 1..i]
             .iter()
@@ -625,10 +429,11 @@ impl<'a> Reorderer<'a> {
         }
         // Keep the new order: positions, group starts and the merge rule's state.
         let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
-        let scratch = &mut *self.scratch;
-        let tail = self
-            .tail
-            .get_or_insert_with(|| Grouper::new(graph, subs, v, options, scratch));
+        let marks = &mut self.tail_marks;
+        let tail = self.tail.get_or_insert_with(|| {
+            let marks = marks.take().expect("the tail's marks until it is made");
+            Grouper::new(graph, subs, v, options, marks)
+        });
         tail.reset();
         for (offset, &p) in new.iter().enumerate() {
             let at = rs + offset;
@@ -672,10 +477,11 @@ impl<'a> Reorderer<'a> {
             ));
         }
         let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
-        let scratch = &mut *self.scratch;
-        let trial = self
-            .trial
-            .get_or_insert_with(|| Grouper::new(graph, subs, v, options, scratch));
+        let marks = &mut self.trial_marks;
+        let trial = self.trial.get_or_insert_with(|| {
+            let marks = marks.take().expect("the trial's marks until it is made");
+            Grouper::new(graph, subs, v, options, marks)
+        });
         trial.reset();
         let mut group = 0u32;
         let mut bounds = Vec::with_capacity(seq.len() + 1);
@@ -696,39 +502,37 @@ impl<'a> Reorderer<'a> {
         cost
     }
 
-    /// Loads at the start of a group and stores at its end, as the ops step would decide them.
+    /// Loads at the start of a group and stores at its end, as the ops step decides them (with
+    /// its predicates): a reader outside the region counts as a later group.
     fn group_cost(&self, members: &[PassId], g: u32, region: u32) -> u64 {
         let first = members[0];
         if self.graph.acc.info(first.index()).kind != PassKind::Render {
             return 0;
         }
+        let v = self.v;
         let mut cost = 0u64;
         for (slot, a) in self.graph.acc.slots(first.index()).iter().enumerate() {
             let bytes = subresource_bytes(&self.graph.resources[a.resource.index()], a.sub);
-            if matches!(a.access, Access::Read | Access::ReadWrite)
-                && self.v.slot_read[self.v.slot(first, slot)].is_some()
-            {
+            if ops::loads(a.access, v.slot_read[v.slot(first, slot)]).is_some() {
                 cost = cost.saturating_add(bytes);
             }
-            let written = members
-                .iter()
-                .rev()
-                .find_map(|&p| self.v.slot_written[self.v.slot(p, slot)]);
-            if let Some(version) = written {
+            let Some(version) = ops::last_write(members, slot, v) else {
+                continue;
+            };
+            let read_later = || {
                 let readers = self
                     .given_readers
                     .or(self.built_readers.as_ref())
                     .expect("readers are built before the first trial");
-                let later = self.v.kept_at_end[version as usize]
-                    || readers.of(version).iter().any(|r| {
-                        self.live[r.index()] && {
-                            let (stamp, rg) = self.local_group[r.index()];
-                            stamp != region || rg > g
-                        }
-                    });
-                if later {
-                    cost = cost.saturating_add(bytes);
-                }
+                readers.of(version).iter().any(|r| {
+                    self.live[r.index()] && {
+                        let (stamp, rg) = self.local_group[r.index()];
+                        stamp != region || rg > g
+                    }
+                })
+            };
+            if ops::stores(version, v, read_later) {
+                cost = cost.saturating_add(bytes);
             }
         }
         cost
