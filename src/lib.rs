@@ -38,7 +38,7 @@
 //!
 //! ```
 //! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
-//! use tilegraph::plan::{GroupBoundary, LoadOp, StoreOp};
+//! use tilegraph::plan::{GroupBreak, LoadOp, StoreOp};
 //! use tilegraph::wgpu::TextureFormat;
 //!
 //! let mut graph = RenderGraph::new();
@@ -59,7 +59,7 @@
 //! let gbuffer = &plan.groups()[0];
 //! assert_eq!(gbuffer.color[0].store, StoreOp::Store); // read later
 //! assert_eq!(gbuffer.depth.as_ref().unwrap().store, StoreOp::Store); // debug samples it
-//! assert_eq!(plan.groups()[0].boundary, GroupBoundary::SamplesGroupOutput);
+//! assert_eq!(plan.groups()[0].break_reason, GroupBreak::SamplesGroupOutput);
 //! println!("{}", plan.to_table());
 //! # Ok::<(), tilegraph::GraphError>(())
 //! ```
@@ -70,7 +70,7 @@
 //!   writes the frame-end contents of an import kept after the frame; everything else is culled.
 //! - **Groups**: the next live render pass joins the current wgpu render pass when it has the
 //!   same attachments and nothing forces a boundary; every group records the
-//!   [`GroupBoundary`](plan::GroupBoundary) that ended it (it samples the group's output, it clears, it resolves, ...).
+//!   [`GroupBreak`](plan::GroupBreak) that ended it (it samples the group's output, it clears, it resolves, ...).
 //! - **Load ops**: `Clear` for clears, `Load` where prior contents are needed and exist, `Clear`
 //!   with the resource's clear value where they are needed but nothing wrote them, and for
 //!   `Write`: `DontCare` only when the caller handed over wgpu's unsafe
@@ -100,7 +100,7 @@
 //!
 //! ```no_run
 //! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
-//! use tilegraph::plan::{GroupBoundary, LoadOp, StoreOp};
+//! use tilegraph::plan::{GroupBreak, LoadOp, StoreOp};
 //! use tilegraph::wgpu;
 //! use tilegraph::{ExecuteMode, Executor, Imports};
 //!

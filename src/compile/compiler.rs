@@ -12,7 +12,7 @@ use super::validate;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::options::CompileOptions;
-use crate::plan::{CompiledGraph, Group, GroupBoundary, PhysicalResource, Warning};
+use crate::plan::{CompiledGraph, Group, GroupBreak, PhysicalResource, Warning};
 use crate::resource::{PassId, PassKind, ResourceId};
 
 impl RenderGraph<'_> {
@@ -160,7 +160,7 @@ impl GroupFill {
                 depth_views: Vec::new(),
                 multiview: None,
                 color_bytes_per_sample: 0,
-                boundary: GroupBoundary::EndOfGraph,
+                break_reason: GroupBreak::EndOfGraph,
             });
             self.list.push(group);
         }
@@ -175,7 +175,7 @@ impl GroupFill {
         group.depth_views.clear();
         group.multiview = multiview;
         group.color_bytes_per_sample = 0;
-        group.boundary = GroupBoundary::EndOfGraph;
+        group.break_reason = GroupBreak::EndOfGraph;
     }
 
     /// The last group started.

@@ -10,7 +10,7 @@ use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::plan::{Group, GroupBoundary};
+use crate::plan::{Group, GroupBreak};
 use crate::resource::{Access, ListAccess, PassId, PassKind};
 
 /// The groups and which group each pass joined.
@@ -76,11 +76,11 @@ impl<'a> Grouper<'a> {
 
     /// Adds pass `p`: `None` when it joined the current group, else why the current group
     /// ended (`EndOfGraph` when there was none) — `p` then starts a new group.
-    pub(super) fn push(&mut self, p: PassId) -> Option<GroupBoundary> {
+    pub(super) fn push(&mut self, p: PassId) -> Option<GroupBreak> {
         let kind = self.acc.info(p.index()).kind;
         let boundary = match self.current {
             Some((kind, first)) => self.merge_boundary(kind, first, p),
-            None => Some(GroupBoundary::EndOfGraph),
+            None => Some(GroupBreak::EndOfGraph),
         };
         if boundary.is_some() {
             self.stamp += 1;
@@ -139,37 +139,37 @@ impl<'a> Grouper<'a> {
 
     /// Why `next` cannot join the current group (of `kind`, whose first pass is `first`), or
     /// `None`.
-    fn merge_boundary(&self, kind: PassKind, first: PassId, p: PassId) -> Option<GroupBoundary> {
+    fn merge_boundary(&self, kind: PassKind, first: PassId, p: PassId) -> Option<GroupBreak> {
         let next = self.acc.info(p.index());
         // Only render passes share a wgpu render pass.
         if kind != PassKind::Render || next.kind != PassKind::Render {
-            return Some(GroupBoundary::NotRender);
+            return Some(GroupBreak::NotRender);
         }
         // A shader read of this group's output needs it in memory: the group must end and store.
         if self.written(p, ListAccess::is_shader_read) {
-            return Some(GroupBoundary::SamplesGroupOutput);
+            return Some(GroupBreak::SamplesGroupOutput);
         }
         // Same-pixel reads could stay on tile with framebuffer fetch; wgpu has none.
         if self.written(p, |a| a == ListAccess::Input) {
-            return Some(GroupBoundary::InputsGroupOutput);
+            return Some(GroupBreak::InputsGroupOutput);
         }
         // Keeping attachments on tile needs the very same framebuffer: same subresources per slot.
         let slots = self.acc.slots(p.index());
         if !same_attachments(self.acc, first, p) {
-            return Some(GroupBoundary::AttachmentsDiffer);
+            return Some(GroupBreak::AttachmentsDiffer);
         }
         // A clear is a load op: it can only happen where a wgpu render pass begins.
         if slots.iter().any(|a| a.access == Access::Clear) {
-            return Some(GroupBoundary::ClearsGroupAttachment);
+            return Some(GroupBreak::ClearsGroupAttachment);
         }
         // A resolve happens where the render pass ends; drawing after it would change what it resolved.
         if self.resolved {
-            return Some(GroupBoundary::Resolve);
+            return Some(GroupBreak::Resolve);
         }
         // Draws in one render pass are unordered for storage memory: no write after a read or write.
         let storage_write = |a| a == ListAccess::StorageWrite || a == ListAccess::StorageReadWrite;
         if self.touched(p, storage_write) {
-            return Some(GroupBoundary::StorageHazard);
+            return Some(GroupBreak::StorageHazard);
         }
         // wgpu validates a render pass as one usage scope: a texture the group binds for a shader
         // read (a read-only depth sampled alongside) cannot become its written depth or a resolve
@@ -181,11 +181,11 @@ impl<'a> Grouper<'a> {
         if attachment_writes
             .any(|(r, s)| self.marks.touched_in[self.subs.index(r, s)] == self.stamp)
         {
-            return Some(GroupBoundary::WritesBoundTexture);
+            return Some(GroupBreak::WritesBoundTexture);
         }
         // Merging is the point; only the caller's kill switch stops it here.
         if !self.options.merge {
-            return Some(GroupBoundary::MergingDisabled);
+            return Some(GroupBreak::MergingDisabled);
         }
         None
     }
@@ -226,7 +226,7 @@ pub(super) fn form_groups(
             (None, Some(group)) => group.passes.push(p),
             (reason, previous) => {
                 if let (Some(group), Some(reason)) = (previous, reason) {
-                    group.boundary = reason;
+                    group.break_reason = reason;
                 }
                 let info = graph.acc.info(p.index());
                 groups.start(lists, info.kind, info.multiview, p);

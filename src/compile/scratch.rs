@@ -7,7 +7,7 @@ use super::accesses::{PassInfo, ResourceInfo};
 use super::resources::Pooling;
 use super::traffic::PassBytes;
 use crate::ids::GroupId;
-use crate::plan::{NeededBy, PassPlan, ReadHow, Reads, ResourcePlan};
+use crate::plan::{DependencyAccess, NeededBy, PassPlan, Reads, ResourcePlan};
 use crate::resource::{AttachmentDecl, Entry, ListAccess, PassId, ResourceId};
 
 /// Lists of one element type a compile may hold at once, at most; more handed back are
@@ -79,7 +79,7 @@ pub(super) struct Scratch {
     pub maybe_passes: Lists<Option<PassId>>,
     pub maybe_u32s: Lists<Option<u32>>,
     pub maybe_groups: Lists<Option<GroupId>>,
-    pub read_how: Lists<(ResourceId, ReadHow)>,
+    pub read_how: Lists<(ResourceId, DependencyAccess)>,
     pub keyed: Lists<(bool, GroupId, ResourceId)>,
     pub needed_by: Lists<Option<NeededBy>>,
     pub loaded: Lists<Option<Option<PassId>>>,

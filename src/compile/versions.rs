@@ -8,7 +8,7 @@ use super::subresources::SubTable;
 use super::traffic::PassBytes;
 use super::validate::Checked;
 use crate::error::GraphError;
-use crate::plan::{ReadHow, Reads};
+use crate::plan::{DependencyAccess, Reads};
 use crate::resource::{
     Access, HistoryHalf, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId,
     Subresource,
@@ -26,7 +26,7 @@ pub(super) struct Versions {
     read_start: Vec<u32>,
     reads: Vec<VersionId>,
     /// Per read: the resource and how the pass reads it (for the plan's dependency list).
-    read_how: Vec<(ResourceId, ReadHow)>,
+    read_how: Vec<(ResourceId, DependencyAccess)>,
     /// Per attachment slot (colour slots, then depth) of each pass: the version loaded (if the
     /// access reads and content exists) and the version written.
     slot_start: Vec<u32>,
@@ -234,7 +234,7 @@ impl<'g> Tracer<'g> {
                 self.v.reads.push(version);
                 self.v
                     .read_how
-                    .push((a.resource, ReadHow::Attachment(a.access)));
+                    .push((a.resource, DependencyAccess::Attachment(a.access)));
             }
             self.v.slot_read.push(loaded);
         }
@@ -259,7 +259,9 @@ impl<'g> Tracer<'g> {
                     });
                 };
                 self.v.reads.push(version);
-                self.v.read_how.push((e.resource, ReadHow::List(access)));
+                self.v
+                    .read_how
+                    .push((e.resource, DependencyAccess::List(access)));
             }
         }
         Ok(())

@@ -16,7 +16,7 @@ pub(crate) struct Reads {
     pub read_start: Vec<u32>,
     pub reads: Vec<u32>,
     /// Per read: the resource and how the pass reads it.
-    pub read_how: Vec<(ResourceId, ReadHow)>,
+    pub read_how: Vec<(ResourceId, DependencyAccess)>,
     /// Per resource: its first subresource index; its mip count.
     pub sub_base: Vec<u32>,
     pub sub_mips: Vec<u32>,
@@ -42,7 +42,7 @@ impl Reads {
                         mip: offset % self.sub_mips[r],
                         layer: offset / self.sub_mips[r],
                     },
-                    access: access.as_str(),
+                    access,
                 });
             }
         }
@@ -50,19 +50,28 @@ impl Reads {
     }
 }
 
-/// How a pass reads a version: through an attachment or a list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ReadHow {
+/// How a [`Dependency`]'s pass reads what it depends on: through an attachment (`read`,
+/// `read_write`) or one of its lists (`sample`, `input`, `storage_read`, `copy_src`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DependencyAccess {
+    /// A colour or depth attachment's access.
     Attachment(Access),
+    /// One of the pass's lists.
     List(ListAccess),
 }
 
-impl ReadHow {
-    /// The access's name in the description.
-    fn as_str(self) -> &'static str {
+impl DependencyAccess {
+    /// The access's name in the description (`read_write`, `sample`, ...).
+    pub fn as_str(self) -> &'static str {
         match self {
-            ReadHow::Attachment(a) => a.as_str(),
-            ReadHow::List(a) => a.as_str(),
+            DependencyAccess::Attachment(a) => a.as_str(),
+            DependencyAccess::List(a) => a.as_str(),
         }
+    }
+}
+
+impl std::fmt::Display for DependencyAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }

@@ -139,7 +139,7 @@ impl CompiledGraph {
     }
 
     /// The id of the pass named `name`.
-    pub fn pass_by_name(&self, name: &str) -> Option<PassId> {
+    pub fn pass_id(&self, name: &str) -> Option<PassId> {
         self.pass_decls
             .iter()
             .position(|p| &*p.name == name)
@@ -147,7 +147,7 @@ impl CompiledGraph {
     }
 
     /// The id of the resource named `name`.
-    pub fn resource_by_name(&self, name: &str) -> Option<ResourceId> {
+    pub fn resource_id(&self, name: &str) -> Option<ResourceId> {
         self.resource_decls
             .iter()
             .position(|r| &*r.name == name)

@@ -12,7 +12,8 @@ mod tile_fit;
 mod types;
 
 pub(crate) use bytes::{attachment_bytes, subresource_bytes};
-pub(crate) use dependencies::{ReadHow, Reads};
+pub use dependencies::DependencyAccess;
+pub(crate) use dependencies::Reads;
 pub(crate) use graph::CompiledGraph;
 pub(crate) use naive::{NaiveSources, naive_loads};
 pub(crate) use requirements::{Shortfall, color_bytes_per_sample};
@@ -20,7 +21,7 @@ pub(crate) use requirements::{Shortfall, color_bytes_per_sample};
 pub use crate::ids::{GroupId, PhysicalId};
 pub use crate::tile::{FirstFrame, TileDetail, TileFit, TileProfile};
 pub use types::{
-    AttachmentPlan, Dependency, Group, GroupBoundary, LoadOp, LoadReason, Memory, NeededBy,
-    PassPlan, PhysicalResource, ResourcePlan, ResourceUsage, Restructuring, StoreOp, StoreReason,
-    Traffic, Warning, WarningKind,
+    AttachmentPlan, Dependency, Group, GroupBreak, LoadOp, LoadReason, Memory, NeededBy, PassPlan,
+    PhysicalResource, ResourcePlan, ResourceUsage, Restructuring, StoreOp, StoreReason, Traffic,
+    Warning, WarningKind,
 };

@@ -2,7 +2,7 @@
 //! where declared, `load` otherwise, `store` always.
 
 use super::{
-    AttachmentPlan, CompiledGraph, Group, GroupBoundary, LoadOp, LoadReason, StoreOp, StoreReason,
+    AttachmentPlan, CompiledGraph, Group, GroupBreak, LoadOp, LoadReason, StoreOp, StoreReason,
     color_bytes_per_sample,
 };
 use crate::resource::{Access, AttachmentDecl, PassDecl, PassId, ResourceDecl, ResourceKind};
@@ -101,11 +101,11 @@ impl CompiledGraph {
                         ResourceKind::Buffer(_) => None,
                     }
                 })),
-                boundary: GroupBoundary::MergingDisabled,
+                break_reason: GroupBreak::MergingDisabled,
             });
         }
         if let Some(last) = groups.last_mut() {
-            last.boundary = GroupBoundary::EndOfGraph;
+            last.break_reason = GroupBreak::EndOfGraph;
         }
         groups
     }

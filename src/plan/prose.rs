@@ -1,7 +1,7 @@
 //! The plan's decisions as sentences: why a load, a store, a group boundary, a live pass, a
 //! restructuring.
 
-use super::{GroupBoundary, LoadReason, NeededBy, Restructuring, StoreReason};
+use super::{GroupBreak, LoadReason, NeededBy, Restructuring, StoreReason};
 use crate::resource::{PassId, ResourceId};
 
 impl LoadReason {
@@ -44,34 +44,34 @@ impl StoreReason {
     }
 }
 
-impl GroupBoundary {
+impl GroupBreak {
     /// The reason as a sentence about the next pass.
     pub fn describe(self) -> &'static str {
         match self {
-            GroupBoundary::NotRender => "this or the next pass is a compute or copy pass",
-            GroupBoundary::SamplesGroupOutput => {
+            GroupBreak::NotRender => "this or the next pass is a compute or copy pass",
+            GroupBreak::SamplesGroupOutput => {
                 "the next pass reads in a shader what this group wrote, so it must reach memory first"
             }
-            GroupBoundary::InputsGroupOutput => {
+            GroupBreak::InputsGroupOutput => {
                 "the next pass reads this group's output at the same pixel; it would stay on tile with framebuffer fetch, which wgpu lacks"
             }
-            GroupBoundary::AttachmentsDiffer => {
+            GroupBreak::AttachmentsDiffer => {
                 "the next pass attaches other subresources (or another size or sample count)"
             }
-            GroupBoundary::ClearsGroupAttachment => {
+            GroupBreak::ClearsGroupAttachment => {
                 "the next pass clears an attachment, and a clear can only start a render pass"
             }
-            GroupBoundary::Resolve => {
+            GroupBreak::Resolve => {
                 "this group resolves its multisampled attachments; drawing after the resolve would change it"
             }
-            GroupBoundary::StorageHazard => {
+            GroupBreak::StorageHazard => {
                 "the next pass writes storage this group already accessed; draws in one render pass have no barrier between them"
             }
-            GroupBoundary::WritesBoundTexture => {
+            GroupBreak::WritesBoundTexture => {
                 "the next pass writes, as depth or resolve target, a texture this group binds for reading"
             }
-            GroupBoundary::MergingDisabled => "merging is switched off",
-            GroupBoundary::EndOfGraph => "this group holds the last live pass",
+            GroupBreak::MergingDisabled => "merging is switched off",
+            GroupBreak::EndOfGraph => "this group holds the last live pass",
         }
     }
 }

@@ -112,7 +112,7 @@ pub struct AttachmentPlan {
 /// ([guide](crate::guide#merge-rule-and-break-reasons)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum GroupBoundary {
+pub enum GroupBreak {
     /// This or the next pass is a compute or copy pass.
     NotRender,
     /// The next pass reads in a shader (sample or storage read) something the group wrote.
@@ -139,20 +139,20 @@ pub enum GroupBoundary {
     EndOfGraph,
 }
 
-impl GroupBoundary {
+impl GroupBreak {
     /// The plan's name of the reason.
     pub fn as_str(self) -> &'static str {
         match self {
-            GroupBoundary::NotRender => "not_render",
-            GroupBoundary::SamplesGroupOutput => "samples_group_output",
-            GroupBoundary::InputsGroupOutput => "inputs_group_output",
-            GroupBoundary::AttachmentsDiffer => "attachments_differ",
-            GroupBoundary::ClearsGroupAttachment => "clears_group_attachment",
-            GroupBoundary::Resolve => "resolve",
-            GroupBoundary::StorageHazard => "storage_hazard",
-            GroupBoundary::WritesBoundTexture => "writes_bound_texture",
-            GroupBoundary::MergingDisabled => "merging_disabled",
-            GroupBoundary::EndOfGraph => "end_of_graph",
+            GroupBreak::NotRender => "not_render",
+            GroupBreak::SamplesGroupOutput => "samples_group_output",
+            GroupBreak::InputsGroupOutput => "inputs_group_output",
+            GroupBreak::AttachmentsDiffer => "attachments_differ",
+            GroupBreak::ClearsGroupAttachment => "clears_group_attachment",
+            GroupBreak::Resolve => "resolve",
+            GroupBreak::StorageHazard => "storage_hazard",
+            GroupBreak::WritesBoundTexture => "writes_bound_texture",
+            GroupBreak::MergingDisabled => "merging_disabled",
+            GroupBreak::EndOfGraph => "end_of_graph",
         }
     }
 }
@@ -179,7 +179,7 @@ pub struct Group {
     /// to its format's component alignment, then its cost added. 0 for compute and copy groups.
     pub color_bytes_per_sample: u32,
     /// Why the next live pass did not join.
-    pub boundary: GroupBoundary,
+    pub break_reason: GroupBreak,
 }
 
 impl Group {
@@ -411,7 +411,7 @@ pub struct Dependency {
     pub resource: ResourceId,
     /// The subresource read (mip 0 of layer 0 for buffers).
     pub sub: Subresource,
-    /// How `to` reads it: `read_write`, `read`, `sample`, `input`, `storage_read`,
-    /// `storage_read_write` or `copy_src`.
-    pub access: &'static str,
+    /// How `to` reads it: an attachment's `read` or `read_write`, or a list (`sample`,
+    /// `input`, `storage_read`, `copy_src`, ...).
+    pub access: super::DependencyAccess,
 }

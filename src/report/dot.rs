@@ -31,7 +31,7 @@ impl CompiledGraph {
                 out,
                 "    label=\"group {g} ({}){views} | break: {}{tile}\";",
                 group.kind.as_str(),
-                group.boundary.as_str()
+                group.break_reason.as_str()
             );
             let _ = writeln!(out, "    style=rounded; color=\"#4a7ab5\";");
             for &p in &group.passes {

@@ -59,7 +59,7 @@ impl CompiledGraph {
             .map(|g| GroupExplain {
                 bytes: bytes(g),
                 naive_bytes: g.passes.iter().map(|p| naive_of[p.index()]).sum(),
-                break_reason: g.boundary.describe(),
+                break_reason: g.break_reason.describe(),
                 color: per_slot(&g.color, g.views(), |first, rest| Reasons {
                     views: rest.iter().map(reasons).collect(),
                     ..reasons(first)

@@ -68,7 +68,7 @@ struct GroupJson<'p> {
     #[serde(skip_serializing_if = "Option::is_none")]
     color_bytes_per_sample: Option<u32>,
     #[serde(rename = "break")]
-    boundary: &'static str,
+    break_reason: &'static str,
     /// The tile profiles asked for, on render groups.
     #[serde(skip_serializing_if = "Option::is_none")]
     tile: Option<Vec<TileJson>>,
@@ -257,7 +257,7 @@ impl CompiledGraph {
                         }),
                         multiview: g.multiview,
                         color_bytes_per_sample: render.then_some(g.color_bytes_per_sample),
-                        boundary: g.boundary.as_str(),
+                        break_reason: g.break_reason.as_str(),
                         tile: (render && !self.options.tile_set().is_empty()).then(|| {
                             let id = GroupId::new(index);
                             let saved = self.ops_saved_bytes(id);

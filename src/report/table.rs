@@ -52,7 +52,7 @@ impl CompiledGraph {
                     "         gles   multisampled colour on tile (EXT_multisampled_render_to_texture): no MSAA texture, no resolve blit"
                 );
             }
-            let _ = writeln!(out, "         break  {}", group.boundary.as_str());
+            let _ = writeln!(out, "         break  {}", group.break_reason.as_str());
         }
         let culled: Vec<&str> = self
             .passes

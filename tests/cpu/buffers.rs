@@ -28,7 +28,7 @@ fn error(json: &str) -> GraphError {
 }
 
 fn buffer_usage(plan: &CompiledGraph, name: &str) -> BufferUsages {
-    let r = plan.resource_by_name(name).expect("declared");
+    let r = plan.resource_id(name).expect("declared");
     match plan.resources()[r.index()].usage {
         ResourceUsage::Buffer(u) => u,
         other => panic!("{name} is not a buffer: {other:?}"),
@@ -36,7 +36,7 @@ fn buffer_usage(plan: &CompiledGraph, name: &str) -> BufferUsages {
 }
 
 fn culled(plan: &CompiledGraph, name: &str) -> bool {
-    plan.passes()[plan.pass_by_name(name).expect("declared").index()].culled
+    plan.passes()[plan.pass_id(name).expect("declared").index()].culled
 }
 
 /// A frame fed from buffers it fills: per-frame uniforms uploaded, instance data and indirect
@@ -238,7 +238,10 @@ fn a_buffer_written_in_a_group_and_bound_by_the_next_pass_ends_the_group() {
     }"#,
     );
     assert_eq!(plan.groups().len(), 2);
-    assert_eq!(plan.groups()[0].boundary.as_str(), "samples_group_output");
+    assert_eq!(
+        plan.groups()[0].break_reason.as_str(),
+        "samples_group_output"
+    );
 }
 
 /// A shadow atlas sized for ten lights with two rendered this frame.
@@ -346,7 +349,7 @@ fn the_builder_declares_ranges_and_buffer_accesses() {
         .side_effects()
         .finish();
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let forward = plan.pass_decl(plan.pass_by_name("forward").expect("declared"));
+    let forward = plan.pass_decl(plan.pass_id("forward").expect("declared"));
     assert_eq!(
         forward.sample[0].range,
         SubresourceRange {

@@ -23,7 +23,7 @@ fn mismatches(graph: &RenderGraph<'_>, plan: &CompiledGraph, groups: &[Group]) -
 }
 
 fn group_of(plan: &CompiledGraph, pass: &str) -> usize {
-    plan.passes()[plan.pass_by_name(pass).unwrap().index()]
+    plan.passes()[plan.pass_id(pass).unwrap().index()]
         .group
         .unwrap()
         .index()
@@ -47,9 +47,9 @@ fn accepts_the_compiled_and_the_naive_plan() {
     );
     assert_eq!(naive, Vec::<String>::new());
     // Lighting samples what the gbuffer group's last pass (decals) wrote into albedo.
-    let lighting = plan.pass_by_name("lighting").unwrap();
-    let decals = plan.pass_by_name("decals").unwrap();
-    let albedo = plan.resource_by_name("albedo").unwrap();
+    let lighting = plan.pass_id("lighting").unwrap();
+    let decals = plan.pass_id("decals").unwrap();
+    let albedo = plan.resource_id("albedo").unwrap();
     let read = Observation::Read {
         pass: lighting,
         kind: ReadKind::Sample(0),
@@ -71,7 +71,7 @@ fn catches_a_dropped_store() {
     let (graph, plan) = deferred();
     let mut groups = plan.groups().to_vec();
     let g = group_of(&plan, "gbuffer");
-    let albedo = plan.resource_by_name("albedo").unwrap();
+    let albedo = plan.resource_id("albedo").unwrap();
     let a = groups[g]
         .color
         .iter_mut()
@@ -215,8 +215,8 @@ fn reference_tracks_each_mip_apart() {
     assert_accepted(&graph, &plan);
     let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
     let reference = reference(&graph, &live).unwrap();
-    let bloom = plan.resource_by_name("bloom").unwrap();
-    let present = plan.pass_by_name("present").unwrap();
+    let bloom = plan.resource_id("bloom").unwrap();
+    let present = plan.pass_id("present").unwrap();
     let sample = |i: u32, sub: Subresource| Observation::Read {
         pass: present,
         kind: ReadKind::Sample(i),
@@ -224,7 +224,7 @@ fn reference_tracks_each_mip_apart() {
         sub,
     };
     let written = |pass: &str, sub: Subresource| Content::Written {
-        pass: plan.pass_by_name(pass).unwrap(),
+        pass: plan.pass_id(pass).unwrap(),
         resource: bloom,
         sub,
     };
@@ -302,8 +302,8 @@ fn a_whole_texture_read_sees_each_layers_writer() {
     assert_accepted(&graph, &plan);
     let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
     let reference = reference(&graph, &live).unwrap();
-    let cascades: ResourceId = plan.resource_by_name("cascades").unwrap();
-    let lighting = plan.pass_by_name("lighting").unwrap();
+    let cascades: ResourceId = plan.resource_id("cascades").unwrap();
+    let lighting = plan.pass_id("lighting").unwrap();
     for (l, writer) in [(0, "cascade0"), (1, "cascade1")] {
         let read = Observation::Read {
             pass: lighting,
@@ -311,7 +311,7 @@ fn a_whole_texture_read_sees_each_layers_writer() {
             resource: cascades,
             sub: layer(l),
         };
-        let writer: PassId = plan.pass_by_name(writer).unwrap();
+        let writer: PassId = plan.pass_id(writer).unwrap();
         assert_eq!(
             reference.expected[&read],
             Content::Written {
@@ -328,7 +328,10 @@ fn catches_a_merge_of_passes_attaching_different_layers() {
     let (graph, plan) = compile(CASCADES);
     let (first, second) = (group_of(&plan, "cascade0"), group_of(&plan, "cascade1"));
     assert_eq!(second, first + 1);
-    assert_eq!(plan.groups()[first].boundary.as_str(), "attachments_differ");
+    assert_eq!(
+        plan.groups()[first].break_reason.as_str(),
+        "attachments_differ"
+    );
     // Pretend cascade1 joined cascade0's render pass, which attaches layer 0 only.
     let mut groups = plan.groups().to_vec();
     let cascade1 = groups[second].passes[0];

@@ -44,7 +44,10 @@ fn sampled_read_only_depth_is_not_merged_with_a_depth_write() {
         .map(|g| g.passes.iter().map(|p| p.index()).collect())
         .collect();
     assert_eq!(names, [vec![0], vec![1], vec![2]]);
-    assert_eq!(plan.groups()[1].boundary.as_str(), "writes_bound_texture");
+    assert_eq!(
+        plan.groups()[1].break_reason.as_str(),
+        "writes_bound_texture"
+    );
 }
 
 /// The same usage scope rule for a resolve target: a pass that samples last frame's resolved image
@@ -70,7 +73,10 @@ fn sampled_texture_is_not_merged_with_a_resolve_into_it() {
         .compile(&Default::default())
         .unwrap();
     assert_eq!(plan.groups().len(), 2);
-    assert_eq!(plan.groups()[0].boundary.as_str(), "writes_bound_texture");
+    assert_eq!(
+        plan.groups()[0].break_reason.as_str(),
+        "writes_bound_texture"
+    );
 }
 
 /// Found by the minimality property: `shadow_test` reads a depth that nothing wrote, so its group

@@ -31,7 +31,7 @@ fn summary(plan: &CompiledGraph) -> String {
             "g{g} {} [{}] {}",
             group.kind.as_str(),
             names.join(" "),
-            group.boundary.as_str()
+            group.break_reason.as_str()
         );
         for (slot, a) in group
             .color

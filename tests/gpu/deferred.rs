@@ -80,8 +80,8 @@ fn plan_merges_lighting_with_glass_and_keeps_depth_read_only() {
         // attachment sets differ.
         println!("adapter lacks READ_ONLY_DEPTH_STENCIL: lighting and glass stay apart");
         assert_eq!(
-            plan.groups()[3].boundary,
-            tilegraph::plan::GroupBoundary::AttachmentsDiffer
+            plan.groups()[3].break_reason,
+            tilegraph::plan::GroupBreak::AttachmentsDiffer
         );
         assert_eq!(
             groups[3..],

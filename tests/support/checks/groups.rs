@@ -208,9 +208,9 @@ pub fn check_boundaries(
             ),
         };
         ensure!(
-            want == Some(group.boundary.as_str()),
+            want == Some(group.break_reason.as_str()),
             "group {g} ends with {:?}, the guide gives {want:?}",
-            group.boundary.as_str()
+            group.break_reason.as_str()
         );
     }
     Ok(())

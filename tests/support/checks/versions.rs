@@ -55,7 +55,7 @@ pub fn check_dependencies(
         .dependencies()
         .iter()
         .filter(|d| live[d.to.index()])
-        .map(|d| (d.to, d.resource, d.sub, d.access, d.from))
+        .map(|d| (d.to, d.resource, d.sub, d.access.as_str(), d.from))
         .collect();
     want.sort();
     got.sort();
