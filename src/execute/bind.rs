@@ -3,10 +3,10 @@
 //! 2D-array views multiview render passes attach.
 
 use super::ExecuteError;
-use super::frame::{LayerView, Slot};
 use super::history::HistoryPair;
 use super::imports::{Imports, check_imported_texture};
 use super::pool::range_view;
+use super::tables::{LayerView, Slot};
 use super::{ExecuteMode, Executor};
 use crate::declare::RenderGraph;
 use crate::plan::{CompiledGraph, ResourceUsage};

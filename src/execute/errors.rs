@@ -1,8 +1,8 @@
 //! wgpu's error scopes around a frame, and the pass a validation error points at.
 
-use super::frame::Recorder;
 use super::imports::Imports;
 use super::record::Recorded;
+use super::recorder::Recorder;
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor, FrameCommands};
 use crate::declare::RenderGraph;

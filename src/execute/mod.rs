@@ -18,7 +18,11 @@
 //! | `limits.rs` | what the executor would create, against the device's limits |
 //! | `record.rs` | one frame: bind, record on one thread or several, swap histories |
 //! | `bind.rs` | each resource of the frame to its wgpu object |
-//! | `frame.rs` | the frame's resource tables, and the recording of one group |
+//! | `tables.rs` | the frame's resource tables: each resource's wgpu objects |
+//! | `recorder.rs` | the recording of one group: its wgpu pass or one per view |
+//! | `callbacks.rs` | the closures of a group's passes called in the open pass |
+//! | `poison.rs` | Poison mode's clears before and after a group |
+//! | `detour.rs` | resolves into later layers through a single-layer texture |
 //! | `parallel.rs` | chunks of groups recorded on the recording threads |
 //! | `errors.rs` | error scopes around a frame, and the pass an error points at |
 //! | `lost.rs` | a lost device, shared by every executor of it |
@@ -30,19 +34,23 @@
 //! | `stats.rs` | what an executor holds |
 
 mod bind;
+mod callbacks;
+mod detour;
 mod errors;
-mod frame;
 mod history;
 mod imports;
 mod limits;
 mod lost;
 mod lower;
 mod parallel;
+mod poison;
 mod pool;
 mod prepare;
 mod probe;
 mod record;
+mod recorder;
 mod stats;
+mod tables;
 mod timer;
 mod timing;
 
@@ -52,7 +60,6 @@ use crate::context::Views;
 use crate::declare::RenderGraph;
 use crate::plan::CompiledGraph;
 
-use frame::{LayerView, Slot};
 use history::HistoryPair;
 pub use imports::Imports;
 use lost::LostState;
@@ -61,6 +68,7 @@ use pool::Pool;
 pub use pool::PoolStats;
 use prepare::Prepared;
 pub use stats::ExecutorStats;
+use tables::{LayerView, Slot};
 pub use timer::{GroupTimer, PassRecorder, TimedGroup};
 pub use timing::GroupTiming;
 

@@ -4,12 +4,13 @@
 
 use std::ops::Range;
 
+use super::callbacks::Callbacks;
 use super::errors::ready_or_block;
-use super::frame::{Callbacks, Frame, Recorder};
 use super::imports::Imports;
 use super::lower::ExecGroup;
 use super::prepare::encoder_label;
 use super::record::Recorded;
+use super::recorder::{Frame, Recorder};
 use super::timer::DynTimer;
 use super::{ExecuteError, Executor};
 use crate::declare::{PassCallback, RenderGraph};

@@ -2,10 +2,11 @@
 //! pool, bindings, timestamp slots), then the recording on the calling thread or the recording
 //! threads, then the history swap.
 
-use super::frame::{Frame, Recorder, Slot, Tables};
 use super::imports::Imports;
 use super::limits::check_histories;
 use super::parallel::WorkerErrors;
+use super::recorder::{Frame, Recorder};
+use super::tables::{Slot, Tables};
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::declare::RenderGraph;

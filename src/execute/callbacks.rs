@@ -1,0 +1,210 @@
+//! Calling the closures of a group's passes: where the recording finds them, the open wgpu
+//! pass (or encoder) they record into, and a closure's error or panic as the frame's error.
+
+use super::ExecuteError;
+use super::recorder::Frame;
+use super::timer::{GroupScope, PassRecorder};
+use crate::context::{PassContext, PassError, RenderTarget, Views};
+use crate::declare::{ComputeCallback, CopyCallback, PassCallback, RenderCallback};
+use crate::resource::PassId;
+
+/// Where the recording loop finds a pass's closure: the graph's whole table when the frame is
+/// recorded on one thread, or the closures of one chunk of groups on a recording thread.
+pub(super) trait Callbacks<'a> {
+    fn get(&mut self, pass: PassId) -> Option<&mut PassCallback<'a>>;
+}
+
+impl<'a> Callbacks<'a> for [Option<PassCallback<'a>>] {
+    fn get(&mut self, pass: PassId) -> Option<&mut PassCallback<'a>> {
+        self.get_mut(pass.index())?.as_mut()
+    }
+}
+
+/// What the closures of a group's passes record into: the open render pass, the open compute
+/// pass, or the encoder itself for copy passes. [`Frame::call_passes`] calls every kind of
+/// closure through it.
+pub(super) trait Target {
+    /// The kind of pass, as [`ExecuteError::CallbackMismatch`] names it.
+    const KIND: &'static str;
+    /// The closures that record into this target.
+    type Callback<'a>;
+    /// The pass's closure, if it is of this target's kind.
+    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut Self::Callback<'a>>;
+    fn call(&mut self, f: &mut Self::Callback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError>;
+    /// What a [`GroupTimer`](super::GroupTimer)'s pass scope records into.
+    fn recorder(&mut self) -> PassRecorder<'_>;
+    fn push_debug_group(&mut self, label: &str);
+    fn pop_debug_group(&mut self);
+}
+
+impl Target for wgpu::RenderPass<'static> {
+    const KIND: &'static str = "render";
+    type Callback<'a> = RenderCallback<'a>;
+
+    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut RenderCallback<'a>> {
+        match callback {
+            PassCallback::Render(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, f: &mut RenderCallback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError> {
+        f(self, ctx)
+    }
+
+    fn recorder(&mut self) -> PassRecorder<'_> {
+        PassRecorder::Render(self)
+    }
+
+    fn push_debug_group(&mut self, label: &str) {
+        wgpu::RenderPass::push_debug_group(self, label);
+    }
+
+    fn pop_debug_group(&mut self) {
+        wgpu::RenderPass::pop_debug_group(self);
+    }
+}
+
+impl Target for wgpu::ComputePass<'static> {
+    const KIND: &'static str = "compute";
+    type Callback<'a> = ComputeCallback<'a>;
+
+    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut ComputeCallback<'a>> {
+        match callback {
+            PassCallback::Compute(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn call(
+        &mut self,
+        f: &mut ComputeCallback<'_>,
+        ctx: &PassContext<'_>,
+    ) -> Result<(), PassError> {
+        f(self, ctx)
+    }
+
+    fn recorder(&mut self) -> PassRecorder<'_> {
+        PassRecorder::Compute(self)
+    }
+
+    fn push_debug_group(&mut self, label: &str) {
+        wgpu::ComputePass::push_debug_group(self, label);
+    }
+
+    fn pop_debug_group(&mut self) {
+        wgpu::ComputePass::pop_debug_group(self);
+    }
+}
+
+impl Target for wgpu::CommandEncoder {
+    const KIND: &'static str = "copy";
+    type Callback<'a> = CopyCallback<'a>;
+
+    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut CopyCallback<'a>> {
+        match callback {
+            PassCallback::Copy(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, f: &mut CopyCallback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError> {
+        f(self, ctx)
+    }
+
+    fn recorder(&mut self) -> PassRecorder<'_> {
+        PassRecorder::Encoder(self)
+    }
+
+    fn push_debug_group(&mut self, label: &str) {
+        wgpu::CommandEncoder::push_debug_group(self, label);
+    }
+
+    fn pop_debug_group(&mut self) {
+        wgpu::CommandEncoder::pop_debug_group(self);
+    }
+}
+
+/// Calls one closure; a panic in it becomes [`ExecuteError::PassPanicked`], so that a frame
+/// recorded on worker threads fails like one recorded on the caller's.
+fn call_guarded(
+    name: &str,
+    closure: impl FnOnce() -> Result<(), PassError>,
+) -> Result<(), ExecuteError> {
+    // The frame is abandoned after a panic, so nothing the closure left half-done is used.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(closure)) {
+        Ok(result) => result.map_err(|source| ExecuteError::Pass {
+            pass: name.to_owned(),
+            source,
+        }),
+        Err(payload) => Err(ExecuteError::PassPanicked {
+            pass: name.to_owned(),
+            message: panic_message(&*payload),
+        }),
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with a payload that is not a string".to_owned()
+    }
+}
+
+impl Frame<'_> {
+    /// Calls the closures of `passes` on the open `target`, each inside a debug group named
+    /// after the pass (and the group timer's pass scope), each seeing `views`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn call_passes<'a, T: Target>(
+        &self,
+        passes: &[PassId],
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
+        target: &mut T,
+        views: Views,
+        render_target: Option<RenderTarget>,
+        scope: Option<&dyn GroupScope>,
+    ) -> Result<(), ExecuteError> {
+        for &p in passes {
+            let decl = &self.passes[p.index()];
+            let name = &*decl.name;
+            let callback = callbacks
+                .get(p)
+                .ok_or_else(|| ExecuteError::MissingCallback {
+                    pass: name.to_owned(),
+                })?;
+            let found = kind_of(callback);
+            let f = T::callback(callback).ok_or_else(|| ExecuteError::CallbackMismatch {
+                pass: name.to_owned(),
+                expected: T::KIND,
+                found,
+            })?;
+            let ctx = self.tables.context(decl, views, render_target);
+            if self.debug_groups {
+                target.push_debug_group(name);
+            }
+            let pass_scope = scope.and_then(|s| s.begin_pass(name, target.recorder()));
+            let called = call_guarded(name, || target.call(f, &ctx));
+            // Closed whatever the closure returned: a profiler counts the scopes it opened.
+            if let Some(end) = pass_scope {
+                end(target.recorder());
+            }
+            called?;
+            if self.debug_groups {
+                target.pop_debug_group();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The kind of pass a closure records, as errors name it.
+fn kind_of(callback: &PassCallback<'_>) -> &'static str {
+    match callback {
+        PassCallback::Render(_) => "render",
+        PassCallback::Compute(_) => "compute",
+        PassCallback::Copy(_) => "copy",
+    }
+}
