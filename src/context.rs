@@ -4,6 +4,7 @@
 //! The executor fills it in; it sits below the builder so that declared closures can name it
 //! without the builder depending on the executor.
 
+use crate::execute::Quirks;
 use crate::resource::{
     BufferHandle, ListAccess, PassDecl, ResourceDecl, ResourceId, ResourceKind, Subresource,
     SubresourceRange, TextureHandle, TextureRef,
@@ -186,6 +187,8 @@ pub struct PassContext<'f> {
     pub(crate) pass: &'f PassDecl,
     pub(crate) resources: &'f [ResourceDecl],
     pub(crate) frame: &'f dyn FrameResources,
+    /// What the adapter does differently.
+    pub(crate) quirks: &'f Quirks,
     pub(crate) views: Views,
     /// The render pass being recorded into; `None` for compute and copy passes.
     pub(crate) target: Option<RenderTarget>,
@@ -262,7 +265,7 @@ impl<'f> PassContext<'f> {
         let view = self.declared_view(texture)?;
         let r = texture.texture.index;
         if let Some(layer) = self.one_layer_read(r, texture.range)
-            && self.device.adapter_info().backend == wgpu::Backend::Gl
+            && self.quirks.layered_reads_whole
         {
             return Err(ContextError::Unsupported {
                 pass: self.pass.name.to_string(),

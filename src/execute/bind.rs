@@ -46,7 +46,7 @@ impl Executor {
                             usage - wgpu::TextureUsages::TRANSIENT_ATTACHMENT
                         };
                         // An array that may be resolved into takes the detour's copy.
-                        if self.resolve_layers_via_copy
+                        if self.quirks.resolve_layers_via_copy
                             && desc.layers > 1
                             && desc.samples == 1
                             && usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT)

@@ -24,15 +24,15 @@ pub(super) fn check_limits(
 }
 
 /// Checks that `device` has every feature, limit and downlevel flag recording `plan` needs
-/// (`downlevel`: the adapter's flags where the caller gave them), naming the first declared pass
+/// (`downlevel`: the adapter's flags where the caller gave them, else those
+/// [`Quirks`](super::Quirks) assumes), naming the first declared pass
 /// that needs what is missing. The multiview count is not needed: without it multiview passes
 /// record per view.
 pub(super) fn check_requirements(
     plan: &CompiledGraph,
     device: &wgpu::Device,
-    downlevel: Option<wgpu::DownlevelFlags>,
+    downlevel: wgpu::DownlevelFlags,
 ) -> Result<(), ExecuteError> {
-    let downlevel = downlevel.unwrap_or_else(|| assumed_downlevel_flags(device));
     let shortfall = plan.device_shortfall(device.features(), &device.limits(), downlevel);
     let name = |p| plan.pass_name(p).to_owned();
     match shortfall {
@@ -58,18 +58,6 @@ pub(super) fn check_requirements(
                 detail: plan.describe_excess(&excess),
             })
         }
-    }
-}
-
-/// The downlevel flags of a device whose adapter's flags were not given: every flag but those
-/// wgpu 30's backend of the device never has.
-fn assumed_downlevel_flags(device: &wgpu::Device) -> wgpu::DownlevelFlags {
-    use wgpu::DownlevelFlags as D;
-    match device.adapter_info().backend {
-        wgpu::Backend::Gl => {
-            D::all() - D::READ_ONLY_DEPTH_STENCIL - D::DEPTH_TEXTURE_AND_BUFFER_COPIES
-        }
-        _ => D::all(),
     }
 }
 

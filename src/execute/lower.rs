@@ -6,6 +6,7 @@
 use std::num::NonZeroU32;
 
 use super::ExecuteMode;
+use super::quirks::DontCareSupport;
 use crate::context::RenderTarget;
 use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
 use crate::resource::{
@@ -125,45 +126,6 @@ pub(super) struct Invalidation {
     pub color: Vec<(ResourceId, Subresource)>,
     /// The depth/stencil attachment, with whether the format has a depth and a stencil aspect.
     pub depth: Option<(ResourceId, Subresource, bool, bool)>,
-}
-
-/// How the backend treats `LoadOp::DontCare`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum DontCareSupport {
-    /// Issued as such (Vulkan, Metal).
-    Native,
-    /// Ignored: it would behave as `Load` (GL/GLES), so the attachment is invalidated first.
-    InvalidateBefore,
-    /// Ignored, and the GL context cannot invalidate either (desktop GL below 4.3): recorded
-    /// as it is, it behaves as `Load`, which costs nothing on the immediate-mode GPUs that
-    /// offer such contexts; an empty pass would only cost a framebuffer change.
-    AsLoad,
-}
-
-impl DontCareSupport {
-    pub(super) fn of(info: &wgpu::AdapterInfo) -> Self {
-        match info.backend {
-            wgpu::Backend::Gl if gl_invalidates(&info.driver_info) => {
-                DontCareSupport::InvalidateBefore
-            }
-            wgpu::Backend::Gl => DontCareSupport::AsLoad,
-            _ => DontCareSupport::Native,
-        }
-    }
-}
-
-/// Whether wgpu's GL backend issues `glInvalidateFramebuffer` on a context whose `GL_VERSION`
-/// is `version` (wgpu reports it as the adapter's `driver_info`): GLES 3.0 and later, desktop
-/// GL 4.3 and later, as wgpu-hal decides. An unreadable version counts as able.
-fn gl_invalidates(version: &str) -> bool {
-    let number = |s: &str| -> Option<(u32, u32)> {
-        let mut it = s.split(|c: char| !c.is_ascii_digit());
-        Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
-    };
-    match version.find(" ES ") {
-        Some(i) => number(&version[i + 4..]).is_none_or(|v| v >= (3, 0)),
-        None => number(version).is_none_or(|v| v >= (4, 3)),
-    }
 }
 
 pub(super) fn lower(
@@ -646,7 +608,7 @@ fn attachments_to_poison_after(
 
 #[cfg(test)]
 mod tests {
-    use super::{DontCareSupport, ExecGroup, ExecuteMode, POISON_COLOR, gl_invalidates, lower};
+    use super::{DontCareSupport, ExecGroup, ExecuteMode, POISON_COLOR, lower};
     use crate::declare::RenderGraph;
     use crate::options::CompileOptions;
     use crate::resource::{Access, TextureDesc};
@@ -795,17 +757,5 @@ mod tests {
             first_use,
             [vec!["poison depth"], vec!["poison color"], vec![]]
         );
-    }
-
-    #[test]
-    fn gl_contexts_that_invalidate_are_read_from_the_version_string() {
-        assert!(gl_invalidates("4.5 (Core Profile) Mesa 22.3.6"));
-        assert!(gl_invalidates("4.3.0 NVIDIA 580.159.04"));
-        assert!(!gl_invalidates("3.3.0 NVIDIA 580.159.04"));
-        assert!(!gl_invalidates("4.1 ATI-4.14.1"));
-        assert!(gl_invalidates("OpenGL ES 3.2 v1.r38p1"));
-        assert!(gl_invalidates("OpenGL ES 3.0 Mesa 22.3.6"));
-        assert!(!gl_invalidates("OpenGL ES 2.0 Mesa 22.3.6"));
-        assert!(gl_invalidates("WebGL 2.0"));
     }
 }

@@ -23,6 +23,7 @@
 //! | `callbacks.rs` | the closures of a group's passes called in the open pass |
 //! | `poison.rs` | Poison mode's clears before and after a group |
 //! | `detour.rs` | resolves into later layers through a single-layer texture |
+//! | `quirks.rs` | what adapters do differently, and the probes that find it (`quirks/probe.rs`) |
 //! | `parallel.rs` | chunks of groups recorded on the recording threads |
 //! | `errors.rs` | error scopes around a frame, and the pass an error points at |
 //! | `lost.rs` | a lost device, shared by every executor of it |
@@ -46,7 +47,7 @@ mod parallel;
 mod poison;
 mod pool;
 mod prepare;
-mod probe;
+mod quirks;
 mod record;
 mod recorder;
 mod stats;
@@ -63,10 +64,10 @@ use crate::plan::CompiledGraph;
 use history::HistoryPair;
 pub use imports::Imports;
 use lost::LostState;
-use lower::DontCareSupport;
 use pool::Pool;
 pub use pool::PoolStats;
 use prepare::Prepared;
+pub(crate) use quirks::Quirks;
 pub use stats::ExecutorStats;
 use tables::{LayerView, Slot};
 pub use timer::{GroupTimer, PassRecorder, TimedGroup};
@@ -465,7 +466,8 @@ pub struct Executor {
     device: wgpu::Device,
     queue: wgpu::Queue,
     options: ExecutorOptions,
-    dont_care: DontCareSupport,
+    /// What the adapter does differently, and what is probed of it.
+    quirks: Quirks,
     pool: Pool,
     prepared: Vec<Prepared>,
     slots: Vec<Slot>,
@@ -475,15 +477,6 @@ pub struct Executor {
     layer_views: Vec<LayerView>,
     frame: u64,
     timestamps: Option<timing::Timestamps>,
-    /// lavapipe resolves into layer 0 of an array whatever layer the view names.
-    resolve_layers_via_copy: bool,
-    /// The device resolves nothing from a multiview pass over layers of a multisampled array
-    /// past layer 0 (lavapipe): such arrays are kept one texture per layer and their passes
-    /// recorded per view. Probed when a plan first has such a pass (`None` until then).
-    later_layer_msaa_per_view: Option<bool>,
-    /// Whether a draw reads each of two textures (uniform buffers) of a bind group from its own
-    /// binding (GL): probed when a plan first has a pass that reads two (`None` until then).
-    binding_defects: Option<probe::BindingDefects>,
     /// The recording threads (none when frames are recorded on the calling thread).
     workers: Option<rayon_core::ThreadPool>,
     lost: Arc<LostState>,
@@ -504,21 +497,12 @@ impl Executor {
         queue: &wgpu::Queue,
         options: ExecutorOptions,
     ) -> Self {
-        let info = device.adapter_info();
-        let split_multisampled_arrays = !(options.multiview
-            && Views::multiview_supported(device)
-            && device
-                .features()
-                .contains(wgpu::Features::MULTISAMPLE_ARRAY));
         Executor {
             device: device.clone(),
             queue: queue.clone(),
             options,
-            dont_care: DontCareSupport::of(&info),
-            pool: Pool {
-                split_multisampled_arrays,
-                ..Pool::default()
-            },
+            quirks: Quirks::of(device, &options),
+            pool: Pool::default(),
             prepared: Vec::new(),
             slots: Vec::new(),
             taken: Vec::new(),
@@ -528,10 +512,6 @@ impl Executor {
             timestamps: (options.timestamps
                 && device.features().contains(wgpu::Features::TIMESTAMP_QUERY))
             .then(|| timing::Timestamps::new(device, queue)),
-            resolve_layers_via_copy: info.backend == wgpu::Backend::Vulkan
-                && info.name.starts_with("llvmpipe"),
-            later_layer_msaa_per_view: None,
-            binding_defects: None,
             workers: parallel::recording_pool(options.recording_threads),
             lost: lost::lost_state_of(device),
         }

@@ -214,9 +214,6 @@ pub(crate) struct Pool {
     /// Bumped whenever entries move, so cached bindings of a plan know to look again.
     pub(crate) generation: u64,
     pub(crate) stats: PoolStats,
-    /// Keep every multisampled array as one texture per layer: multiview does not record them
-    /// on this device.
-    pub(crate) split_multisampled_arrays: bool,
 }
 
 impl Pool {

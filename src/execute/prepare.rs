@@ -54,16 +54,28 @@ impl Executor {
         }
         let limits = self.device.limits();
         check_limits(plan, &limits)?;
-        check_requirements(plan, &self.device, self.options.downlevel_flags)?;
+        let downlevel = self
+            .options
+            .downlevel_flags
+            .unwrap_or(self.quirks.assumed_downlevel_flags);
+        check_requirements(plan, &self.device, downlevel)?;
         if !self.multiview_enabled() {
             note_multiview(plan, &self.device, self.options.multiview);
         }
-        if self.device.adapter_info().backend == wgpu::Backend::Gl {
+        if self.quirks.layer_ranges_from_0 {
             check_gl_ranges(plan)?;
+        }
+        if self.quirks.probe_bindings {
             self.check_gl_bindings(plan)?;
         }
         let split = self.split_arrays(plan, mode);
-        let groups = lower(plan, mode, self.dont_care, self.multiview_enabled(), &split);
+        let groups = lower(
+            plan,
+            mode,
+            self.quirks.dont_care,
+            self.multiview_enabled(),
+            &split,
+        );
         check_multiview(&groups, &limits)?;
         let chunks = Chunks::new(&groups, self.recording_threads(), plan.passes().len());
         let prepared = Prepared {
@@ -105,7 +117,7 @@ impl Executor {
             matches!(plan.resource_decl(r).kind,
                 ResourceKind::Texture(t) if t.samples > 1 && t.layers > 1)
         };
-        if self.pool.split_multisampled_arrays {
+        if self.quirks.split_multisampled_arrays {
             return (0..plan.resource_decls().len())
                 .map(|r| msaa_array(ResourceId::new(r)))
                 .collect();
@@ -118,27 +130,14 @@ impl Executor {
                 }
             }
         }
-        if split.iter().any(|&s| s) && !self.later_layers_resolve_nothing() {
+        if split.iter().any(|&s| s)
+            && !self
+                .quirks
+                .later_layers_resolve_nothing(&self.device, &self.queue)
+        {
             split.fill(false);
         }
         split
-    }
-
-    /// Whether the device resolves nothing from a multiview pass over layers of a multisampled
-    /// array past layer 0: probed the first time a plan has such a pass, said once in the log.
-    fn later_layers_resolve_nothing(&mut self) -> bool {
-        if let Some(known) = self.later_layer_msaa_per_view {
-            return known;
-        }
-        let broken = !super::probe::multiview_msaa_resolves_past_layer_0(&self.device, &self.queue);
-        if broken {
-            log::info!(
-                "{}: multiview passes over layers of a multisampled array past layer 0 resolve nothing here; they are recorded one view at a time, over one texture per layer",
-                self.device.adapter_info().name
-            );
-        }
-        self.later_layer_msaa_per_view = Some(broken);
-        broken
     }
 }
 
@@ -158,7 +157,7 @@ impl Executor {
             if textures.is_none() && uniforms.is_none() {
                 continue;
             }
-            let defects = self.binding_defects();
+            let defects = self.quirks.binding_defects(&self.device, &self.queue);
             let refused = match (textures, uniforms) {
                 (Some(r), _) if defects.textures => Some((r, "texture", "textures")),
                 (_, Some(r)) if defects.uniforms => Some((r, "uniform buffer", "uniform buffers")),
@@ -176,24 +175,6 @@ impl Executor {
             }
         }
         Ok(())
-    }
-
-    /// The GL binding probe's result, probed once and said once in the log.
-    fn binding_defects(&mut self) -> super::probe::BindingDefects {
-        if let Some(known) = self.binding_defects {
-            return known;
-        }
-        let defects = super::probe::binding_defects(&self.device, &self.queue);
-        if defects.textures || defects.uniforms {
-            log::warn!(
-                "{}: a draw reads every texture ({}) and uniform buffer ({}) from the first binding; passes that read two are refused",
-                self.device.adapter_info().name,
-                if defects.textures { "yes" } else { "no" },
-                if defects.uniforms { "yes" } else { "no" },
-            );
-        }
-        self.binding_defects = Some(defects);
-        defects
     }
 }
 

@@ -42,6 +42,7 @@ impl Executor {
                 layer_views: &self.layer_views,
                 graph,
                 resources,
+                quirks: &self.quirks,
             },
             passes,
             timestamps: self
@@ -51,7 +52,6 @@ impl Executor {
                 .and_then(|t| t.frame_queries()),
             timer,
             debug_groups: self.options.debug_groups,
-            resolve_layers_via_copy: self.resolve_layers_via_copy,
         }
     }
 

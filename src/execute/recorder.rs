@@ -23,9 +23,6 @@ pub(super) struct Frame<'f> {
     /// executor's own timestamps are off when there is one.
     pub timer: Option<&'f dyn DynTimer>,
     pub debug_groups: bool,
-    /// Resolve into a layer past the first of an array through a single-layer texture and a
-    /// copy: lavapipe resolves into layer 0 whatever layer the view names.
-    pub resolve_layers_via_copy: bool,
 }
 
 /// Which of a render group's wgpu render passes write its start and end timestamps: the first
@@ -268,13 +265,14 @@ impl<'r> Recorder<'r, '_> {
             // layer, (scratch, target) (an import without COPY_DST is resolved into as it is).
             let of_view = || ops.color.iter().skip(view as usize).step_by(views as usize);
             // Empty (no allocation) where resolves land in their layer directly.
-            let detours: Vec<Option<Detour<'_>>> = if frame.resolve_layers_via_copy && view > 0 {
-                of_view()
-                    .map(|c| Detour::of(frame.tables, c.resolve?))
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let detours: Vec<Option<Detour<'_>>> =
+                if frame.tables.quirks.resolve_layers_via_copy && view > 0 {
+                    of_view()
+                        .map(|c| Detour::of(frame.tables, c.resolve?))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
             // wgpu allows at most eight colour attachments; the compiler enforces it.
             let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
             for (slot, c) in of_view().enumerate() {

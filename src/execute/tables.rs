@@ -4,6 +4,7 @@
 use super::history::HistoryPair;
 use super::imports::Imports;
 use super::pool::{Pool, TextureViews};
+use super::quirks::Quirks;
 use crate::context::{FrameResources, PassContext, RenderTarget, Views};
 use crate::resource::{PassDecl, ResourceDecl, ResourceId, Subresource, SubresourceRange};
 
@@ -40,6 +41,7 @@ pub(super) struct Tables<'f> {
     pub layer_views: &'f [LayerView],
     pub graph: u32,
     pub resources: &'f [ResourceDecl],
+    pub quirks: &'f Quirks,
 }
 
 impl<'f> Tables<'f> {
@@ -111,6 +113,7 @@ impl<'f> Tables<'f> {
             pass,
             resources: self.resources,
             frame: self,
+            quirks: self.quirks,
             views,
             target,
         }

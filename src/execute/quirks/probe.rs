@@ -115,7 +115,7 @@ pub(super) fn multiview_msaa_resolves_past_layer_0(
 
 /// What a draw reads through the bindings of one bind group, where the adapter gets it wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(super) struct BindingDefects {
+pub(in crate::execute) struct BindingDefects {
     /// Every texture a draw reads is the one at the first texture binding.
     pub textures: bool,
     /// Every uniform buffer a draw reads is the one at the first uniform binding.
