@@ -4,7 +4,6 @@
 //! The executor fills it in; it sits below the builder so that declared closures can name it
 //! without the builder depending on the executor.
 
-use crate::execute::Quirks;
 use crate::resource::{
     BufferHandle, ListAccess, PassDecl, ResourceDecl, ResourceId, ResourceKind, Subresource,
     SubresourceRange, TextureHandle, TextureRef,
@@ -187,8 +186,9 @@ pub struct PassContext<'f> {
     pub(crate) pass: &'f PassDecl,
     pub(crate) resources: &'f [ResourceDecl],
     pub(crate) frame: &'f dyn FrameResources,
-    /// What the adapter does differently.
-    pub(crate) quirks: &'f Quirks,
+    /// The backend binds a texture of several layers only whole for a shader read (wgpu's GL
+    /// backend): a 2D view of one of its layers is refused.
+    pub(crate) layered_reads_whole: bool,
     pub(crate) views: Views,
     /// The render pass being recorded into; `None` for compute and copy passes.
     pub(crate) target: Option<RenderTarget>,
@@ -265,7 +265,7 @@ impl<'f> PassContext<'f> {
         let view = self.declared_view(texture)?;
         let r = texture.texture.index;
         if let Some(layer) = self.one_layer_read(r, texture.range)
-            && self.quirks.layered_reads_whole
+            && self.layered_reads_whole
         {
             return Err(ContextError::Unsupported {
                 pass: self.pass.name.to_string(),

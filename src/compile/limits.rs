@@ -4,7 +4,7 @@ use crate::error::GraphError;
 use crate::plan::CompiledGraph;
 
 /// That no live pass needs more than the caller's device limits
-/// ([`CompileOptions::with_limits`]); the first declared pass over one is the error.
+/// ([`CompileOptions::with_limits`](crate::CompileOptions::with_limits)); the first declared pass over one is the error.
 pub(super) fn check_limits(plan: &CompiledGraph) -> Result<(), GraphError> {
     let Some(given) = &plan.options.limits else {
         return Ok(());

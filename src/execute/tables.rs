@@ -113,7 +113,7 @@ impl<'f> Tables<'f> {
             pass,
             resources: self.resources,
             frame: self,
-            quirks: self.quirks,
+            layered_reads_whole: self.quirks.layered_reads_whole,
             views,
             target,
         }
