@@ -90,9 +90,25 @@ pub(super) fn multiview_msaa_resolves_past_layer_0(
             depth_or_array_layers: 2,
         },
     );
+    let Some(data) = submit_and_read(device, queue, scope, encoder, &buffer) else {
+        return true;
+    };
+    data.chunks(row as usize)
+        .all(|line| line[..(SIZE * 4) as usize].chunks(4).all(|t| t == RED))
+}
+
+/// Submits a probe's commands and reads `buffer` back; `None` where wgpu reported a validation
+/// error in `scope` or the read-back failed (the probe then cannot tell).
+fn submit_and_read(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    scope: wgpu::ErrorScopeGuard,
+    encoder: wgpu::CommandEncoder,
+    buffer: &wgpu::Buffer,
+) -> Option<Vec<u8>> {
     queue.submit([encoder.finish()]);
     if pollster::block_on(scope.pop()).is_some() {
-        return true;
+        return None;
     }
     let (tx, rx) = std::sync::mpsc::channel();
     buffer.map_async(wgpu::MapMode::Read, .., move |r| {
@@ -100,17 +116,11 @@ pub(super) fn multiview_msaa_resolves_past_layer_0(
     });
     if device.poll(wgpu::PollType::wait_indefinitely()).is_err() || !matches!(rx.recv(), Ok(Ok(())))
     {
-        return true;
+        return None;
     }
-    let Ok(data) = buffer.get_mapped_range(..) else {
-        return true;
-    };
-    let right = data
-        .chunks(row as usize)
-        .all(|line| line[..(SIZE * 4) as usize].chunks(4).all(|t| t == RED));
-    drop(data);
+    let data = buffer.get_mapped_range(..).ok()?.to_vec();
     buffer.unmap();
-    right
+    Some(data)
 }
 
 /// What a draw reads through the bindings of one bind group, where the adapter gets it wrong.
@@ -292,25 +302,10 @@ pub(super) fn binding_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> Bin
         },
         wgpu::Extent3d::default(),
     );
-    queue.submit([encoder.finish()]);
-    if pollster::block_on(scope.pop()).is_some() {
-        return BindingDefects::default();
+    match submit_and_read(device, queue, scope, encoder, &buffer) {
+        Some(data) => binding_defects_of([data[0], data[1], data[2], data[3]]),
+        None => BindingDefects::default(),
     }
-    let (tx, rx) = std::sync::mpsc::channel();
-    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    if device.poll(wgpu::PollType::wait_indefinitely()).is_err() || !matches!(rx.recv(), Ok(Ok(())))
-    {
-        return BindingDefects::default();
-    }
-    let Ok(data) = buffer.get_mapped_range(..) else {
-        return BindingDefects::default();
-    };
-    let texel = [data[0], data[1], data[2], data[3]];
-    drop(data);
-    buffer.unmap();
-    binding_defects_of(texel)
 }
 
 #[cfg(test)]
