@@ -7,7 +7,7 @@ use tilegraph::helpers::{BindGroupCache, Binding};
 use tilegraph::wgpu;
 use tilegraph::{
     Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, Imports,
-    RenderGraph, TextureDesc, TextureHandle,
+    RenderGraph, TextureDesc, TextureHandle, TextureRef,
 };
 use tilegraph_tool::headless::{Gpu, ShaderPipeline, color_pipeline};
 
@@ -371,6 +371,43 @@ const LAYERS: &str = r#"
 }
 "#;
 
+/// Declares three passes that clear layers 0, 1 and 2 of `arr` to red, green and blue, and a
+/// pass `read` that samples `read` through `PassContext::view` and draws with `pipeline` into
+/// `out`.
+fn clear_layers_and_sample<'a>(
+    graph: &mut RenderGraph<'a>,
+    arr: TextureHandle,
+    read: TextureRef,
+    out: TextureHandle,
+    pipeline: &'a wgpu::RenderPipeline,
+    cache: &'a BindGroupCache,
+) {
+    let colors = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+    ];
+    for (layer, color) in colors.iter().enumerate() {
+        graph
+            .add_render_pass(&format!("clear{layer}"))
+            .color_cleared(arr.layer(layer as u32), *color)
+            .execute(|_, _| Ok(()));
+    }
+    graph
+        .add_render_pass("read")
+        .sample(read)
+        .color(out, Access::Write)
+        .execute(move |pass, ctx| {
+            let view = ctx.view(read)?;
+            let layout = pipeline.get_bind_group_layout(0);
+            let group = cache.bind_group(ctx, &layout, &[Binding::View(view)])?;
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.draw(0..3, 0..1);
+            Ok(())
+        });
+}
+
 /// Layers `first` and `first + 1` of a four-layer array whose layers 0, 1 and 2 are cleared to
 /// red, green and blue, sampled as `layers(first..first + 2)` and drawn side by side: the view
 /// the context hands out has exactly those two layers, in order. Returns the left and right
@@ -383,36 +420,12 @@ fn sample_layer_range(
     let module = module(gpu, "layers", LAYERS);
     let pipeline = color_pipeline(&gpu.device, "layers", &module, None, ("vs", "fs"), FORMAT);
     let cache = BindGroupCache::new();
-    let colors = [
-        [1.0, 0.0, 0.0, 1.0],
-        [0.0, 1.0, 0.0, 1.0],
-        [0.0, 0.0, 1.0, 1.0],
-    ];
     let (tex, view) = target(gpu, 16, 16);
     let mut graph = RenderGraph::new();
     let arr = graph.create_texture("arr", TextureDesc::new(FORMAT, 16, 16).layers(4));
     let out = kept(&mut graph, "out", 16, 16);
-    for (layer, color) in colors.iter().enumerate() {
-        graph
-            .add_render_pass(&format!("clear{layer}"))
-            .color_cleared(arr.layer(layer as u32), *color)
-            .execute(|_, _| Ok(()));
-    }
     let range = arr.layers(first..first + 2);
-    let (pipeline, cache) = (&pipeline, &cache);
-    graph
-        .add_render_pass("read")
-        .sample(range)
-        .color(out, Access::Write)
-        .execute(move |pass, ctx| {
-            let view = ctx.view(range)?;
-            let layout = pipeline.get_bind_group_layout(0);
-            let group = cache.bind_group(ctx, &layout, &[Binding::View(view)])?;
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.draw(0..3, 0..1);
-            Ok(())
-        });
+    clear_layers_and_sample(&mut graph, arr, range, out, &pipeline, &cache);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     // Layers outside the range are never read: their clears are culled.
     for layer in 0..3 {
@@ -481,32 +494,14 @@ fn sample_one_layer(gpu: &Gpu, layer: u32, mode: ExecuteMode) -> Result<[u8; 4],
     let mut graph = RenderGraph::new();
     let arr = graph.create_texture("arr", TextureDesc::new(FORMAT, 8, 8).layers(3));
     let out = kept(&mut graph, "out", 8, 8);
-    let colors = [
-        [1.0, 0.0, 0.0, 1.0],
-        [0.0, 1.0, 0.0, 1.0],
-        [0.0, 0.0, 1.0, 1.0],
-    ];
-    for (k, color) in colors.iter().enumerate() {
-        graph
-            .add_render_pass(&format!("clear{k}"))
-            .color_cleared(arr.layer(k as u32), *color)
-            .execute(|_, _| Ok(()));
-    }
-    let one = arr.layer(layer);
-    let (pipeline, cache) = (&pipeline, &cache);
-    graph
-        .add_render_pass("read")
-        .sample(one)
-        .color(out, Access::Write)
-        .execute(move |pass, ctx| {
-            let view = ctx.view(one)?;
-            let layout = pipeline.get_bind_group_layout(0);
-            let group = cache.bind_group(ctx, &layout, &[Binding::View(view)])?;
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.draw(0..3, 0..1);
-            Ok(())
-        });
+    clear_layers_and_sample(
+        &mut graph,
+        arr,
+        arr.layer(layer).into(),
+        out,
+        &pipeline,
+        &cache,
+    );
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let mut imports = Imports::new();
     imports.texture(out, &tex, &view);
