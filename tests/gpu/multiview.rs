@@ -83,6 +83,18 @@ fn pipelines(gpu: &Gpu, views: u32, samples: u32) -> Pipelines {
     }
 }
 
+/// Every texel of layer `v` of `texture` holds view `v`'s colour, for its first `views` layers.
+fn assert_views_in_layers(gpu: &Gpu, texture: &wgpu::Texture, views: u32, what: &str) {
+    for layer in 0..views {
+        let texels = read_layer(gpu, texture, layer);
+        let wrong = texels
+            .chunks(4)
+            .filter(|t| *t != COLORS[layer as usize])
+            .count();
+        assert_eq!(wrong, 0, "layer {layer}: {what}");
+    }
+}
+
 /// An array texture the test owns, readable layer by layer.
 fn layers(gpu: &Gpu, count: u32) -> (wgpu::Texture, wgpu::TextureView) {
     let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
@@ -222,17 +234,12 @@ fn every_view_lands_in_its_layer_either_way_in_every_mode() {
                     ]
                 };
                 assert_eq!(seen, expected, "{mode}, multiview {multiview}");
-                for layer in 0..2 {
-                    let texels = read_layer(&gpu, &target.0, layer);
-                    let wrong = texels
-                        .chunks(4)
-                        .filter(|t| *t != COLORS[layer as usize])
-                        .count();
-                    assert_eq!(
-                        wrong, 0,
-                        "layer {layer}: {mode}, multiview {multiview}, samples {samples}"
-                    );
-                }
+                assert_views_in_layers(
+                    &gpu,
+                    &target.0,
+                    2,
+                    &format!("{mode}, multiview {multiview}, samples {samples}"),
+                );
             }
         }
     }
@@ -314,13 +321,7 @@ fn more_views_than_the_device_renders_at_once() {
         )
         .expect("records");
         assert_eq!(seen.len(), 4);
-        for layer in 0..4 {
-            let texels = read_layer(&gpu, &target.0, layer);
-            assert!(
-                texels.chunks(4).all(|t| t == COLORS[layer as usize]),
-                "layer {layer}"
-            );
-        }
+        assert_views_in_layers(&gpu, &target.0, 4, "four views");
     }
 }
 
@@ -425,13 +426,7 @@ fn multiview_attachment_views_are_kept_with_the_pooled_texture() {
         let expected = 3 + usize::from(executor.multiview_enabled());
         assert_eq!(held, [expected; 4], "multiview {multiview}");
         assert_eq!(executor.pool_stats().textures_created, 1);
-        for layer in 0..2 {
-            let texels = read_layer(&gpu, &target.0, layer);
-            assert!(
-                texels.chunks(4).all(|t| t == COLORS[layer as usize]),
-                "layer {layer}, multiview {multiview}"
-            );
-        }
+        assert_views_in_layers(&gpu, &target.0, 2, &format!("multiview {multiview}"));
     }
 }
 
@@ -508,14 +503,12 @@ fn a_fullscreen_pass_of_two_views_draws_each_view_into_its_layer() {
                 .unwrap_or_else(|e| panic!("{mode}, multiview {multiview}: {e}"));
             drop(graph);
             crate::support::assert_no_gpu_errors(&gpu);
-            for layer in 0..2 {
-                let texels = read_layer(&gpu, &target.0, layer);
-                let wrong = texels
-                    .chunks(4)
-                    .filter(|t| *t != COLORS[layer as usize])
-                    .count();
-                assert_eq!(wrong, 0, "layer {layer}: {mode}, multiview {multiview}");
-            }
+            assert_views_in_layers(
+                &gpu,
+                &target.0,
+                2,
+                &format!("{mode}, multiview {multiview}"),
+            );
             cache.next_frame();
         }
     }
@@ -565,14 +558,12 @@ fn a_multiview_msaa_pass_at_a_later_base_layer_resolves_each_view_into_its_layer
                 .unwrap_or_else(|e| panic!("{mode}: {e}"));
             drop(graph);
             crate::support::assert_no_gpu_errors(&gpu);
-            for layer in 0..2 {
-                let texels = read_layer(&gpu, &target.0, layer);
-                let wrong = texels
-                    .chunks(4)
-                    .filter(|t| *t != COLORS[layer as usize])
-                    .count();
-                assert_eq!(wrong, 0, "layer {layer}: {mode}, multiview {multiview}");
-            }
+            assert_views_in_layers(
+                &gpu,
+                &target.0,
+                2,
+                &format!("{mode}, multiview {multiview}"),
+            );
             // lavapipe: the probe found that such a pass resolves nothing, so it went per view.
             let views = std::mem::take(&mut *seen.lock().unwrap());
             if lavapipe && multiview {
