@@ -229,6 +229,11 @@ fn backend_arg(v: &str) -> Result<Backend, String> {
         .map_err(|e: tilegraph::helpers::ParseBackendError| e.to_string())
 }
 
+/// The words of a command line, as `parse` takes them (for the examples' tests).
+pub fn args(line: &str) -> impl Iterator<Item = String> + '_ {
+    line.split_whitespace().map(str::to_owned)
+}
+
 /// Parses the example's flags (`args` without the program name).
 pub fn parse<E: Example>(args: impl Iterator<Item = String>) -> Result<Options<E::Config>, String> {
     parse_cli::<E>(args).map_err(|e| e.to_string())

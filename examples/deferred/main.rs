@@ -95,16 +95,9 @@ mod tests {
     use tilegraph::ExecuteMode;
     use tilegraph_tool::headless::Backend;
 
-    fn args(s: &str) -> impl Iterator<Item = String> {
-        s.split_whitespace()
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-            .into_iter()
-    }
-
     #[test]
     fn flags_parse_and_bad_ones_are_errors() {
-        let o = app::parse::<DeferredFrame>(args(
+        let o = app::parse::<DeferredFrame>(app::args(
             "--size 257x131 --frames 3 --mode poison --backend gl --output a.png \
              --light-path uniform --no-dont-care --timings --print-plan --plan-html p.html",
         ))
@@ -117,11 +110,11 @@ mod tests {
         assert_eq!(o.extra.light_path, Some(LightPath::Uniform));
         assert!(!o.dont_care && o.timings && o.print_plan && !o.window);
         assert_eq!(o.plan_html, Some(PathBuf::from("p.html")));
-        let o = app::parse::<DeferredFrame>(args("--window --light-path auto")).unwrap();
+        let o = app::parse::<DeferredFrame>(app::args("--window --light-path auto")).unwrap();
         assert!(o.window);
         assert_eq!(o.extra.light_path, None);
         assert_eq!(o.output, PathBuf::from("deferred.png"));
-        let o = app::parse::<DeferredFrame>(args("--light-path storage")).unwrap();
+        let o = app::parse::<DeferredFrame>(app::args("--light-path storage")).unwrap();
         assert_eq!(o.extra.light_path, Some(LightPath::Storage));
         for bad in [
             "--size 0x10",
@@ -137,7 +130,7 @@ mod tests {
             "--bogus",
         ] {
             assert!(
-                app::parse::<DeferredFrame>(args(bad)).is_err_and(|e| !e.is_empty()),
+                app::parse::<DeferredFrame>(app::args(bad)).is_err_and(|e| !e.is_empty()),
                 "{bad} accepted"
             );
         }

@@ -66,19 +66,12 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> impl Iterator<Item = String> {
-        s.split_whitespace()
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-            .into_iter()
-    }
-
     #[test]
     fn scene_flag_parses() {
-        let o = app::parse::<ForwardFrame>(args("--scene a.glb --size 64x32")).unwrap();
+        let o = app::parse::<ForwardFrame>(app::args("--scene a.glb --size 64x32")).unwrap();
         assert_eq!(o.extra.scene, Some(PathBuf::from("a.glb")));
-        assert!(app::parse::<ForwardFrame>(args("--scene")).is_err());
-        assert!(app::parse::<ForwardFrame>(args("--bogus")).is_err());
+        assert!(app::parse::<ForwardFrame>(app::args("--scene")).is_err());
+        assert!(app::parse::<ForwardFrame>(app::args("--bogus")).is_err());
     }
 
     #[test]

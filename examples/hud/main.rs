@@ -330,16 +330,9 @@ mod tests {
     use super::*;
     use tilegraph::ExecuteMode;
 
-    fn args(s: &str) -> impl Iterator<Item = String> {
-        s.split_whitespace()
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-            .into_iter()
-    }
-
     #[test]
     fn flags_are_the_gallery_s_with_trace_and_live_overlay() {
-        let o = app::parse::<Hud>(args(
+        let o = app::parse::<Hud>(app::args(
             "--frames 5 --size 640x360 --output hud.png --trace trace.json --mode poison --timings",
         ))
         .unwrap();
@@ -350,11 +343,11 @@ mod tests {
         assert_eq!(o.output, PathBuf::from("hud.png"));
         assert_eq!(o.extra.trace, Some(PathBuf::from("trace.json")));
         assert!(o.timings && !o.extra.live_overlay);
-        let o = app::parse::<Hud>(args("--window --live-overlay")).unwrap();
+        let o = app::parse::<Hud>(app::args("--window --live-overlay")).unwrap();
         assert!(o.window && o.extra.live_overlay && o.extra.trace.is_none());
         assert_eq!(o.output, PathBuf::from("hud.png"));
         for bad in ["--trace", "--live-overlay 3", "--bogus"] {
-            assert!(app::parse::<Hud>(args(bad)).is_err(), "{bad} accepted");
+            assert!(app::parse::<Hud>(app::args(bad)).is_err(), "{bad} accepted");
         }
     }
 }

@@ -55,16 +55,9 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> impl Iterator<Item = String> {
-        s.split_whitespace()
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-            .into_iter()
-    }
-
     #[test]
     fn flags_parse_and_bad_ones_are_errors() {
-        let o = app::parse::<PostFrame>(args(
+        let o = app::parse::<PostFrame>(app::args(
             "--size 257x131 --frames 5 --resize-at 3 64x32 --mode naive --no-dont-care",
         ))
         .unwrap();
@@ -76,7 +69,7 @@ mod tests {
         );
         assert!(!o.dont_care);
         assert_eq!(o.output, std::path::PathBuf::from("post.png"));
-        let o = app::parse::<PostFrame>(args("--window --resize-every 5")).unwrap();
+        let o = app::parse::<PostFrame>(app::args("--window --resize-every 5")).unwrap();
         assert_eq!(o.resize_every, Some(5));
         for bad in [
             "--resize-every 5",
@@ -91,7 +84,7 @@ mod tests {
             "--scene a.glb",
         ] {
             assert!(
-                app::parse::<PostFrame>(args(bad)).is_err_and(|e| !e.is_empty()),
+                app::parse::<PostFrame>(app::args(bad)).is_err_and(|e| !e.is_empty()),
                 "{bad} accepted"
             );
         }
