@@ -264,8 +264,9 @@ impl<'f> PassContext<'f> {
         let texture = texture.into();
         let view = self.declared_view(texture)?;
         let r = texture.texture.index;
-        if let Some(layer) = self.one_layer_read(r, texture.range)
-            && self.layered_reads_whole
+        // Asked only where the backend needs it: the lists are walked per call.
+        if self.layered_reads_whole
+            && let Some(layer) = self.one_layer_read(r, texture.range)
         {
             return Err(ContextError::Unsupported {
                 pass: self.pass.name.to_string(),
