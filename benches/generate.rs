@@ -11,12 +11,25 @@ use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHan
 /// Passes per block.
 pub const PASSES_PER_BLOCK: usize = 10;
 
-/// A frame of about `passes` passes (rounded up to whole blocks).
+/// A frame of about `passes` passes (rounded up to whole blocks), in a new graph.
 pub fn deferred_frame(passes: usize) -> RenderGraph<'static> {
-    let (w, h) = (1920, 1080);
     let mut g = RenderGraph::new();
-    let tex = |g: &mut RenderGraph<'static>, name: String, format: TextureFormat| {
-        g.create_texture(&name, TextureDesc::new(format, w, h))
+    declare_deferred_frame(&mut g, passes, &mut String::new());
+    g
+}
+
+/// Declares the frame of [`deferred_frame`] into `g`, writing each name into `name` (as a
+/// renderer declaring every frame does, with no allocation per name).
+pub fn declare_deferred_frame(g: &mut RenderGraph<'_>, passes: usize, name: &mut String) {
+    let (w, h) = (1920, 1080);
+    fn named<'n>(name: &'n mut String, prefix: &str, block: usize) -> &'n str {
+        use std::fmt::Write;
+        name.clear();
+        write!(name, "{prefix}{block}").expect("writing to a String");
+        name
+    }
+    let tex = |g: &mut RenderGraph<'_>, name: &str, format: TextureFormat| {
+        g.create_texture(name, TextureDesc::new(format, w, h))
     };
     let output = g.import_texture(
         "backbuffer",
@@ -27,41 +40,41 @@ pub fn deferred_frame(passes: usize) -> RenderGraph<'static> {
     let blocks = passes.div_ceil(PASSES_PER_BLOCK).max(1);
     for b in 0..blocks {
         let shadow = g.create_texture_cleared(
-            &format!("shadow{b}"),
+            named(name, "shadow", b),
             TextureDesc::new(TextureFormat::Depth32Float, 2048, 2048),
             ClearValue::Depth(1.0),
         );
-        let albedo = tex(&mut g, format!("albedo{b}"), TextureFormat::Rgba8Unorm);
-        let normal = tex(&mut g, format!("normal{b}"), TextureFormat::Rgb10a2Unorm);
-        let material = tex(&mut g, format!("material{b}"), TextureFormat::Rgba8Unorm);
-        let depth = tex(&mut g, format!("depth{b}"), TextureFormat::Depth32Float);
-        let hdr = tex(&mut g, format!("hdr{b}"), TextureFormat::Rgba16Float);
-        let bloom = tex(&mut g, format!("bloom{b}"), TextureFormat::Rgba16Float);
-        let debug = tex(&mut g, format!("debug{b}"), TextureFormat::Rgba8Unorm);
+        let albedo = tex(g, named(name, "albedo", b), TextureFormat::Rgba8Unorm);
+        let normal = tex(g, named(name, "normal", b), TextureFormat::Rgb10a2Unorm);
+        let material = tex(g, named(name, "material", b), TextureFormat::Rgba8Unorm);
+        let depth = tex(g, named(name, "depth", b), TextureFormat::Depth32Float);
+        let hdr = tex(g, named(name, "hdr", b), TextureFormat::Rgba16Float);
+        let bloom = tex(g, named(name, "bloom", b), TextureFormat::Rgba16Float);
+        let debug = tex(g, named(name, "debug", b), TextureFormat::Rgba8Unorm);
         let last = b + 1 == blocks;
         let ldr = if last {
             output
         } else {
-            tex(&mut g, format!("ldr{b}"), TextureFormat::Rgba8Unorm)
+            tex(g, named(name, "ldr", b), TextureFormat::Rgba8Unorm)
         };
 
-        g.add_render_pass(&format!("shadow{b}"))
+        g.add_render_pass(named(name, "shadow", b))
             .depth(shadow, Access::Clear)
             .finish();
-        g.add_render_pass(&format!("gbuffer{b}"))
+        g.add_render_pass(named(name, "gbuffer", b))
             .color(albedo, Access::Clear)
             .color(normal, Access::Clear)
             .color(material, Access::Clear)
             .depth(depth, Access::Clear)
             .finish();
-        g.add_render_pass(&format!("decals{b}"))
+        g.add_render_pass(named(name, "decals", b))
             .color(albedo, Access::ReadWrite)
             .color(normal, Access::ReadWrite)
             .color(material, Access::ReadWrite)
             .depth(depth, Access::Read)
             .finish();
         let mut lighting = g
-            .add_render_pass(&format!("lighting{b}"))
+            .add_render_pass(named(name, "lighting", b))
             .sample(albedo)
             .sample(normal)
             .sample(material)
@@ -72,33 +85,32 @@ pub fn deferred_frame(passes: usize) -> RenderGraph<'static> {
             lighting = lighting.sample(prev);
         }
         lighting.finish();
-        g.add_render_pass(&format!("transparent{b}"))
+        g.add_render_pass(named(name, "transparent", b))
             .color(hdr, Access::ReadWrite)
             .depth(depth, Access::Read)
             .finish();
-        g.add_render_pass(&format!("debug_gbuffer{b}"))
+        g.add_render_pass(named(name, "debug_gbuffer", b))
             .sample(normal)
             .color(debug, Access::Write)
             .finish();
-        g.add_render_pass(&format!("bloom{b}"))
+        g.add_render_pass(named(name, "bloom", b))
             .sample(hdr)
             .color(bloom, Access::Write)
             .finish();
-        g.add_render_pass(&format!("debug_bloom{b}"))
+        g.add_render_pass(named(name, "debug_bloom", b))
             .sample(bloom)
             .color(debug, Access::ReadWrite)
             .finish();
-        g.add_render_pass(&format!("composite{b}"))
+        g.add_render_pass(named(name, "composite", b))
             .sample(hdr)
             .sample(bloom)
             .color(ldr, Access::Write)
             .finish();
-        g.add_render_pass(&format!("ui{b}"))
+        g.add_render_pass(named(name, "ui", b))
             .color(ldr, Access::ReadWrite)
             .finish();
         previous = Some(ldr);
     }
-    g
 }
 
 /// Passes per block of [`subresource_frame_json`].

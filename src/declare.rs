@@ -1,7 +1,8 @@
 //! Declare: the frame's graph — its resources and passes, what each pass reads and writes, and
 //! the closure that records it.
 
-use std::hash::Hash;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -10,8 +11,8 @@ use crate::hash::{WideHasher, name_hash};
 use crate::resource::{
     Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry,
     HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassId, PassKind,
-    ResourceDecl, ResourceId, ResourceKind, SubresourceHandle, TextureDesc, TextureHandle,
-    TextureRef,
+    ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceHandle, SubresourceRange,
+    TextureDesc, TextureHandle, TextureRef,
 };
 
 /// Closure recording a render pass. Closures are `Send` so that an executor with recording
@@ -62,6 +63,119 @@ impl Fingerprint {
         item.hash(&mut self.0);
     }
 
+    /// Adds a pass: what its derived `Hash` covers, packed into a few words (a pass is hashed
+    /// as it is declared, on every frame's path). The declaration is taken apart field by
+    /// field, so a new field does not compile until it is hashed here.
+    fn add_pass(&mut self, pass: &PassDecl) {
+        let PassDecl {
+            name,
+            kind,
+            color,
+            depth,
+            sample: _,
+            input: _,
+            storage_read: _,
+            storage_write: _,
+            storage_read_write: _,
+            copy_src: _,
+            copy_dst: _,
+            uniform: _,
+            vertex: _,
+            index: _,
+            indirect: _,
+            upload: _,
+            side_effects,
+            keep_order,
+            multiview,
+        } = pass;
+        let h = &mut self.0;
+        h.write_u8(1);
+        h.write_usize(name.len());
+        h.write(name.as_bytes());
+        // The lists, each named by a bit of `lists` when it has entries.
+        let mut lists = 0u64;
+        for (bit, access) in ListAccess::ALL.into_iter().enumerate() {
+            if !pass.list(access).is_empty() {
+                lists |= 1 << bit;
+            }
+        }
+        let (views, multiview) = multiview.map_or((0, 0), |views| (1, views));
+        h.write_u64(
+            *kind as u64
+                | u64::from(*side_effects) << 2
+                | u64::from(*keep_order) << 3
+                | views << 4
+                | (depth.is_some() as u64) << 5
+                | (color.len() as u64) << 8
+                | lists << 16
+                | u64::from(multiview) << 32,
+        );
+        let sub = |s: Subresource| u64::from(s.mip) | u64::from(s.layer) << 32;
+        for c in color {
+            let ColorAttachment {
+                resource,
+                sub: at,
+                access,
+                clear,
+                resolve,
+            } = *c;
+            let (resolves, resolve) = resolve.map_or((0, 0), |r| (1, r.index() as u64));
+            h.write_u64(resource.index() as u64 | (access as u64) << 32 | resolves << 40);
+            h.write_u64(sub(at));
+            h.write_u64(resolve);
+            Self::add_clear(h, clear);
+        }
+        if let Some(d) = depth {
+            let DepthAttachment {
+                resource,
+                sub: at,
+                access,
+                clear,
+            } = *d;
+            h.write_u64(resource.index() as u64 | (access as u64) << 32);
+            h.write_u64(sub(at));
+            Self::add_clear(h, clear);
+        }
+        for access in ListAccess::ALL {
+            let list = pass.list(access);
+            if list.is_empty() {
+                continue;
+            }
+            h.write_usize(list.len());
+            for e in list {
+                let SubresourceRange { mips, layers } = e.range;
+                h.write_u64(
+                    e.resource.index() as u64
+                        | u64::from(mips.is_some()) << 32
+                        | u64::from(layers.is_some()) << 33,
+                );
+                for (base, count) in mips.into_iter().chain(layers) {
+                    h.write_u64(u64::from(base) | u64::from(count) << 32);
+                }
+            }
+        }
+    }
+
+    fn add_clear(h: &mut WideHasher, clear: Option<ClearValue>) {
+        match clear {
+            None => h.write_u8(0),
+            Some(ClearValue::Color(c)) => {
+                h.write_u8(1);
+                for channel in c {
+                    h.write_u64(channel.to_bits());
+                }
+            }
+            Some(ClearValue::Depth(d)) => {
+                h.write_u8(2);
+                h.write_u32(d.to_bits());
+            }
+            Some(ClearValue::DepthStencil { depth, stencil }) => {
+                h.write_u8(3);
+                h.write_u64(u64::from(depth.to_bits()) | u64::from(stencil) << 32);
+            }
+        }
+    }
+
     fn value(&self) -> u128 {
         self.0.finish128()
     }
@@ -87,6 +201,30 @@ pub struct RenderGraph<'a> {
     /// Each declaration's [`name_hash`], for the compiler's unique-name check.
     pub(crate) names: NameHashes,
     fingerprint: Fingerprint,
+    /// The declarations of the frame before [`RenderGraph::reset`], in order: the next frame's
+    /// declarations take their storage (names, access lists) one by one.
+    spare: Spare,
+}
+
+/// Declarations whose storage the next ones reuse.
+#[derive(Default)]
+struct Spare {
+    resources: VecDeque<ResourceDecl>,
+    passes: VecDeque<PassDecl>,
+}
+
+impl Spare {
+    /// Makes the declarations in `decls` the spare ones and leaves `decls` empty, with the
+    /// storage of the spare list it replaces. Where a plan still shares `decls`, the plan keeps
+    /// them and `decls` becomes a new list.
+    fn recycle<T>(decls: &mut Arc<Vec<T>>, spare: &mut VecDeque<T>) {
+        spare.clear();
+        let storage = Vec::from(std::mem::take(spare));
+        match Arc::get_mut(decls) {
+            Some(decls) => *spare = VecDeque::from(std::mem::replace(decls, storage)),
+            None => *decls = Arc::new(storage),
+        }
+    }
 }
 
 /// The [`name_hash`] of every resource and pass name, in declaration order.
@@ -123,6 +261,52 @@ impl<'a> RenderGraph<'a> {
             histories: Vec::new(),
             names: NameHashes::default(),
             fingerprint: Fingerprint::new(),
+            spare: Spare::default(),
+        }
+    }
+
+    /// The graph emptied for the next frame's declarations, keeping its storage: a renderer
+    /// that declares its frame every frame into the graph `reset` returns allocates nothing
+    /// for declarations of the same shape as the last frame's (names, access lists and tables
+    /// are reused in declaration order). The closures are dropped, and handles from before the
+    /// reset belong to another graph (using one is a compile error, as for any foreign handle).
+    ///
+    /// The fingerprint starts anew, so a [`PlanCache`](crate::PlanCache) finds the plan of the
+    /// same declarations again. The declarations a plan compiled from the graph still shares
+    /// stay with the plan.
+    ///
+    /// ```
+    /// # use tilegraph::{Access, Import, RenderGraph, TextureDesc, wgpu::TextureFormat};
+    /// let mut graph = RenderGraph::new();
+    /// for _frame in 0..3 {
+    ///     graph = graph.reset();
+    ///     let out = graph.import_texture(
+    ///         "out",
+    ///         TextureDesc::new(TextureFormat::Rgba8Unorm, 64, 64),
+    ///         Import::OUTPUT,
+    ///     );
+    ///     graph.add_render_pass("draw").color(out, Access::Clear).finish();
+    /// }
+    /// assert_eq!(graph.passes().len(), 1);
+    /// ```
+    pub fn reset<'b>(mut self) -> RenderGraph<'b> {
+        Spare::recycle(&mut self.resources, &mut self.spare.resources);
+        Spare::recycle(&mut self.passes, &mut self.spare.passes);
+        self.histories.clear();
+        self.names.resources.clear();
+        self.names.passes.clear();
+        self.callbacks.clear();
+        RenderGraph {
+            id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
+            resources: self.resources,
+            passes: self.passes,
+            // The emptied list's storage, for closures of the new lifetime.
+            callbacks: self.callbacks.into_iter().filter_map(|_| None).collect(),
+            foreign_handle: None,
+            histories: self.histories,
+            names: self.names,
+            fingerprint: Fingerprint::new(),
+            spare: self.spare,
         }
     }
 
@@ -167,6 +351,14 @@ impl<'a> RenderGraph<'a> {
         id
     }
 
+    /// The next resource's name: the spare declaration's, where it is the same.
+    fn resource_name(&mut self, name: &str) -> Arc<str> {
+        match self.spare.resources.pop_front() {
+            Some(spare) if &*spare.name == name => spare.name,
+            _ => name.into(),
+        }
+    }
+
     fn mark_keep_memory(&mut self, id: ResourceId) {
         let decl = &mut Arc::make_mut(&mut self.resources)[id.index()];
         if !decl.keep_memory {
@@ -175,20 +367,12 @@ impl<'a> RenderGraph<'a> {
         }
     }
 
-    /// Completes a pass that a builder declared in place.
-    fn commit_pass(&mut self, index: usize, callback: Option<PassCallback<'a>>) -> PassId {
-        self.fingerprint.add(&(1u8, &self.passes[index]));
-        self.callbacks.push(callback);
-        debug_assert_eq!(self.callbacks.len(), self.passes.len());
-        PassId::new(index)
-    }
-
     pub(crate) fn push_pass(
         &mut self,
         decl: PassDecl,
         callback: Option<PassCallback<'a>>,
     ) -> PassId {
-        self.fingerprint.add(&(1u8, &decl));
+        self.fingerprint.add_pass(&decl);
         self.names.passes.push(name_hash(&decl.name));
         let id = PassId::new(self.passes.len());
         Arc::make_mut(&mut self.passes).push(decl);
@@ -231,8 +415,9 @@ impl<'a> RenderGraph<'a> {
         clear: Option<ClearValue>,
         import: Option<Import>,
     ) -> TextureHandle {
+        let name = self.resource_name(name);
         let index = self.push_resource(ResourceDecl {
-            name: name.into(),
+            name,
             kind: ResourceKind::Texture(desc),
             clear,
             import,
@@ -289,8 +474,9 @@ impl<'a> RenderGraph<'a> {
     /// after the frame) and `NAME.current` (undefined, kept), and that is how JSON describes it.
     pub fn history_texture(&mut self, name: &str, desc: TextureDesc) -> History {
         let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
+            let name = self.resource_name(&format!("{name}.{suffix}"));
             let index = self.push_resource(ResourceDecl {
-                name: format!("{name}.{suffix}").into(),
+                name,
                 kind: ResourceKind::Texture(desc),
                 clear: None,
                 import: Some(import),
@@ -324,8 +510,9 @@ impl<'a> RenderGraph<'a> {
     }
 
     fn buffer(&mut self, name: &str, size: u64, import: Option<Import>) -> BufferHandle {
+        let name = self.resource_name(name);
         let index = self.push_resource(ResourceDecl {
-            name: name.into(),
+            name,
             kind: ResourceKind::Buffer(BufferDesc { size }),
             clear: None,
             import,
@@ -418,31 +605,59 @@ pub struct History {
 }
 
 /// Shared state of the three pass builders: the pass under construction, committed on drop.
+/// It borrows the graph's fields apart, so that each access is one push into the pass's own
+/// declaration.
 struct PassBuilder<'g, 'a> {
-    graph: &'g mut RenderGraph<'a>,
-    /// Index of the pass, already in `graph.passes` (the builder stays small to move around);
-    /// `None` once committed.
-    index: Option<usize>,
+    /// The pass, already last in the graph's passes; `None` once committed.
+    decl: Option<&'g mut PassDecl>,
+    graph: u32,
+    foreign_handle: &'g mut Option<(Arc<str>, String)>,
+    callbacks: &'g mut Vec<Option<PassCallback<'a>>>,
+    fingerprint: &'g mut Fingerprint,
 }
 
 impl<'g, 'a> PassBuilder<'g, 'a> {
     fn new(graph: &'g mut RenderGraph<'a>, name: &str, kind: PassKind) -> Self {
-        Arc::make_mut(&mut graph.passes).push(PassDecl::new(name.into(), kind));
-        graph.names.passes.push(name_hash(name));
-        let index = Some(graph.passes.len() - 1);
-        PassBuilder { graph, index }
+        let RenderGraph {
+            id,
+            passes,
+            callbacks,
+            foreign_handle,
+            names,
+            fingerprint,
+            spare,
+            ..
+        } = graph;
+        let decl = match spare.passes.pop_front() {
+            Some(mut spare) => {
+                spare.reuse(name, kind);
+                spare
+            }
+            None => PassDecl::new(name.into(), kind),
+        };
+        names.passes.push(name_hash(name));
+        let passes = Arc::make_mut(passes);
+        passes.push(decl);
+        PassBuilder {
+            decl: passes.last_mut(),
+            graph: *id,
+            foreign_handle,
+            callbacks,
+            fingerprint,
+        }
     }
 
     fn decl(&mut self) -> &mut PassDecl {
-        let index = self.index.expect("pass builder used after commit");
-        &mut Arc::make_mut(&mut self.graph.passes)[index]
+        self.decl
+            .as_deref_mut()
+            .expect("pass builder used after commit")
     }
 
     /// Resolves a handle, remembering the first handle that belongs to another graph.
     fn id(&mut self, graph: u32, index: ResourceId) -> ResourceId {
-        if graph != self.graph.id && self.graph.foreign_handle.is_none() {
+        if graph != self.graph && self.foreign_handle.is_none() {
             let pass = self.decl().name.clone();
-            self.graph.foreign_handle = Some((pass, format!("<handle #{index} of another graph>")));
+            *self.foreign_handle = Some((pass, format!("<handle #{index} of another graph>")));
         }
         index
     }
@@ -461,14 +676,17 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
     }
 
     fn commit(&mut self, callback: Option<PassCallback<'a>>) -> PassId {
-        let index = self.index.take().expect("pass committed twice");
-        self.graph.commit_pass(index, callback)
+        let decl = self.decl.take().expect("pass committed twice");
+        self.fingerprint.add_pass(decl);
+        let id = PassId::new(self.callbacks.len());
+        self.callbacks.push(callback);
+        id
     }
 }
 
 impl Drop for PassBuilder<'_, '_> {
     fn drop(&mut self) {
-        if self.index.is_some() {
+        if self.decl.is_some() {
             self.commit(None);
         }
     }

@@ -85,7 +85,9 @@
 //! `with_transient`, `with_alias`) so a suspected miscompile can be bisected. Plans are
 //! deterministic; [`PlanCache`] reuses them across frames, keyed by the graph's structure. A
 //! renderer that compiles every frame keeps a [`Compiler`] and hands it back each plan it is
-//! done with: compiles then allocate nothing per pass.
+//! done with: compiles then allocate nothing per pass. One that declares every frame declares
+//! into the graph [`RenderGraph::reset`] returns: declarations shaped like the last frame's then
+//! allocate nothing.
 //!
 //! ## Executing
 //!

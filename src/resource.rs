@@ -811,6 +811,23 @@ impl PassDecl {
             multiview: None,
         }
     }
+
+    /// The declaration emptied and renamed for another pass, keeping its lists' storage (and
+    /// its name's, where the name is the same).
+    pub(crate) fn reuse(&mut self, name: &str, kind: PassKind) {
+        if &*self.name != name {
+            self.name = name.into();
+        }
+        self.kind = kind;
+        self.color.clear();
+        self.depth = None;
+        for access in ListAccess::ALL {
+            self.list_mut(access).clear();
+        }
+        self.side_effects = false;
+        self.keep_order = false;
+        self.multiview = None;
+    }
 }
 
 /// How a pass uses an entry of one of its lists.

@@ -142,3 +142,29 @@ fn steady_state_compiles_allocate_the_same_at_any_pass_count() {
         );
     }
 }
+
+/// A renderer declaring every frame into the graph `RenderGraph::reset` hands back (names
+/// written into one buffer) allocates nothing once a frame of the same shape was declared.
+#[test]
+fn declaring_into_a_reset_graph_allocates_nothing_in_the_steady_state() {
+    for passes in [1_000, 10_000] {
+        let mut graph = RenderGraph::new();
+        let mut name = String::new();
+        for _ in 0..2 {
+            graph = graph.reset();
+            generate::declare_deferred_frame(&mut graph, passes, &mut name);
+        }
+        let (blocks, graph) = blocks_during(|| {
+            let mut graph = graph.reset();
+            generate::declare_deferred_frame(&mut graph, passes, &mut name);
+            graph
+        });
+        let (new, _) = blocks_during(|| generate::deferred_frame(passes));
+        println!(
+            "declaring the deferred frame of {} passes: {blocks} blocks into a reset graph, \
+             {new} into a new one",
+            graph.passes().len()
+        );
+        assert_eq!(blocks, 0, "{passes} passes declared into a reset graph");
+    }
+}

@@ -21,6 +21,7 @@ mod prop_regressions;
 mod report;
 mod report_views;
 mod requirements;
+mod reset;
 mod restructure;
 mod subresources;
 mod tile;
