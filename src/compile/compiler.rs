@@ -208,4 +208,44 @@ mod tests {
         assert_eq!(lists(plan.groups()), kept);
         assert_eq!(plan.to_json(), g.compile(&options).unwrap().to_json());
     }
+
+    #[test]
+    fn a_compile_that_fails_leaves_the_next_one_as_a_fresh_compiler_makes_it() {
+        let frame = |passes: usize, read_first: bool| {
+            let mut g = RenderGraph::new();
+            let desc = TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 64, 64);
+            let (a, b) = (g.create_texture("a", desc), g.create_texture("b", desc));
+            if read_first {
+                g.add_compute_pass("early")
+                    .sample(a)
+                    .side_effects()
+                    .finish();
+            }
+            for p in 0..passes {
+                let (to, from) = if p % 2 == 0 { (a, b) } else { (b, a) };
+                let pass = g.add_render_pass(&format!("draw{p}"));
+                let pass = pass.color(to, crate::resource::Access::Clear);
+                let pass = if p > 0 { pass.sample(from) } else { pass };
+                pass.finish();
+            }
+            g.add_compute_pass("last").sample(a).side_effects().finish();
+            g
+        };
+        let options = CompileOptions::default();
+        let mut compiler = Compiler::new();
+        for (passes, read_first) in [(40, false), (9, true), (3, false), (40, true), (17, false)] {
+            let g = frame(passes, read_first);
+            let fresh = g.compile(&options);
+            let reused = compiler.compile(&g, &options);
+            assert_eq!(read_first, fresh.is_err());
+            match (fresh, reused) {
+                (Ok(fresh), Ok(reused)) => {
+                    assert_eq!(fresh.to_json(), reused.to_json());
+                    compiler.recycle(reused);
+                }
+                (Err(fresh), Err(reused)) => assert_eq!(fresh.to_string(), reused.to_string()),
+                _ => panic!("a reused compiler and a fresh one disagree"),
+            }
+        }
+    }
 }
