@@ -110,7 +110,8 @@ pub(super) struct Workspaces {
     pub found: Found,
     /// The lists that stay inside one step.
     pub steps: Steps,
-    /// The lists of the last plan handed back, which the next plan is made of.
+    /// The lists of the last plan handed back: they take the places of the next plan's lists in
+    /// the workspaces.
     pub returned: PlanLists,
 }
 
@@ -128,8 +129,9 @@ pub(super) struct Steps {
     pub pooling: Pooling,
 }
 
-/// The lists of a plan handed back, with their contents: each step that fills one clears it
-/// first (the groups' and physical resources' lists are reset where they lie).
+/// The lists of a plan handed back, contents and all: the next plan leaves them in the
+/// workspaces it takes its own lists from, and the steps that fill those clear them (groups and
+/// physical resources are reset where they lie, their lists keeping their capacity).
 #[derive(Default)]
 pub(super) struct PlanLists {
     pub passes: Vec<PassPlan>,
