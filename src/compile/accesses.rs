@@ -2,8 +2,8 @@
 //! the steps after validation walk these instead of each declaration's eight lists, which lie
 //! wherever the allocator put them.
 
+use super::compiler::emptied;
 use super::restructure::pass_key;
-use super::scratch::Scratch;
 use crate::resource::{
     AttachmentDecl, Entry, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceId, ResourceKind,
 };
@@ -31,6 +31,7 @@ pub(super) struct ResourceInfo {
     pub keep_memory: bool,
 }
 
+#[derive(Default)]
 pub(super) struct Accesses {
     /// Per resource: what the steps read of it besides its descriptor.
     resources: Vec<ResourceInfo>,
@@ -53,34 +54,31 @@ pub(super) struct Accesses {
 }
 
 impl Accesses {
-    pub(super) fn new(res: &[ResourceDecl], passes: &[PassDecl], scratch: &mut Scratch) -> Self {
-        let mut a = Accesses::empty(res.len(), passes.len(), scratch);
+    /// Fills the tables with `res` and `passes`.
+    pub(super) fn fill(&mut self, res: &[ResourceDecl], passes: &[PassDecl]) {
+        self.clear(res.len(), passes.len());
         for r in res {
-            a.push_resource(r);
+            self.push_resource(r);
         }
         for pass in passes {
-            a.push(pass);
+            self.push(pass);
         }
-        a
     }
 
-    /// Tables with no resource and no pass yet, with room for `resources` and `passes` (and
-    /// the accesses the tables taken from the scratch held before).
-    pub(super) fn empty(resources: usize, passes: usize, scratch: &mut Scratch) -> Self {
-        let mut a = Accesses {
-            resources: scratch.resource_infos.take(resources),
-            info: scratch.infos.take(passes),
-            keys: scratch.u64s.take(passes),
-            slot_start: scratch.u32s.take(passes + 1),
-            slots: scratch.slots.take(passes),
-            entry_start: scratch.u32s.take(passes + 1),
-            entries: scratch.entries.take(passes),
-            imports: scratch.u32s.take(0),
-            histories: false,
-        };
-        a.slot_start.push(0);
-        a.entry_start.push(0);
-        a
+    /// Empties the tables, with room for `resources` and `passes` (and the accesses they held
+    /// before).
+    pub(super) fn clear(&mut self, resources: usize, passes: usize) {
+        emptied(&mut self.resources, resources);
+        for list in [&mut self.slot_start, &mut self.entry_start] {
+            emptied(list, passes + 1);
+            list.push(0);
+        }
+        emptied(&mut self.info, passes);
+        emptied(&mut self.keys, passes);
+        emptied(&mut self.slots, passes);
+        emptied(&mut self.entries, passes);
+        self.imports.clear();
+        self.histories = false;
     }
 
     /// Adds the next resource.
@@ -175,17 +173,5 @@ impl Accesses {
     /// List entries of every pass.
     pub(super) fn entry_count(&self) -> usize {
         self.entries.len()
-    }
-
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        scratch.infos.give(self.info);
-        scratch.u64s.give(self.keys);
-        scratch.resource_infos.give(self.resources);
-        scratch.u32s.give(self.slot_start);
-        scratch.u32s.give(self.entry_start);
-        scratch.slots.give(self.slots);
-        scratch.entries.give(self.entries);
-        scratch.u32s.give(self.imports);
     }
 }

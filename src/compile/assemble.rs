@@ -1,77 +1,66 @@
 //! The plan put together from the steps' results: each pass's plan (culled, its group, why it
 //! is live, the resolve its copy was folded into), the restructurings made, and the lists the
-//! steps filled for it.
+//! steps filled for it, each moved out of the workspace that holds it with the list of the plan
+//! handed back left in its place.
 
 use std::sync::{Arc, OnceLock};
 
 use super::Planned;
-use super::compiler::Spares;
-use super::restructure::{self, Restructured};
-use crate::error::GraphError;
+use super::compiler::{PlanLists, emptied, hand_over};
+use super::restructure::Restructured;
 use crate::options::CompileOptions;
 use crate::plan::{
-    CompiledGraph, NaiveSources, NeededBy, PassPlan, PhysicalResource, Reads, Restructuring,
-    Traffic,
+    CompiledGraph, NaiveSources, NeededBy, PassPlan, PhysicalResource, Reads, Traffic,
 };
 use crate::resource::{PassDecl, ResourceDecl};
 
-/// What the steps after planning the order found.
+/// What the steps after planning the order found: the compiler's lists, refilled each compile.
+#[derive(Default)]
 pub(super) struct Found {
     pub naive: NaiveSources,
     pub physical: Vec<PhysicalResource>,
-    pub traffic: Result<Traffic, GraphError>,
     pub needed_by: Vec<Option<NeededBy>>,
 }
 
-/// The plan of the frame as it runs (`frame`), with `live` the liveness of the declarations.
+/// The workspaces the plan takes its lists from, and the lists of the plan handed back.
+pub(super) struct Lists<'a> {
+    /// The plan of the order the frame runs.
+    pub planned: &'a mut Planned,
+    pub found: &'a mut Found,
+    pub returned: &'a mut PlanLists,
+}
+
+/// The plan of the frame as it runs (`frame`), with `live` the liveness of the declarations
+/// and `run_live` that of the frame as it runs.
 pub(super) fn assemble(
     (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
     fingerprint: u128,
     options: &CompileOptions,
     frame: Restructured,
-    live: Vec<bool>,
-    found: Found,
-    spares: &mut Spares,
-) -> Result<CompiledGraph, GraphError> {
-    let scratch = &mut spares.scratch;
-    let Restructured {
-        edits,
-        retraced,
-        moves,
+    (live, run_live): (&[bool], &[bool]),
+    traffic: Traffic,
+    lists: Lists<'_>,
+) -> CompiledGraph {
+    let Lists {
         planned,
-    } = frame;
-    let Planned {
-        order,
-        groups,
-        group_of,
-        bytes: _,
-        resources: resource_plans,
-        warnings,
-    } = planned;
-    let eff_live = retraced.as_ref().map_or(&live[..], |(_, l)| &l[..]);
-    let mut restructure: Vec<Restructuring> = Vec::new();
-    let folded_into = match edits {
-        Some((e, acc)) => {
-            acc.recycle(scratch);
-            restructure = e.changes;
-            e.folded_into
-        }
-        None => scratch.maybe_passes.filled(passes.len(), None),
+        found,
+        returned,
+    } = lists;
+    let (mut restructure, folded_into) = match frame.edits {
+        Some(e) => (e.changes, Some(e.folded_into)),
+        None => (Vec::new(), None),
     };
-    restructure.extend(moves);
-    let needed_by = found.needed_by;
-    let mut pass_plans = scratch.pass_plans.take(passes.len());
+    restructure.extend(frame.moves);
+    let folded = |p: usize| folded_into.as_ref().and_then(|f| f[p]);
+    let mut pass_plans = std::mem::take(&mut returned.passes);
+    emptied(&mut pass_plans, passes.len());
     pass_plans.extend((0..passes.len()).map(|p| PassPlan {
-        culled: !eff_live[p] && folded_into[p].is_none(),
-        group: group_of[p],
-        needed_by: needed_by[p],
-        folded_into: folded_into[p],
+        culled: !run_live[p] && folded(p).is_none(),
+        group: planned.group_of[p],
+        needed_by: found.needed_by[p],
+        folded_into: folded(p),
     }));
-    scratch.maybe_passes.give(folded_into);
-    scratch.needed_by.give(needed_by);
-    scratch.maybe_groups.give(group_of);
-    restructure::give_back_retraced(retraced, scratch);
-    let traffic = found.traffic?;
+    let groups = hand_over(&mut planned.groups, &mut returned.groups);
     log::debug!(
         "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}, {} restructured",
         passes.len(),
@@ -81,24 +70,26 @@ pub(super) fn assemble(
         traffic.naive_bytes_per_frame,
         restructure.len()
     );
-    scratch.flags.give(live);
-    Ok(CompiledGraph {
+    CompiledGraph {
         fingerprint,
         options: *options,
         pass_decls: Arc::clone(passes),
         resource_decls: Arc::clone(resources),
         passes: pass_plans,
         groups,
-        order,
+        order: hand_over(&mut planned.order, &mut returned.order),
         restructure,
         declared: OnceLock::new(),
         naive_groups: OnceLock::new(),
-        naive_sources: found.naive,
-        resources: resource_plans,
-        physical: found.physical,
+        naive_sources: NaiveSources {
+            start: hand_over(&mut found.naive.start, &mut returned.naive.start),
+            loaded: hand_over(&mut found.naive.loaded, &mut returned.naive.loaded),
+        },
+        resources: hand_over(&mut planned.resources, &mut returned.resources),
+        physical: hand_over(&mut found.physical, &mut returned.physical),
         traffic,
-        warnings,
+        warnings: hand_over(&mut planned.warnings, &mut returned.warnings),
         dependencies: OnceLock::new(),
         reads: Reads::default(),
-    })
+    }
 }

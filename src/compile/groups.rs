@@ -5,20 +5,14 @@
 
 use super::Decls;
 use super::accesses::Accesses;
-use super::compiler::Spares;
+use super::planned::Planned;
+use super::prefetch;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
 use crate::plan::{Group, GroupBreak};
 use crate::resource::{Access, ListAccess, PassId, PassKind};
-
-/// The groups and which group each pass joined.
-pub(super) struct Grouping {
-    pub groups: Vec<Group>,
-    /// Per declared pass: its group; `None` when culled.
-    pub group_of: Vec<Option<GroupId>>,
-}
 
 /// Per subresource: the stamp of the last group that wrote it / touched it outside its
 /// attachments. The compiler's lists, cleared when a [`Grouper`] starts on them.
@@ -202,26 +196,27 @@ pub(super) fn same_attachments(acc: &Accesses, a: PassId, b: PassId) -> bool {
         && acc.info(a.index()).multiview == acc.info(b.index()).multiview
 }
 
-/// Groups the live passes of `order` (execution order).
+/// Groups the live passes of `planned.order` (execution order) into `planned.groups` and
+/// `planned.group_of` (cleared here).
 pub(super) fn form_groups(
     graph: Decls<'_>,
     subs: &SubTable,
     v: &Versions,
-    order: &[PassId],
     options: &CompileOptions,
-    spares: &mut Spares,
-) -> Grouping {
-    let Spares {
-        groups: lists,
-        scratch,
-        work,
+    marks: &mut GroupMarks,
+    planned: &mut Planned,
+) {
+    let Planned {
+        order,
+        groups,
+        group_of,
         ..
-    } = spares;
-    let mut groups = lists.group_fill(order.len());
-    let passes = graph.passes;
-    let mut group_of = scratch.maybe_groups.filled(passes.len(), None);
-    let mut grouper = Grouper::new(graph, subs, v, options, &mut work.group_marks);
-    for &p in order {
+    } = planned;
+    let mut groups = GroupFill::new(groups, order.len());
+    group_of.clear();
+    group_of.resize(graph.passes.len(), None);
+    let mut grouper = Grouper::new(graph, subs, v, options, marks);
+    for &p in order.iter() {
         match (grouper.push(p), groups.last_mut()) {
             (None, Some(group)) => group.passes.push(p),
             (reason, previous) => {
@@ -229,11 +224,64 @@ pub(super) fn form_groups(
                     group.break_reason = reason;
                 }
                 let info = graph.acc.info(p.index());
-                groups.start(lists, info.kind, info.multiview, p);
+                groups.start(info.kind, info.multiview, p);
             }
         }
-        group_of[p.index()] = Some(GroupId::new(groups.len() - 1));
+        group_of[p.index()] = Some(GroupId::new(groups.used - 1));
     }
-    let groups = lists.filled_groups(groups);
-    Grouping { groups, group_of }
+    groups.finish();
+}
+
+/// A list of groups being filled: the groups it held (its last compile's, or those of a plan
+/// handed back) are reset where they lie, their lists keeping their capacity.
+struct GroupFill<'a> {
+    list: &'a mut Vec<Group>,
+    /// Groups of `list` filled so far; those after them are the old groups not yet reused.
+    used: usize,
+}
+
+impl<'a> GroupFill<'a> {
+    /// Fills `list`, with room for `capacity` groups.
+    fn new(list: &'a mut Vec<Group>, capacity: usize) -> Self {
+        list.reserve(capacity.saturating_sub(list.len()));
+        GroupFill { list, used: 0 }
+    }
+
+    /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
+    fn start(&mut self, kind: PassKind, multiview: Option<u32>, first: PassId) {
+        if self.used == self.list.len() {
+            self.list.push(Group {
+                kind,
+                passes: Vec::new(),
+                color: Vec::new(),
+                depth: None,
+                depth_views: Vec::new(),
+                multiview: None,
+                color_bytes_per_sample: 0,
+                break_reason: GroupBreak::EndOfGraph,
+            });
+        }
+        prefetch::reused_groups(self.list, self.used);
+        let group = &mut self.list[self.used];
+        self.used += 1;
+        group.kind = kind;
+        group.passes.clear();
+        group.passes.push(first);
+        group.color.clear();
+        group.depth = None;
+        group.depth_views.clear();
+        group.multiview = multiview;
+        group.color_bytes_per_sample = 0;
+        group.break_reason = GroupBreak::EndOfGraph;
+    }
+
+    /// The last group started.
+    fn last_mut(&mut self) -> Option<&mut Group> {
+        self.used.checked_sub(1).map(|i| &mut self.list[i])
+    }
+
+    /// Ends the list after the groups filled.
+    fn finish(self) {
+        self.list.truncate(self.used);
+    }
 }

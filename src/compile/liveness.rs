@@ -3,7 +3,7 @@
 //! sweep settles it.
 
 use super::accesses::Accesses;
-use super::scratch::Scratch;
+use super::compiler::emptied;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
@@ -11,13 +11,15 @@ use crate::options::CompileOptions;
 use crate::plan::NeededBy;
 use crate::resource::PassId;
 
-pub(super) fn find_live_passes(
+/// Per pass: live, into `needed` (the compiler's list, cleared here).
+pub(super) fn find_live_passes<'w>(
     acc: &Accesses,
     v: &Versions,
     options: &CompileOptions,
-    scratch: &mut Scratch,
-) -> Vec<bool> {
-    let mut needed = scratch.flags.filled(acc.len(), false);
+    needed: &'w mut Vec<bool>,
+) -> &'w [bool] {
+    needed.clear();
+    needed.resize(acc.len(), false);
     for (version, &kept) in v.kept_at_end.iter().enumerate() {
         if let (true, Some(p)) = (kept, v.writer[version]) {
             needed[p.index()] = true;
@@ -38,15 +40,16 @@ pub(super) fn find_live_passes(
 
 /// Why each live pass is alive: its side effects, else the kept import whose frame-end
 /// contents it writes, else the first live pass that reads what it wrote. `None` for culled
-/// passes (and for passes kept only because culling is off).
-pub(super) fn why_live(
+/// passes (and for passes kept only because culling is off). Into `why` (the compiler's list,
+/// cleared here).
+pub(super) fn why_live<'w>(
     acc: &Accesses,
     subs: &SubTable,
     v: &Versions,
     live: &[bool],
-    scratch: &mut Scratch,
-) -> Vec<Option<NeededBy>> {
-    let mut why = scratch.needed_by.take(acc.len());
+    why: &'w mut Vec<Option<NeededBy>>,
+) -> &'w [Option<NeededBy>] {
+    emptied(why, acc.len());
     why.extend(
         live.iter()
             .enumerate()

@@ -13,15 +13,17 @@
 //! | naive | `naive.rs` | what the naive plan (the executor's `Naive` mode) would load |
 //! | resources | `resources.rs` | lifetimes, usages, transient textures, physical textures |
 //! | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
-//! | assemble | `assemble.rs` | each pass's plan, and the plan from the steps' results |
+//! | assemble | `assemble.rs` | each pass's plan, and the plan of the steps' results, moved out of their workspaces |
 //! | limits | `limits.rs` | that the plan fits the caller's device limits, if given |
 //!
 //! What the steps share: `accesses.rs` holds every pass's attachment slots, list entries, kind
 //! and key, and every resource's facts, in dense tables that validation fills while each
-//! declaration is in the caches. The compiler (`compiler.rs`) keeps each step's own lists in
-//! that step's workspace, cleared at its start; the tables that pass from step to step and the
-//! lists of plans handed back come from `scratch.rs`. Each group's bytes, transient textures
-//! and warnings are found right after its ops. `prefetch.rs` holds the cache hints.
+//! declaration is in the caches. Every table lives in a workspace the compiler (`compiler.rs`)
+//! owns: one per step for its own lists, one per result a step hands the next, which the step
+//! that fills it clears first and the later steps borrow. The plan's lists are moved out of
+//! their workspaces, and those of the plan handed back take their places. Each group's bytes,
+//! transient textures and warnings are found right after its ops. `prefetch.rs` holds the
+//! cache hints.
 
 mod accesses;
 mod assemble;
@@ -35,7 +37,6 @@ mod planned;
 mod prefetch;
 mod resources;
 mod restructure;
-mod scratch;
 mod subresources;
 mod traffic;
 mod validate;
@@ -54,7 +55,7 @@ use crate::plan::CompiledGraph;
 use crate::resource::{PassDecl, ResourceDecl};
 
 pub use compiler::Compiler;
-use compiler::Spares;
+use compiler::Workspaces;
 use planned::{Planned, declared_order, plan_order};
 
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
@@ -72,7 +73,7 @@ struct Decls<'a> {
 fn compile(
     graph: &RenderGraph<'_>,
     options: &CompileOptions,
-    spares: &mut Spares,
+    work: &mut Workspaces,
 ) -> Result<CompiledGraph, GraphError> {
     if let Some((pass, resource)) = &graph.foreign_handle {
         return Err(GraphError::UnknownResource {
@@ -85,112 +86,90 @@ fn compile(
         Some(&graph.names),
         graph.fingerprint(),
         options,
-        spares,
+        work,
     )
 }
 
 /// Compiles declarations. `names` are their name hashes; `None` skips the unique-name check,
-/// for declarations that compiled before.
+/// for declarations that compiled before. Each step fills its result's workspace in `work`
+/// and the steps after it borrow it.
 fn compile_decls(
     (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
     names: Option<&NameHashes>,
     fingerprint: u128,
     options: &CompileOptions,
-    spares: &mut Spares,
+    work: &mut Workspaces,
 ) -> Result<CompiledGraph, GraphError> {
-    let scratch = &mut spares.scratch;
-    let work = &mut spares.work;
-    let checked = validate::validate(passes, resources, names, scratch, &mut work.validate)?;
+    let steps = &mut work.steps;
+    let checked = validate::validate(
+        passes,
+        resources,
+        names,
+        &mut steps.validate,
+        &mut work.checked,
+    )?;
     let declared = Decls {
         passes,
         resources,
         acc: &checked.acc,
     };
-    let current = &mut work.current_versions;
-    let versions = match versions::trace_versions(declared, &checked, scratch, current) {
-        Ok(v) => v,
-        Err(e) => {
-            checked.recycle(scratch);
-            return Err(e);
-        }
-    };
-    let plan = plan_frame(
-        (passes, resources),
-        &checked,
-        &versions,
-        fingerprint,
-        options,
-        spares,
-    );
-    let scratch = &mut spares.scratch;
-    let reads = versions.into_reads(checked.into_subs(scratch), scratch);
-    match plan {
-        Ok(mut plan) => {
-            plan.reads = reads;
-            limits::check_limits(&plan)?;
-            Ok(plan)
-        }
-        Err(e) => {
-            scratch.give_reads(reads);
-            Err(e)
-        }
-    }
-}
-
-/// Everything after validation and versions, step by step.
-fn plan_frame(
-    (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
-    checked: &validate::Checked,
-    versions: &versions::Versions,
-    fingerprint: u128,
-    options: &CompileOptions,
-    spares: &mut Spares,
-) -> Result<CompiledGraph, GraphError> {
-    let declared = Decls {
-        passes,
-        resources,
-        acc: &checked.acc,
-    };
-    let live = liveness::find_live_passes(&checked.acc, versions, options, &mut spares.scratch);
-    let order = declared_order(&live, &mut spares.scratch);
-    let as_declared = plan_order(declared, checked, versions, &live, order, options, spares);
-    let declared_bytes = as_declared.bytes;
-    let mut frame = restructure::restructure(
+    let current = &mut steps.current_versions;
+    let versions = versions::trace_versions(declared, checked, current, &mut work.versions)?;
+    let live = liveness::find_live_passes(&checked.acc, versions, options, &mut work.live);
+    let plans = &mut work.plans;
+    declared_order(live, &mut plans.declared.order);
+    plan_order(
         declared,
         checked,
         versions,
-        &live,
-        as_declared,
+        live,
         options,
-        spares,
+        &mut plans.declared,
+        &mut steps.planning,
     );
-    let (eff, eff_versions, eff_live) =
-        restructure::as_run(&frame.edits, &frame.retraced, declared, versions, &live);
-    let naive = naive::naive_sources(versions, &mut spares.scratch);
-    let resource_plans = &mut frame.planned.resources;
-    let physical = resources::plan_physical_resources(eff, resource_plans, options, spares);
-    let traffic = traffic::measure_traffic(
-        frame.planned.bytes,
-        declared_bytes,
-        &versions.pass_bytes,
-        &live,
-        options.fps,
+    let declared_bytes = plans.declared.bytes;
+    let frame = restructure::restructure(declared, checked, versions, live, plans, options, steps);
+    let (eff, eff_versions, eff_live) = frame.as_run(declared, versions, live, &steps.restructure);
+    let found = &mut work.found;
+    naive::naive_sources(versions, &mut found.naive);
+    let planned = plans.get_mut(frame.kept);
+    let pooling = &mut steps.pooling;
+    resources::plan_physical_resources(
+        eff,
+        &mut planned.resources,
+        options,
+        pooling,
+        &mut found.physical,
     );
-    let scratch = &mut spares.scratch;
-    let needed_by = liveness::why_live(eff.acc, &checked.subs, eff_versions, eff_live, scratch);
-    let found = assemble::Found {
-        naive,
-        physical,
-        traffic,
-        needed_by,
+    let pass_bytes = &versions.pass_bytes;
+    let traffic =
+        traffic::measure_traffic(planned.bytes, declared_bytes, pass_bytes, live, options.fps)?;
+    liveness::why_live(
+        eff.acc,
+        &checked.subs,
+        eff_versions,
+        eff_live,
+        &mut found.needed_by,
+    );
+    let lists = assemble::Lists {
+        planned,
+        found,
+        returned: &mut work.returned,
     };
-    assemble::assemble(
-        (passes, resources),
+    let decls = (passes, resources);
+    let mut plan = assemble::assemble(
+        decls,
         fingerprint,
         options,
         frame,
-        live,
-        found,
-        spares,
-    )
+        (live, eff_live),
+        traffic,
+        lists,
+    );
+    let subs = &mut work.checked.subs;
+    plan.reads = work
+        .versions
+        .hand_over_reads(subs, &mut work.returned.reads);
+    limits::check_limits(&plan)?;
+    Ok(plan)
 }

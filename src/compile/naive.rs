@@ -3,18 +3,19 @@
 //! first asked for ([`CompiledGraph::naive_groups`](crate::CompiledGraph::naive_groups)), so a
 //! compile allocates none of them; the naive traffic is counted from the same rule.
 
-use super::scratch::Scratch;
+use super::compiler::emptied;
 use super::versions::Versions;
 use crate::plan::NaiveSources;
 
-pub(super) fn naive_sources(v: &Versions, scratch: &mut Scratch) -> NaiveSources {
-    let mut start = scratch.u32s.take(v.slot_starts().len());
+/// Into `naive` (the compiler's lists, cleared here).
+pub(super) fn naive_sources(v: &Versions, naive: &mut NaiveSources) {
+    let NaiveSources { start, loaded } = naive;
+    emptied(start, v.slot_starts().len());
     start.extend_from_slice(v.slot_starts());
-    let mut loaded = scratch.loaded.take(v.slot_read.len());
+    emptied(loaded, v.slot_read.len());
     loaded.extend(
         v.slot_read
             .iter()
             .map(|read| read.map(|version| v.writer[version as usize])),
     );
-    NaiveSources { start, loaded }
 }

@@ -14,21 +14,21 @@ use crate::resource::{
     Access, AttachmentDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
 };
 
-/// The ops of every render group, and the attachment bytes the groups move (`None` beyond
+/// The ops of every render group, set in place, and the attachment bytes the groups move (`None` beyond
 /// `u64`), counted as each group is planned, while it is in the caches; `each_group` sees each
 /// render group once its ops are set.
 pub(super) fn infer_attachment_ops(
     graph: Decls<'_>,
-    mut groups: Vec<Group>,
+    groups: &mut [Group],
     v: &Versions,
     readers: &Readers,
     options: &CompileOptions,
     bytes: impl Fn(ResourceId, Subresource) -> u64,
     mut each_group: impl FnMut(&Group),
-) -> (Vec<Group>, Option<u64>) {
+) -> Option<u64> {
     let mut total = Some(0u64);
     for g in 0..groups.len() {
-        prefetch::planned_groups(graph, &groups, g);
+        prefetch::planned_groups(graph, groups, g);
         let group = &mut groups[g];
         if group.kind != PassKind::Render {
             continue;
@@ -39,7 +39,7 @@ pub(super) fn infer_attachment_ops(
             .zip(attachment_bytes(std::slice::from_ref(group), &bytes))
             .and_then(|(t, b)| t.checked_add(b));
     }
-    (groups, total)
+    total
 }
 
 /// The attachments of render group `g`.

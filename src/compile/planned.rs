@@ -1,9 +1,9 @@
 //! One execution order planned: its groups, their ops and bytes, the resources' lifetimes and
 //! transient textures, and the warnings. The declared order, the edited one and the reordered
-//! one are each planned this way, and the cheapest kept.
+//! one are each planned this way, each into a [`Planned`] of its own, and the cheapest kept.
 
-use super::compiler::Spares;
-use super::scratch::Scratch;
+use super::groups::GroupMarks;
+use super::liveness::Readers;
 use super::{Decls, groups, liveness, ops, resources, validate, versions, warnings};
 use crate::ids::{GroupId, PassId};
 use crate::options::CompileOptions;
@@ -11,6 +11,7 @@ use crate::plan::{Group, ResourcePlan, Warning};
 
 /// The groups of one execution order with their ops, what they cost, the resources' lifetimes
 /// and transient textures, and the warnings.
+#[derive(Default)]
 pub(in crate::compile) struct Planned {
     pub order: Vec<PassId>,
     pub groups: Vec<Group>,
@@ -20,64 +21,90 @@ pub(in crate::compile) struct Planned {
     pub warnings: Vec<Warning>,
 }
 
-impl Planned {
-    /// Hands the lists of a plan not kept back.
-    pub(in crate::compile) fn recycle(self, spares: &mut Spares) {
-        spares.groups.take_groups(self.groups);
-        spares.take_warning_list(self.warnings);
-        let scratch = &mut spares.scratch;
-        scratch.pass_ids.give(self.order);
-        scratch.maybe_groups.give(self.group_of);
-        scratch.resource_plans.give(self.resources);
+/// The orders a compile plans: each its own lists, refilled by the next compile.
+#[derive(Default)]
+pub(in crate::compile) struct Plans {
+    /// The declared order.
+    pub declared: Planned,
+    /// The declared order of the edited declarations.
+    pub edited: Planned,
+    /// The reordered order.
+    pub reordered: Planned,
+}
+
+/// Which of the [`Plans`] the frame runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::compile) enum Kept {
+    Declared,
+    Edited,
+    Reordered,
+}
+
+impl Plans {
+    pub(in crate::compile) fn get_mut(&mut self, kept: Kept) -> &mut Planned {
+        match kept {
+            Kept::Declared => &mut self.declared,
+            Kept::Edited => &mut self.edited,
+            Kept::Reordered => &mut self.reordered,
+        }
     }
 }
 
+/// Planning's working lists, cleared where each is filled.
+#[derive(Debug, Default)]
+pub(in crate::compile) struct Workspace {
+    /// Grouping: what the current group wrote and touched.
+    group_marks: GroupMarks,
+    /// Who reads each version last.
+    readers: Readers,
+    /// Warnings: per resource, a `clear_for_write` was said.
+    clear_for_write_said: Vec<bool>,
+}
+
+/// Plans `planned.order` (filled by the caller) into the rest of `planned`.
 pub(in crate::compile) fn plan_order(
     decls: Decls<'_>,
     checked: &validate::Checked,
     v: &versions::Versions,
     live: &[bool],
-    order: Vec<PassId>,
     options: &CompileOptions,
-    spares: &mut Spares,
-) -> Planned {
-    let grouping = groups::form_groups(decls, &checked.subs, v, &order, options, spares);
-    let list = spares.warning_list();
-    let scratch = &mut spares.scratch;
-    let mut resources = resources::lifetimes_and_usage(decls, live, &grouping.group_of, scratch);
-    let work = &mut spares.work;
-    let readers = liveness::last_readers(v, live, &grouping.group_of, &mut work.readers);
+    planned: &mut Planned,
+    work: &mut Workspace,
+) {
+    groups::form_groups(
+        decls,
+        &checked.subs,
+        v,
+        options,
+        &mut work.group_marks,
+        planned,
+    );
+    let Planned {
+        groups,
+        group_of,
+        bytes,
+        resources: plans,
+        warnings: list,
+        ..
+    } = planned;
+    resources::lifetimes_and_usage(decls, live, group_of, plans);
+    let readers = liveness::last_readers(v, live, group_of, &mut work.readers);
     let bytes_of = |r, sub| checked.subresource_bytes(decls.resources, r, sub);
     // Each group's transient textures, then its warnings (which depend on them), right after
     // its ops, while it is in the caches.
     let said = &mut work.clear_for_write_said;
     let mut warnings = warnings::Warnings::new(list, decls.resources.len(), said);
     let each_group = |group: &Group| {
-        resources::mark_transients(decls, &mut resources, group, options);
-        warnings.group(decls, group, &resources, options);
+        resources::mark_transients(decls, plans, group, options);
+        warnings.group(decls, group, plans, options);
     };
-    let (groups, bytes) = ops::infer_attachment_ops(
-        decls,
-        grouping.groups,
-        v,
-        readers,
-        options,
-        bytes_of,
-        each_group,
-    );
-    Planned {
-        order,
-        groups,
-        group_of: grouping.group_of,
-        bytes,
-        resources,
-        warnings: warnings.finish(),
-    }
+    *bytes = ops::infer_attachment_ops(decls, groups, v, readers, options, bytes_of, each_group);
 }
 
-/// The live passes in declared order (sized once: a filtered iterator would grow the list).
-pub(in crate::compile) fn declared_order(live: &[bool], scratch: &mut Scratch) -> Vec<PassId> {
-    let mut order = scratch.pass_ids.take(live.len());
+/// The live passes in declared order, into `order` (cleared here; sized once: a filtered
+/// iterator would grow the list).
+pub(in crate::compile) fn declared_order(live: &[bool], order: &mut Vec<PassId>) {
+    order.clear();
+    order.reserve(live.len());
     order.extend((0..live.len()).filter(|&p| live[p]).map(PassId::new));
-    order
 }

@@ -8,8 +8,7 @@ use wgpu::{BufferUsages, TextureUsages};
 
 use super::Decls;
 use super::FastMap;
-use super::compiler::Spares;
-use super::scratch::Scratch;
+use super::compiler::emptied;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
@@ -36,13 +35,14 @@ fn list_usage(access: ListAccess) -> (TextureUsages, BufferUsages) {
 }
 
 /// A resource lives from the first to the last live group that uses any of its subresources.
+/// Into `plans` (cleared here).
 pub(super) fn lifetimes_and_usage(
     graph: Decls<'_>,
     live: &[bool],
     group_of: &[Option<GroupId>],
-    scratch: &mut Scratch,
-) -> Vec<ResourcePlan> {
-    let mut plans = scratch.resource_plans.take(graph.resources.len());
+    plans: &mut Vec<ResourcePlan>,
+) {
+    emptied(plans, graph.resources.len());
     plans.extend((0..graph.resources.len()).map(|r| ResourcePlan {
         culled: true,
         transient: false,
@@ -88,7 +88,6 @@ pub(super) fn lifetimes_and_usage(
             *u |= TextureUsages::RENDER_ATTACHMENT;
         }
     }
-    plans
 }
 
 /// A texture lives only on tile when it is graph-owned, not declared `keep_memory`, has one
@@ -131,15 +130,25 @@ pub(super) fn mark_transients(
 /// In order of first use, each graph-owned resource takes the lowest free physical index of an
 /// identical descriptor and usage whose previous tenant's lifetime has ended. Textures are
 /// numbered before buffers, so texture indices do not depend on where buffers are used.
+/// Into `physical` (the compiler's list: the physical resources it holds are reset where they
+/// lie, their resource lists keeping their capacity).
 pub(super) fn plan_physical_resources(
     graph: Decls<'_>,
     plans: &mut [ResourcePlan],
     options: &CompileOptions,
-    spares: &mut Spares,
-) -> Vec<PhysicalResource> {
+    pooling: &mut Pooling,
+    physical: &mut Vec<PhysicalResource>,
+) {
     let res = &graph.resources;
+    let Pooling {
+        keyed,
+        key_of,
+        free,
+        busy,
+        free_heaps,
+    } = pooling;
     // Keys worked out once: (buffer?, first group, resource), unique, so an unstable sort is exact.
-    let mut keyed = spares.scratch.keyed.take(res.len());
+    emptied(keyed, res.len());
     keyed.extend(
         (0..res.len())
             .filter(|&r| !plans[r].culled && !graph.acc.resource(r).imported)
@@ -153,22 +162,14 @@ pub(super) fn plan_physical_resources(
     );
     keyed.sort_unstable();
 
-    let mut physical: Vec<PhysicalResource> = spares.physical_list();
-    // Taken out for the loop, which also takes lists from the spares.
-    let mut pooling = std::mem::take(&mut spares.scratch.pooling);
-    let Pooling {
-        key_of,
-        free,
-        busy,
-        free_heaps,
-    } = &mut pooling;
     key_of.clear();
     busy.clear();
     free_heaps.extend(free.drain(..).map(|mut heap| {
         heap.clear();
         heap
     }));
-    for &(_, _, r) in &keyed {
+    let mut used = 0;
+    for &(_, _, r) in keyed.iter() {
         let plan = plans[r.index()];
         let first = plan.first_group.expect("live resources have a lifetime");
         while let Some(&Reverse((last, index, key))) = busy.peek() {
@@ -190,26 +191,36 @@ pub(super) fn plan_physical_resources(
             None
         };
         let index = reuse.unwrap_or_else(|| {
-            physical.push(PhysicalResource {
-                kind: desc.0,
-                usage: desc.1,
-                resources: spares.resource_list(),
-            });
-            (physical.len() - 1) as u32
+            let (kind, usage) = desc;
+            match physical.get_mut(used) {
+                Some(p) => {
+                    p.kind = kind;
+                    p.usage = usage;
+                    p.resources.clear();
+                }
+                None => physical.push(PhysicalResource {
+                    kind,
+                    usage,
+                    resources: Vec::new(),
+                }),
+            }
+            used += 1;
+            (used - 1) as u32
         });
         physical[index as usize].resources.push(r);
         plans[r.index()].physical = Some(PhysicalId(index));
         let last = plan.last_group.expect("live resources have a lifetime");
         busy.push(Reverse((last, index, key)));
     }
-    spares.scratch.keyed.give(keyed);
-    spares.scratch.pooling = pooling;
-    physical
+    physical.truncate(used);
 }
 
 /// The physical-resource step's working tables, kept between compiles.
 #[derive(Debug, Default)]
 pub(super) struct Pooling {
+    /// Per live graph-owned resource: (buffer?, first group, resource), in the order resources
+    /// are placed.
+    keyed: Vec<(bool, GroupId, ResourceId)>,
     /// Each descriptor and usage seen: its key.
     key_of: FastMap<(ResourceKind, ResourceUsage), u32>,
     /// Per key: free physical indices.

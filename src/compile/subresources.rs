@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::scratch::Scratch;
+use super::compiler::{emptied, hand_over};
 use crate::error::GraphError;
 use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange};
 
@@ -20,14 +20,11 @@ pub(super) struct SubTable {
 }
 
 impl SubTable {
-    /// A table with no resource yet, with room for `resources`.
-    pub(super) fn empty(resources: usize, scratch: &mut Scratch) -> Self {
-        let mut base = scratch.u32s.take(resources + 1);
-        base.push(0);
-        SubTable {
-            base,
-            mips: scratch.u32s.take(resources),
-        }
+    /// Empties the table, with room for `resources`.
+    pub(super) fn clear(&mut self, resources: usize) {
+        emptied(&mut self.base, resources + 1);
+        self.base.push(0);
+        emptied(&mut self.mips, resources);
     }
 
     /// Adds the next resource (its mips and layers already checked to be few).
@@ -47,15 +44,17 @@ impl SubTable {
         Ok(())
     }
 
-    /// The lists: per resource, its first index (and, last, the total); its mip count.
-    pub(super) fn into_lists(self) -> (Vec<u32>, Vec<u32>) {
-        (self.base, self.mips)
-    }
-
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        scratch.u32s.give(self.base);
-        scratch.u32s.give(self.mips);
+    /// The lists (per resource, its first index and, last, the total; its mip count), moved
+    /// out for the plan, with the plan's lists handed back (`base`, `mips`) in their place.
+    pub(super) fn hand_over(
+        &mut self,
+        base: &mut Vec<u32>,
+        mips: &mut Vec<u32>,
+    ) -> (Vec<u32>, Vec<u32>) {
+        (
+            hand_over(&mut self.base, base),
+            hand_over(&mut self.mips, mips),
+        )
     }
 
     /// Subresources of the whole graph.

@@ -2,8 +2,8 @@
 //! (or a method of [`PassChecker`]) named after what it checks.
 
 use super::accesses::Accesses;
+use super::compiler::emptied;
 use super::prefetch;
-use super::scratch::Scratch;
 use super::subresources::SubTable;
 use crate::declare::NameHashes;
 use crate::error::GraphError;
@@ -23,6 +23,7 @@ const MAX_COLOR_ATTACHMENTS: usize = 8;
 const MAX_LAYERS: u32 = 2048;
 
 /// What the later steps need from validation.
+#[derive(Default)]
 pub(super) struct Checked {
     /// The graph's subresource index space.
     pub subs: SubTable,
@@ -49,19 +50,6 @@ impl Checked {
             subresource_bytes(&res[r.index()], sub)
         }
     }
-
-    /// The subresource table; the other lists go back to the scratch.
-    pub(super) fn into_subs(self, scratch: &mut Scratch) -> SubTable {
-        self.acc.recycle(scratch);
-        scratch.u64s.give(self.bytes);
-        scratch.u64s.give(self.base_bytes);
-        self.subs
-    }
-
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        self.into_subs(scratch).recycle(scratch);
-    }
 }
 
 /// Validation's working lists, cleared where each is filled.
@@ -76,14 +64,14 @@ pub(super) struct Workspace {
 /// Checks everything but reads before writes (the versions step finds those).
 ///
 /// `names` are the declarations' name hashes; `None` skips the unique-name check, for
-/// declarations that passed it before.
-pub(super) fn validate(
+/// declarations that passed it before. `checked` (the compiler's) is cleared and filled.
+pub(super) fn validate<'w>(
     passes: &[PassDecl],
     res: &[ResourceDecl],
     names: Option<&NameHashes>,
-    scratch: &mut Scratch,
     work: &mut Workspace,
-) -> Result<Checked, GraphError> {
+    checked: &'w mut Checked,
+) -> Result<&'w Checked, GraphError> {
     if passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
     }
@@ -100,23 +88,15 @@ pub(super) fn validate(
         )?;
         check_unique_names(&names.passes, |i| &passes[i].name, "pass", &mut work.names)?;
     }
-    let mut checked = Checked {
-        subs: SubTable::empty(res.len(), scratch),
-        acc: Accesses::empty(res.len(), passes.len(), scratch),
-        bytes: scratch.u64s.take(res.len()),
-        base_bytes: scratch.u64s.take(res.len()),
-    };
+    checked.subs.clear(res.len());
+    checked.acc.clear(res.len(), passes.len());
+    emptied(&mut checked.bytes, res.len());
+    emptied(&mut checked.base_bytes, res.len());
     let seen_in_pass = &mut work.seen_in_pass;
     seen_in_pass.clear();
     seen_in_pass.resize(res.len(), 0);
-    let result = check_resources_and_passes(passes, res, &mut checked, seen_in_pass);
-    match result {
-        Ok(()) => Ok(checked),
-        Err(e) => {
-            checked.recycle(scratch);
-            Err(e)
-        }
-    }
+    check_resources_and_passes(passes, res, checked, seen_in_pass)?;
+    Ok(checked)
 }
 
 /// Every resource, then every pass, filling `checked`'s tables: each resource's byte counts and

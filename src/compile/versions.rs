@@ -3,7 +3,7 @@
 
 use super::Decls;
 use super::accesses::Accesses;
-use super::scratch::Scratch;
+use super::compiler::{emptied, hand_over};
 use super::subresources::SubTable;
 use super::traffic::PassBytes;
 use super::validate::Checked;
@@ -17,6 +17,7 @@ use crate::resource::{
 /// Index of a version.
 pub(super) type VersionId = u32;
 
+#[derive(Default)]
 pub(super) struct Versions {
     /// Pass that wrote each version; `None` for an import's preserved contents.
     pub writer: Vec<Option<PassId>>,
@@ -41,28 +42,16 @@ pub(super) struct Versions {
 }
 
 impl Versions {
-    /// Hands the lists back.
-    pub(super) fn recycle(self, scratch: &mut Scratch) {
-        let reads = self.into_reads(SubTable::default(), scratch);
-        scratch.give_reads(reads);
-    }
-
-    /// The lists the plan builds its dependency list from, taken out; the others go back to
-    /// the scratch.
-    pub(super) fn into_reads(self, subs: SubTable, scratch: &mut Scratch) -> Reads {
-        scratch.u32s.give(self.slot_start);
-        for list in [self.slot_read, self.slot_written, self.slot_resolved] {
-            scratch.maybe_u32s.give(list);
-        }
-        scratch.flags.give(self.kept_at_end);
-        scratch.pass_bytes.give(self.pass_bytes);
-        let (sub_base, sub_mips) = subs.into_lists();
+    /// The lists the plan builds its dependency list from (with `subs`'s), moved out, with the
+    /// lists of the plan handed back (`returned`) in their place.
+    pub(super) fn hand_over_reads(&mut self, subs: &mut SubTable, returned: &mut Reads) -> Reads {
+        let (sub_base, sub_mips) = subs.hand_over(&mut returned.sub_base, &mut returned.sub_mips);
         Reads {
-            writer: self.writer,
-            sub_of: self.sub_of,
-            read_start: self.read_start,
-            reads: self.reads,
-            read_how: self.read_how,
+            writer: hand_over(&mut self.writer, &mut returned.writer),
+            sub_of: hand_over(&mut self.sub_of, &mut returned.sub_of),
+            read_start: hand_over(&mut self.read_start, &mut returned.read_start),
+            reads: hand_over(&mut self.reads, &mut returned.reads),
+            read_how: hand_over(&mut self.read_how, &mut returned.read_how),
             sub_base,
             sub_mips,
         }
@@ -111,13 +100,14 @@ fn read_before_write_hint(
     format!("{what}{advice}")
 }
 
-pub(super) fn trace_versions(
+/// Traces the versions of `graph` into `v` (the compiler's lists, cleared here).
+pub(super) fn trace_versions<'w>(
     graph: Decls<'_>,
     checked: &Checked,
-    scratch: &mut Scratch,
     current: &mut Vec<Option<VersionId>>,
-) -> Result<Versions, GraphError> {
-    let mut t = Tracer::new(graph, &checked.subs, scratch, current);
+    v: &'w mut Versions,
+) -> Result<&'w Versions, GraphError> {
+    let mut t = Tracer::new(graph, &checked.subs, current, &mut *v);
     t.preserved_imports();
     let traced = (0..graph.passes.len()).try_for_each(|p| {
         t.v.read_start.push(t.v.reads.len() as u32);
@@ -132,18 +122,11 @@ pub(super) fn trace_versions(
         t.write(p);
         Ok(())
     });
+    traced?;
     t.v.read_start.push(t.v.reads.len() as u32);
     t.v.slot_start.push(t.v.slot_read.len() as u32);
-    if traced.is_ok() {
-        t.kept_imports(scratch);
-    }
-    match traced {
-        Ok(()) => Ok(t.v),
-        Err(e) => {
-            t.v.recycle(scratch);
-            Err(e)
-        }
-    }
+    t.kept_imports();
+    Ok(v)
 }
 
 /// The versions being traced and each subresource's current one.
@@ -152,7 +135,8 @@ struct Tracer<'g> {
     acc: &'g Accesses,
     res: &'g [ResourceDecl],
     subs: &'g SubTable,
-    v: Versions,
+    /// The versions (the compiler's lists, cleared here).
+    v: &'g mut Versions,
     /// Per subresource: its current version (the compiler's list, cleared here).
     current: &'g mut Vec<Option<VersionId>>,
 }
@@ -161,8 +145,8 @@ impl<'g> Tracer<'g> {
     fn new(
         graph: Decls<'g>,
         subs: &'g SubTable,
-        scratch: &mut Scratch,
         current: &'g mut Vec<Option<VersionId>>,
+        v: &'g mut Versions,
     ) -> Self {
         current.clear();
         current.resize(subs.len(), None);
@@ -171,24 +155,24 @@ impl<'g> Tracer<'g> {
         let slots = graph.acc.slot_count();
         let listed = graph.acc.entry_count();
         let versions = res.len() + slots + listed;
+        for list in [&mut v.read_start, &mut v.slot_start] {
+            emptied(list, passes.len() + 1);
+        }
+        for list in [&mut v.slot_read, &mut v.slot_written, &mut v.slot_resolved] {
+            emptied(list, slots);
+        }
+        emptied(&mut v.writer, versions);
+        emptied(&mut v.sub_of, versions);
+        emptied(&mut v.reads, slots + listed);
+        emptied(&mut v.read_how, slots + listed);
+        emptied(&mut v.pass_bytes, passes.len());
+        v.kept_at_end.clear();
         Tracer {
             passes,
             acc: graph.acc,
             res,
             subs,
-            v: Versions {
-                writer: scratch.maybe_passes.take(versions),
-                sub_of: scratch.u32s.take(versions),
-                read_start: scratch.u32s.take(passes.len() + 1),
-                reads: scratch.u32s.take(slots + listed),
-                read_how: scratch.read_how.take(slots + listed),
-                slot_start: scratch.u32s.take(passes.len() + 1),
-                slot_read: scratch.maybe_u32s.take(slots),
-                slot_written: scratch.maybe_u32s.take(slots),
-                slot_resolved: scratch.maybe_u32s.take(slots),
-                kept_at_end: Vec::new(),
-                pass_bytes: scratch.pass_bytes.take(passes.len()),
-            },
+            v,
             current,
         }
     }
@@ -292,8 +276,8 @@ impl<'g> Tracer<'g> {
     }
 
     /// Frame-end versions of imports kept after the frame must reach memory.
-    fn kept_imports(&mut self, scratch: &mut Scratch) {
-        self.v.kept_at_end = scratch.flags.filled(self.v.writer.len(), false);
+    fn kept_imports(&mut self) {
+        self.v.kept_at_end.resize(self.v.writer.len(), false);
         for r in self.acc.imports() {
             if self.res[r.index()]
                 .import

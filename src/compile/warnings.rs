@@ -7,16 +7,20 @@ use crate::plan::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, War
 
 /// The warnings of a plan, group by group.
 pub(super) struct Warnings<'w> {
-    list: Vec<Warning>,
+    list: &'w mut Vec<Warning>,
     /// Per resource: a `clear_for_write` was said (one per resource is enough to say what the
     /// token would save).
     clear_for_write_said: &'w mut Vec<bool>,
 }
 
 impl<'w> Warnings<'w> {
-    /// No warnings yet, into `list` (empty).
-    /// `said` is the compiler's list, cleared here.
-    pub(super) fn new(list: Vec<Warning>, resources: usize, said: &'w mut Vec<bool>) -> Self {
+    /// No warnings yet, into `list`. `list` and `said` are the compiler's lists, cleared here.
+    pub(super) fn new(
+        list: &'w mut Vec<Warning>,
+        resources: usize,
+        said: &'w mut Vec<bool>,
+    ) -> Self {
+        list.clear();
         said.clear();
         said.resize(resources, false);
         Warnings {
@@ -66,10 +70,5 @@ impl<'w> Warnings<'w> {
                 self.list.push(warn(WarningKind::MsaaStored, None));
             }
         }
-    }
-
-    /// The warnings.
-    pub(super) fn finish(self) -> Vec<Warning> {
-        self.list
     }
 }

@@ -4,9 +4,10 @@
 use super::{NONE, ReadersOf};
 use crate::compile::Decls;
 use crate::compile::accesses::{Accesses, PassInfo};
+use crate::compile::compiler::emptied;
 use crate::compile::groups::{GroupMarks, Grouper, same_attachments};
 use crate::compile::ops;
-use crate::compile::scratch::Scratch;
+use crate::compile::planned::Planned;
 use crate::compile::subresources::SubTable;
 use crate::compile::versions::Versions;
 use crate::ids::GroupId;
@@ -52,12 +53,6 @@ fn accesses<'p>(
     attachments.chain(lists)
 }
 
-/// The execution order and the moves that made it.
-pub(in crate::compile) struct Reordered {
-    pub order: Vec<PassId>,
-    pub moves: Vec<Restructuring>,
-}
-
 /// Reordering's working lists: cleared at the step's start (the subresource marks at its
 /// first trial) and filled in place.
 #[derive(Debug, Default)]
@@ -80,23 +75,26 @@ pub(in crate::compile) struct Workspace {
 /// last pass with the same attachments. If passes stand between, it tries the order where what
 /// it depends on among them goes ahead of that pass's group, itself right after the group, and
 /// the rest after itself; it keeps that order when it merges there and the traffic of the
-/// regrouped stretch goes down. `declared_groups` is the grouping of the declared order, which
-/// stands until the first move.
+/// regrouped stretch goes down. `declared` is the plan of the declared order (its order and
+/// grouping, which stands until the first move). The order goes into `out` (cleared here), the
+/// moves that made it are returned. `readers` holds the readers of `v`'s versions when its flag
+/// says so; else it is filled at the first trial.
 #[allow(clippy::too_many_arguments)]
 pub(in crate::compile) fn reorder<'a>(
     graph: Decls<'a>,
     subs: &'a SubTable,
     v: &'a Versions,
     live: &'a [bool],
-    readers: Option<&'a ReadersOf>,
-    declared_groups: &'a [Option<GroupId>],
+    (readers, readers_of_v): (&'a mut ReadersOf, bool),
+    declared: &'a Planned,
+    out: &'a mut Vec<PassId>,
     options: &'a CompileOptions,
-    scratch: &'a mut Scratch,
     work: &'a mut Workspace,
-) -> Reordered {
+) -> Vec<Restructuring> {
     let passes = graph.passes;
     let keys = graph.acc.keys();
-    let declared = crate::compile::planned::declared_order(live, scratch);
+    let declared_groups = &declared.group_of[..];
+    let declared = &declared.order[..];
     let Workspace {
         declared_keys,
         out_keys,
@@ -109,11 +107,8 @@ pub(in crate::compile) fn reorder<'a>(
         tail_marks,
         trial_marks,
     } = work;
-    if !options.merge || !has_candidates(graph, keys, &declared, declared_keys) {
-        return Reordered {
-            order: declared,
-            moves: Vec::new(),
-        };
+    if !options.merge || !has_candidates(graph, keys, declared, declared_keys) {
+        return Vec::new();
     }
     let live_count = declared.len();
     for list in [&mut *pos, &mut *mark, &mut *read_mark, &mut *write_mark] {
@@ -121,10 +116,9 @@ pub(in crate::compile) fn reorder<'a>(
     }
     pos.resize(passes.len(), NONE);
     mark.resize(passes.len(), 0);
-    out_keys.clear();
-    out_keys.reserve(live_count);
-    starts.clear();
-    starts.reserve(live_count);
+    emptied(out, live_count);
+    emptied(out_keys, live_count);
+    emptied(starts, live_count);
     local_group.clear();
     local_group.resize(passes.len(), (0, 0));
     let mut r = Reorderer {
@@ -133,11 +127,11 @@ pub(in crate::compile) fn reorder<'a>(
         v,
         live,
         options,
-        given_readers: readers,
-        built_readers: None,
+        readers,
+        readers_built: readers_of_v,
         declared_groups,
         keys,
-        out: scratch.pass_ids.take(live_count),
+        out,
         out_keys,
         pos,
         starts,
@@ -151,13 +145,11 @@ pub(in crate::compile) fn reorder<'a>(
         stamp: 0,
         local_group,
         moves: Vec::new(),
-        scratch,
     };
-    for &p in &declared {
+    for &p in declared {
         r.place(p);
     }
-    r.scratch.pass_ids.give(declared);
-    r.finish()
+    r.moves
 }
 
 /// Whether any live render pass has somewhere to join ([`join_candidate`]): most frames have
@@ -240,14 +232,15 @@ struct Reorderer<'a> {
     v: &'a Versions,
     live: &'a [bool],
     options: &'a CompileOptions,
-    given_readers: Option<&'a ReadersOf>,
-    /// Built at the first trial when the caller had none.
-    built_readers: Option<ReadersOf>,
+    /// Per version of `v`: its readers, once `readers_built`.
+    readers: &'a mut ReadersOf,
+    /// The caller's readers were those of `v`, or they were filled at the first trial.
+    readers_built: bool,
     declared_groups: &'a [Option<GroupId>],
     /// Per pass: its [`pass_key`].
     keys: &'a [u64],
     /// The order so far.
-    out: Vec<PassId>,
+    out: &'a mut Vec<PassId>,
     /// Per position of `out`: its pass's key.
     out_keys: &'a mut Vec<u64>,
     /// Per pass: its position in `out`.
@@ -272,22 +265,9 @@ struct Reorderer<'a> {
     /// Per pass: (stamp of the region it was last simulated in, its group there).
     local_group: &'a mut Vec<(u32, u32)>,
     moves: Vec<Restructuring>,
-    scratch: &'a mut Scratch,
 }
 
 impl<'a> Reorderer<'a> {
-    /// The order and moves; the mergers' lists go back to the scratch.
-    fn finish(self) -> Reordered {
-        let scratch = self.scratch;
-        if let Some(readers) = self.built_readers {
-            readers.recycle(scratch);
-        }
-        Reordered {
-            order: self.out,
-            moves: self.moves,
-        }
-    }
-
     fn place(&mut self, x: PassId) {
         let i = self.out.len();
         self.out.push(x);
@@ -343,7 +323,7 @@ impl<'a> Reorderer<'a> {
 
     fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
         let info = |p: PassId| self.graph.acc.info(p.index());
-        let k = join_candidate(self.graph, &self.out, self.out_keys, i)?;
+        let k = join_candidate(self.graph, self.out, self.out_keys, i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
             self.read_mark.resize(self.subs.len(), 0);
@@ -469,12 +449,9 @@ impl<'a> Reorderer<'a> {
     fn simulate(&mut self, seq: &[PassId]) -> u64 {
         self.stamp += 1;
         let region = self.stamp;
-        if self.given_readers.is_none() && self.built_readers.is_none() {
-            self.built_readers = Some(ReadersOf::new(
-                self.graph.passes.len(),
-                self.v,
-                self.scratch,
-            ));
+        if !self.readers_built {
+            self.readers.fill(self.graph.passes.len(), self.v);
+            self.readers_built = true;
         }
         let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
         let marks = &mut self.trial_marks;
@@ -520,11 +497,11 @@ impl<'a> Reorderer<'a> {
                 continue;
             };
             let read_later = || {
-                let readers = self
-                    .given_readers
-                    .or(self.built_readers.as_ref())
-                    .expect("readers are built before the first trial");
-                readers.of(version).iter().any(|r| {
+                debug_assert!(
+                    self.readers_built,
+                    "readers are filled before the first trial"
+                );
+                self.readers.of(version).iter().any(|r| {
                     self.live[r.index()] && {
                         let (stamp, rg) = self.local_group[r.index()];
                         stamp != region || rg > g
