@@ -8,7 +8,7 @@
 //! the builder (and the time declaring them takes). Every row is the median (and range) of `--runs`
 //! compiles (25 by default) in this one process, after three that are not measured: with one
 //! `Compiler` that is handed back each plan (a renderer compiling every frame), and with
-//! `RenderGraph::compile` (a fresh compiler each time). Wall-clock time, and the compiling thread's
+//! `RenderGraph::compile` (the thread's workspaces; each plan dropped once timed). Wall-clock time, and the compiling thread's
 //! CPU time, which leaves out the time other processes held the core. The per-pass cost at 10 000
 //! passes against that at 1 000 is taken in `--runs` rounds that each time both sizes, one right
 //! after the other: rows measured seconds apart can fall on different speeds of a shared machine.

@@ -7,6 +7,7 @@
 //! one's allocates nothing per pass or group, gives nothing back, and works in memory the last
 //! compile left in the caches.
 
+use std::cell::Cell;
 use std::fmt;
 
 use super::assemble::Found;
@@ -23,10 +24,43 @@ use crate::plan::{
 };
 use crate::resource::PassId;
 
+thread_local! {
+    /// The workspaces of [`RenderGraph::compile`] on this thread, with the lists of the last
+    /// plan dropped on it, kept between calls.
+    static THREAD_WORK: Cell<Workspaces> = Cell::new(Workspaces::default());
+}
+
+/// Runs `f` with this thread's workspaces (new ones inside a compile that holds them, or while
+/// the thread ends) and keeps them for the next call.
+fn with_thread_work<T>(f: impl FnOnce(&mut Workspaces) -> T) -> T {
+    let mut work = THREAD_WORK.try_with(Cell::take).unwrap_or_default();
+    let out = f(&mut work);
+    let _ = THREAD_WORK.try_with(|kept| kept.set(work));
+    out
+}
+
 impl RenderGraph<'_> {
-    /// Compiles the graph in full. See [`PlanCache`](crate::PlanCache) to reuse a plan across frames.
+    /// Compiles the graph in full. See [`PlanCache`](crate::PlanCache) to reuse a plan across
+    /// frames.
+    ///
+    /// The compile works in this thread's workspaces, kept between calls as a [`Compiler`]'s
+    /// are, and a plan dropped on the thread leaves its lists there: a thread that compiles
+    /// graphs one after another this way costs what a reused `Compiler` does. What is kept is
+    /// bounded by the largest graph compiled and the largest plan dropped on the thread; a
+    /// renderer that wants that memory under its own control keeps a `Compiler`.
     pub fn compile(&self, options: &CompileOptions) -> Result<CompiledGraph, GraphError> {
-        super::compile(self, options, &mut Workspaces::default())
+        with_thread_work(|work| super::compile(self, options, work))
+    }
+}
+
+impl Drop for CompiledGraph {
+    /// Leaves the plan's lists to this thread's workspaces, for the next
+    /// [`RenderGraph::compile`] on the thread (a plan handed to [`Compiler::recycle`] has
+    /// none left).
+    fn drop(&mut self) {
+        if self.passes.capacity() != 0 {
+            with_thread_work(|work| work.returned = PlanLists::of(self));
+        }
     }
 }
 
@@ -42,13 +76,15 @@ impl CompiledGraph {
         }
         self.declared.get_or_init(|| {
             let options = self.options.with_restructure(false);
-            let declared = super::compile_decls(
-                (&self.pass_decls, &self.resource_decls),
-                None,
-                self.fingerprint,
-                &options,
-                &mut Workspaces::default(),
-            )
+            let declared = with_thread_work(|work| {
+                super::compile_decls(
+                    (&self.pass_decls, &self.resource_decls),
+                    None,
+                    self.fingerprint,
+                    &options,
+                    work,
+                )
+            })
             // The same declarations compiled once already; the declared order checks less.
             .expect("a graph that compiled restructured compiles in declared order");
             Box::new(declared)
@@ -58,8 +94,8 @@ impl CompiledGraph {
 
 /// Compiles graphs, reusing the storage of plans it is handed back.
 ///
-/// [`RenderGraph::compile`] compiles with a fresh one. A renderer that compiles every frame
-/// keeps one and hands each plan back with [`recycle`](Self::recycle) once it is done with it;
+/// [`RenderGraph::compile`] compiles with one kept per thread (and plans dropped on the thread
+/// come back to it). A renderer that compiles every frame keeps one and hands each plan back with [`recycle`](Self::recycle) once it is done with it;
 /// [`PlanCache`](crate::PlanCache) keeps one and recycles the plans it evicts. Plans are the
 /// same either way. The storage kept is what the largest compile used and the lists of the
 /// last plan handed back.
@@ -91,7 +127,8 @@ impl Compiler {
 
     /// Takes back a plan nobody needs any more: the next compiles reuse its lists.
     pub fn recycle(&mut self, plan: CompiledGraph) {
-        self.work.returned = PlanLists::of(plan);
+        let mut plan = plan;
+        self.work.returned = PlanLists::of(&mut plan);
     }
 }
 
@@ -147,16 +184,17 @@ pub(super) struct PlanLists {
 impl PlanLists {
     /// The plan's lists. Its naive groups, dependency list and declared-order plan, made on
     /// demand elsewhere, are dropped with it: compiles make none of them.
-    fn of(plan: CompiledGraph) -> Self {
+    fn of(plan: &mut CompiledGraph) -> Self {
+        use std::mem::take;
         PlanLists {
-            passes: plan.passes,
-            groups: plan.groups,
-            order: plan.order,
-            naive: plan.naive_sources,
-            resources: plan.resources,
-            physical: plan.physical,
-            warnings: plan.warnings,
-            reads: plan.reads,
+            passes: take(&mut plan.passes),
+            groups: take(&mut plan.groups),
+            order: take(&mut plan.order),
+            naive: take(&mut plan.naive_sources),
+            resources: take(&mut plan.resources),
+            physical: take(&mut plan.physical),
+            warnings: take(&mut plan.warnings),
+            reads: take(&mut plan.reads),
         }
     }
 }
