@@ -277,7 +277,8 @@ fn declare(passes: usize, runs: usize) {
 }
 
 /// One compile's wall-clock and CPU time, with `compiler` (handed the plan back once the clocks
-/// stop) or, where `reuse` is false, with `RenderGraph::compile` (the plan dropped once the clocks stop).
+/// stop) or, where `reuse` is false, with `RenderGraph::compile` (the plan dropped once the
+/// clocks stop).
 fn compile_once(
     compiler: &mut Compiler,
     graph: &RenderGraph<'_>,
