@@ -10,15 +10,12 @@
 //! ```
 //!
 //! The graphs are random descriptions from the property tests' generator
-//! (tests/support/random_graph.rs), run with the synthetic shaders of `tilegraph run`, at
+//! (`tilegraph_oracle::random_graph`), run with the synthetic shaders of `tilegraph run`, at
 //! 64×48, 48×32, 80×40 and 40×56 in turn.
-
-#[allow(dead_code)]
-#[path = "../../tests/support/random_graph.rs"]
-mod random_graph;
 
 use std::process::ExitCode;
 
+use tilegraph_oracle::random_graph;
 use tilegraph_tool::headless::{self, Backend};
 use tilegraph_tool::soak::{Soak, SoakOptions};
 
