@@ -22,8 +22,7 @@ use std::time::{Duration, Instant};
 
 use tilegraph::{CompileOptions, Compiler, PlanCache, RenderGraph};
 
-#[path = "generate.rs"]
-mod generate;
+use tilegraph_oracle::generate;
 
 /// The compile benchmark's flags.
 #[derive(clap::Parser)]

@@ -11,12 +11,9 @@
 //! pipelines and are not counted. Prints the median frame time of each variant and the ratios
 //! against naive; `TILEGRAPH_BACKEND` picks the backend too.
 
-#[path = "../examples/deferred/frame.rs"]
-mod frame;
-
-use frame::DeferredFrame;
 use tilegraph::wgpu;
 use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache};
+use tilegraph_examples::deferred::DeferredFrame;
 use tilegraph_tool::headless::{self, Backend};
 use tilegraph_tool::timings::{self, Timings};
 

@@ -12,14 +12,11 @@
 //! first, so the executor's pool and bind-group caches are warm. The two paths alternate
 //! iteration by iteration so drifts in machine load hit both alike.
 
-#[path = "../examples/deferred/frame.rs"]
-mod frame;
-
 use std::time::{Duration, Instant};
 
-use frame::DeferredFrame;
 use tilegraph::wgpu;
 use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, FrameCommands, Imports, PlanCache};
+use tilegraph_examples::deferred::{DeferredFrame, LIGHT_COUNT};
 use tilegraph_tool::headless::{self, Backend};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -166,7 +163,7 @@ fn main() {
         "deferred frame {}x{}, {} lights; adapter {}",
         size.0,
         size.1,
-        frame::LIGHT_COUNT,
+        LIGHT_COUNT,
         gpu.describe()
     );
     println!(

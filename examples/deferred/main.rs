@@ -8,81 +8,17 @@
 //!     [--light-path storage|uniform|auto]
 //! ```
 //!
-//! The flags, the headless loop and the window loop are the gallery's (`examples/common/app.rs`);
-//! the frame is in `frame.rs`, its graph first. The frame hands over `wgpu::LoadOpDontCare`:
+//! The flags, the headless loop and the window loop are the gallery's
+//! (`crates/examples/src/app.rs`); the frame is in `crates/examples/src/deferred/frame.rs`, its
+//! graph first. The frame hands over `wgpu::LoadOpDontCare`:
 //! lighting and tonemap write every pixel of their targets (full-screen triangles, no blending,
 //! lighting's depth test `Always` and read-only). `--light-path` picks how lights reach the
 //! shaders (`auto`, the default: the first path the adapter compiles).
 
-#[path = "../common/app.rs"]
-mod app;
-mod frame;
-
 use std::process::ExitCode;
 
-use frame::{DeferredFrame, LightPath};
-use tilegraph::wgpu;
-use tilegraph::{RenderGraph, TextureHandle};
-use tilegraph_tool::headless::Gpu;
-
-/// The example's own flags.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct Config {
-    /// The lights' bindings: `storage` buffers, one `uniform` buffer, or `auto` (`None`): the
-    /// first the adapter compiles.
-    // The full path keeps clap from reading `None` as "flag absent": `auto` parses to `None`.
-    #[arg(
-        long,
-        value_name = "storage|uniform|auto",
-        default_value = "auto",
-        value_parser = light_path_arg
-    )]
-    pub light_path: ::std::option::Option<LightPath>,
-}
-
-fn light_path_arg(v: &str) -> Result<Option<LightPath>, String> {
-    match v {
-        "storage" => Ok(Some(LightPath::Storage)),
-        "uniform" => Ok(Some(LightPath::Uniform)),
-        "auto" => Ok(None),
-        _ => Err(format!("takes storage, uniform or auto, not `{v}`")),
-    }
-}
-
-impl app::Example for DeferredFrame {
-    const NAME: &'static str = "deferred";
-    type Config = Config;
-
-    /// The light path's bindings: two storage buffers in the fragment stage, or every light in
-    /// one uniform buffer (the first path of the candidates the adapter allows).
-    fn limits(adapter: &wgpu::Adapter, config: &Config) -> wgpu::Limits {
-        let candidates = match config.light_path {
-            Some(path) => vec![path],
-            None => vec![LightPath::Storage, LightPath::Uniform],
-        };
-        let mut limits = wgpu::Limits::downlevel_webgl2_defaults();
-        if let Some(path) = candidates.into_iter().find(|p| p.fits(adapter)) {
-            path.raise_limits(&mut limits);
-        }
-        limits
-    }
-
-    fn new(gpu: &Gpu, format: wgpu::TextureFormat, config: &Config) -> Result<Self, String> {
-        let frame =
-            DeferredFrame::with_light_path(&gpu.adapter, &gpu.device, format, config.light_path)?;
-        eprintln!("light path: {}", frame.light_path().as_str());
-        Ok(frame)
-    }
-
-    fn update(&mut self, queue: &wgpu::Queue, size: (u32, u32), _: u32, time: f32) {
-        DeferredFrame::update(self, queue, size, time);
-    }
-
-    fn declare(&mut self, size: (u32, u32)) -> (RenderGraph<'_>, TextureHandle) {
-        let (graph, handles) = DeferredFrame::declare(self, size);
-        (graph, handles.output)
-    }
-}
+use tilegraph_examples::app;
+use tilegraph_examples::deferred::DeferredFrame;
 
 fn main() -> ExitCode {
     app::main::<DeferredFrame>()
@@ -93,6 +29,7 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
     use tilegraph::ExecuteMode;
+    use tilegraph_examples::deferred::LightPath;
     use tilegraph_tool::headless::Backend;
 
     #[test]

@@ -12,51 +12,10 @@
 //! its buffers beside it): its triangle meshes, in their base colours, fitted onto the ground.
 //! A file it cannot read or draw is an error naming the file; nothing is written then.
 
-#[path = "../common/app.rs"]
-mod app;
-mod frame;
-mod scene;
-
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use frame::ForwardFrame;
-use tilegraph::wgpu;
-use tilegraph::{RenderGraph, TextureHandle};
-use tilegraph_tool::headless::Gpu;
-
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct Config {
-    /// A glTF file to draw instead of the built-in scene.
-    #[arg(long, value_name = "FILE")]
-    scene: Option<PathBuf>,
-}
-
-impl app::Example for ForwardFrame {
-    const NAME: &'static str = "forward";
-    type Config = Config;
-
-    fn new(gpu: &Gpu, format: wgpu::TextureFormat, config: &Config) -> Result<Self, String> {
-        let geometry = match &config.scene {
-            Some(path) => scene::load_gltf(path)?,
-            None => scene::procedural(),
-        };
-        Ok(ForwardFrame::new(&gpu.device, format, &geometry))
-    }
-
-    fn update(&mut self, queue: &wgpu::Queue, size: (u32, u32), _: u32, time: f32) {
-        ForwardFrame::update(self, queue, size, time);
-    }
-
-    fn declare(&mut self, size: (u32, u32)) -> (RenderGraph<'_>, TextureHandle) {
-        let (graph, handles) = ForwardFrame::declare(self, size);
-        (graph, handles.output)
-    }
-
-    fn end_frame(&mut self) {
-        ForwardFrame::end_frame(self);
-    }
-}
+use tilegraph_examples::app;
+use tilegraph_examples::forward::ForwardFrame;
 
 fn main() -> ExitCode {
     app::main::<ForwardFrame>()
@@ -65,6 +24,8 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
+    use tilegraph_examples::forward::load_gltf;
 
     #[test]
     fn scene_flag_parses() {
@@ -106,7 +67,7 @@ mod tests {
             (&empty, "no triangle meshes"),
             (&no_buffer, "gone.bin"),
         ] {
-            let error = scene::load_gltf(path).unwrap_err();
+            let error = load_gltf(path).unwrap_err();
             assert!(error.contains(&path.display().to_string()), "{error}");
             assert!(error.contains(expect), "{error}");
         }

@@ -14,38 +14,10 @@
 //! the history is reallocated and TAA starts over (`PassContext::history_valid`). In a window,
 //! `--resize-every N` asks for another window size every N presented frames (the surface follows).
 
-#[path = "../common/app.rs"]
-mod app;
-mod frame;
-
 use std::process::ExitCode;
 
-use frame::PostFrame;
-use tilegraph::wgpu;
-use tilegraph::{RenderGraph, TextureHandle};
-use tilegraph_tool::headless::Gpu;
-
-impl app::Example for PostFrame {
-    const NAME: &'static str = "post";
-    type Config = app::NoFlags;
-
-    fn new(gpu: &Gpu, format: wgpu::TextureFormat, _: &app::NoFlags) -> Result<Self, String> {
-        Ok(PostFrame::new(&gpu.device, format))
-    }
-
-    fn update(&mut self, queue: &wgpu::Queue, size: (u32, u32), frame: u32, time: f32) {
-        PostFrame::update(self, queue, size, frame, time);
-    }
-
-    fn declare(&mut self, size: (u32, u32)) -> (RenderGraph<'_>, TextureHandle) {
-        let (graph, handles) = PostFrame::declare(self, size);
-        (graph, handles.output)
-    }
-
-    fn end_frame(&mut self) {
-        PostFrame::end_frame(self);
-    }
-}
+use tilegraph_examples::app;
+use tilegraph_examples::post::PostFrame;
 
 fn main() -> ExitCode {
     app::main::<PostFrame>()

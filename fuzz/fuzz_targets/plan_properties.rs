@@ -1,14 +1,11 @@
 //! Coverage-guided search for graphs that break a plan property: the input is a choice sequence for
-//! the property tests' graph decoder (tests/support/random_graph.rs), and every property of
-//! tests/support/checks/, minimality included for graphs of up to 6 passes, must hold.
+//! the property tests' graph decoder (`tilegraph_oracle::random_graph`), and every property of
+//! `tilegraph_oracle::checks`, minimality included for graphs of up to 6 passes, must hold.
 #![no_main]
 
-#[path = "common/properties.rs"]
-mod support;
-
 use libfuzzer_sys::fuzz_target;
-use support::checks::{Tally, check_graph, check_minimal, options_from};
-use support::random_graph::{Choices, Shape, graph};
+use tilegraph_oracle::checks::{Tally, check_graph, check_minimal, options_from};
+use tilegraph_oracle::random_graph::{Choices, Shape, graph};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&option_bits, rest)) = data.split_first() else {

@@ -4,9 +4,6 @@
 //! subresources, mostly inside the texture, sometimes one past it or on a buffer.
 #![no_main]
 
-#[path = "common/mod.rs"]
-mod common;
-
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
@@ -212,5 +209,5 @@ impl Graph {
 }
 
 fuzz_target!(|graph: Graph| {
-    common::check_description(&graph.to_json().to_string());
+    tilegraph_oracle::pipeline::check_description(&graph.to_json().to_string());
 });

@@ -15,10 +15,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use tilegraph::{CompileOptions, Compiler, RenderGraph};
-
-#[path = "../../benches/generate.rs"]
-#[allow(dead_code)]
-mod generate;
+use tilegraph_oracle::generate;
 
 struct Counting;
 

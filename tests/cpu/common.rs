@@ -1,6 +1,5 @@
 //! Helpers shared by the compiler tests: compile a description and read the plan back as JSON, and
 //! write a plan's whole decision as compact lines that a test compares with the expected plan.
-#![allow(dead_code)]
 
 use std::fmt::Write as _;
 

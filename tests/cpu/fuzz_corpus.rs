@@ -22,7 +22,7 @@ fn seed_corpus_replays_cleanly() {
         let Ok(text) = std::str::from_utf8(&bytes) else {
             continue;
         };
-        crate::fuzz_common::check_description(text);
+        tilegraph_oracle::pipeline::check_description(text);
         compiled += usize::from(
             tilegraph::RenderGraph::from_json(text)
                 .is_ok_and(|g| g.compile(&Default::default()).is_ok()),

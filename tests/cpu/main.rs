@@ -2,10 +2,6 @@
 //! graphs against a reference interpreter, the fuzz corpus, and the crate's layering. No device.
 
 mod common;
-#[path = "../../fuzz/fuzz_targets/common/mod.rs"]
-mod fuzz_common;
-#[path = "../support/mod.rs"]
-mod support;
 
 mod buffers;
 mod compile_errors;

@@ -3,11 +3,11 @@
 //! don't-care, a merge across a sampled output, a resolve lost) — per subresource too (the store
 //! of one mip dropped, a group attaching another mip, passes of different layers merged).
 
-use crate::support::interp::{
-    BASE, Content, Memory, Observation, ReadKind, execute_and_compare, reference,
-};
 use tilegraph::plan::{Group, LoadOp, StoreOp};
 use tilegraph::{CompileOptions, CompiledGraph, PassId, RenderGraph, ResourceId, Subresource};
+use tilegraph_oracle::interp::{
+    BASE, Content, Memory, Observation, ReadKind, execute_and_compare, reference,
+};
 
 fn deferred() -> (RenderGraph<'static>, CompiledGraph) {
     let graph =

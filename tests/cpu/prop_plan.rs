@@ -1,4 +1,5 @@
-//! Property tests of the compiler on random graphs (see tests/support/random_graph.rs for the generator).
+//! Property tests of the compiler on random graphs (the generator is
+//! `tilegraph_oracle::random_graph`).
 //!
 //! Graphs include textures of several mips and array layers, attachments of single mips and
 //! layers, and list entries naming one subresource or the whole texture (the guide); every
@@ -43,8 +44,8 @@ use std::sync::Mutex;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
-use crate::support::checks::{Tally, check_graph, check_minimal, options_from};
-use crate::support::random_graph::{Choices, Shape};
+use tilegraph_oracle::checks::{Tally, check_graph, check_minimal, options_from};
+use tilegraph_oracle::random_graph::{Choices, Shape};
 
 /// Cases per property: `TILEGRAPH_PROPTEST_CASES`, else the release default (a tenth of it in
 /// unoptimised builds, which run the interpreter about ten times slower).
@@ -71,9 +72,11 @@ fn run_property(name: &str, default_cases: u32, max_passes: usize, minimality: b
     });
     let strategy = (prop::collection::vec(any::<u32>(), 0..320), any::<u8>());
     let result = runner.run(&strategy, |(choices, option_bits)| {
-        let json =
-            crate::support::random_graph::graph(&mut Choices::new(&choices), &Shape { max_passes })
-                .to_string();
+        let json = tilegraph_oracle::random_graph::graph(
+            &mut Choices::new(&choices),
+            &Shape { max_passes },
+        )
+        .to_string();
         let options = options_from(option_bits);
         let mut tally = tally.lock().unwrap();
         let outcome =

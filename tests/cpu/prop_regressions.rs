@@ -1,7 +1,7 @@
 //! Graphs on which a property of tests/prop_plan.rs once failed, minimised by hand. Each runs every
-//! plan property (tests/support/checks/) with and without the `DontCare` opt-in.
+//! plan property (`tilegraph_oracle::checks`) with and without the `DontCare` opt-in.
 
-use crate::support::checks::{Tally, check_graph, check_minimal, options_from};
+use tilegraph_oracle::checks::{Tally, check_graph, check_minimal, options_from};
 
 /// Every property, minimality included.
 fn assert_properties(json: &str) {

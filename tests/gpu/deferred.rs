@@ -2,10 +2,10 @@
 //! three executor modes render it bit-identically, the hand-written recording used as the
 //! benchmark baseline renders the same image, and the image matches its reference.
 
-use crate::frame::DeferredFrame;
 use tilegraph::plan::StoreOp;
 use tilegraph::wgpu;
 use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache};
+use tilegraph_examples::deferred::DeferredFrame;
 use tilegraph_tool::headless::{self, Gpu};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;

@@ -7,21 +7,10 @@ use tilegraph::wgpu;
 use tilegraph::{
     CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache, RenderGraph, TextureHandle,
 };
+use tilegraph_examples::cubemap::CubemapFrame;
+use tilegraph_examples::forward::{self, ForwardFrame};
+use tilegraph_examples::post::PostFrame;
 use tilegraph_tool::headless::{self, Gpu};
-
-#[path = "../../examples/cubemap/frame.rs"]
-mod cubemap_frame;
-#[path = "../../examples/forward/frame.rs"]
-mod forward_frame;
-#[path = "../../examples/post/frame.rs"]
-mod post_frame;
-/// `forward_frame` finds its geometry as `super::scene`, as in the example.
-#[path = "../../examples/forward/scene.rs"]
-mod scene;
-
-use cubemap_frame::CubemapFrame;
-use forward_frame::ForwardFrame;
-use post_frame::PostFrame;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 /// 257 × 4 bytes per row is not a multiple of 256: readback must strip the row padding.
@@ -227,14 +216,14 @@ fn post_plan_runs_bloom_through_the_mips_of_one_texture() {
 #[test]
 fn forward_agrees_across_modes_and_matches_reference() {
     agree_and_match("forward", &[SIZE, SIZE], |gpu| {
-        ForwardFrame::new(&gpu.device, FORMAT, &scene::procedural())
+        ForwardFrame::new(&gpu.device, FORMAT, &forward::procedural())
     });
 }
 
 #[test]
 fn forward_plan_keeps_msaa_transient_and_cascades_in_layers() {
     let gpu = crate::support::gpu();
-    let mut frame = ForwardFrame::new(&gpu.device, FORMAT, &scene::procedural());
+    let mut frame = ForwardFrame::new(&gpu.device, FORMAT, &forward::procedural());
     let (graph, handles) = frame.declare((1920, 1080));
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let groups = plan.groups();

@@ -2,19 +2,16 @@
 //! caller's group timer, and wgpu-profiler scopes per group (the `profiler` feature, which the
 //! crate's dev-dependency on itself turns on for its tests).
 
-#[path = "../../examples/hud/overlay.rs"]
-mod overlay;
-
 use std::sync::Mutex;
 
-use crate::frame::DeferredFrame;
-use overlay::{Overlay, PanelState};
 use tilegraph::profiler::wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 use tilegraph::wgpu;
 use tilegraph::{
     CompileOptions, CompiledGraph, ExecuteMode, Executor, ExecutorOptions, GroupTimer, Imports,
     PassError, PassRecorder, PlanCache, TimedGroup,
 };
+use tilegraph_examples::deferred::DeferredFrame;
+use tilegraph_examples::hud::overlay::{self, Overlay, PanelState};
 use tilegraph_tool::headless::Gpu;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;

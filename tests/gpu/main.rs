@@ -4,9 +4,6 @@
 
 mod support;
 
-#[path = "../../examples/deferred/frame.rs"]
-mod frame;
-
 mod bad_input;
 mod buffers;
 mod bundles;

@@ -3,10 +3,7 @@
 //! pooled textures, lowered plans, cached plans and bind groups and live wgpu objects held to
 //! their bounds after warm-up. The full run is the `soak` example (`--frames 100000`).
 
-#[allow(dead_code)]
-#[path = "../support/random_graph.rs"]
-mod random_graph;
-
+use tilegraph_oracle::random_graph;
 use tilegraph_tool::soak::{Soak, SoakOptions};
 
 use crate::support::{assert_no_gpu_errors, gpu};

@@ -5,12 +5,8 @@
 use tilegraph::plan::StoreOp;
 use tilegraph::wgpu;
 use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache};
+use tilegraph_examples::stereo::{StereoFrame, eye_size};
 use tilegraph_tool::headless::{self, Gpu};
-
-#[path = "../../examples/stereo/frame.rs"]
-mod stereo_frame;
-
-use stereo_frame::StereoFrame;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 /// 257 × 4 bytes per row is not a multiple of 256: readback must strip the row padding.
@@ -74,7 +70,7 @@ fn stereo_agrees_across_modes_with_and_without_multiview_and_matches_reference()
     let distinct: std::collections::HashSet<&[u8]> = planned.chunks_exact(4).collect();
     assert!(distinct.len() > 200, "only {} colours", distinct.len());
     // The eyes see the scene from two places: the halves differ.
-    let half = stereo_frame::eye_size(SIZE).0 as usize;
+    let half = eye_size(SIZE).0 as usize;
     let row = |y: usize| &planned[y * SIZE.0 as usize * 4..(y + 1) * SIZE.0 as usize * 4];
     let differing = (0..SIZE.1 as usize)
         .filter(|&y| row(y)[..(half - 1) * 4] != row(y)[half * 4..(2 * half - 1) * 4])

@@ -1,5 +1,4 @@
 //! GPU test support: the device, validation-error capture and reference-image comparison.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};

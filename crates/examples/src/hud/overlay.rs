@@ -5,7 +5,6 @@
 //! Shared by the `hud` example and its GPU test. egui's own textures and buffers are not graph
 //! resources: [`Overlay::prepare`] uploads them before the frame's commands run (and the graph,
 //! Poison mode included, never touches them); the graph's pass only draws.
-#![allow(dead_code)]
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

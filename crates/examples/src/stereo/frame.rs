@@ -7,7 +7,6 @@
 //! [`PassContext::views`] which, and picks the pipeline built for it.
 //!
 //! Shared by the `stereo` example and its GPU test.
-#![allow(dead_code)]
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
@@ -203,14 +202,6 @@ impl StereoFrame {
             }),
             binds: BindGroupCache::new(),
         }
-    }
-
-    pub fn output_format(&self) -> wgpu::TextureFormat {
-        self.output_format
-    }
-
-    pub fn binds(&self) -> &BindGroupCache {
-        &self.binds
     }
 
     /// Uploads both eyes' cameras (64 mm apart, the head turning slowly with `time`).

@@ -3,7 +3,6 @@
 //! into the output.
 //!
 //! Shared by the `forward` example and its GPU test.
-#![allow(dead_code)]
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
@@ -214,10 +213,6 @@ impl ForwardFrame {
             }),
             binds: BindGroupCache::new(),
         }
-    }
-
-    pub fn output_format(&self) -> wgpu::TextureFormat {
-        self.output_format
     }
 
     pub fn binds(&self) -> &BindGroupCache {

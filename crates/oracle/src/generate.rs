@@ -1,4 +1,4 @@
-//! Realistic deferred frames of any length, for the compile benchmark.
+//! Realistic deferred frames of any length, for the compile benchmark and the allocation test.
 //!
 //! A frame is a chain of blocks; each block is a deferred renderer's frame slice: shadow map,
 //! G-buffer, decals, lighting (sampling the G-buffer, the shadow map and the previous block's

@@ -17,12 +17,12 @@ use tilegraph::{
     Subresource, SubresourceRange,
 };
 
-use super::interp::{
+use crate::interp::{
     self, BASE, Content, Copies, Memory, Observation, ReadKind, Reference, access_clear,
     attachments, clear_key, entry_subs, execute_and_compare, memory_reads, memory_writes,
     reference, reference_with,
 };
-use super::minimal::search_cheaper;
+use crate::minimal::search_cheaper;
 
 macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {

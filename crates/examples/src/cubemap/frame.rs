@@ -3,7 +3,6 @@
 //! reflective spheres that sample it through a cube view.
 //!
 //! Shared by the `cubemap` example and its GPU test.
-#![allow(dead_code)]
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
@@ -104,10 +103,6 @@ impl CubemapFrame {
             }),
             binds: BindGroupCache::new(),
         }
-    }
-
-    pub fn output_format(&self) -> wgpu::TextureFormat {
-        self.output_format
     }
 
     pub fn binds(&self) -> &BindGroupCache {

@@ -6,7 +6,7 @@
 //! resources sharing a physical texture share each of its subresources, and a mip written through
 //! one resource is garbage when read through another. A render group brings its attachments (one
 //! subresource each) onto the tile with its load ops, runs its passes on the tile and writes back
-//! with its store ops and resolves; compute and copy groups work on memory. [`reference`] gives
+//! with its store ops and resolves; compute and copy groups work on memory. [`reference()`] gives
 //! what every read must see from the declarations alone, in declaration order (the guide);
 //! [`Machine`] gives what a plan makes it see. A correct plan makes the two agree.
 //!
@@ -347,7 +347,7 @@ pub fn reference(graph: &RenderGraph<'_>, live: &[bool]) -> Result<Reference, St
     reference_with(graph, live, Copies::Write)
 }
 
-/// [`reference`] with the given copy model.
+/// [`reference()`] with the given copy model.
 pub fn reference_with(
     graph: &RenderGraph<'_>,
     live: &[bool],

@@ -3,7 +3,6 @@
 //! and a tonemap to the output.
 //!
 //! Shared by the `post` example and its GPU test.
-#![allow(dead_code)]
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
@@ -134,11 +133,6 @@ impl PostFrame {
             binds: BindGroupCache::new(),
             prev_view_proj: None,
         }
-    }
-
-    /// The output format the tonemap writes.
-    pub fn output_format(&self) -> wgpu::TextureFormat {
-        self.output_format
     }
 
     /// The bind-group cache (its counters show warm frames making none).

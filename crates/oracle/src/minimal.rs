@@ -11,7 +11,7 @@
 use tilegraph::plan::{Group, LoadOp, StoreOp};
 use tilegraph::{ClearValue, CompiledGraph, RenderGraph, ResourceId, Subresource};
 
-use super::interp::{Machine, Memory, Reference};
+use crate::interp::{Machine, Memory, Reference};
 
 /// One attachment entry of the search: group, index among its colour-then-depth attachments.
 #[derive(Debug, Clone, Copy, PartialEq)]

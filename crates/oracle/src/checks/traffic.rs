@@ -9,7 +9,7 @@ pub fn group_bytes(graph: &RenderGraph<'_>, groups: &[tilegraph::plan::Group]) -
     let mut total = 0;
     for a in groups.iter().flat_map(|g| g.attachments()) {
         let bytes = sub_bytes(graph, a.resource, a.sub);
-        total += super::super::minimal::op_bytes(a.load, a.store, bytes);
+        total += crate::minimal::op_bytes(a.load, a.store, bytes);
         if let Some(t) = a.resolve {
             total += sub_bytes(graph, t, BASE);
         }

@@ -5,20 +5,14 @@
 //!
 //! Shared by the `deferred` example, its GPU test and the recording benchmark, which also records
 //! the same frame by hand ([`DeferredFrame::record_by_hand`]) to measure what the graph costs.
-#![allow(dead_code)]
-
-#[path = "scene.rs"]
-mod scene;
 
 use glam::{Mat4, Vec3};
 use tilegraph::wgpu;
 use tilegraph::{Access, BufferHandle, Import, RenderGraph, TextureDesc, TextureHandle};
 
-pub use scene::{
-    ALBEDO_FORMAT, DEPTH_FORMAT, HDR_FORMAT, LIGHT_COUNT, LightPath, MATERIAL_FORMAT, NORMAL_FORMAT,
-};
-use scene::{
-    CameraUniform, Instance, LIGHT_BYTES, MASK_WORDS, Pipelines, Scene, animated_lights,
+use super::scene::{
+    ALBEDO_FORMAT, CameraUniform, DEPTH_FORMAT, HDR_FORMAT, Instance, LIGHT_BYTES, LIGHT_COUNT,
+    LightPath, MASK_WORDS, MATERIAL_FORMAT, NORMAL_FORMAT, Pipelines, Scene, animated_lights,
     tile_counts,
 };
 
@@ -306,11 +300,6 @@ impl DeferredFrame {
     /// Whether lighting attaches depth (read-only) and so merges with the glass.
     pub fn merges_lighting_with_glass(&self) -> bool {
         self.depth_in_lighting
-    }
-
-    /// The output format the tonemap writes.
-    pub fn output_format(&self) -> wgpu::TextureFormat {
-        self.output_format
     }
 }
 

@@ -1,6 +1,5 @@
 //! The forward example's geometry: one vertex and index buffer's worth of triangles with their
 //! colours baked in, built in code or loaded from a glTF 2.0 file.
-#![allow(dead_code)]
 
 use std::path::Path;
 

@@ -1,7 +1,6 @@
 //! What the examples share: their flags, the headless loop (with a resize mid-run) and the window
 //! loop that presents through the graph. An example implements [`Example`]: build its pipelines,
 //! update per frame, declare a frame's graph.
-#![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::process::ExitCode;
