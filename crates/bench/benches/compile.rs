@@ -1,21 +1,25 @@
 //! Compile time of generated frames loaded with `RenderGraph::from_json`, compiled with the
 //! default options (restructuring on), and of a plan-cache hit.
 //!
-//! `cargo bench --bench compile [-- --runs N] [--only PASSES] [--ratio]`
+//! `cargo bench --bench compile [-- --runs N] [--only PASSES] [--ratio]`; with zenfg 0.2
+//! compiling the same graphs side by side:
+//! `cargo bench -p tilegraph-bench --bench compile --features zenfg --ignore-rust-version`
 //!
 //! The frames: chained deferred views (100, 1 000 and 10 000 passes: the frame the compile figures
 //! in BENCHMARKS.md are given for), frames with mips and layers, and deferred frames declared with
-//! the builder (and the time declaring them takes). Every row is the median (and range) of `--runs`
-//! compiles (25 by default) in this one process, after three that are not measured: with one
-//! `Compiler` that is handed back each plan (a renderer compiling every frame), and with
-//! `RenderGraph::compile` (the thread's workspaces; each plan dropped once timed). Wall-clock time, and the compiling thread's
-//! CPU time, which leaves out the time other processes held the core. The per-pass cost at 10 000
+//! the builder (and the time declaring them takes, into a new graph and into the last frame's
+//! graph reset, with the plan-cache hit that follows). Every row is the median (and range) of
+//! `--runs` compiles (25 by default) in this one process, after three that are not measured:
+//! with one `Compiler` that is handed back each plan (a renderer compiling every frame), and
+//! with `RenderGraph::compile` (the thread's workspaces; each plan dropped once timed).
+//! Wall-clock time, and the compiling thread's CPU time, which leaves out the time other
+//! processes held the core. The per-pass cost at 10 000
 //! passes against that at 1 000 is taken in `--runs` rounds that each time both sizes, one right
 //! after the other: rows measured seconds apart can fall on different speeds of a shared machine.
 //! The cache hit is the median of 25 batches of 100 000 lookups. `--only PASSES` measures the
 //! deferred-views frame of that many passes with a reused compiler and nothing else (for a
-//! profiler); `--ratio` only the rounds that compare 1 000 and 10 000 passes, with a reused
-//! compiler (to compare builds).
+//! profiler); `--ratio` only the rounds that compare 1 000 and 10 000 passes (to compare
+//! builds) and those against zenfg.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -95,8 +99,7 @@ fn main() {
         "per-pass cost at 10 000 against 1 000 passes, {runs} rounds each timing both sizes \
          (median, quartiles):"
     );
-    let compilers: &[bool] = if ratio_only { &[true] } else { &[true, false] };
-    for &reuse in compilers {
+    for reuse in [true, false] {
         let rounds = paired_per_pass((&graphs[1], &graphs[2]), &options, reuse, runs);
         let median = |mut values: Vec<f64>| {
             values.sort_by(f64::total_cmp);
@@ -110,6 +113,7 @@ fn main() {
             median(rounds.iter().map(|r| r.1 * 1e9).collect()).0,
         );
     }
+    against_zenfg(&graphs[1..], &options, runs);
     if ratio_only {
         return;
     }
@@ -158,6 +162,68 @@ fn main() {
             format!("{}–{}", batches[0].as_nanos(), batches[24].as_nanos()),
         );
     }
+}
+
+/// `RenderGraph::compile` against zenfg 0.2's `Frame::compile` on the same graphs: in each of
+/// `runs` rounds, three compiles by each of the graph (after one not timed), the ratio of their
+/// medians.
+#[cfg(feature = "zenfg")]
+fn against_zenfg(graphs: &[RenderGraph<'static>], options: &CompileOptions, runs: usize) {
+    use tilegraph_bench::zenfg_frame;
+    println!(
+        "RenderGraph::compile against zenfg 0.2's Frame::compile of the same graph (recorded \
+         access for access, not timed), {runs} rounds each timing both (median, lowest–highest):"
+    );
+    let mut compiler = Compiler::new();
+    for graph in graphs {
+        let live = graph
+            .compile(options)
+            .expect("generated frames compile")
+            .order()
+            .len();
+        let (_, kept) = zenfg_frame::compile(graph);
+        assert_eq!(kept, live, "zenfg keeps the passes tilegraph keeps");
+        let median = |mut times: Vec<Duration>| {
+            times.sort();
+            times[times.len() / 2]
+        };
+        let mut rounds: Vec<(f64, Duration, Duration)> = (0..runs)
+            .map(|_| {
+                let ours = median(
+                    (0..4)
+                        .map(|_| compile_once(&mut compiler, graph, options, false).0)
+                        .skip(1)
+                        .collect(),
+                );
+                let theirs = median(
+                    (0..4)
+                        .map(|_| zenfg_frame::compile(graph).0)
+                        .skip(1)
+                        .collect(),
+                );
+                (theirs.as_secs_f64() / ours.as_secs_f64(), ours, theirs)
+            })
+            .collect();
+        rounds.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (ratio, ours, theirs) = rounds[runs / 2];
+        println!(
+            "  {:>6} passes: {ratio:.1}x ({:.1}x–{:.1}x) faster; tilegraph {}, zenfg {} in the \
+             median round",
+            graph.passes().len(),
+            rounds[0].0,
+            rounds[runs - 1].0,
+            show(ours),
+            show(theirs),
+        );
+    }
+}
+
+#[cfg(not(feature = "zenfg"))]
+fn against_zenfg(_: &[RenderGraph<'static>], _: &CompileOptions, _: usize) {
+    println!(
+        "against zenfg 0.2: cargo bench -p tilegraph-bench --features zenfg --ignore-rust-version \
+         (zenfg 0.2 declares Rust 1.98)"
+    );
 }
 
 fn load(json: &str) -> RenderGraph<'static> {
