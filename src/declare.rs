@@ -301,7 +301,7 @@ impl<'a> RenderGraph<'a> {
             resources: self.resources,
             passes: self.passes,
             // The emptied list's storage, for closures of the new lifetime.
-            callbacks: self.callbacks.into_iter().filter_map(|_| None).collect(),
+            callbacks: self.callbacks.into_iter().map_while(|_| None).collect(),
             foreign_handle: None,
             histories: self.histories,
             names: self.names,
