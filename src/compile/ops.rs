@@ -7,8 +7,8 @@ use super::prefetch;
 use super::versions::{VersionId, Versions};
 use crate::options::CompileOptions;
 use crate::plan::{
-    AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, attachment_bytes,
-    color_bytes_per_sample,
+    AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, color_bytes_per_sample,
+    moved_bytes,
 };
 use crate::resource::{
     Access, AttachmentDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
@@ -26,23 +26,22 @@ pub(super) fn infer_attachment_ops(
     bytes: impl Fn(ResourceId, Subresource) -> u64,
     mut each_group: impl FnMut(&Group),
 ) -> Option<u64> {
-    let mut total = Some(0u64);
+    // No frame's attachments move more than `u128` counts: whether the total fits a `u64` is
+    // asked once, at the end.
+    let mut total = 0u128;
     for g in 0..groups.len() {
         prefetch::planned_groups(graph, groups, g);
         let group = &mut groups[g];
         if group.kind != PassKind::Render {
             continue;
         }
-        plan_group(graph, g, group, v, readers, options);
+        total += plan_group(graph, g, group, v, readers, options, &bytes);
         each_group(group);
-        total = total
-            .zip(attachment_bytes(std::slice::from_ref(group), &bytes))
-            .and_then(|(t, b)| t.checked_add(b));
     }
-    total
+    u64::try_from(total).ok()
 }
 
-/// The attachments of render group `g`.
+/// The attachments of render group `g`; returns the bytes they move.
 fn plan_group(
     graph: Decls<'_>,
     g: usize,
@@ -50,7 +49,8 @@ fn plan_group(
     v: &Versions,
     readers: &Readers,
     options: &CompileOptions,
-) {
+    bytes: impl Fn(ResourceId, Subresource) -> u64,
+) -> u128 {
     let first_id = group.passes[0];
     let (first_slots, last_slots) = (
         graph.acc.slots(first_id.index()),
@@ -60,6 +60,7 @@ fn plan_group(
     );
     let color_slots = first_slots.iter().take_while(|a| !a.is_depth).count();
     let mut attachments = first_slots.iter().zip(last_slots).enumerate();
+    let mut moved = 0u128;
     let mut plan = |(slot, (&a, at_end)): (usize, (&AttachmentDecl, &AttachmentDecl))| {
         let decl = &graph.resources[a.resource.index()];
         let loaded = v.slot_read[v.slot(first_id, slot)];
@@ -68,7 +69,7 @@ fn plan_group(
         let written = last_write(&group.passes, slot, v);
         let (store, store_reason) = store_op(written, g, v, readers);
         let (store, read_only) = read_only_depth(a.is_depth, load, store);
-        AttachmentPlan {
+        let plan = AttachmentPlan {
             resource: a.resource,
             sub: a.sub,
             load,
@@ -80,7 +81,9 @@ fn plan_group(
                 (StoreOp::Discard, StoreReason::NothingWritten) => StoreReason::NotNeeded,
                 (_, reason) => reason,
             },
-        }
+        };
+        moved += moved_bytes(&plan, &bytes);
+        plan
     };
     // Into the group's own lists: a reused group keeps its capacity.
     let mut color = std::mem::take(&mut group.color);
@@ -99,8 +102,9 @@ fn plan_group(
     );
     group.depth = attachments.next().map(&mut plan);
     let mut depth_views = std::mem::take(&mut group.depth_views);
-    depth_views.extend(attachments.map(plan));
+    depth_views.extend(attachments.map(&mut plan));
     group.depth_views = depth_views;
+    moved
 }
 
 /// `clear` clears; `write` needs nothing (DontCare with the caller's token, else a clear);
