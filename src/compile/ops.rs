@@ -7,8 +7,8 @@ use super::prefetch;
 use super::versions::{VersionId, Versions};
 use crate::options::CompileOptions;
 use crate::plan::{
-    AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, attachment_bytes,
-    color_bytes_per_sample,
+    AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, color_bytes_per_sample,
+    moved_bytes,
 };
 use crate::resource::{
     Access, AttachmentDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
@@ -26,23 +26,22 @@ pub(super) fn infer_attachment_ops(
     bytes: impl Fn(ResourceId, Subresource) -> u64,
     mut each_group: impl FnMut(&Group),
 ) -> Option<u64> {
-    let mut total = Some(0u64);
+    // No frame's attachments move more than `u128` counts: whether the total fits a `u64` is
+    // asked once, at the end.
+    let mut total = 0u128;
     for g in 0..groups.len() {
         prefetch::planned_groups(graph, groups, g);
         let group = &mut groups[g];
         if group.kind != PassKind::Render {
             continue;
         }
-        plan_group(graph, g, group, v, readers, options);
+        total += plan_group(graph, g, group, v, readers, options, &bytes);
         each_group(group);
-        total = total
-            .zip(attachment_bytes(std::slice::from_ref(group), &bytes))
-            .and_then(|(t, b)| t.checked_add(b));
     }
-    total
+    u64::try_from(total).ok()
 }
 
-/// The attachments of render group `g`.
+/// The attachments of render group `g`; returns the bytes they move.
 fn plan_group(
     graph: Decls<'_>,
     g: usize,
@@ -50,7 +49,8 @@ fn plan_group(
     v: &Versions,
     readers: &Readers,
     options: &CompileOptions,
-) {
+    bytes: impl Fn(ResourceId, Subresource) -> u64,
+) -> u128 {
     let first_id = group.passes[0];
     let (first_slots, last_slots) = (
         graph.acc.slots(first_id.index()),
@@ -59,33 +59,37 @@ fn plan_group(
             .slots(group.passes[group.passes.len() - 1].index()),
     );
     let color_slots = first_slots.iter().take_while(|a| !a.is_depth).count();
-    let mut attachments = first_slots.iter().zip(last_slots).enumerate();
-    let mut plan = |(slot, (&a, at_end)): (usize, (&AttachmentDecl, &AttachmentDecl))| {
-        let decl = &graph.resources[a.resource.index()];
-        let loaded = v.slot_read[v.slot(first_id, slot)];
-        let (load, load_reason) = load_op(a, decl, loaded, v, options);
-        // The group's last write of the slot is what a later reader would need.
-        let written = last_write(&group.passes, slot, v);
-        let (store, store_reason) = store_op(written, g, v, readers);
-        let (store, read_only) = read_only_depth(a.is_depth, load, store);
-        AttachmentPlan {
-            resource: a.resource,
-            sub: a.sub,
-            load,
-            store,
-            resolve: at_end.resolve,
-            read_only,
-            load_reason,
-            store_reason: match (store, store_reason) {
-                (StoreOp::Discard, StoreReason::NothingWritten) => StoreReason::NotNeeded,
-                (_, reason) => reason,
-            },
+    // Into the group's own lists: a reused group keeps its capacity. Room for the colour
+    // slots first, as extending by them would make.
+    let (mut color, mut depth_views) = (
+        std::mem::take(&mut group.color),
+        std::mem::take(&mut group.depth_views),
+    );
+    color.reserve(color_slots);
+    group.depth = None;
+    let mut moved = 0u128;
+    let attachments = first_slots.iter().zip(last_slots).enumerate();
+    for (slot, (&a, at_end)) in attachments {
+        let plan = plan_attachment(
+            graph,
+            g,
+            &group.passes,
+            (slot, a, at_end),
+            v,
+            readers,
+            options,
+        );
+        moved += moved_bytes(&plan, &bytes);
+        if slot < color_slots {
+            color.push(plan);
+        } else if group.depth.is_none() {
+            group.depth = Some(plan);
+        } else {
+            depth_views.push(plan);
         }
-    };
-    // Into the group's own lists: a reused group keeps its capacity.
-    let mut color = std::mem::take(&mut group.color);
-    color.extend(attachments.by_ref().take(color_slots).map(&mut plan));
+    }
     group.color = color;
+    group.depth_views = depth_views;
     // The first view of each slot: the views of a slot share its format.
     group.color_bytes_per_sample = color_bytes_per_sample(
         group
@@ -97,10 +101,41 @@ fn plan_group(
                 ResourceKind::Buffer(_) => None,
             }),
     );
-    group.depth = attachments.next().map(&mut plan);
-    let mut depth_views = std::mem::take(&mut group.depth_views);
-    depth_views.extend(attachments.map(plan));
-    group.depth_views = depth_views;
+    moved
+}
+
+/// The plan of attachment slot `slot` of a group of `passes` (group `g`): `a` as its first pass
+/// declares it, `at_end` as its last does.
+#[inline(always)]
+fn plan_attachment(
+    graph: Decls<'_>,
+    g: usize,
+    passes: &[PassId],
+    (slot, a, at_end): (usize, AttachmentDecl, &AttachmentDecl),
+    v: &Versions,
+    readers: &Readers,
+    options: &CompileOptions,
+) -> AttachmentPlan {
+    let decl = &graph.resources[a.resource.index()];
+    let loaded = v.slot_read[v.slot(passes[0], slot)];
+    let (load, load_reason) = load_op(a, decl, loaded, v, options);
+    // The group's last write of the slot is what a later reader would need.
+    let written = last_write(passes, slot, v);
+    let (store, store_reason) = store_op(written, g, v, readers);
+    let (store, read_only) = read_only_depth(a.is_depth, load, store);
+    AttachmentPlan {
+        resource: a.resource,
+        sub: a.sub,
+        load,
+        store,
+        resolve: at_end.resolve,
+        read_only,
+        load_reason,
+        store_reason: match (store, store_reason) {
+            (StoreOp::Discard, StoreReason::NothingWritten) => StoreReason::NotNeeded,
+            (_, reason) => reason,
+        },
+    }
 }
 
 /// `clear` clears; `write` needs nothing (DontCare with the caller's token, else a clear);

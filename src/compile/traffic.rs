@@ -28,24 +28,23 @@ impl PassBytes {
         slot_read: &[Option<VersionId>],
     ) -> Self {
         let bytes = |r: ResourceId, sub| checked.subresource_bytes(graph.resources, r, sub);
+        // Summed in `u128`, where a pass's bytes cannot overflow: whether they fit a `u64` is
+        // asked once, of each sum.
         // The naive plan's rule (`naive_attachment`): a load where `naive_loads` says, a store
         // always, the resolve.
-        let mut naive = Some(0u64);
+        let mut naive = 0u128;
         for (a, read) in graph.acc.slots(p).iter().zip(slot_read) {
-            let moved = 1 + u64::from(naive_loads(a.access, read.map(|_| None)));
-            let resolve = a.resolve.map_or(0, |t| bytes(t, Subresource::BASE));
-            naive = naive
-                .zip(bytes(a.resource, a.sub).checked_mul(moved))
-                .and_then(|(n, b)| n.checked_add(b))
-                .and_then(|n| n.checked_add(resolve));
+            let moved = 1 + u128::from(naive_loads(a.access, read.map(|_| None)));
+            naive += u128::from(bytes(a.resource, a.sub)) * moved;
+            if let Some(t) = a.resolve {
+                naive += u128::from(bytes(t, Subresource::BASE));
+            }
         }
-        let mut sampled = Some(0u64);
-        let shader_reads = graph
-            .acc
-            .entries(p)
-            .iter()
-            .filter(|(access, _)| matches!(access, ListAccess::Sample | ListAccess::Input));
-        for (_, e) in shader_reads {
+        let mut sampled = 0u128;
+        for &(access, e) in graph.acc.entries(p) {
+            if !matches!(access, ListAccess::Sample | ListAccess::Input) {
+                continue;
+            }
             let b = if e.range.is_all() {
                 checked.bytes[e.resource.index()]
             } else {
@@ -53,8 +52,9 @@ impl PassBytes {
                     bytes(e.resource, Subresource { mip, layer: 0 })
                 })
             };
-            sampled = sampled.and_then(|s| s.checked_add(b));
+            sampled += u128::from(b);
         }
+        let (naive, sampled) = (u64::try_from(naive).ok(), u64::try_from(sampled).ok());
         PassBytes { naive, sampled }
     }
 }

@@ -51,12 +51,12 @@ impl<'w> Warnings<'w> {
                 resource: Some(a.resource),
                 clear,
             };
-            if let LoadOp::Clear(value) = a.load {
+            if let LoadOp::Clear(value) = &a.load {
                 // A clear that never reaches memory (a transient attachment, or one the group
                 // discards) costs the same whatever its value.
-                if !value.is_fast() && !resources[r].transient && a.store != StoreOp::Discard {
+                if a.store != StoreOp::Discard && !resources[r].transient && !value.is_fast() {
                     self.list
-                        .push(warn(WarningKind::SlowClearValue, Some(value)));
+                        .push(warn(WarningKind::SlowClearValue, Some(*value)));
                 }
                 if a.load_reason == LoadReason::Overwritten
                     && options.dont_care.is_none()

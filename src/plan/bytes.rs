@@ -1,7 +1,7 @@
 //! Byte arithmetic of a plan: bytes of a resource and of a subresource, attachment bytes moved by
 //! groups, memory, and the bytes a group's ops save.
 
-use super::{CompiledGraph, Group, LoadOp, Memory, ResourceUsage, StoreOp};
+use super::{AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, ResourceUsage, StoreOp};
 use crate::ids::GroupId;
 use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource};
 
@@ -36,17 +36,32 @@ pub(crate) fn attachment_bytes(
     groups: &[Group],
     bytes: impl Fn(ResourceId, Subresource) -> u64,
 ) -> Option<u64> {
-    let mut total = 0u64;
-    for a in groups.iter().flat_map(Group::attachments) {
-        let moved = u64::from(a.load == LoadOp::Load) + u64::from(a.store == StoreOp::Store);
-        if moved > 0 {
-            total = total.checked_add(bytes(a.resource, a.sub).checked_mul(moved)?)?;
-        }
-        if let Some(t) = a.resolve {
-            total = total.checked_add(bytes(t, Subresource::BASE))?;
-        }
+    let total: u128 = groups
+        .iter()
+        .flat_map(Group::attachments)
+        .map(|a| moved_bytes(a, &bytes))
+        .sum();
+    u64::try_from(total).ok()
+}
+
+/// Attachment bytes one attachment moves: its load, its store and its resolve each move one
+/// subresource, of `bytes(resource, subresource)`. In `u128`, where no frame's sum overflows:
+/// whether it fits a `u64` is asked once, of the total.
+#[inline]
+pub(crate) fn moved_bytes(
+    a: &AttachmentPlan,
+    bytes: impl Fn(ResourceId, Subresource) -> u64,
+) -> u128 {
+    // `matches!`, not `==`: comparing load ops compares their clear values.
+    let moved = u128::from(matches!(a.load, LoadOp::Load)) + u128::from(a.store == StoreOp::Store);
+    let mut total = 0;
+    if moved > 0 {
+        total = u128::from(bytes(a.resource, a.sub)) * moved;
     }
-    Some(total)
+    if let Some(t) = a.resolve {
+        total += u128::from(bytes(t, Subresource::BASE));
+    }
+    total
 }
 
 impl CompiledGraph {

@@ -11,7 +11,7 @@ mod requirements;
 mod tile_fit;
 mod types;
 
-pub(crate) use bytes::{attachment_bytes, subresource_bytes};
+pub(crate) use bytes::{attachment_bytes, moved_bytes, subresource_bytes};
 pub use dependencies::DependencyAccess;
 pub(crate) use dependencies::Reads;
 pub(crate) use graph::CompiledGraph;

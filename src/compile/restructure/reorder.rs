@@ -1,7 +1,7 @@
 //! Reordering: a pass moves back to join an earlier group with the same attachments when every
 //! hazard keeps its order and the traffic model says it pays.
 
-use super::{NONE, ReadersOf};
+use super::ReadersOf;
 use crate::compile::Decls;
 use crate::compile::accesses::{Accesses, PassInfo};
 use crate::compile::compiler::emptied;
@@ -57,10 +57,9 @@ fn accesses<'p>(
 /// first trial) and filled in place.
 #[derive(Debug, Default)]
 pub(in crate::compile) struct Workspace {
-    /// Per position of the declared order: its pass's key.
-    declared_keys: Vec<u64>,
+    /// Where each attachment key was last seen, to skip the window scan.
+    last_seen: LastSeen,
     out_keys: Vec<u64>,
-    pos: Vec<u32>,
     starts: Vec<bool>,
     mark: Vec<u32>,
     read_mark: Vec<u32>,
@@ -96,9 +95,8 @@ pub(in crate::compile) fn reorder<'a>(
     let declared_groups = &declared.group_of[..];
     let declared = &declared.order[..];
     let Workspace {
-        declared_keys,
+        last_seen,
         out_keys,
-        pos,
         starts,
         mark,
         read_mark,
@@ -107,14 +105,14 @@ pub(in crate::compile) fn reorder<'a>(
         tail_marks,
         trial_marks,
     } = work;
-    if !options.merge || !has_candidates(graph, keys, declared, declared_keys) {
+    if !options.merge || !has_candidates(graph, keys, declared, last_seen) {
         return Vec::new();
     }
+    last_seen.reset(declared.len());
     let live_count = declared.len();
-    for list in [&mut *pos, &mut *mark, &mut *read_mark, &mut *write_mark] {
+    for list in [&mut *mark, &mut *read_mark, &mut *write_mark] {
         list.clear();
     }
-    pos.resize(passes.len(), NONE);
     mark.resize(passes.len(), 0);
     emptied(out, live_count);
     emptied(out_keys, live_count);
@@ -129,11 +127,11 @@ pub(in crate::compile) fn reorder<'a>(
         options,
         readers,
         readers_built: readers_of_v,
+        last_seen,
         declared_groups,
         keys,
         out,
         out_keys,
-        pos,
         starts,
         tail: None,
         tail_marks: Some(tail_marks),
@@ -158,44 +156,89 @@ fn has_candidates(
     graph: Decls<'_>,
     keys: &[u64],
     declared: &[PassId],
-    declared_keys: &mut Vec<u64>,
+    last_seen: &mut LastSeen,
 ) -> bool {
-    declared_keys.clear();
-    declared_keys.extend(declared.iter().map(|p| keys[p.index()]));
-    (0..declared.len()).any(|i| join_candidate(graph, declared, declared_keys, i).is_some())
+    last_seen.reset(declared.len());
+    let key_at = |at: usize| keys[declared[at].index()];
+    (0..declared.len()).any(|i| {
+        let key = key_at(i);
+        let found =
+            last_seen.may_join(key, i) && join_candidate(graph, declared, key_at, i).is_some();
+        last_seen.saw(key, i);
+        found
+    })
+}
+
+/// Per slot of a small table indexed by a few bits of an attachment key: 1 + the last position
+/// of the order holding a key of that slot (0: none yet). [`join_candidate`] scans a window of
+/// keys for every pass, and in most frames finds nothing: a slot that saw no key within the
+/// window says so at once. Keys that share a slot only send a pass on to the scan.
+#[derive(Debug, Default)]
+struct LastSeen {
+    slots: Vec<u32>,
+    /// A key's slot is its top bits (the best mixed of a multiplicative hash): it shifted
+    /// right by this.
+    shift: u32,
+}
+
+impl LastSeen {
+    /// Empties the table, sized for an order of `len` positions: a power of two, about
+    /// twice the positions, so that keys in one window seldom share a slot.
+    fn reset(&mut self, len: usize) {
+        let size = (2 * len).next_power_of_two().clamp(64, 4096);
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        self.shift = u64::BITS - size.trailing_zeros();
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> self.shift) as usize
+    }
+
+    /// Whether the pass at position `i`, of `key`, may have a [`join_candidate`]: a key of its
+    /// slot was seen within the window before it. When not, no pass there has its key.
+    fn may_join(&self, key: u64, i: usize) -> bool {
+        key != 0
+            && key & PINNED == 0
+            && self.slots[self.slot(key)] as usize > i.saturating_sub(WINDOW)
+    }
+
+    /// Records `key` at position `i`. A slot keeps the latest position it saw: positions are
+    /// recorded in increasing order, or again after a move rewrote them, where an entry may stay
+    /// later than the key now there (which only sends a pass on to the scan).
+    fn saw(&mut self, key: u64, i: usize) {
+        let key = key & !PINNED;
+        if key != 0 {
+            let slot = self.slot(key);
+            self.slots[slot] = self.slots[slot].max(i as u32 + 1);
+        }
+    }
 }
 
 /// The position of the nearest pass before position `i` of `order` with the attachments of the
 /// pass at `i`, within the window and not across a pinned pass, when passes stand between the
 /// two (right next to it, the pass merged already, or what stops it is not in between).
-/// The window is scanned in `order_keys` alone (each position's [`pass_key`], side by side):
-/// declarations are read only on a match.
+/// The window is scanned by key (`key_at`: each position's [`pass_key`]): declarations are
+/// read only on a match.
 fn join_candidate(
     graph: Decls<'_>,
     order: &[PassId],
-    order_keys: &[u64],
+    key_at: impl Fn(usize) -> u64,
     i: usize,
 ) -> Option<usize> {
-    let key = order_keys[i];
+    let key = key_at(i);
     if key == 0 || key & PINNED != 0 {
         return None;
     }
-    let mut end = i;
-    let start = i.saturating_sub(WINDOW);
     // Each stop is a pass with the same key or a pinned one (or both).
-    while let Some(found) = order_keys[start..end]
-        .iter()
-        .rposition(|&k| k & !PINNED == key || k & PINNED != 0)
-    {
-        let at = start + found;
-        let q_key = order_keys[at];
+    for at in (i.saturating_sub(WINDOW)..i).rev() {
+        let q_key = key_at(at);
         if q_key & !PINNED == key && same_attachments(graph.acc, order[at], order[i]) {
             return (at + 1 < i).then_some(at);
         }
         if q_key & PINNED != 0 {
             return None;
         }
-        end = at;
     }
     None
 }
@@ -236,6 +279,8 @@ struct Reorderer<'a> {
     readers: &'a mut ReadersOf,
     /// The caller's readers were those of `v`, or they were filled at the first trial.
     readers_built: bool,
+    /// Where each key of `out` was last seen.
+    last_seen: &'a mut LastSeen,
     declared_groups: &'a [Option<GroupId>],
     /// Per pass: its [`pass_key`].
     keys: &'a [u64],
@@ -243,8 +288,6 @@ struct Reorderer<'a> {
     out: &'a mut Vec<PassId>,
     /// Per position of `out`: its pass's key.
     out_keys: &'a mut Vec<u64>,
-    /// Per pass: its position in `out`.
-    pos: &'a mut Vec<u32>,
     /// Per position: a group starts there.
     starts: &'a mut Vec<bool>,
     /// The merge rule's state after `out`, from the first move on (before it, `out` is the
@@ -272,10 +315,15 @@ impl<'a> Reorderer<'a> {
         let i = self.out.len();
         self.out.push(x);
         self.out_keys.push(self.keys[x.index()]);
-        self.pos[x.index()] = i as u32;
-        if self.try_move(x, i).is_some() {
+        let moved = self.try_move(x, i);
+        if let Some(rs) = moved {
+            // The move rewrote positions `rs..=i`.
+            for at in rs..=i {
+                self.last_seen.saw(self.out_keys[at], at);
+            }
             return;
         }
+        self.last_seen.saw(self.out_keys[i], i);
         let starts = match self.tail.as_mut() {
             Some(tail) => tail.push(x).is_some(),
             None => {
@@ -321,9 +369,15 @@ impl<'a> Reorderer<'a> {
         })
     }
 
-    fn try_move(&mut self, x: PassId, i: usize) -> Option<()> {
+    /// Moves `x` (at position `i`, the last) back to join a group where that pays; returns the
+    /// first position the move rewrote.
+    fn try_move(&mut self, x: PassId, i: usize) -> Option<usize> {
         let info = |p: PassId| self.graph.acc.info(p.index());
-        let k = join_candidate(self.graph, self.out, self.out_keys, i)?;
+        if !self.last_seen.may_join(self.out_keys[i], i) {
+            return None;
+        }
+        let out_keys = &self.out_keys[..];
+        let k = join_candidate(self.graph, self.out, |at| out_keys[at], i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
             self.read_mark.resize(self.subs.len(), 0);
@@ -419,7 +473,6 @@ impl<'a> Reorderer<'a> {
             let at = rs + offset;
             self.out[at] = p;
             self.out_keys[at] = self.keys[p.index()];
-            self.pos[p.index()] = at as u32;
             let starts = tail.push(p).is_some();
             if at < self.starts.len() {
                 self.starts[at] = starts;
@@ -440,7 +493,7 @@ impl<'a> Reorderer<'a> {
             after,
             saved_bytes: old_cost - new_cost,
         });
-        Some(())
+        Some(rs)
     }
 
     /// Groups `seq` (which starts a group) with the merge rule and returns its attachment
