@@ -1,13 +1,13 @@
 //! Step 1: validate the whole declared graph, culled passes included. Every rule is a function
 //! (or a method of [`PassChecker`]) named after what it checks.
 
-use super::accesses::Accesses;
+use super::accesses::{Accesses, Lists};
 use super::compiler::emptied;
 use super::prefetch;
 use super::subresources::SubTable;
 use crate::declare::NameHashes;
 use crate::error::GraphError;
-use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
+use crate::format::{is_depth_stencil, is_renderable};
 use crate::hash::NAMED;
 use crate::plan::subresource_bytes;
 use crate::resource::{
@@ -57,6 +57,11 @@ impl Checked {
 pub(super) struct Workspace {
     /// Per resource: 1 + the last pass that named it.
     seen_in_pass: Vec<u32>,
+    /// Per resource: what it can be attached as.
+    attachable: Vec<Attachable>,
+    /// Colour formats met before and whether they render, kept between compiles: wgpu's
+    /// answer is a large table built each time it is asked, and a graph uses few formats.
+    renderable: Vec<(wgpu::TextureFormat, bool)>,
     /// The unique-name check's open-addressing table.
     names: Vec<(u32, u32)>,
 }
@@ -92,10 +97,10 @@ pub(super) fn validate<'w>(
     checked.acc.clear(res.len(), passes.len());
     emptied(&mut checked.bytes, res.len());
     emptied(&mut checked.base_bytes, res.len());
-    let seen_in_pass = &mut work.seen_in_pass;
-    seen_in_pass.clear();
-    seen_in_pass.resize(res.len(), 0);
-    check_resources_and_passes(passes, res, checked, seen_in_pass)?;
+    work.seen_in_pass.clear();
+    work.seen_in_pass.resize(res.len(), 0);
+    emptied(&mut work.attachable, res.len());
+    check_resources_and_passes(passes, res, checked, work)?;
     Ok(checked)
 }
 
@@ -106,32 +111,38 @@ fn check_resources_and_passes(
     passes: &[PassDecl],
     res: &[ResourceDecl],
     checked: &mut Checked,
-    seen_in_pass: &mut [u32],
+    work: &mut Workspace,
 ) -> Result<(), GraphError> {
     for r in res {
-        checked.bytes.push(validate_resource(r)?);
-        checked
-            .base_bytes
-            .push(subresource_bytes(r, Subresource::BASE));
+        let (bytes, base_bytes) = validate_resource(r)?;
+        checked.bytes.push(bytes);
+        checked.base_bytes.push(base_bytes);
         checked.subs.push(r)?;
         checked.acc.push_resource(r);
+        work.attachable
+            .push(Attachable::of(r, &mut work.renderable));
     }
     let mut uses = Vec::new();
     let acc = &mut checked.acc;
     let histories = acc.has_histories();
+    let attachable = &work.attachable[..];
     for (p, pass) in passes.iter().enumerate() {
         prefetch::declarations(passes, res, p);
+        let lists = Lists::of(pass);
         let checker = |slots, entries| PassChecker {
             res,
+            attachable,
             pass,
+            lists,
             slots,
             entries,
             first: None,
         };
-        let repeated = checker(&[], &[]).declaration(p as u32 + 1, seen_in_pass, histories)?;
+        let repeated =
+            checker(&[], &[]).declaration(p as u32 + 1, &mut work.seen_in_pass, histories)?;
         // The declaration is sound (its ids exist, its views are few): the access checks walk
         // its dense copy.
-        acc.push(pass);
+        acc.push(pass, lists);
         checker(acc.slots(p), acc.entries(p)).accesses(repeated, &mut uses)?;
     }
     Ok(())
@@ -185,10 +196,11 @@ fn check_unique_names<'n>(
     found
 }
 
-/// A resource's own shape; returns its `bytes(R)` (checked u64).
-fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
+/// A resource's own shape; returns its `bytes(R)` (checked u64) and the bytes of one
+/// subresource of mip 0 (a buffer: its size twice).
+fn validate_resource(r: &ResourceDecl) -> Result<(u64, u64), GraphError> {
     match r.kind {
-        ResourceKind::Buffer(b) => validate_buffer(r, b.size),
+        ResourceKind::Buffer(b) => validate_buffer(r, b.size).map(|size| (size, size)),
         ResourceKind::Texture(t) => validate_texture(r, t),
     }
 }
@@ -211,7 +223,8 @@ fn validate_buffer(r: &ResourceDecl, size: u64) -> Result<u64, GraphError> {
 }
 
 /// A texture's size, layers, samples and mips are possible, its clear value fits its format.
-fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError> {
+/// Returns its bytes and those of one subresource of mip 0.
+fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<(u64, u64), GraphError> {
     let name = &*r.name;
     let invalid = |what: String| GraphError::invalid_resource(name, what);
     if t.width == 0 || t.height == 0 || t.layers == 0 {
@@ -247,7 +260,9 @@ fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError>
     if let Some(clear) = r.clear {
         check_clear_fits(None, name, t.format, clear)?;
     }
-    texel_size(name, t.format)?;
+    // The texel size and block shape once, for every mip.
+    let texel = texel_size(name, &t)?;
+    let block = t.format.block_dimensions();
     let overflow = || {
         invalid(format!(
             "{}x{}x{} texels overflow a 64-bit byte count",
@@ -255,25 +270,30 @@ fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError>
         ))
     };
     let mut total = 0u64;
+    let mut base = 0u64;
     for mip in 0..t.mips {
-        let one = t.subresource_bytes(mip).ok_or_else(overflow)?;
+        let one = t.mip_bytes(texel, block, mip).ok_or_else(overflow)?;
+        if mip == 0 {
+            base = one;
+        }
         total = one
             .checked_mul(u64::from(t.layers))
             .and_then(|b| total.checked_add(b))
             .ok_or_else(overflow)?;
     }
-    Ok(total)
+    Ok((total, base))
 }
 
 /// Bytes of one texel, or of one block for block-compressed formats.
-fn texel_size(name: &str, format: wgpu::TextureFormat) -> Result<u64, GraphError> {
-    texel_bytes(format)
-        .or_else(|| format.block_copy_size(None).map(u64::from))
-        .ok_or_else(|| GraphError::FormatMismatch {
-            pass: None,
-            resource: name.to_owned(),
-            message: format!("format {format:?} is not supported (planar or aspect-less)"),
-        })
+fn texel_size(name: &str, t: &TextureDesc) -> Result<u64, GraphError> {
+    t.texel_bytes().ok_or_else(|| GraphError::FormatMismatch {
+        pass: None,
+        resource: name.to_owned(),
+        message: format!(
+            "format {:?} is not supported (planar or aspect-less)",
+            t.format
+        ),
+    })
 }
 
 fn check_clear_fits(
@@ -317,7 +337,7 @@ fn check_clear_fits(
 }
 
 /// What a resource can be attached as.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Attachable {
     Color,
     Depth,
@@ -325,11 +345,31 @@ enum Attachable {
 }
 
 impl Attachable {
-    fn of(r: &ResourceDecl) -> Self {
-        match r.kind {
-            ResourceKind::Texture(t) if is_depth_stencil(t.format) => Attachable::Depth,
-            ResourceKind::Texture(t) if is_renderable(t.format) => Attachable::Color,
-            _ => Attachable::Neither,
+    /// What `r` can be attached as; `renderable` remembers the colour formats met so far.
+    fn of(r: &ResourceDecl, renderable: &mut Vec<(wgpu::TextureFormat, bool)>) -> Self {
+        /// Formats remembered: more than most graphs use, few enough to search in order.
+        const REMEMBERED: usize = 16;
+        let ResourceKind::Texture(t) = r.kind else {
+            return Attachable::Neither;
+        };
+        if is_depth_stencil(t.format) {
+            return Attachable::Depth;
+        }
+        let known = renderable.iter().find(|&&(f, _)| f == t.format);
+        let color = match known {
+            Some(&(_, color)) => color,
+            None => {
+                let color = is_renderable(t.format);
+                if renderable.len() < REMEMBERED {
+                    renderable.push((t.format, color));
+                }
+                color
+            }
+        };
+        if color {
+            Attachable::Color
+        } else {
+            Attachable::Neither
         }
     }
 }
@@ -371,7 +411,11 @@ impl Use {
 /// Checks one pass: each rule a method.
 struct PassChecker<'g> {
     res: &'g [ResourceDecl],
+    /// Per resource: what it can be attached as.
+    attachable: &'g [Attachable],
     pass: &'g PassDecl,
+    /// The pass's non-empty lists.
+    lists: Lists,
     /// The pass's attachment slots and list entries, as [`Accesses`] holds them.
     slots: &'g [AttachmentDecl],
     entries: &'g [(ListAccess, Entry)],
@@ -435,10 +479,7 @@ impl PassChecker<'_> {
         // Plain loops over the lists: this runs for every pass of every compile.
         let mut mark = |id: ResourceId| {
             let Some(seen) = seen_in_pass.get_mut(id.index()) else {
-                return Err(GraphError::UnknownResource {
-                    pass: p.name.to_string(),
-                    resource: format!("#{id}"),
-                });
+                return Err(self.unknown(id));
             };
             repeated |= *seen == stamp;
             *seen = stamp;
@@ -453,12 +494,20 @@ impl PassChecker<'_> {
         if let Some(d) = p.depth {
             mark(d.resource)?;
         }
-        for access in ListAccess::ALL {
+        for access in self.lists.iter() {
             for e in p.list(access) {
                 mark(e.resource)?;
             }
         }
         Ok(repeated)
+    }
+
+    #[cold]
+    fn unknown(&self, id: ResourceId) -> GraphError {
+        GraphError::UnknownResource {
+            pass: self.pass.name.to_string(),
+            resource: format!("#{id}"),
+        }
     }
 
     /// Last frame's half of a history texture is read, never written: a write would be lost (the
@@ -495,7 +544,7 @@ impl PassChecker<'_> {
     /// Render passes attach and sample; compute passes use shaders only; copy passes copy only.
     fn pass_kind_allows_accesses(&self) -> Result<(), GraphError> {
         let p = self.pass;
-        let has = |lists: &[ListAccess]| lists.iter().any(|&a| !p.list(a).is_empty());
+        let has = |lists: &[ListAccess]| self.lists.any(lists);
         let attachments = p.attachment_count() > 0;
         let copies = has(&[ListAccess::CopySrc, ListAccess::CopyDst]);
         let shader = has(&[
@@ -578,18 +627,25 @@ impl PassChecker<'_> {
     }
 
     /// The resource is a texture; buffers are refused with what they were used as.
+    #[inline]
     fn texture(&self, id: ResourceId, what: &str) -> Result<TextureDesc, GraphError> {
         match self.res[id.index()].kind {
             ResourceKind::Texture(t) => Ok(t),
-            ResourceKind::Buffer(_) => Err(GraphError::FormatMismatch {
-                pass: Some(self.pass.name.to_string()),
-                resource: self.name(id),
-                message: format!("a buffer used as {what}"),
-            }),
+            ResourceKind::Buffer(_) => Err(self.buffer_used_as(id, what)),
+        }
+    }
+
+    #[cold]
+    fn buffer_used_as(&self, id: ResourceId, what: &str) -> GraphError {
+        GraphError::FormatMismatch {
+            pass: Some(self.pass.name.to_string()),
+            resource: self.name(id),
+            message: format!("a buffer used as {what}"),
         }
     }
 
     /// The named mip and layer lie inside the texture.
+    #[inline]
     fn subresource_in_range(
         &self,
         id: ResourceId,
@@ -599,14 +655,19 @@ impl PassChecker<'_> {
         if t.contains(sub) {
             return Ok(());
         }
-        Err(GraphError::InvalidSubresource {
+        Err(self.outside(id, t, sub))
+    }
+
+    #[cold]
+    fn outside(&self, id: ResourceId, t: TextureDesc, sub: Subresource) -> GraphError {
+        GraphError::InvalidSubresource {
             pass: self.pass.name.to_string(),
             resource: self.name(id),
             message: format!(
                 "mip {} of layer {} is outside the texture ({} mips, {} layers)",
                 sub.mip, sub.layer, t.mips, t.layers
             ),
-        })
+        }
     }
 
     fn attachment(&mut self, a: AttachmentDecl) -> Result<(), GraphError> {
@@ -642,6 +703,7 @@ impl PassChecker<'_> {
     }
 
     /// A multiview attachment's views fit in the texture's layers, said in the pass's terms.
+    #[inline]
     fn views_in_range(
         &self,
         id: ResourceId,
@@ -655,7 +717,12 @@ impl PassChecker<'_> {
         if mip >= t.mips || u64::from(first) + u64::from(views) <= u64::from(t.layers) {
             return Ok(());
         }
-        Err(GraphError::InvalidSubresource {
+        Err(self.too_few_layers(id, t, views, first))
+    }
+
+    #[cold]
+    fn too_few_layers(&self, id: ResourceId, t: TextureDesc, views: u32, first: u32) -> GraphError {
+        GraphError::InvalidSubresource {
             pass: self.pass.name.to_string(),
             resource: self.name(id),
             message: format!(
@@ -664,12 +731,12 @@ impl PassChecker<'_> {
                 t.layers,
                 if t.layers == 1 { "" } else { "s" }
             ),
-        })
+        }
     }
 
     /// Colour slots take renderable colour formats, the depth slot depth formats.
     fn attachment_format(&self, a: AttachmentDecl, t: TextureDesc) -> Result<(), GraphError> {
-        let message = match (a.is_depth, Attachable::of(&self.res[a.resource.index()])) {
+        let message = match (a.is_depth, self.attachable[a.resource.index()]) {
             (false, Attachable::Depth) => {
                 format!("depth format {:?} used as a colour attachment", t.format)
             }
