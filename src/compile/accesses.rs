@@ -170,7 +170,9 @@ impl Accesses {
         if pass.views() == 1 {
             // The common pass of one view: one slot per attachment, copied from slices.
             self.slots.extend(pass.color.iter().map(|c| c.slot(0)));
-            self.slots.extend(pass.depth.iter().map(|d| d.slot(0)));
+            if let Some(d) = &pass.depth {
+                self.slots.push(d.slot(0));
+            }
         } else {
             self.slots.extend(pass.attachments());
         }

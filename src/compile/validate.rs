@@ -55,13 +55,11 @@ impl Checked {
 /// Validation's working lists, cleared where each is filled.
 #[derive(Debug, Default)]
 pub(super) struct Workspace {
-    /// Per resource: 1 + the last pass that named it.
-    seen_in_pass: Vec<u32>,
-    /// Per resource: what it can be attached as.
-    attachable: Vec<Attachable>,
+    /// Per resource: what the pass checks keep of it.
+    marks: Vec<Marks>,
     /// Colour formats met before and whether they render, kept between compiles: wgpu's
     /// answer is a large table built each time it is asked, and a graph uses few formats.
-    renderable: Vec<(wgpu::TextureFormat, bool)>,
+    renderable: Renderable,
     /// The unique-name check's open-addressing table.
     names: Vec<(u32, u32)>,
 }
@@ -97,9 +95,7 @@ pub(super) fn validate<'w>(
     checked.acc.clear(res.len(), passes.len());
     emptied(&mut checked.bytes, res.len());
     emptied(&mut checked.base_bytes, res.len());
-    work.seen_in_pass.clear();
-    work.seen_in_pass.resize(res.len(), 0);
-    emptied(&mut work.attachable, res.len());
+    emptied(&mut work.marks, res.len());
     check_resources_and_passes(passes, res, checked, work)?;
     Ok(checked)
 }
@@ -119,31 +115,29 @@ fn check_resources_and_passes(
         checked.base_bytes.push(base_bytes);
         checked.subs.push(r)?;
         checked.acc.push_resource(r);
-        work.attachable
-            .push(Attachable::of(r, &mut work.renderable));
+        work.marks.push(Marks {
+            seen_in_pass: 0,
+            attachable: Attachable::of(r, &mut work.renderable),
+        });
     }
     let mut uses = Vec::new();
     let acc = &mut checked.acc;
     let histories = acc.has_histories();
-    let attachable = &work.attachable[..];
     for (p, pass) in passes.iter().enumerate() {
         prefetch::declarations(passes, res, p);
         let lists = Lists::of(pass);
-        let checker = |slots, entries| PassChecker {
+        let checker = PassChecker {
             res,
-            attachable,
             pass,
             lists,
-            slots,
-            entries,
             first: None,
         };
-        let repeated =
-            checker(&[], &[]).declaration(p as u32 + 1, &mut work.seen_in_pass, histories)?;
+        let repeated = checker.declaration(p as u32 + 1, &mut work.marks, histories)?;
         // The declaration is sound (its ids exist, its views are few): the access checks walk
         // its dense copy.
         acc.push(pass, lists);
-        checker(acc.slots(p), acc.entries(p)).accesses(repeated, &mut uses)?;
+        let (slots, entries) = (acc.slots(p), acc.entries(p));
+        checker.accesses(&work.marks, slots, entries, repeated, &mut uses)?;
     }
     Ok(())
 }
@@ -336,6 +330,38 @@ fn check_clear_fits(
     }
 }
 
+/// What the pass checks keep of a resource.
+#[derive(Debug, Clone, Copy)]
+struct Marks {
+    /// 1 + the last pass that named it.
+    seen_in_pass: u32,
+    /// What it can be attached as.
+    attachable: Attachable,
+}
+
+/// Colour formats and whether some adapter renders to them, remembered in place (no
+/// allocation): more than most graphs use, few enough to search in order.
+#[derive(Debug, Default)]
+struct Renderable([Option<(wgpu::TextureFormat, bool)>; 16]);
+
+impl Renderable {
+    /// Whether some adapter renders to `format`.
+    fn get(&mut self, format: wgpu::TextureFormat) -> bool {
+        for slot in &mut self.0 {
+            match *slot {
+                Some((known, color)) if known == format => return color,
+                Some(_) => {}
+                None => {
+                    let color = is_renderable(format);
+                    *slot = Some((format, color));
+                    return color;
+                }
+            }
+        }
+        is_renderable(format)
+    }
+}
+
 /// What a resource can be attached as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Attachable {
@@ -346,27 +372,14 @@ enum Attachable {
 
 impl Attachable {
     /// What `r` can be attached as; `renderable` remembers the colour formats met so far.
-    fn of(r: &ResourceDecl, renderable: &mut Vec<(wgpu::TextureFormat, bool)>) -> Self {
-        /// Formats remembered: more than most graphs use, few enough to search in order.
-        const REMEMBERED: usize = 16;
+    fn of(r: &ResourceDecl, renderable: &mut Renderable) -> Self {
         let ResourceKind::Texture(t) = r.kind else {
             return Attachable::Neither;
         };
         if is_depth_stencil(t.format) {
             return Attachable::Depth;
         }
-        let known = renderable.iter().find(|&&(f, _)| f == t.format);
-        let color = match known {
-            Some(&(_, color)) => color,
-            None => {
-                let color = is_renderable(t.format);
-                if renderable.len() < REMEMBERED {
-                    renderable.push((t.format, color));
-                }
-                color
-            }
-        };
-        if color {
+        if renderable.get(t.format) {
             Attachable::Color
         } else {
             Attachable::Neither
@@ -411,14 +424,9 @@ impl Use {
 /// Checks one pass: each rule a method.
 struct PassChecker<'g> {
     res: &'g [ResourceDecl],
-    /// Per resource: what it can be attached as.
-    attachable: &'g [Attachable],
     pass: &'g PassDecl,
     /// The pass's non-empty lists.
     lists: Lists,
-    /// The pass's attachment slots and list entries, as [`Accesses`] holds them.
-    slots: &'g [AttachmentDecl],
-    entries: &'g [(ListAccess, Entry)],
     /// The first attachment: its resource and rendered extent (width, height, samples).
     first: Option<(ResourceId, (u32, u32, u32))>,
 }
@@ -431,10 +439,10 @@ impl PassChecker<'_> {
     fn declaration(
         &self,
         stamp: u32,
-        seen_in_pass: &mut [u32],
+        marks: &mut [Marks],
         histories: bool,
     ) -> Result<bool, GraphError> {
-        let repeated = self.resources_exist(stamp, seen_in_pass)?;
+        let repeated = self.resources_exist(stamp, marks)?;
         self.pass_kind_allows_accesses()?;
         if histories {
             self.history_previous_not_written()?;
@@ -444,17 +452,25 @@ impl PassChecker<'_> {
         Ok(repeated)
     }
 
-    /// The checks of every attachment slot and list entry (`slots` and `entries`).
-    fn accesses(mut self, repeated: bool, uses: &mut Vec<Role>) -> Result<(), GraphError> {
-        for &a in self.slots {
-            self.attachment(a)?;
+    /// The checks of every attachment slot and list entry (`slots` and `entries`, as
+    /// [`Accesses`] holds them).
+    fn accesses(
+        mut self,
+        marks: &[Marks],
+        slots: &[AttachmentDecl],
+        entries: &[(ListAccess, Entry)],
+        repeated: bool,
+        uses: &mut Vec<Role>,
+    ) -> Result<(), GraphError> {
+        for &a in slots {
+            self.attachment(a, marks[a.resource.index()].attachable)?;
         }
-        for &(access, entry) in self.entries {
+        for &(access, entry) in entries {
             self.list_entry(access, entry)?;
         }
         // Only a resource named twice can play two roles.
         if repeated {
-            self.one_role_per_subresource(uses)?;
+            self.one_role_per_subresource(slots, entries, uses)?;
         }
         Ok(())
     }
@@ -473,12 +489,15 @@ impl PassChecker<'_> {
 
     /// Every id names a declared resource. Returns whether one appears twice in the pass (the
     /// views of a multiview attachment are one use of it).
-    fn resources_exist(&self, stamp: u32, seen_in_pass: &mut [u32]) -> Result<bool, GraphError> {
+    fn resources_exist(&self, stamp: u32, marks: &mut [Marks]) -> Result<bool, GraphError> {
         let p = self.pass;
         let mut repeated = false;
         // Plain loops over the lists: this runs for every pass of every compile.
         let mut mark = |id: ResourceId| {
-            let Some(seen) = seen_in_pass.get_mut(id.index()) else {
+            let Some(Marks {
+                seen_in_pass: seen, ..
+            }) = marks.get_mut(id.index())
+            else {
                 return Err(self.unknown(id));
             };
             repeated |= *seen == stamp;
@@ -670,14 +689,14 @@ impl PassChecker<'_> {
         }
     }
 
-    fn attachment(&mut self, a: AttachmentDecl) -> Result<(), GraphError> {
+    fn attachment(&mut self, a: AttachmentDecl, attachable: Attachable) -> Result<(), GraphError> {
         let slot = if a.is_depth {
             "the depth attachment"
         } else {
             "a colour attachment"
         };
         let t = self.texture(a.resource, slot)?;
-        self.attachment_format(a, t)?;
+        self.attachment_format(a, attachable, t)?;
         if a.access == Access::Read && !a.is_depth {
             return Err(self.invalid_access(Some(a.resource), "`read` is for depth/stencil attachments; a colour attachment that is only read should be sampled".into()));
         }
@@ -734,9 +753,15 @@ impl PassChecker<'_> {
         }
     }
 
-    /// Colour slots take renderable colour formats, the depth slot depth formats.
-    fn attachment_format(&self, a: AttachmentDecl, t: TextureDesc) -> Result<(), GraphError> {
-        let message = match (a.is_depth, self.attachable[a.resource.index()]) {
+    /// Colour slots take renderable colour formats, the depth slot depth formats
+    /// (`attachable`: what the texture can be attached as).
+    fn attachment_format(
+        &self,
+        a: AttachmentDecl,
+        attachable: Attachable,
+        t: TextureDesc,
+    ) -> Result<(), GraphError> {
+        let message = match (a.is_depth, attachable) {
             (false, Attachable::Depth) => {
                 format!("depth format {:?} used as a colour attachment", t.format)
             }
@@ -918,9 +943,14 @@ impl PassChecker<'_> {
     /// A pass may not read what it writes, nor fill two slots with one subresource. Two entries
     /// overlap when they name the same subresource or one names the whole texture. The one
     /// exception: a `read` depth attachment may also be sampled (neither writes).
-    fn one_role_per_subresource(&self, uses: &mut Vec<Role>) -> Result<(), GraphError> {
+    fn one_role_per_subresource(
+        &self,
+        slots: &[AttachmentDecl],
+        entries: &[(ListAccess, Entry)],
+        uses: &mut Vec<Role>,
+    ) -> Result<(), GraphError> {
         uses.clear();
-        for &a in self.slots {
+        for &a in slots {
             let writes = a.access != Access::Read;
             uses.push((
                 a.resource,
@@ -933,7 +963,7 @@ impl PassChecker<'_> {
             }
         }
         uses.extend(
-            self.entries
+            entries
                 .iter()
                 .map(|&(access, e)| (e.resource, e.range, Use::List(access))),
         );
