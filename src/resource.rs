@@ -70,6 +70,16 @@ pub struct Subresource {
 impl Subresource {
     /// Mip 0 of layer 0: what a plain texture handle names as an attachment.
     pub const BASE: Subresource = Subresource { mip: 0, layer: 0 };
+
+    /// The subresource view `view` of a multiview attachment of this one renders: `view`
+    /// layers on.
+    #[inline]
+    pub(crate) fn in_view(self, view: u32) -> Subresource {
+        Subresource {
+            mip: self.mip,
+            layer: self.layer.saturating_add(view),
+        }
+    }
 }
 
 /// A texture handle narrowed to one subresource ([`TextureHandle::mip`], [`TextureHandle::layer`]).
@@ -195,11 +205,13 @@ impl SubresourceRange {
     }
 
     /// Whether it names the whole texture without saying which parts ([`ALL`](Self::ALL)).
+    #[inline]
     pub fn is_all(&self) -> bool {
         self.mips.is_none() && self.layers.is_none()
     }
 
     /// The one subresource it names explicitly, if it names exactly one.
+    #[inline]
     pub fn single(&self) -> Option<Subresource> {
         match (self.mips, self.layers) {
             (Some((mip, 1)), Some((layer, 1))) => Some(Subresource { mip, layer }),
@@ -309,12 +321,14 @@ impl TextureDesc {
     }
 
     /// Width and height of mip `mip`: `max(1, w >> mip) × max(1, h >> mip)`.
+    #[inline]
     pub fn mip_size(&self, mip: u32) -> (u32, u32) {
         let shrink = |v: u32| v.checked_shr(mip).unwrap_or(0).max(1);
         (shrink(self.width), shrink(self.height))
     }
 
     /// Number of subresources: mips × layers.
+    #[inline]
     pub fn subresource_count(&self) -> u32 {
         self.mips.saturating_mul(self.layers)
     }
@@ -324,10 +338,23 @@ impl TextureDesc {
     /// samples`, in blocks for block-compressed formats. `None` for formats the model cannot
     /// count, or a count beyond `u64`.
     pub fn subresource_bytes(&self, mip: u32) -> Option<u64> {
-        let texel = crate::format::texel_bytes(self.format)
-            .or_else(|| self.format.block_copy_size(None).map(u64::from))?;
+        let texel = self.texel_bytes()?;
+        self.mip_bytes(texel, self.format.block_dimensions(), mip)
+    }
+
+    /// Bytes of one texel (of one block, for block-compressed formats) in the traffic model;
+    /// `None` for formats it cannot count.
+    pub(crate) fn texel_bytes(&self) -> Option<u64> {
+        crate::format::texel_bytes(self.format)
+            .or_else(|| self.format.block_copy_size(None).map(u64::from))
+    }
+
+    /// [`subresource_bytes`](Self::subresource_bytes) with the format's `texel` bytes and
+    /// `block` dimensions looked up once: validation counts every mip of a texture.
+    #[inline]
+    pub(crate) fn mip_bytes(&self, texel: u64, block: (u32, u32), mip: u32) -> Option<u64> {
         let (w, h) = self.mip_size(mip);
-        let (bw, bh) = self.format.block_dimensions();
+        let (bw, bh) = block;
         [
             u64::from(w.div_ceil(bw)),
             u64::from(h.div_ceil(bh)),
@@ -362,6 +389,7 @@ impl TextureDesc {
     }
 
     /// Whether `sub` lies inside the texture.
+    #[inline]
     pub fn contains(&self, sub: Subresource) -> bool {
         sub.mip < self.mips && sub.layer < self.layers
     }
@@ -655,6 +683,22 @@ pub struct ColorAttachment {
     pub resolve: Option<ResourceId>,
 }
 
+impl ColorAttachment {
+    /// The attachment slot of view `view`.
+    #[inline]
+    pub(crate) fn slot(&self, view: u32) -> AttachmentDecl {
+        AttachmentDecl {
+            resource: self.resource,
+            sub: self.sub.in_view(view),
+            access: self.access,
+            clear: self.clear,
+            resolve: self.resolve,
+            is_depth: false,
+            view,
+        }
+    }
+}
+
 /// The depth/stencil attachment of a render pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DepthAttachment {
@@ -666,6 +710,22 @@ pub struct DepthAttachment {
     pub access: Access,
     /// The access's own clear value, if any.
     pub clear: Option<ClearValue>,
+}
+
+impl DepthAttachment {
+    /// The attachment slot of view `view`.
+    #[inline]
+    pub(crate) fn slot(&self, view: u32) -> AttachmentDecl {
+        AttachmentDecl {
+            resource: self.resource,
+            sub: self.sub.in_view(view),
+            access: self.access,
+            clear: self.clear,
+            resolve: None,
+            is_depth: true,
+            view,
+        }
+    }
 }
 
 /// A declared resource.
@@ -732,6 +792,7 @@ impl Entry {
 
 impl ResourceDecl {
     /// Subresources of the resource: mips × layers of a texture, one for a buffer.
+    #[inline]
     pub fn subresource_count(&self) -> u32 {
         match self.kind {
             ResourceKind::Texture(t) => t.subresource_count(),
@@ -901,6 +962,7 @@ impl ListAccess {
     }
 
     /// Whether the access writes the entry.
+    #[inline]
     pub fn writes(self) -> bool {
         matches!(
             self,
@@ -920,6 +982,7 @@ impl ListAccess {
     }
 
     /// Whether the access names buffers only.
+    #[inline]
     pub fn is_buffer_only(self) -> bool {
         matches!(
             self,
@@ -989,6 +1052,7 @@ impl AttachmentDecl {
 
 impl PassDecl {
     /// Views the pass renders: its multiview count, or 1.
+    #[inline]
     pub fn views(&self) -> u32 {
         self.multiview.unwrap_or(1).max(1)
     }
@@ -1013,36 +1077,18 @@ impl PassDecl {
         } else {
             (slot / views as usize, (slot % views as usize) as u32)
         };
-        let layer = |sub: Subresource| Subresource {
-            mip: sub.mip,
-            layer: sub.layer.saturating_add(view),
-        };
         match self.color.get(index) {
-            Some(c) => AttachmentDecl {
-                resource: c.resource,
-                sub: layer(c.sub),
-                access: c.access,
-                clear: c.clear,
-                resolve: c.resolve,
-                is_depth: false,
-                view,
-            },
-            None => {
-                let d = self.depth.as_ref().expect("slot within attachment_count");
-                AttachmentDecl {
-                    resource: d.resource,
-                    sub: layer(d.sub),
-                    access: d.access,
-                    clear: d.clear,
-                    resolve: None,
-                    is_depth: true,
-                    view,
-                }
-            }
+            Some(c) => c.slot(view),
+            None => self
+                .depth
+                .as_ref()
+                .expect("slot within attachment_count")
+                .slot(view),
         }
     }
 
     /// Number of attachment slots (one per view of a multiview attachment).
+    #[inline]
     pub fn attachment_count(&self) -> usize {
         (self.color.len() + usize::from(self.depth.is_some())) * self.views() as usize
     }
@@ -1053,6 +1099,7 @@ impl PassDecl {
     }
 
     /// One of the pass's lists.
+    #[inline]
     pub fn list(&self, access: ListAccess) -> &[Entry] {
         match access {
             ListAccess::Sample => &self.sample,

@@ -19,6 +19,45 @@ pub(super) struct PassInfo {
     pub multiview: Option<u32>,
 }
 
+/// Which of a pass's twelve lists have entries, one bit per position in [`ListAccess::ALL`]:
+/// most passes fill one list or none, and the walks over a declaration's lists (validation's,
+/// [`Accesses::push`]) visit only the filled ones instead of loading all twelve each time.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Lists(u16);
+
+impl Lists {
+    /// The non-empty lists of `pass`.
+    #[inline]
+    pub(super) fn of(pass: &PassDecl) -> Self {
+        let mut bits = 0;
+        for (i, access) in ListAccess::ALL.into_iter().enumerate() {
+            bits |= u16::from(!pass.list(access).is_empty()) << i;
+        }
+        Lists(bits)
+    }
+
+    /// Whether one of `lists` is non-empty.
+    #[inline]
+    pub(super) fn any(self, lists: &[ListAccess]) -> bool {
+        let mask = lists.iter().fold(0, |mask, &a| mask | 1 << a as u16);
+        self.0 & mask != 0
+    }
+
+    /// The non-empty lists, in the order of [`ListAccess::ALL`].
+    #[inline]
+    pub(super) fn iter(self) -> impl Iterator<Item = ListAccess> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(ListAccess::ALL[i])
+        })
+    }
+}
+
 /// What the steps read of a resource besides its descriptor.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct ResourceInfo {
@@ -61,7 +100,7 @@ impl Accesses {
             self.push_resource(r);
         }
         for pass in passes {
-            self.push(pass);
+            self.push(pass, Lists::of(pass));
         }
     }
 
@@ -82,6 +121,7 @@ impl Accesses {
     }
 
     /// Adds the next resource.
+    #[inline]
     pub(super) fn push_resource(&mut self, r: &ResourceDecl) {
         let (buffer, samples) = match r.kind {
             ResourceKind::Texture(t) => (false, t.samples),
@@ -116,8 +156,8 @@ impl Accesses {
         self.resources[r]
     }
 
-    /// Adds the next pass.
-    pub(super) fn push(&mut self, pass: &PassDecl) {
+    /// Adds the next pass, whose non-empty lists are `lists`.
+    pub(super) fn push(&mut self, pass: &PassDecl, lists: Lists) {
         let info = PassInfo {
             kind: pass.kind,
             side_effects: pass.side_effects,
@@ -127,9 +167,18 @@ impl Accesses {
             multiview: pass.multiview,
         };
         let first = self.slots.len();
-        self.slots.extend(pass.attachments());
-        // List by list (as `PassDecl::entries` orders them): each extends from a slice.
-        for access in ListAccess::ALL {
+        if pass.views() == 1 {
+            // The common pass of one view: one slot per attachment, copied from slices.
+            self.slots.extend(pass.color.iter().map(|c| c.slot(0)));
+            if let Some(d) = &pass.depth {
+                self.slots.push(d.slot(0));
+            }
+        } else {
+            self.slots.extend(pass.attachments());
+        }
+        // List by list (as `PassDecl::entries` orders them), the non-empty ones only: each
+        // extends from a slice.
+        for access in lists.iter() {
             let list = pass.list(access);
             self.entries.extend(list.iter().map(|&e| (access, e)));
         }

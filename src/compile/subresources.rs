@@ -28,6 +28,7 @@ impl SubTable {
     }
 
     /// Adds the next resource (its mips and layers already checked to be few).
+    #[inline]
     pub(super) fn push(&mut self, r: &ResourceDecl) -> Result<(), GraphError> {
         let first = self.base.last().copied().unwrap_or(0) as usize;
         let total = first + r.subresource_count() as usize;

@@ -1,13 +1,13 @@
 //! Step 1: validate the whole declared graph, culled passes included. Every rule is a function
 //! (or a method of [`PassChecker`]) named after what it checks.
 
-use super::accesses::Accesses;
+use super::accesses::{Accesses, Lists};
 use super::compiler::emptied;
 use super::prefetch;
 use super::subresources::SubTable;
 use crate::declare::NameHashes;
 use crate::error::GraphError;
-use crate::format::{is_depth_stencil, is_renderable, texel_bytes};
+use crate::format::{is_depth_stencil, is_renderable};
 use crate::hash::NAMED;
 use crate::plan::subresource_bytes;
 use crate::resource::{
@@ -55,8 +55,11 @@ impl Checked {
 /// Validation's working lists, cleared where each is filled.
 #[derive(Debug, Default)]
 pub(super) struct Workspace {
-    /// Per resource: 1 + the last pass that named it.
-    seen_in_pass: Vec<u32>,
+    /// Per resource: what the pass checks keep of it.
+    marks: Vec<Marks>,
+    /// Colour formats met before and whether they render, kept between compiles: wgpu's
+    /// answer is a large table built each time it is asked, and a graph uses few formats.
+    renderable: Renderable,
     /// The unique-name check's open-addressing table.
     names: Vec<(u32, u32)>,
 }
@@ -92,10 +95,8 @@ pub(super) fn validate<'w>(
     checked.acc.clear(res.len(), passes.len());
     emptied(&mut checked.bytes, res.len());
     emptied(&mut checked.base_bytes, res.len());
-    let seen_in_pass = &mut work.seen_in_pass;
-    seen_in_pass.clear();
-    seen_in_pass.resize(res.len(), 0);
-    check_resources_and_passes(passes, res, checked, seen_in_pass)?;
+    emptied(&mut work.marks, res.len());
+    check_resources_and_passes(passes, res, checked, work)?;
     Ok(checked)
 }
 
@@ -106,33 +107,37 @@ fn check_resources_and_passes(
     passes: &[PassDecl],
     res: &[ResourceDecl],
     checked: &mut Checked,
-    seen_in_pass: &mut [u32],
+    work: &mut Workspace,
 ) -> Result<(), GraphError> {
     for r in res {
-        checked.bytes.push(validate_resource(r)?);
-        checked
-            .base_bytes
-            .push(subresource_bytes(r, Subresource::BASE));
+        let (bytes, base_bytes) = validate_resource(r)?;
+        checked.bytes.push(bytes);
+        checked.base_bytes.push(base_bytes);
         checked.subs.push(r)?;
         checked.acc.push_resource(r);
+        work.marks.push(Marks {
+            seen_in_pass: 0,
+            attachable: Attachable::of(r, &mut work.renderable),
+        });
     }
     let mut uses = Vec::new();
     let acc = &mut checked.acc;
     let histories = acc.has_histories();
     for (p, pass) in passes.iter().enumerate() {
         prefetch::declarations(passes, res, p);
-        let checker = |slots, entries| PassChecker {
+        let lists = Lists::of(pass);
+        let checker = PassChecker {
             res,
             pass,
-            slots,
-            entries,
+            lists,
             first: None,
         };
-        let repeated = checker(&[], &[]).declaration(p as u32 + 1, seen_in_pass, histories)?;
+        let repeated = checker.declaration(p as u32 + 1, &mut work.marks, histories)?;
         // The declaration is sound (its ids exist, its views are few): the access checks walk
         // its dense copy.
-        acc.push(pass);
-        checker(acc.slots(p), acc.entries(p)).accesses(repeated, &mut uses)?;
+        acc.push(pass, lists);
+        let (slots, entries) = (acc.slots(p), acc.entries(p));
+        checker.accesses(&work.marks, slots, entries, repeated, &mut uses)?;
     }
     Ok(())
 }
@@ -185,10 +190,11 @@ fn check_unique_names<'n>(
     found
 }
 
-/// A resource's own shape; returns its `bytes(R)` (checked u64).
-fn validate_resource(r: &ResourceDecl) -> Result<u64, GraphError> {
+/// A resource's own shape; returns its `bytes(R)` (checked u64) and the bytes of one
+/// subresource of mip 0 (a buffer: its size twice).
+fn validate_resource(r: &ResourceDecl) -> Result<(u64, u64), GraphError> {
     match r.kind {
-        ResourceKind::Buffer(b) => validate_buffer(r, b.size),
+        ResourceKind::Buffer(b) => validate_buffer(r, b.size).map(|size| (size, size)),
         ResourceKind::Texture(t) => validate_texture(r, t),
     }
 }
@@ -211,7 +217,8 @@ fn validate_buffer(r: &ResourceDecl, size: u64) -> Result<u64, GraphError> {
 }
 
 /// A texture's size, layers, samples and mips are possible, its clear value fits its format.
-fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError> {
+/// Returns its bytes and those of one subresource of mip 0.
+fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<(u64, u64), GraphError> {
     let name = &*r.name;
     let invalid = |what: String| GraphError::invalid_resource(name, what);
     if t.width == 0 || t.height == 0 || t.layers == 0 {
@@ -247,7 +254,9 @@ fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError>
     if let Some(clear) = r.clear {
         check_clear_fits(None, name, t.format, clear)?;
     }
-    texel_size(name, t.format)?;
+    // The texel size and block shape once, for every mip.
+    let texel = texel_size(name, &t)?;
+    let block = t.format.block_dimensions();
     let overflow = || {
         invalid(format!(
             "{}x{}x{} texels overflow a 64-bit byte count",
@@ -255,25 +264,30 @@ fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<u64, GraphError>
         ))
     };
     let mut total = 0u64;
+    let mut base = 0u64;
     for mip in 0..t.mips {
-        let one = t.subresource_bytes(mip).ok_or_else(overflow)?;
+        let one = t.mip_bytes(texel, block, mip).ok_or_else(overflow)?;
+        if mip == 0 {
+            base = one;
+        }
         total = one
             .checked_mul(u64::from(t.layers))
             .and_then(|b| total.checked_add(b))
             .ok_or_else(overflow)?;
     }
-    Ok(total)
+    Ok((total, base))
 }
 
 /// Bytes of one texel, or of one block for block-compressed formats.
-fn texel_size(name: &str, format: wgpu::TextureFormat) -> Result<u64, GraphError> {
-    texel_bytes(format)
-        .or_else(|| format.block_copy_size(None).map(u64::from))
-        .ok_or_else(|| GraphError::FormatMismatch {
-            pass: None,
-            resource: name.to_owned(),
-            message: format!("format {format:?} is not supported (planar or aspect-less)"),
-        })
+fn texel_size(name: &str, t: &TextureDesc) -> Result<u64, GraphError> {
+    t.texel_bytes().ok_or_else(|| GraphError::FormatMismatch {
+        pass: None,
+        resource: name.to_owned(),
+        message: format!(
+            "format {:?} is not supported (planar or aspect-less)",
+            t.format
+        ),
+    })
 }
 
 fn check_clear_fits(
@@ -316,8 +330,40 @@ fn check_clear_fits(
     }
 }
 
+/// What the pass checks keep of a resource.
+#[derive(Debug, Clone, Copy)]
+struct Marks {
+    /// 1 + the last pass that named it.
+    seen_in_pass: u32,
+    /// What it can be attached as.
+    attachable: Attachable,
+}
+
+/// Colour formats and whether some adapter renders to them, remembered in place (no
+/// allocation): more than most graphs use, few enough to search in order.
+#[derive(Debug, Default)]
+struct Renderable([Option<(wgpu::TextureFormat, bool)>; 16]);
+
+impl Renderable {
+    /// Whether some adapter renders to `format`.
+    fn get(&mut self, format: wgpu::TextureFormat) -> bool {
+        for slot in &mut self.0 {
+            match *slot {
+                Some((known, color)) if known == format => return color,
+                Some(_) => {}
+                None => {
+                    let color = is_renderable(format);
+                    *slot = Some((format, color));
+                    return color;
+                }
+            }
+        }
+        is_renderable(format)
+    }
+}
+
 /// What a resource can be attached as.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Attachable {
     Color,
     Depth,
@@ -325,11 +371,18 @@ enum Attachable {
 }
 
 impl Attachable {
-    fn of(r: &ResourceDecl) -> Self {
-        match r.kind {
-            ResourceKind::Texture(t) if is_depth_stencil(t.format) => Attachable::Depth,
-            ResourceKind::Texture(t) if is_renderable(t.format) => Attachable::Color,
-            _ => Attachable::Neither,
+    /// What `r` can be attached as; `renderable` remembers the colour formats met so far.
+    fn of(r: &ResourceDecl, renderable: &mut Renderable) -> Self {
+        let ResourceKind::Texture(t) = r.kind else {
+            return Attachable::Neither;
+        };
+        if is_depth_stencil(t.format) {
+            return Attachable::Depth;
+        }
+        if renderable.get(t.format) {
+            Attachable::Color
+        } else {
+            Attachable::Neither
         }
     }
 }
@@ -372,9 +425,8 @@ impl Use {
 struct PassChecker<'g> {
     res: &'g [ResourceDecl],
     pass: &'g PassDecl,
-    /// The pass's attachment slots and list entries, as [`Accesses`] holds them.
-    slots: &'g [AttachmentDecl],
-    entries: &'g [(ListAccess, Entry)],
+    /// The pass's non-empty lists.
+    lists: Lists,
     /// The first attachment: its resource and rendered extent (width, height, samples).
     first: Option<(ResourceId, (u32, u32, u32))>,
 }
@@ -387,10 +439,10 @@ impl PassChecker<'_> {
     fn declaration(
         &self,
         stamp: u32,
-        seen_in_pass: &mut [u32],
+        marks: &mut [Marks],
         histories: bool,
     ) -> Result<bool, GraphError> {
-        let repeated = self.resources_exist(stamp, seen_in_pass)?;
+        let repeated = self.resources_exist(stamp, marks)?;
         self.pass_kind_allows_accesses()?;
         if histories {
             self.history_previous_not_written()?;
@@ -400,17 +452,25 @@ impl PassChecker<'_> {
         Ok(repeated)
     }
 
-    /// The checks of every attachment slot and list entry (`slots` and `entries`).
-    fn accesses(mut self, repeated: bool, uses: &mut Vec<Role>) -> Result<(), GraphError> {
-        for &a in self.slots {
-            self.attachment(a)?;
+    /// The checks of every attachment slot and list entry (`slots` and `entries`, as
+    /// [`Accesses`] holds them).
+    fn accesses(
+        mut self,
+        marks: &[Marks],
+        slots: &[AttachmentDecl],
+        entries: &[(ListAccess, Entry)],
+        repeated: bool,
+        uses: &mut Vec<Role>,
+    ) -> Result<(), GraphError> {
+        for &a in slots {
+            self.attachment(a, marks[a.resource.index()].attachable)?;
         }
-        for &(access, entry) in self.entries {
+        for &(access, entry) in entries {
             self.list_entry(access, entry)?;
         }
         // Only a resource named twice can play two roles.
         if repeated {
-            self.one_role_per_subresource(uses)?;
+            self.one_role_per_subresource(slots, entries, uses)?;
         }
         Ok(())
     }
@@ -429,16 +489,16 @@ impl PassChecker<'_> {
 
     /// Every id names a declared resource. Returns whether one appears twice in the pass (the
     /// views of a multiview attachment are one use of it).
-    fn resources_exist(&self, stamp: u32, seen_in_pass: &mut [u32]) -> Result<bool, GraphError> {
+    fn resources_exist(&self, stamp: u32, marks: &mut [Marks]) -> Result<bool, GraphError> {
         let p = self.pass;
         let mut repeated = false;
         // Plain loops over the lists: this runs for every pass of every compile.
         let mut mark = |id: ResourceId| {
-            let Some(seen) = seen_in_pass.get_mut(id.index()) else {
-                return Err(GraphError::UnknownResource {
-                    pass: p.name.to_string(),
-                    resource: format!("#{id}"),
-                });
+            let Some(Marks {
+                seen_in_pass: seen, ..
+            }) = marks.get_mut(id.index())
+            else {
+                return Err(self.unknown(id));
             };
             repeated |= *seen == stamp;
             *seen = stamp;
@@ -453,12 +513,20 @@ impl PassChecker<'_> {
         if let Some(d) = p.depth {
             mark(d.resource)?;
         }
-        for access in ListAccess::ALL {
+        for access in self.lists.iter() {
             for e in p.list(access) {
                 mark(e.resource)?;
             }
         }
         Ok(repeated)
+    }
+
+    #[cold]
+    fn unknown(&self, id: ResourceId) -> GraphError {
+        GraphError::UnknownResource {
+            pass: self.pass.name.to_string(),
+            resource: format!("#{id}"),
+        }
     }
 
     /// Last frame's half of a history texture is read, never written: a write would be lost (the
@@ -495,7 +563,7 @@ impl PassChecker<'_> {
     /// Render passes attach and sample; compute passes use shaders only; copy passes copy only.
     fn pass_kind_allows_accesses(&self) -> Result<(), GraphError> {
         let p = self.pass;
-        let has = |lists: &[ListAccess]| lists.iter().any(|&a| !p.list(a).is_empty());
+        let has = |lists: &[ListAccess]| self.lists.any(lists);
         let attachments = p.attachment_count() > 0;
         let copies = has(&[ListAccess::CopySrc, ListAccess::CopyDst]);
         let shader = has(&[
@@ -578,18 +646,25 @@ impl PassChecker<'_> {
     }
 
     /// The resource is a texture; buffers are refused with what they were used as.
+    #[inline]
     fn texture(&self, id: ResourceId, what: &str) -> Result<TextureDesc, GraphError> {
         match self.res[id.index()].kind {
             ResourceKind::Texture(t) => Ok(t),
-            ResourceKind::Buffer(_) => Err(GraphError::FormatMismatch {
-                pass: Some(self.pass.name.to_string()),
-                resource: self.name(id),
-                message: format!("a buffer used as {what}"),
-            }),
+            ResourceKind::Buffer(_) => Err(self.buffer_used_as(id, what)),
+        }
+    }
+
+    #[cold]
+    fn buffer_used_as(&self, id: ResourceId, what: &str) -> GraphError {
+        GraphError::FormatMismatch {
+            pass: Some(self.pass.name.to_string()),
+            resource: self.name(id),
+            message: format!("a buffer used as {what}"),
         }
     }
 
     /// The named mip and layer lie inside the texture.
+    #[inline]
     fn subresource_in_range(
         &self,
         id: ResourceId,
@@ -599,24 +674,29 @@ impl PassChecker<'_> {
         if t.contains(sub) {
             return Ok(());
         }
-        Err(GraphError::InvalidSubresource {
+        Err(self.outside(id, t, sub))
+    }
+
+    #[cold]
+    fn outside(&self, id: ResourceId, t: TextureDesc, sub: Subresource) -> GraphError {
+        GraphError::InvalidSubresource {
             pass: self.pass.name.to_string(),
             resource: self.name(id),
             message: format!(
                 "mip {} of layer {} is outside the texture ({} mips, {} layers)",
                 sub.mip, sub.layer, t.mips, t.layers
             ),
-        })
+        }
     }
 
-    fn attachment(&mut self, a: AttachmentDecl) -> Result<(), GraphError> {
+    fn attachment(&mut self, a: AttachmentDecl, attachable: Attachable) -> Result<(), GraphError> {
         let slot = if a.is_depth {
             "the depth attachment"
         } else {
             "a colour attachment"
         };
         let t = self.texture(a.resource, slot)?;
-        self.attachment_format(a, t)?;
+        self.attachment_format(a, attachable, t)?;
         if a.access == Access::Read && !a.is_depth {
             return Err(self.invalid_access(Some(a.resource), "`read` is for depth/stencil attachments; a colour attachment that is only read should be sampled".into()));
         }
@@ -642,6 +722,7 @@ impl PassChecker<'_> {
     }
 
     /// A multiview attachment's views fit in the texture's layers, said in the pass's terms.
+    #[inline]
     fn views_in_range(
         &self,
         id: ResourceId,
@@ -655,7 +736,12 @@ impl PassChecker<'_> {
         if mip >= t.mips || u64::from(first) + u64::from(views) <= u64::from(t.layers) {
             return Ok(());
         }
-        Err(GraphError::InvalidSubresource {
+        Err(self.too_few_layers(id, t, views, first))
+    }
+
+    #[cold]
+    fn too_few_layers(&self, id: ResourceId, t: TextureDesc, views: u32, first: u32) -> GraphError {
+        GraphError::InvalidSubresource {
             pass: self.pass.name.to_string(),
             resource: self.name(id),
             message: format!(
@@ -664,12 +750,18 @@ impl PassChecker<'_> {
                 t.layers,
                 if t.layers == 1 { "" } else { "s" }
             ),
-        })
+        }
     }
 
-    /// Colour slots take renderable colour formats, the depth slot depth formats.
-    fn attachment_format(&self, a: AttachmentDecl, t: TextureDesc) -> Result<(), GraphError> {
-        let message = match (a.is_depth, Attachable::of(&self.res[a.resource.index()])) {
+    /// Colour slots take renderable colour formats, the depth slot depth formats
+    /// (`attachable`: what the texture can be attached as).
+    fn attachment_format(
+        &self,
+        a: AttachmentDecl,
+        attachable: Attachable,
+        t: TextureDesc,
+    ) -> Result<(), GraphError> {
+        let message = match (a.is_depth, attachable) {
             (false, Attachable::Depth) => {
                 format!("depth format {:?} used as a colour attachment", t.format)
             }
@@ -851,9 +943,14 @@ impl PassChecker<'_> {
     /// A pass may not read what it writes, nor fill two slots with one subresource. Two entries
     /// overlap when they name the same subresource or one names the whole texture. The one
     /// exception: a `read` depth attachment may also be sampled (neither writes).
-    fn one_role_per_subresource(&self, uses: &mut Vec<Role>) -> Result<(), GraphError> {
+    fn one_role_per_subresource(
+        &self,
+        slots: &[AttachmentDecl],
+        entries: &[(ListAccess, Entry)],
+        uses: &mut Vec<Role>,
+    ) -> Result<(), GraphError> {
         uses.clear();
-        for &a in self.slots {
+        for &a in slots {
             let writes = a.access != Access::Read;
             uses.push((
                 a.resource,
@@ -866,7 +963,7 @@ impl PassChecker<'_> {
             }
         }
         uses.extend(
-            self.entries
+            entries
                 .iter()
                 .map(|&(access, e)| (e.resource, e.range, Use::List(access))),
         );
