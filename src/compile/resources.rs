@@ -180,9 +180,8 @@ pub(super) fn plan_physical_resources(
             free[key as usize].push(Reverse(index));
         }
         let desc = (res[r.index()].kind, plan.usage);
-        let next_key = key_of.len() as u32;
-        let key = *key_of.entry(desc).or_insert(next_key);
-        if key == next_key {
+        let (key, new) = key_of.key(desc);
+        if new {
             free.push(free_heaps.pop().unwrap_or_default());
         }
         let reuse = if options.alias {
@@ -222,11 +221,83 @@ pub(super) struct Pooling {
     /// are placed.
     keyed: Vec<(bool, GroupId, ResourceId)>,
     /// Each descriptor and usage seen: its key.
-    key_of: FastMap<(ResourceKind, ResourceUsage), u32>,
+    key_of: DescKeys,
     /// Per key: free physical indices.
     free: Vec<BinaryHeap<Reverse<u32>>>,
     /// (last group, physical, key) of the physical resources in use.
     busy: BinaryHeap<Reverse<(GroupId, u32, u32)>>,
     /// Emptied free lists.
     free_heaps: Vec<BinaryHeap<Reverse<u32>>>,
+}
+
+/// A descriptor and usage of a physical resource.
+type Desc = (ResourceKind, ResourceUsage);
+
+/// Past this many descriptors, [`DescKeys`] looks them up by hash.
+const FEW_DESCS: usize = 16;
+
+/// Each descriptor and usage seen, numbered in order of first use. A frame's resources share a
+/// handful of descriptors, and comparing a few is cheaper than hashing each one: the list is
+/// searched while it is short, and a table indexes it once it is not.
+#[derive(Debug, Default)]
+struct DescKeys {
+    /// Key `k`'s descriptor at `k`.
+    seen: Vec<Desc>,
+    /// Every descriptor's key, once there are more than [`FEW_DESCS`].
+    table: FastMap<Desc, u32>,
+}
+
+impl DescKeys {
+    fn clear(&mut self) {
+        self.seen.clear();
+        self.table.clear();
+    }
+
+    /// `desc`'s key, and whether it is new.
+    fn key(&mut self, desc: Desc) -> (u32, bool) {
+        let found = if self.seen.len() <= FEW_DESCS {
+            self.seen.iter().position(|d| *d == desc).map(|k| k as u32)
+        } else {
+            self.table.get(&desc).copied()
+        };
+        if let Some(key) = found {
+            return (key, false);
+        }
+        let key = self.seen.len() as u32;
+        self.seen.push(desc);
+        if self.seen.len() == FEW_DESCS + 1 {
+            self.table
+                .extend(self.seen.iter().enumerate().map(|(k, &d)| (d, k as u32)));
+        } else if self.seen.len() > FEW_DESCS + 1 {
+            self.table.insert(desc, key);
+        }
+        (key, true)
+    }
+}
+
+#[cfg(test)]
+mod desc_key_tests {
+    use super::*;
+    use crate::resource::TextureDesc;
+
+    #[test]
+    fn keys_are_numbered_in_order_of_first_use_past_the_short_list() {
+        let desc = |w| {
+            (
+                ResourceKind::Texture(TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, w, 4)),
+                ResourceUsage::Texture(wgpu::TextureUsages::RENDER_ATTACHMENT),
+            )
+        };
+        let mut keys = DescKeys::default();
+        for round in 0..2 {
+            keys.clear();
+            for w in 1..=40u32 {
+                assert_eq!(keys.key(desc(w)), (w - 1, true), "round {round}");
+                // Every descriptor seen so far keeps its key.
+                for again in 1..=w {
+                    assert_eq!(keys.key(desc(again)), (again - 1, false), "round {round}");
+                }
+            }
+        }
+    }
 }
