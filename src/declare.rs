@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::context::{PassContext, PassError};
-use crate::hash::{WideHasher, name_hash};
+use crate::hash::{LaneHasher, name_hash};
 use crate::resource::{
     Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry,
     HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassId, PassKind,
@@ -52,11 +52,11 @@ pub enum PassCallback<'a> {
 
 /// Incrementally maintained 128-bit fingerprint of the graph's structure (what the compiler reads).
 #[derive(Clone)]
-pub(crate) struct Fingerprint(WideHasher);
+pub(crate) struct Fingerprint(LaneHasher);
 
 impl Fingerprint {
     fn new() -> Self {
-        Fingerprint(WideHasher::default())
+        Fingerprint(LaneHasher::default())
     }
 
     fn add(&mut self, item: &impl Hash) {
@@ -156,7 +156,47 @@ impl Fingerprint {
         }
     }
 
-    fn add_clear(h: &mut WideHasher, clear: Option<ClearValue>) {
+    /// Adds a resource (its `keep_memory` is added on its own when set), packed as a pass is.
+    fn add_resource(&mut self, resource: &ResourceDecl) {
+        let ResourceDecl {
+            name,
+            kind,
+            clear,
+            import,
+            keep_memory: _,
+            history,
+        } = resource;
+        let h = &mut self.0;
+        h.write_u8(0);
+        h.write_usize(name.len());
+        h.write(name.as_bytes());
+        let import = import.map_or(0, |i| 1 | (i.contents as u64) << 1 | (i.after as u64) << 2);
+        let history = history.map_or(0, |half| 1 | (half as u64) << 1);
+        match kind {
+            ResourceKind::Texture(desc) => {
+                let TextureDesc {
+                    format,
+                    width,
+                    height,
+                    layers,
+                    samples,
+                    mips,
+                } = *desc;
+                h.write_u64(import | history << 8);
+                format.hash(h);
+                h.write_u64(u64::from(width) | u64::from(height) << 32);
+                h.write_u64(u64::from(layers) | u64::from(samples) << 32);
+                h.write_u32(mips);
+            }
+            ResourceKind::Buffer(BufferDesc { size }) => {
+                h.write_u64(import | history << 8 | 1 << 16);
+                h.write_u64(*size);
+            }
+        }
+        Self::add_clear(h, *clear);
+    }
+
+    fn add_clear(h: &mut LaneHasher, clear: Option<ClearValue>) {
         match clear {
             None => h.write_u8(0),
             Some(ClearValue::Color(c)) => {
@@ -341,7 +381,7 @@ impl<'a> RenderGraph<'a> {
     pub(crate) fn push_resource(&mut self, mut decl: ResourceDecl) -> ResourceId {
         // Hashed as the builder declares it: the texture, then `keep_memory`.
         let keep_memory = std::mem::take(&mut decl.keep_memory);
-        self.fingerprint.add(&(0u8, &decl));
+        self.fingerprint.add_resource(&decl);
         self.names.resources.push(name_hash(&decl.name));
         let id = ResourceId::new(self.resources.len());
         Arc::make_mut(&mut self.resources).push(decl);

@@ -29,13 +29,18 @@ pub(crate) const NAMED: u32 = 1 << 31;
 /// A declaration's name as the compiler's unique-name check takes it: 31 bits of its hash, and
 /// [`NAMED`] unless the name is empty. Taken when the name is declared, while it is in the
 /// caches, so that the check reads one dense table instead of every name's own allocation.
+/// One multiply chain and one final mix: 31 bits need no more, and equal hashes are confirmed
+/// against the names.
 pub(crate) fn name_hash(name: &str) -> u32 {
     if name.is_empty() {
         return 0;
     }
-    let mut h = FastHasher::default();
-    h.write(name.as_bytes());
-    (h.finish() as u32 & !NAMED) | NAMED
+    let mut h = K2;
+    words(name.as_bytes(), |w| {
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K1)
+    });
+    let h = (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    ((h >> 32) as u32 & !NAMED) | NAMED
 }
 
 /// Two independent multiply-rotate streams over the same input: a 128-bit fingerprint.
@@ -98,6 +103,78 @@ impl Hasher for WideHasher {
     }
 }
 
+/// The graph fingerprint's hasher: [`WideHasher`]'s two streams, each split into two lanes
+/// that take alternate words, so that four multiply chains run side by side instead of two (a
+/// graph is hashed as it is declared, on every frame's path, and the chains' latency is what
+/// hashing a declaration costs). Each half of the result depends on every word.
+#[derive(Clone, Copy)]
+pub(crate) struct LaneHasher {
+    /// Stream one: the lane taking this word, the lane taking the next.
+    a: [u64; 2],
+    /// Stream two, likewise.
+    b: [u64; 2],
+    words: u64,
+}
+
+impl Default for LaneHasher {
+    fn default() -> Self {
+        LaneHasher {
+            a: [0, K1],
+            b: [K2, 0],
+            words: 0,
+        }
+    }
+}
+
+impl LaneHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        let a = (self.a[0].rotate_left(5) ^ word).wrapping_mul(K1);
+        let b = (self.b[0].rotate_left(23) ^ word).wrapping_mul(K2);
+        self.a = [self.a[1], a];
+        self.b = [self.b[1], b];
+        self.words += 1;
+    }
+
+    pub(crate) fn finish128(&self) -> u128 {
+        let stream = |lanes: [u64; 2], k: u64| {
+            let mut h = WideHasher::default();
+            h.add(self.words);
+            h.add(lanes[0]);
+            h.add(lanes[1] ^ k);
+            h.finish128() as u64
+        };
+        let (a, b) = (stream(self.a, K1), stream(self.b, K2));
+        (u128::from(b) << 64) | u128::from(a)
+    }
+}
+
+impl Hasher for LaneHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        words(bytes, |w| self.add(w));
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.finish128() as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::hash::Hash;
@@ -116,6 +193,30 @@ mod tests {
         assert_ne!(wide("ab"), wide("abc"));
         assert_ne!(wide(""), wide(0u8));
         assert_eq!(wide(("gbuffer", 3u32)), wide(("gbuffer", 3u32)));
+    }
+
+    fn lanes(item: impl Hash) -> u128 {
+        let mut h = LaneHasher::default();
+        item.hash(&mut h);
+        h.finish128()
+    }
+
+    #[test]
+    fn the_lane_hasher_distinguishes_order_length_and_lane() {
+        assert_ne!(lanes((1u32, 2u32)), lanes((2u32, 1u32)));
+        assert_ne!(lanes((1u32, 0u32, 2u32)), lanes((2u32, 0u32, 1u32)));
+        assert_ne!(lanes("ab"), lanes("abc"));
+        assert_ne!(lanes(()), lanes(0u8));
+        assert_ne!(lanes(0u8), lanes((0u8, 0u8)));
+        assert_eq!(lanes(("gbuffer", 3u32)), lanes(("gbuffer", 3u32)));
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..20_000u32 {
+            assert!(seen.insert(lanes(format!("pass{i}"))));
+            assert!(seen.insert(lanes((i, 1_000_000u32))));
+            assert!(seen.insert(lanes((2_000_000u32, i))));
+            // Each half alone tells them apart too.
+            assert!(seen.insert(lanes((i, 1u8, i)) >> 64));
+        }
     }
 
     #[test]
