@@ -15,9 +15,14 @@ fn words(bytes: &[u8], mut add: impl FnMut(u64)) {
     for chunk in &mut chunks {
         add(u64::from_le_bytes(chunk.try_into().expect("8-byte chunk")));
     }
-    let mut tail = [0u8; 8];
-    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    add(u64::from_le_bytes(tail) ^ ((bytes.len() as u64) << 56));
+    // The last bytes gathered in a register: copied into a buffer and read back as one word,
+    // the load waited for the copy's byte stores (most names end in a short tail).
+    let tail = chunks
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0u64, |word, &b| word << 8 | u64::from(b));
+    add(tail ^ ((bytes.len() as u64) << 56));
 }
 
 /// The compiler's tables hash with the fingerprint's hasher; `finish` gives 64 well-mixed bits.
