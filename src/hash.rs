@@ -82,31 +82,39 @@ impl WideHasher {
     }
 }
 
-impl Hasher for WideHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        words(bytes, |w| self.add(w));
-    }
+/// `Hasher` for a hasher of words: every integer is one word (`add`), bytes go in as
+/// [`words`], and `finish` is the low half of `finish128`.
+macro_rules! word_hasher {
+    ($hasher:ty) => {
+        impl Hasher for $hasher {
+            fn write(&mut self, bytes: &[u8]) {
+                words(bytes, |w| self.add(w));
+            }
 
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
+            fn write_u8(&mut self, i: u8) {
+                self.add(u64::from(i));
+            }
 
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
+            fn write_u32(&mut self, i: u32) {
+                self.add(u64::from(i));
+            }
 
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
+            fn write_u64(&mut self, i: u64) {
+                self.add(i);
+            }
 
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
+            fn write_usize(&mut self, i: usize) {
+                self.add(i as u64);
+            }
 
-    fn finish(&self) -> u64 {
-        self.finish128() as u64
-    }
+            fn finish(&self) -> u64 {
+                self.finish128() as u64
+            }
+        }
+    };
 }
+
+word_hasher!(WideHasher);
 
 /// The graph fingerprint's hasher: [`WideHasher`]'s two streams, each split into two lanes
 /// that take alternate words, so that four multiply chains run side by side instead of two (a
@@ -154,31 +162,7 @@ impl LaneHasher {
     }
 }
 
-impl Hasher for LaneHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        words(bytes, |w| self.add(w));
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.finish128() as u64
-    }
-}
+word_hasher!(LaneHasher);
 
 #[cfg(test)]
 mod tests {
