@@ -182,3 +182,29 @@ fn declaring_into_a_reset_graph_allocates_nothing_in_the_steady_state() {
         assert_eq!(blocks, 0, "{passes} passes declared into a reset graph");
     }
 }
+
+/// A thread that compiles frames of two sizes in turn with `RenderGraph::compile` allocates what
+/// a steady-state frame does once both have been compiled a few times: the thread's workspaces
+/// and the plans dropped keep the larger frame's storage.
+#[test]
+fn frames_of_two_sizes_in_turn_on_one_thread_allocate_a_steady_state_frame_s_blocks() {
+    let options = CompileOptions::default();
+    let (small, large) = (
+        load(&generate::deferred_views_json(1_000)),
+        load(&generate::deferred_views_json(10_000)),
+    );
+    let both = || {
+        for graph in [&small, &large] {
+            drop(graph.compile(&options).expect("generated frames compile"));
+        }
+    };
+    for _ in 0..3 {
+        both();
+    }
+    let (blocks, ()) = blocks_during(both);
+    println!("a 1 000- and a 10 000-pass frame in turn on one thread: {blocks} blocks");
+    assert!(
+        blocks <= 2 * STEADY_MOST,
+        "two frames compiled in turn allocated {blocks} blocks"
+    );
+}
