@@ -92,13 +92,6 @@ impl Fingerprint {
         h.write_u8(1);
         h.write_usize(name.len());
         h.write(name.as_bytes());
-        // The lists, each named by a bit of `lists` when it has entries.
-        let mut lists = 0u64;
-        for (bit, access) in ListAccess::ALL.into_iter().enumerate() {
-            if !pass.list(access).is_empty() {
-                lists |= 1 << bit;
-            }
-        }
         let (views, multiview) = multiview.map_or((0, 0), |views| (1, views));
         h.write_u64(
             *kind as u64
@@ -107,7 +100,6 @@ impl Fingerprint {
                 | views << 4
                 | (depth.is_some() as u64) << 5
                 | (color.len() as u64) << 8
-                | lists << 16
                 | u64::from(multiview) << 32,
         );
         let sub = |s: Subresource| u64::from(s.mip) | u64::from(s.layer) << 32;
@@ -136,12 +128,13 @@ impl Fingerprint {
             h.write_u64(sub(at));
             Self::add_clear(h, clear);
         }
-        for access in ListAccess::ALL {
+        // Each list with entries, named by its place in `ListAccess::ALL`, with its length.
+        for (place, access) in ListAccess::ALL.into_iter().enumerate() {
             let list = pass.list(access);
             if list.is_empty() {
                 continue;
             }
-            h.write_usize(list.len());
+            h.write_u64(place as u64 | (list.len() as u64) << 8);
             for e in list {
                 let SubresourceRange { mips, layers } = e.range;
                 h.write_u64(
