@@ -41,6 +41,12 @@ fn prefetch_all<T>(value: &T) {
     prefetch_bytes((value as *const T).cast(), size_of::<T>());
 }
 
+/// Prefetches the cache lines of a list's entries (the first four: the lists walked are short).
+#[inline(always)]
+fn prefetch_list<T>(list: &[T]) {
+    prefetch_bytes(list.as_ptr().cast(), size_of_val(list).min(256));
+}
+
 /// Prefetches the cache lines of the `len` bytes from `start`.
 #[inline(always)]
 fn prefetch_bytes(start: *const u8, len: usize) {
@@ -49,16 +55,16 @@ fn prefetch_bytes(start: *const u8, len: usize) {
     }
 }
 
-/// Validation at pass `p`: twelve passes ahead the declaration, six ahead its lists (its name
-/// is read only for an error: the unique-name check reads the hashes taken when it was
-/// declared), three ahead the resources its attachments and samples name (not yet checked: an
+/// Validation at pass `p`: twelve passes ahead the declaration, six ahead the first four lines
+/// of its colour and sample lists (its name is read only for an error: the unique-name check
+/// reads the hashes taken when it was declared), three ahead the resources its attachments and samples name (not yet checked: an
 /// id past the end prefetches nothing).
 #[inline(always)]
 pub(super) fn declarations(passes: &[PassDecl], res: &[ResourceDecl], p: usize) {
     ahead(passes, p, 12, prefetch_all);
     ahead(passes, p, 6, |pass| {
-        prefetch(pass.color.as_ptr());
-        prefetch(pass.sample.as_ptr());
+        prefetch_list(&pass.color);
+        prefetch_list(&pass.sample);
     });
     ahead(passes, p, 3, |pass| {
         let resource = |id: ResourceId| {
