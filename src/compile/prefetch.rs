@@ -57,8 +57,8 @@ fn prefetch_bytes(start: *const u8, len: usize) {
 
 /// Validation at pass `p`: twelve passes ahead the declaration, six ahead the first four lines
 /// of its colour and sample lists (its name is read only for an error: the unique-name check
-/// reads the hashes taken when it was declared), three ahead the resources its attachments and samples name (not yet checked: an
-/// id past the end prefetches nothing).
+/// reads the hashes taken when it was declared), three ahead the resources its attachments and
+/// samples name (not yet checked: an id past the end prefetches nothing).
 #[inline(always)]
 pub(super) fn declarations(passes: &[PassDecl], res: &[ResourceDecl], p: usize) {
     ahead(passes, p, 12, prefetch_all);
