@@ -69,7 +69,7 @@
 //! - **Culling**: a pass is live if it has side effects, writes a version a live pass reads, or
 //!   writes the frame-end contents of an import kept after the frame; everything else is culled.
 //! - **Groups**: the next live render pass joins the current wgpu render pass when it has the
-//!   same attachments and nothing forces a boundary; every group records the
+//!   same attachments and nothing forces a break; every group records the
 //!   [`GroupBreak`](plan::GroupBreak) that ended it (it samples the group's output, it clears, it resolves, ...).
 //! - **Load ops**: `Clear` for clears, `Load` where prior contents are needed and exist, `Clear`
 //!   with the resource's clear value where they are needed but nothing wrote them, and for

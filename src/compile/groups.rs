@@ -1,5 +1,5 @@
 //! Step 4: groups. The next live render pass joins the current group when nothing forces a
-//! boundary; the first reason that applies is recorded. Passes arrive in execution order (the
+//! break; the first reason that applies is recorded. Passes arrive in execution order (the
 //! declared order, or the restructured one), one at a time, so restructuring can try an order
 //! on a stretch of the frame with the same rule.
 
@@ -72,17 +72,17 @@ impl<'a> Grouper<'a> {
     /// ended (`EndOfGraph` when there was none) — `p` then starts a new group.
     pub(super) fn push(&mut self, p: PassId) -> Option<GroupBreak> {
         let kind = self.acc.info(p.index()).kind;
-        let boundary = match self.current {
-            Some((kind, first)) => self.merge_boundary(kind, first, p),
+        let ended = match self.current {
+            Some((kind, first)) => self.group_break(kind, first, p),
             None => Some(GroupBreak::EndOfGraph),
         };
-        if boundary.is_some() {
+        if ended.is_some() {
             self.stamp += 1;
             self.current = Some((kind, p));
             self.resolved = false;
         }
         self.record(p);
-        boundary
+        ended
     }
 
     /// Whether an entry of pass `p` that `accept` takes names a subresource `marks` stamps
@@ -133,7 +133,7 @@ impl<'a> Grouper<'a> {
 
     /// Why `next` cannot join the current group (of `kind`, whose first pass is `first`), or
     /// `None`.
-    fn merge_boundary(&self, kind: PassKind, first: PassId, p: PassId) -> Option<GroupBreak> {
+    fn group_break(&self, kind: PassKind, first: PassId, p: PassId) -> Option<GroupBreak> {
         let next = self.acc.info(p.index());
         // Only render passes share a wgpu render pass.
         if kind != PassKind::Render || next.kind != PassKind::Render {

@@ -1,4 +1,4 @@
-//! The plan's decisions as sentences: why a load, a store, a group boundary, a live pass, a
+//! The plan's decisions as sentences: why a load, a store, a group break, a live pass, a
 //! restructuring.
 
 use super::{GroupBreak, LoadReason, NeededBy, Restructuring, StoreReason};

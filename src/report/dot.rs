@@ -9,7 +9,7 @@ use crate::tile::{TileDetail, TileFit};
 
 impl CompiledGraph {
     /// The plan as Graphviz DOT: groups as clusters, culled passes grey, edges from each pass to the
-    /// next user of what it wrote, labelled with the resource and the ops at the group boundary.
+    /// next user of what it wrote, labelled with the resource and the ops at the group break.
     /// Every name is escaped, so any name gives valid DOT.
     pub fn to_dot(&self) -> String {
         let mut out = String::from(

@@ -1,5 +1,5 @@
 //! The data the HTML page shows: the graph's description, the plan's JSON, and per group the
-//! bytes it moves, the naive plan's, and the reasons for its boundary and every op.
+//! bytes it moves, the naive plan's, and the reasons for its break and every op.
 
 use serde::Serialize;
 

@@ -27,7 +27,7 @@
 //! where an entry says; `needed_by` truthful; every read and every kept import seeing the declared
 //! contents in the interpreter with copies as data (folded copies do not run); traffic at most the
 //! declared plan's and `declared_bytes_per_frame` equal to it; the declared compiler's op,
-//! lifetime, physical, transient, usage-scope, boundary and warning rules on the declarations as
+//! lifetime, physical, transient, usage-scope, break and warning rules on the declarations as
 //! the plan runs them; and, up to 6 passes, minimal ops for the restructured groups, a changed
 //! order strictly cheaper than the declared order with the same resolve changes (an independent
 //! traffic model), with single further moves tried and tallied.

@@ -1,4 +1,4 @@
-//! Groups: how passes partition into groups, and the boundary each group ends with (mirrors
+//! Groups: how passes partition into groups, and the break each group ends with (mirrors
 //! `src/compile/groups.rs`).
 
 use super::*;
@@ -93,10 +93,10 @@ pub fn check_structure(
     Ok(())
 }
 
-/// Why `next` may not join a group of `members` (the guide's merge rule and boundary order, per
+/// Why `next` may not join a group of `members` (the guide's merge rule and break order, per
 /// subresource as the guide's Subresources says, then the compiler's documented additions), or `None` when it must
 /// join.
-pub(super) fn expected_boundary(
+pub(super) fn expected_break(
     graph: &RenderGraph<'_>,
     passes: &[PassDecl],
     reference: &Reference,
@@ -179,8 +179,8 @@ pub(super) fn expected_boundary(
 }
 
 /// Every group ends for the first reason that applies, and never when none does: the compiler
-/// merges as much as the guide allows, and explains each boundary truthfully.
-pub fn check_boundaries(
+/// merges as much as the guide allows, and explains each break truthfully.
+pub fn check_breaks(
     graph: &RenderGraph<'_>,
     passes: &[PassDecl],
     reference: &Reference,
@@ -190,7 +190,7 @@ pub fn check_boundaries(
     let groups = plan.groups();
     for (g, group) in groups.iter().enumerate() {
         for (k, &p) in group.passes.iter().enumerate().skip(1) {
-            let why = expected_boundary(graph, passes, reference, &group.passes[..k], p, options);
+            let why = expected_break(graph, passes, reference, &group.passes[..k], p, options);
             ensure!(
                 why.is_none(),
                 "group {g}: pass {p} joined although {why:?} applies"
@@ -198,7 +198,7 @@ pub fn check_boundaries(
         }
         let want = match groups.get(g + 1) {
             None => Some("end_of_graph"),
-            Some(next) => expected_boundary(
+            Some(next) => expected_break(
                 graph,
                 passes,
                 reference,

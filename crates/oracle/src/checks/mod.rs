@@ -43,8 +43,8 @@ mod traffic;
 mod versions;
 mod warnings;
 
-use groups::expected_boundary;
-pub use groups::{check_boundaries, check_structure};
+use groups::expected_break;
+pub use groups::{check_breaks, check_structure};
 pub use liveness::{check_liveness, check_needed_by};
 pub use naive::check_naive_groups;
 pub use ops::check_planned_ops;
@@ -294,7 +294,7 @@ pub fn check_declared_plan(
     check_physical(graph, plan)?;
     check_transients(graph, plan, options, passes)?;
     check_usage_scopes(graph, plan, passes)?;
-    check_boundaries(graph, passes, &reference, plan, options)?;
+    check_breaks(graph, passes, &reference, plan, options)?;
     check_warnings(graph, plan, options)?;
     check_dependencies(graph, plan, &reference)?;
     check_needed_by(graph, plan, &reference, options)?;

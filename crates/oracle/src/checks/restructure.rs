@@ -9,7 +9,7 @@ use super::*;
 /// every hazard, side effect and pinned pass in declared order; every read and every kept import
 /// seeing the declared contents (the interpreter, copies as data); traffic at most the declared
 /// plan's; and the declared compiler's per-plan properties (ops, lifetimes, transients, physical
-/// textures, usage scopes, boundaries, warnings) on the declarations as the plan runs them.
+/// textures, usage scopes, breaks, warnings) on the declarations as the plan runs them.
 pub fn check_restructured(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
@@ -109,7 +109,7 @@ pub fn check_restructured(
     check_physical(graph, plan)?;
     check_transients(graph, plan, options, &eff)?;
     check_usage_scopes(graph, plan, &eff)?;
-    check_boundaries(graph, &eff, &running, plan, options)?;
+    check_breaks(graph, &eff, &running, plan, options)?;
     check_warnings(graph, plan, options)?;
     check_dependencies(graph, plan, &declared_ref)?;
     Ok(())

@@ -66,7 +66,7 @@ pub fn check_traffic(
 /// The guide's groups and attachment bytes for running `order`, re-derived without the compiler:
 /// `passes` are the declarations as the plan runs them, `reference` a reference of the passes
 /// that run (copy tokens, folded writers). Passes join a group by the merge rule
-/// (`expected_boundary`); each group attachment loads when the group's first access needs prior
+/// (`expected_break`); each group attachment loads when the group's first access needs prior
 /// contents that exist, stores when the group's last write of it is read in a later group or kept
 /// after the frame, and adds the target's bytes when the group's last pass resolves it.
 pub fn model_traffic(
@@ -79,7 +79,7 @@ pub fn model_traffic(
     let mut groups: Vec<Vec<PassId>> = Vec::new();
     for &p in order {
         match groups.last_mut() {
-            Some(g) if expected_boundary(graph, passes, reference, g, p, options).is_none() => {
+            Some(g) if expected_break(graph, passes, reference, g, p, options).is_none() => {
                 g.push(p)
             }
             _ => groups.push(vec![p]),
