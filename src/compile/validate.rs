@@ -62,6 +62,8 @@ pub(super) struct Workspace {
     renderable: Renderable,
     /// The unique-name check's open-addressing table.
     names: Vec<(u32, u32)>,
+    /// The one-role rule's list of what a pass does with each resource it names.
+    roles: Vec<Role>,
 }
 
 /// Checks everything but reads before writes (the versions step finds those).
@@ -120,7 +122,6 @@ fn check_resources_and_passes(
             attachable: Attachable::of(r, &mut work.renderable),
         });
     }
-    let mut uses = Vec::new();
     let acc = &mut checked.acc;
     let histories = acc.has_histories();
     for (p, pass) in passes.iter().enumerate() {
@@ -137,7 +138,7 @@ fn check_resources_and_passes(
         // its dense copy.
         acc.push(pass, lists);
         let (slots, entries) = (acc.slots(p), acc.entries(p));
-        checker.accesses(&work.marks, slots, entries, repeated, &mut uses)?;
+        checker.accesses(&work.marks, slots, entries, repeated, &mut work.roles)?;
     }
     Ok(())
 }

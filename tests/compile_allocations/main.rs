@@ -137,7 +137,7 @@ fn steady_state_compiles_allocate_the_same_at_any_pass_count() {
             "{name}: a steady-state frame allocates more blocks at 10 000 passes than at 1 000"
         );
         // The steps' working lists come from the compiler: what is left is a list or two that
-        // only a pass naming one resource twice, or a restructuring trial, fills.
+        // only a restructuring trial fills.
         assert!(
             steady_large <= STEADY_MOST,
             "{name}: a steady-state frame allocated {steady_large} blocks"
