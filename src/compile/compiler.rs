@@ -58,6 +58,8 @@ impl Drop for CompiledGraph {
     /// [`RenderGraph::compile`] on the thread (a plan handed to [`Compiler::recycle`] has
     /// none left).
     fn drop(&mut self) {
+        // The declared-order plan, if made, goes first: this plan's lists are the ones kept.
+        drop(self.declared.take());
         if self.passes.capacity() != 0 {
             with_thread_work(|work| work.returned = PlanLists::of(self));
         }
@@ -95,10 +97,10 @@ impl CompiledGraph {
 /// Compiles graphs, reusing the storage of plans it is handed back.
 ///
 /// [`RenderGraph::compile`] compiles with one kept per thread (and plans dropped on the thread
-/// come back to it). A renderer that compiles every frame keeps one and hands each plan back with [`recycle`](Self::recycle) once it is done with it;
-/// [`PlanCache`](crate::PlanCache) keeps one and recycles the plans it evicts. Plans are the
-/// same either way. The storage kept is what the largest compile used and the lists of the
-/// last plan handed back.
+/// come back to it). A renderer that compiles every frame keeps one and hands each plan back
+/// with [`recycle`](Self::recycle) once it is done with it; [`PlanCache`](crate::PlanCache)
+/// keeps one and recycles the plans it evicts. Plans are the same either way. The storage kept
+/// is what the largest compile used and the lists of the last plan handed back.
 #[derive(Default)]
 pub struct Compiler {
     work: Workspaces,
@@ -126,8 +128,7 @@ impl Compiler {
     }
 
     /// Takes back a plan nobody needs any more: the next compiles reuse its lists.
-    pub fn recycle(&mut self, plan: CompiledGraph) {
-        let mut plan = plan;
+    pub fn recycle(&mut self, mut plan: CompiledGraph) {
         self.work.returned = PlanLists::of(&mut plan);
     }
 }
