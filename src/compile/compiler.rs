@@ -206,6 +206,21 @@ pub(super) fn hand_over<T>(list: &mut Vec<T>, returned: &mut Vec<T>) -> Vec<T> {
     std::mem::replace(list, std::mem::take(returned))
 }
 
+/// The next item of a list refilled in place, `*used` items filled so far: the old item there
+/// (its lists keep their storage; the caller resets every field), or `new()` pushed when the
+/// list has no more. The caller truncates the list to `*used` when done.
+pub(super) fn next_in_place<'l, T>(
+    list: &'l mut Vec<T>,
+    used: &mut usize,
+    new: impl FnOnce() -> T,
+) -> &'l mut T {
+    if *used == list.len() {
+        list.push(new());
+    }
+    *used += 1;
+    &mut list[*used - 1]
+}
+
 /// Empties `list`, with room for `capacity`.
 pub(super) fn emptied<T>(list: &mut Vec<T>, capacity: usize) {
     list.clear();

@@ -5,6 +5,7 @@
 
 use super::Decls;
 use super::accesses::Accesses;
+use super::compiler::next_in_place;
 use super::planned::Planned;
 use super::prefetch;
 use super::subresources::SubTable;
@@ -249,21 +250,17 @@ impl<'a> GroupFill<'a> {
 
     /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
     fn start(&mut self, kind: PassKind, multiview: Option<u32>, first: PassId) {
-        if self.used == self.list.len() {
-            self.list.push(Group {
-                kind,
-                passes: Vec::new(),
-                color: Vec::new(),
-                depth: None,
-                depth_views: Vec::new(),
-                multiview: None,
-                color_bytes_per_sample: 0,
-                break_reason: GroupBreak::EndOfGraph,
-            });
-        }
         prefetch::reused_groups(self.list, self.used);
-        let group = &mut self.list[self.used];
-        self.used += 1;
+        let group = next_in_place(self.list, &mut self.used, || Group {
+            kind,
+            passes: Vec::new(),
+            color: Vec::new(),
+            depth: None,
+            depth_views: Vec::new(),
+            multiview,
+            color_bytes_per_sample: 0,
+            break_reason: GroupBreak::EndOfGraph,
+        });
         group.kind = kind;
         group.passes.clear();
         group.passes.push(first);

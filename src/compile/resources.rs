@@ -8,7 +8,7 @@ use wgpu::{BufferUsages, TextureUsages};
 
 use super::Decls;
 use super::FastMap;
-use super::compiler::emptied;
+use super::compiler::{emptied, next_in_place};
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
@@ -191,19 +191,14 @@ pub(super) fn plan_physical_resources(
         };
         let index = reuse.unwrap_or_else(|| {
             let (kind, usage) = desc;
-            match physical.get_mut(used) {
-                Some(p) => {
-                    p.kind = kind;
-                    p.usage = usage;
-                    p.resources.clear();
-                }
-                None => physical.push(PhysicalResource {
-                    kind,
-                    usage,
-                    resources: Vec::new(),
-                }),
-            }
-            used += 1;
+            let p = next_in_place(physical, &mut used, || PhysicalResource {
+                kind,
+                usage,
+                resources: Vec::new(),
+            });
+            p.kind = kind;
+            p.usage = usage;
+            p.resources.clear();
             (used - 1) as u32
         });
         physical[index as usize].resources.push(r);
