@@ -14,9 +14,9 @@ use crate::resource::{
     Access, AttachmentDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
 };
 
-/// The ops of every render group, set in place, and the attachment bytes the groups move (`None` beyond
-/// `u64`), counted as each group is planned, while it is in the caches; `each_group` sees each
-/// render group once its ops are set.
+/// The ops of every render group, set in place, and the attachment bytes the groups move
+/// (`None` beyond `u64`), counted as each group is planned, while it is in the caches;
+/// `each_group` sees each render group once its ops are set.
 pub(super) fn infer_attachment_ops(
     graph: Decls<'_>,
     groups: &mut [Group],

@@ -94,8 +94,8 @@ pub fn check_structure(
 }
 
 /// Why `next` may not join a group of `members` (the guide's merge rule and break order, per
-/// subresource as the guide's Subresources says, then the compiler's documented additions), or `None` when it must
-/// join.
+/// subresource as the guide's Subresources says, then the compiler's documented additions), or
+/// `None` when it must join.
 pub(super) fn expected_break(
     graph: &RenderGraph<'_>,
     passes: &[PassDecl],
