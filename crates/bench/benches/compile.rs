@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use tilegraph::{CompileOptions, Compiler, PlanCache, RenderGraph};
 
+use tilegraph_bench::{compile_once, compiled_with, load, paired_per_pass, quartiles};
 use tilegraph_oracle::generate;
 
 /// The compile benchmark's flags.
@@ -101,10 +102,7 @@ fn main() {
     );
     for reuse in [true, false] {
         let rounds = paired_per_pass((&graphs[1], &graphs[2]), &options, reuse, runs);
-        let median = |mut values: Vec<f64>| {
-            values.sort_by(f64::total_cmp);
-            (values[runs / 2], values[runs / 4], values[runs * 3 / 4])
-        };
+        let median = quartiles;
         let (ratio, low, high) = median(rounds.iter().map(|(s, l)| l / s).collect());
         println!(
             "  {:<21} {ratio:.2}x ({low:.2}x–{high:.2}x); a pass {:.0} ns at 1 000, {:.0} ns at 10 000",
@@ -226,10 +224,6 @@ fn against_zenfg(_: &[RenderGraph<'static>], _: &CompileOptions, _: usize) {
     );
 }
 
-fn load(json: &str) -> RenderGraph<'static> {
-    RenderGraph::from_json(json).expect("generated descriptions load")
-}
-
 /// Prints a row and returns the median wall-clock time of `runs` compiles, with one reused
 /// compiler or a fresh one each time.
 fn measure(
@@ -341,66 +335,6 @@ fn declare(passes: usize, runs: usize) {
     );
 }
 
-/// One compile's wall-clock and CPU time, with `compiler` (handed the plan back once the clocks
-/// stop) or, where `reuse` is false, with `RenderGraph::compile` (the plan dropped once the
-/// clocks stop).
-fn compile_once(
-    compiler: &mut Compiler,
-    graph: &RenderGraph<'_>,
-    options: &CompileOptions,
-    reuse: bool,
-) -> (Duration, Duration) {
-    let (start, start_cpu) = (Instant::now(), thread_cpu_time());
-    let plan = if reuse {
-        compiler.compile(graph, options)
-    } else {
-        graph.compile(options)
-    };
-    let plan = black_box(plan.expect("generated frames compile"));
-    let times = (start.elapsed(), thread_cpu_time() - start_cpu);
-    // Handing the plan back (or dropping it) is part of the next frame's work, not timed.
-    if reuse {
-        compiler.recycle(plan);
-    }
-    times
-}
-
-fn compiled_with(reuse: bool) -> &'static str {
-    if reuse {
-        "Compiler"
-    } else {
-        "RenderGraph::compile"
-    }
-}
-
-/// The per-pass costs (seconds) of `small` and `large`, once a round: each round compiles
-/// `small` eight times, then `large` four times, and takes the medians of the last three of
-/// each (the first compiles bring the declarations and the compiler's tables back into the
-/// caches, as the rows above leave their first three out). Timing both sizes within a few tens
-/// of milliseconds keeps the machine's changes of speed out of the ratio.
-fn paired_per_pass(
-    (small, large): (&RenderGraph<'_>, &RenderGraph<'_>),
-    options: &CompileOptions,
-    reuse: bool,
-    rounds: usize,
-) -> Vec<(f64, f64)> {
-    let mut compilers = (Compiler::new(), Compiler::new());
-    let per_pass = |graph: &RenderGraph<'_>, compiler: &mut Compiler, warm: usize| {
-        let mut times: Vec<Duration> = (0..warm + 3)
-            .map(|_| compile_once(compiler, graph, options, reuse).0)
-            .collect();
-        let timed = &mut times[warm..];
-        timed.sort();
-        timed[1].as_secs_f64() / graph.passes().len() as f64
-    };
-    (0..rounds)
-        .map(|_| {
-            let small = per_pass(small, &mut compilers.0, 5);
-            (small, per_pass(large, &mut compilers.1, 1))
-        })
-        .collect()
-}
-
 fn show(d: Duration) -> String {
     let us = d.as_secs_f64() * 1e6;
     if us < 1_000.0 {
@@ -408,29 +342,4 @@ fn show(d: Duration) -> String {
     } else {
         format!("{:.2} ms", us / 1_000.0)
     }
-}
-
-/// CPU time of the calling thread (Linux); elsewhere wall-clock time since the first call.
-#[cfg(target_os = "linux")]
-fn thread_cpu_time() -> Duration {
-    #[repr(C)]
-    struct Timespec {
-        sec: i64,
-        nsec: i64,
-    }
-    unsafe extern "C" {
-        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec { sec: 0, nsec: 0 };
-    // SAFETY: `t` is a valid timespec for the call to fill; the clock id is Linux's.
-    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    Duration::new(t.sec as u64, t.nsec as u32)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn thread_cpu_time() -> Duration {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
 }

@@ -1,5 +1,117 @@
-//! tilegraph's compile benchmark (`benches/compile.rs`) and what it compares against: with the
-//! `zenfg` feature, `zenfg_frame::compile` compiles the bench's graphs with zenfg 0.2.
+//! tilegraph's compile benchmarks and what they share: `benches/compile.rs` (compile times, and
+//! with the `zenfg` feature, `zenfg_frame::compile` compiling the same graphs with zenfg 0.2) and
+//! `benches/layout.rs` (the per-pass cost against where the declarations lie in memory).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use tilegraph::{CompileOptions, Compiler, RenderGraph};
 
 #[cfg(feature = "zenfg")]
 pub mod zenfg_frame;
+
+/// A graph from a JSON description the bench generated.
+pub fn load(json: &str) -> RenderGraph<'static> {
+    RenderGraph::from_json(json).expect("generated descriptions load")
+}
+
+/// One compile's wall-clock and CPU time, with `compiler` (handed the plan back once the clocks
+/// stop) or, where `reuse` is false, with `RenderGraph::compile` (the plan dropped once the
+/// clocks stop).
+pub fn compile_once(
+    compiler: &mut Compiler,
+    graph: &RenderGraph<'_>,
+    options: &CompileOptions,
+    reuse: bool,
+) -> (Duration, Duration) {
+    let (start, start_cpu) = (Instant::now(), thread_cpu_time());
+    let plan = if reuse {
+        compiler.compile(graph, options)
+    } else {
+        graph.compile(options)
+    };
+    let plan = black_box(plan.expect("generated frames compile"));
+    let times = (start.elapsed(), thread_cpu_time() - start_cpu);
+    // Handing the plan back (or dropping it) is part of the next frame's work, not timed.
+    if reuse {
+        compiler.recycle(plan);
+    }
+    times
+}
+
+pub fn compiled_with(reuse: bool) -> &'static str {
+    if reuse {
+        "Compiler"
+    } else {
+        "RenderGraph::compile"
+    }
+}
+
+/// The per-pass costs (seconds) of `small` and `large`, once a round: each round compiles
+/// `small` eight times, then `large` four times, and takes the medians of the last three of
+/// each (the first compiles bring the declarations and the compiler's tables back into the
+/// caches, as the rows above leave their first three out). Timing both sizes within a few tens
+/// of milliseconds keeps the machine's changes of speed out of the ratio.
+pub fn paired_per_pass(
+    graphs: (&RenderGraph<'_>, &RenderGraph<'_>),
+    options: &CompileOptions,
+    reuse: bool,
+    rounds: usize,
+) -> Vec<(f64, f64)> {
+    let mut compilers = (Compiler::new(), Compiler::new());
+    (0..rounds)
+        .map(|_| paired_round(&mut compilers, graphs, options, reuse))
+        .collect()
+}
+
+/// One round of [`paired_per_pass`], with `compilers.0` compiling `small` and `compilers.1`
+/// compiling `large` (unused where `reuse` is false).
+pub fn paired_round(
+    compilers: &mut (Compiler, Compiler),
+    (small, large): (&RenderGraph<'_>, &RenderGraph<'_>),
+    options: &CompileOptions,
+    reuse: bool,
+) -> (f64, f64) {
+    let per_pass = |graph: &RenderGraph<'_>, compiler: &mut Compiler, warm: usize| {
+        let mut times: Vec<Duration> = (0..warm + 3)
+            .map(|_| compile_once(compiler, graph, options, reuse).0)
+            .collect();
+        let timed = &mut times[warm..];
+        timed.sort();
+        timed[1].as_secs_f64() / graph.passes().len() as f64
+    };
+    let small = per_pass(small, &mut compilers.0, 5);
+    (small, per_pass(large, &mut compilers.1, 1))
+}
+
+/// The median, lower quartile and upper quartile of `values` (not empty).
+pub fn quartiles(mut values: Vec<f64>) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    (values[n / 2], values[n / 4], values[n * 3 / 4])
+}
+
+/// CPU time of the calling thread (Linux); elsewhere wall-clock time since the first call.
+#[cfg(target_os = "linux")]
+pub fn thread_cpu_time() -> Duration {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `t` is a valid timespec for the call to fill; the clock id is Linux's.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(t.sec as u64, t.nsec as u32)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn thread_cpu_time() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
+}
