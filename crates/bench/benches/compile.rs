@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use tilegraph::{CompileOptions, Compiler, PlanCache, RenderGraph};
 
-use tilegraph_bench::{compile_once, compiled_with, load, paired_per_pass, quartiles};
+use tilegraph_bench::{compile_once, compiled_with, load, paired_per_pass, positive, quartiles};
 use tilegraph_oracle::generate;
 
 /// The compile benchmark's flags.
@@ -48,13 +48,6 @@ struct Cli {
     /// libtest-style filters, ignored.
     #[arg(hide = true)]
     filters: Vec<String>,
-}
-
-fn positive(v: &str) -> Result<usize, String> {
-    v.parse::<usize>()
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
 }
 
 fn main() {

@@ -28,7 +28,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use tilegraph::{CompileOptions, Compiler, RenderGraph};
-use tilegraph_bench::{compiled_with, load, paired_round, quartiles};
+use tilegraph_bench::{compiled_with, load, paired_round, positive, quartiles};
 use tilegraph_oracle::generate;
 
 /// The layout bench's flags.
@@ -36,7 +36,7 @@ use tilegraph_oracle::generate;
 #[command(name = "layout", about = "Per-pass compile cost by memory layout")]
 struct Cli {
     /// Rounds (the median and quartiles are printed).
-    #[arg(long, value_name = "N", default_value_t = 25)]
+    #[arg(long, value_name = "N", default_value_t = 25, value_parser = positive)]
     runs: usize,
     /// `cargo bench` passes `--bench`.
     #[arg(long, hide = true)]
@@ -160,7 +160,6 @@ struct Case {
 
 fn main() {
     let Cli { runs, .. } = clap::Parser::parse();
-    let runs = runs.max(1);
     let options = CompileOptions::default();
     let json = (
         generate::deferred_views_json(1_000),

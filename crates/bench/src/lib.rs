@@ -10,6 +10,14 @@ use tilegraph::{CompileOptions, Compiler, RenderGraph};
 #[cfg(feature = "zenfg")]
 pub mod zenfg_frame;
 
+/// The benches' `--runs` parser: a positive count.
+pub fn positive(v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
+}
+
 /// A graph from a JSON description the bench generated.
 pub fn load(json: &str) -> RenderGraph<'static> {
     RenderGraph::from_json(json).expect("generated descriptions load")
