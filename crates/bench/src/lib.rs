@@ -47,6 +47,7 @@ pub fn compile_once(
     times
 }
 
+/// The rows' name of how a compile ran: a reused `Compiler`, or `RenderGraph::compile`.
 pub fn compiled_with(reuse: bool) -> &'static str {
     if reuse {
         "Compiler"
@@ -58,7 +59,7 @@ pub fn compiled_with(reuse: bool) -> &'static str {
 /// The per-pass costs (seconds) of `small` and `large`, once a round: each round compiles
 /// `small` eight times, then `large` four times, and takes the medians of the last three of
 /// each (the first compiles bring the declarations and the compiler's tables back into the
-/// caches, as the rows above leave their first three out). Timing both sizes within a few tens
+/// caches, as the compile bench's other rows leave their first three out). Timing both sizes within a few tens
 /// of milliseconds keeps the machine's changes of speed out of the ratio.
 pub fn paired_per_pass(
     graphs: (&RenderGraph<'_>, &RenderGraph<'_>),
@@ -101,7 +102,7 @@ pub fn quartiles(mut values: Vec<f64>) -> (f64, f64, f64) {
 
 /// CPU time of the calling thread (Linux); elsewhere wall-clock time since the first call.
 #[cfg(target_os = "linux")]
-pub fn thread_cpu_time() -> Duration {
+fn thread_cpu_time() -> Duration {
     #[repr(C)]
     struct Timespec {
         sec: i64,
@@ -119,7 +120,7 @@ pub fn thread_cpu_time() -> Duration {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn thread_cpu_time() -> Duration {
+fn thread_cpu_time() -> Duration {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     START.get_or_init(Instant::now).elapsed()
 }
