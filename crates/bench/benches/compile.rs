@@ -26,7 +26,9 @@ use std::time::{Duration, Instant};
 
 use tilegraph::{CompileOptions, Compiler, PlanCache, RenderGraph};
 
-use tilegraph_bench::{compile_once, compiled_with, load, paired_per_pass, positive, quartiles};
+use tilegraph_bench::{
+    compile_once, compiled_with, load, paired_per_pass, positive, ratio_summary,
+};
 use tilegraph_oracle::generate;
 
 /// The compile benchmark's flags.
@@ -95,14 +97,7 @@ fn main() {
     );
     for reuse in [true, false] {
         let rounds = paired_per_pass((&graphs[1], &graphs[2]), &options, reuse, runs);
-        let median = quartiles;
-        let (ratio, low, high) = median(rounds.iter().map(|(s, l)| l / s).collect());
-        println!(
-            "  {:<21} {ratio:.2}x ({low:.2}x–{high:.2}x); a pass {:.0} ns at 1 000, {:.0} ns at 10 000",
-            compiled_with(reuse),
-            median(rounds.iter().map(|r| r.0 * 1e9).collect()).0,
-            median(rounds.iter().map(|r| r.1 * 1e9).collect()).0,
-        );
+        println!("  {:<21} {}", compiled_with(reuse), ratio_summary(&rounds));
     }
     against_zenfg(&graphs[1..], &options, runs);
     if ratio_only {

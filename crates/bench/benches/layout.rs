@@ -28,7 +28,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use tilegraph::{CompileOptions, Compiler, RenderGraph};
-use tilegraph_bench::{compiled_with, load, paired_round, positive, quartiles};
+use tilegraph_bench::{compile_once, compiled_with, load, paired_round, positive, ratio_summary};
 use tilegraph_oracle::generate;
 
 /// The layout bench's flags.
@@ -172,37 +172,36 @@ fn main() {
         let mut compilers = (Compiler::new(), Compiler::new());
         for (compiler, graph) in [(&mut compilers.0, &graphs.0), (&mut compilers.1, &graphs.1)] {
             for _ in 0..2 {
-                let plan = compiler
-                    .compile(graph, &options)
-                    .expect("generated frames compile");
-                compiler.recycle(plan);
+                compile_once(compiler, graph, &options, true);
             }
         }
         compilers
     };
+    let case = |name, graphs, compilers, paths: &[bool]| Case {
+        name,
+        graphs,
+        compilers,
+        rounds: paths.iter().map(|&reuse| (reuse, Vec::new())).collect(),
+    };
     let mut cases = Vec::new();
     let graphs = system();
     let compilers = warmed(&graphs);
-    cases.push(("system", graphs, compilers, &[true, false][..]));
+    cases.push(case("system", graphs, compilers, &[true, false]));
     let graphs = in_arena(system);
     let compilers = warmed(&graphs);
-    cases.push(("declarations in order", graphs, compilers, &[true, false]));
+    cases.push(case(
+        "declarations in order",
+        graphs,
+        compilers,
+        &[true, false],
+    ));
     // `RenderGraph::compile` does not use these compilers: it would time the first layout again.
     let graphs = system();
     let compilers = in_arena(|| warmed(&graphs));
-    cases.push(("compiler in order", graphs, compilers, &[true]));
+    cases.push(case("compiler in order", graphs, compilers, &[true]));
     let graphs = in_arena(system);
     let compilers = in_arena(|| warmed(&graphs));
-    cases.push(("both in order", graphs, compilers, &[true]));
-    let mut cases: Vec<Case> = cases
-        .into_iter()
-        .map(|(name, graphs, compilers, paths)| Case {
-            name,
-            graphs,
-            compilers,
-            rounds: paths.iter().map(|&reuse| (reuse, Vec::new())).collect(),
-        })
-        .collect();
+    cases.push(case("both in order", graphs, compilers, &[true]));
     for _ in 0..runs {
         for case in &mut cases {
             for (reuse, rounds) in &mut case.rounds {
@@ -217,15 +216,8 @@ fn main() {
     );
     for case in &cases {
         for (reuse, rounds) in &case.rounds {
-            let (ratio, low, high) = quartiles(rounds.iter().map(|(s, l)| l / s).collect());
-            println!(
-                "  {:<22} {:<21} {ratio:.2}x ({low:.2}x–{high:.2}x); a pass {:.0} ns at 1 000, \
-                 {:.0} ns at 10 000",
-                case.name,
-                compiled_with(*reuse),
-                quartiles(rounds.iter().map(|r| r.0 * 1e9).collect()).0,
-                quartiles(rounds.iter().map(|r| r.1 * 1e9).collect()).0,
-            );
+            let with = compiled_with(*reuse);
+            println!("  {:<22} {with:<21} {}", case.name, ratio_summary(rounds));
         }
     }
 }

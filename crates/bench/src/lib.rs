@@ -94,10 +94,23 @@ pub fn paired_round(
 }
 
 /// The median, lower quartile and upper quartile of `values` (not empty).
-pub fn quartiles(mut values: Vec<f64>) -> (f64, f64, f64) {
+fn quartiles(mut values: Vec<f64>) -> (f64, f64, f64) {
     values.sort_by(f64::total_cmp);
     let n = values.len();
     (values[n / 2], values[n / 4], values[n * 3 / 4])
+}
+
+/// What [`paired_per_pass`]'s rounds give: the per-pass ratio of 10 000 passes to 1 000 (median
+/// and quartiles), and the median per-pass times of both sizes.
+pub fn ratio_summary(rounds: &[(f64, f64)]) -> String {
+    let (ratio, low, high) = quartiles(rounds.iter().map(|(s, l)| l / s).collect());
+    let median_ns =
+        |size: fn(&(f64, f64)) -> f64| quartiles(rounds.iter().map(size).collect()).0 * 1e9;
+    format!(
+        "{ratio:.2}x ({low:.2}x–{high:.2}x); a pass {:.0} ns at 1 000, {:.0} ns at 10 000",
+        median_ns(|r| r.0),
+        median_ns(|r| r.1),
+    )
 }
 
 /// CPU time of the calling thread (Linux); elsewhere wall-clock time since the first call.
