@@ -4,8 +4,9 @@
 //! The executor fills it in; it sits below the builder so that declared closures can name it
 //! without the builder depending on the executor.
 
+use crate::passes::PassRef;
 use crate::resource::{
-    BufferHandle, ListAccess, PassDecl, ResourceDecl, ResourceId, ResourceKind, Subresource,
+    BufferHandle, ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource,
     SubresourceRange, TextureHandle, TextureRef,
 };
 
@@ -183,7 +184,7 @@ pub struct PassContext<'f> {
     pub(crate) device: &'f wgpu::Device,
     pub(crate) queue: &'f wgpu::Queue,
     pub(crate) graph: u32,
-    pub(crate) pass: &'f PassDecl,
+    pub(crate) pass: PassRef<'f>,
     pub(crate) resources: &'f [ResourceDecl],
     pub(crate) frame: &'f dyn FrameResources,
     /// The backend binds a texture of several layers only whole for a shader read (wgpu's GL
@@ -207,7 +208,7 @@ impl<'f> PassContext<'f> {
 
     /// The name of the pass being recorded.
     pub fn pass_name(&self) -> &'f str {
-        &self.pass.name
+        &self.pass.name()
     }
 
     /// Which views the closure records: one, all of a multiview pass at once, or one view of
@@ -232,8 +233,8 @@ impl<'f> PassContext<'f> {
     ) -> Result<wgpu::RenderBundleEncoder<'f>, ContextError> {
         let Some(target) = self.target else {
             return Err(ContextError::NotARenderPass {
-                pass: self.pass.name.to_string(),
-                kind: self.pass.kind.as_str(),
+                pass: self.pass.name().to_string(),
+                kind: self.pass.kind().as_str(),
             });
         };
         Ok(self
@@ -269,7 +270,7 @@ impl<'f> PassContext<'f> {
             && let Some(layer) = self.one_layer_read(r, texture.range)
         {
             return Err(ContextError::Unsupported {
-                pass: self.pass.name.to_string(),
+                pass: self.pass.name().to_string(),
                 resource: self.resources[r.index()].name.to_string(),
                 message: format!(
                     "wgpu's GL backend binds a texture of several layers only as a whole (an array or a cube) for a shader read, so a 2D view of layer {layer} would read another texture: bind the whole texture (`TextureAs` with its array or cube dimension) and pick the layer in the shader"
@@ -327,7 +328,7 @@ impl<'f> PassContext<'f> {
             return Err(self.undeclared(r, "an upload to the buffer".into()));
         }
         let invalid = |message: String| ContextError::InvalidUpload {
-            pass: self.pass.name.to_string(),
+            pass: self.pass.name().to_string(),
             resource: self.resources[r.index()].name.to_string(),
             message,
         };
@@ -399,7 +400,7 @@ impl<'f> PassContext<'f> {
     fn own(&self, graph: u32, index: ResourceId) -> Result<ResourceId, ContextError> {
         if graph != self.graph || index.index() >= self.resources.len() {
             return Err(ContextError::ForeignHandle {
-                pass: self.pass.name.to_string(),
+                pass: self.pass.name().to_string(),
                 index: index.index(),
             });
         }
@@ -421,7 +422,7 @@ impl<'f> PassContext<'f> {
             return None;
         };
         let (_, _, layer, layers) = range.resolve(t.mips, t.layers);
-        let shader_read = self.pass.sample.iter().chain(&self.pass.input);
+        let shader_read = self.pass.sample().iter().chain(self.pass.input());
         let storage = [
             ListAccess::StorageRead,
             ListAccess::StorageWrite,
@@ -447,7 +448,7 @@ impl<'f> PassContext<'f> {
 
     fn undeclared(&self, r: ResourceId, what: String) -> ContextError {
         ContextError::Undeclared {
-            pass: self.pass.name.to_string(),
+            pass: self.pass.name().to_string(),
             resource: self.resources[r.index()].name.to_string(),
             what,
         }

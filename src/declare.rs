@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::context::{PassContext, PassError};
 use crate::hash::{LaneHasher, name_hash};
+use crate::passes::{LastPass, PassRef, Passes};
 use crate::resource::{
     Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry,
     HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassId, PassKind,
@@ -63,40 +64,25 @@ impl Fingerprint {
         item.hash(&mut self.0);
     }
 
-    /// Adds a pass: what its derived `Hash` covers, packed into a few words (a pass is hashed
-    /// as it is declared, on every frame's path). The declaration is taken apart field by
-    /// field, so a new field does not compile until it is hashed here.
-    fn add_pass(&mut self, pass: &PassDecl) {
-        let PassDecl {
-            name,
-            kind,
-            color,
-            depth,
-            sample: _,
-            input: _,
-            storage_read: _,
-            storage_write: _,
-            storage_read_write: _,
-            copy_src: _,
-            copy_dst: _,
-            uniform: _,
-            vertex: _,
-            index: _,
-            indirect: _,
-            upload: _,
-            side_effects,
-            keep_order,
-            multiview,
-        } = pass;
+    /// Adds a pass: every field it declares, packed into a few words (a pass is hashed as it is
+    /// declared, on every frame's path).
+    fn add_pass(&mut self, pass: PassRef<'_>) {
+        let name = pass.name();
+        let kind = pass.kind();
+        let color = pass.color();
+        let depth = pass.depth();
+        let side_effects = pass.side_effects();
+        let keep_order = pass.keep_order();
+        let multiview = pass.multiview();
         let h = &mut self.0;
         h.write_u8(1);
         h.write_usize(name.len());
         h.write(name.as_bytes());
         let (views, multiview) = multiview.map_or((0, 0), |views| (1, views));
         h.write_u64(
-            *kind as u64
-                | u64::from(*side_effects) << 2
-                | u64::from(*keep_order) << 3
+            kind as u64
+                | u64::from(side_effects) << 2
+                | u64::from(keep_order) << 3
                 | views << 4
                 | (depth.is_some() as u64) << 5
                 | (color.len() as u64) << 8
@@ -225,7 +211,7 @@ pub struct RenderGraph<'a> {
     /// Shared with the plans compiled from the graph, so compiling copies no declaration; the
     /// builder writes through `Arc::make_mut`, which copies only if a plan still shares them.
     pub(crate) resources: Arc<Vec<ResourceDecl>>,
-    pub(crate) passes: Arc<Vec<PassDecl>>,
+    pub(crate) passes: Arc<Passes>,
     pub(crate) callbacks: Vec<Option<PassCallback<'a>>>,
     /// A handle that did not belong to this graph, found while declaring: (pass, description).
     pub(crate) foreign_handle: Option<(Arc<str>, String)>,
@@ -235,7 +221,7 @@ pub struct RenderGraph<'a> {
     pub(crate) names: NameHashes,
     fingerprint: Fingerprint,
     /// The declarations of the frame before [`RenderGraph::reset`], in order: the next frame's
-    /// declarations take their storage (names, access lists) one by one.
+    /// declarations take their names one by one.
     spare: Spare,
 }
 
@@ -243,7 +229,7 @@ pub struct RenderGraph<'a> {
 #[derive(Default)]
 struct Spare {
     resources: VecDeque<ResourceDecl>,
-    passes: VecDeque<PassDecl>,
+    pass_names: VecDeque<Arc<str>>,
 }
 
 impl Spare {
@@ -256,6 +242,16 @@ impl Spare {
         match Arc::get_mut(decls) {
             Some(decls) => *spare = VecDeque::from(std::mem::replace(decls, storage)),
             None => *decls = Arc::new(storage),
+        }
+    }
+
+    /// Empties `passes`, keeping their names as the spare ones. Where a plan still shares
+    /// `passes`, the plan keeps them and `passes` becomes a new table.
+    fn recycle_passes(passes: &mut Arc<Passes>, names: &mut VecDeque<Arc<str>>) {
+        names.clear();
+        match Arc::get_mut(passes) {
+            Some(passes) => passes.clear_into(names),
+            None => *passes = Arc::default(),
         }
     }
 }
@@ -288,7 +284,7 @@ impl<'a> RenderGraph<'a> {
         RenderGraph {
             id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
             resources: Arc::new(Vec::new()),
-            passes: Arc::new(Vec::new()),
+            passes: Arc::default(),
             callbacks: Vec::new(),
             foreign_handle: None,
             histories: Vec::new(),
@@ -300,8 +296,8 @@ impl<'a> RenderGraph<'a> {
 
     /// The graph emptied for the next frame's declarations, keeping its storage: a renderer
     /// that declares its frame every frame into the graph `reset` returns allocates nothing
-    /// for declarations of the same shape as the last frame's (names, access lists and tables
-    /// are reused in declaration order). The closures are dropped, and handles from before the
+    /// for declarations of the same shape as the last frame's (the tables keep their storage,
+    /// and names are reused in declaration order). The closures are dropped, and handles from before the
     /// reset belong to another graph (using one is a compile error, as for any foreign handle).
     ///
     /// The fingerprint starts anew, so a [`PlanCache`](crate::PlanCache) finds the plan of the
@@ -324,7 +320,7 @@ impl<'a> RenderGraph<'a> {
     /// ```
     pub fn reset<'b>(mut self) -> RenderGraph<'b> {
         Spare::recycle(&mut self.resources, &mut self.spare.resources);
-        Spare::recycle(&mut self.passes, &mut self.spare.passes);
+        Spare::recycle_passes(&mut self.passes, &mut self.spare.pass_names);
         self.histories.clear();
         self.names.resources.clear();
         self.names.passes.clear();
@@ -361,7 +357,7 @@ impl<'a> RenderGraph<'a> {
     }
 
     /// Declared passes, in declaration order.
-    pub fn passes(&self) -> &[PassDecl] {
+    pub fn passes(&self) -> &Passes {
         &self.passes
     }
 
@@ -402,13 +398,14 @@ impl<'a> RenderGraph<'a> {
 
     pub(crate) fn push_pass(
         &mut self,
-        decl: PassDecl,
+        decl: &PassDecl,
         callback: Option<PassCallback<'a>>,
     ) -> PassId {
-        self.fingerprint.add_pass(&decl);
         self.names.passes.push(name_hash(&decl.name));
         let id = PassId::new(self.passes.len());
-        Arc::make_mut(&mut self.passes).push(decl);
+        let passes = Arc::make_mut(&mut self.passes);
+        passes.push(&decl);
+        self.fingerprint.add_pass(passes.at(id.index()));
         self.callbacks.push(callback);
         id
     }
@@ -623,7 +620,7 @@ impl<'a> RenderGraph<'a> {
     pub fn pass_id(&self, name: &str) -> Option<PassId> {
         self.passes
             .iter()
-            .position(|p| &*p.name == name)
+            .position(|p| p.name() == name)
             .map(PassId::new)
     }
 }
@@ -637,12 +634,14 @@ pub struct History {
     pub current: TextureHandle,
 }
 
-/// Shared state of the three pass builders: the pass under construction, committed on drop.
-/// It borrows the graph's fields apart, so that each access is one push into the pass's own
-/// declaration.
+/// Shared state of the three pass builders: the pass under construction, last in the graph's
+/// passes from the start and committed (hashed) on drop. It borrows the graph's fields apart,
+/// so that each access is one push into the graph's tables.
 struct PassBuilder<'g, 'a> {
-    /// The pass, already last in the graph's passes; `None` once committed.
-    decl: Option<&'g mut PassDecl>,
+    /// The graph's passes, the last of them being declared.
+    passes: &'g mut Passes,
+    /// Whether the pass is committed.
+    committed: bool,
     graph: u32,
     foreign_handle: &'g mut Option<(Arc<str>, String)>,
     callbacks: &'g mut Vec<Option<PassCallback<'a>>>,
@@ -662,22 +661,16 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
             ..
         } = graph;
         names.passes.push(name_hash(name));
-        let passes = Arc::make_mut(passes);
-        // A spare declaration is reused where it lands (a declaration is 360 bytes to move).
-        let decl = match spare.passes.pop_front() {
-            Some(spare) => {
-                passes.push(spare);
-                let decl = passes.last_mut().expect("just pushed");
-                decl.reuse(name, kind);
-                decl
-            }
-            None => {
-                passes.push(PassDecl::new(name.into(), kind));
-                passes.last_mut().expect("just pushed")
-            }
+        // The spare name is reused where it is the same.
+        let name = match spare.pass_names.pop_front() {
+            Some(spare) if &*spare == name => spare,
+            _ => name.into(),
         };
+        let passes = Arc::make_mut(passes);
+        passes.start(name, kind);
         PassBuilder {
-            decl: Some(decl),
+            passes,
+            committed: false,
             graph: *id,
             foreign_handle,
             callbacks,
@@ -685,16 +678,15 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
         }
     }
 
-    fn decl(&mut self) -> &mut PassDecl {
-        self.decl
-            .as_deref_mut()
-            .expect("pass builder used after commit")
+    /// The pass's depth attachment, flags and view count, to set.
+    fn last(&mut self) -> LastPass<'_> {
+        self.passes.last_mut()
     }
 
     /// Resolves a handle, remembering the first handle that belongs to another graph.
     fn id(&mut self, graph: u32, index: ResourceId) -> ResourceId {
         if graph != self.graph && self.foreign_handle.is_none() {
-            let pass = self.decl().name.clone();
+            let pass = self.passes.last_name().expect("a started pass").clone();
             *self.foreign_handle = Some((pass, format!("<handle #{index} of another graph>")));
         }
         index
@@ -702,21 +694,25 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
 
     fn list(&mut self, access: ListAccess, texture: TextureRef) {
         let resource = self.id(texture.texture.graph, texture.texture.index);
-        self.decl().list_mut(access).push(Entry {
-            resource,
-            range: texture.range,
-        });
+        self.passes.push_entry(
+            access,
+            Entry {
+                resource,
+                range: texture.range,
+            },
+        );
     }
 
     fn buffer(&mut self, access: ListAccess, h: BufferHandle) {
         let resource = self.id(h.graph, h.index);
-        self.decl().list_mut(access).push(Entry::whole(resource));
+        self.passes.push_entry(access, Entry::whole(resource));
     }
 
     fn commit(&mut self, callback: Option<PassCallback<'a>>) -> PassId {
-        let decl = self.decl.take().expect("pass committed twice");
-        self.fingerprint.add_pass(decl);
+        assert!(!self.committed, "pass committed twice");
+        self.committed = true;
         let id = PassId::new(self.callbacks.len());
+        self.fingerprint.add_pass(self.passes.at(id.index()));
         self.callbacks.push(callback);
         id
     }
@@ -724,7 +720,7 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
 
 impl Drop for PassBuilder<'_, '_> {
     fn drop(&mut self) {
-        if self.decl.is_some() {
+        if !self.committed {
             self.commit(None);
         }
     }
@@ -734,14 +730,14 @@ macro_rules! common_pass_methods {
     () => {
         /// Keeps the pass alive even if nothing reads its outputs.
         pub fn side_effects(mut self) -> Self {
-            self.inner.decl().side_effects = true;
+            *self.inner.last().side_effects = true;
             self
         }
 
         /// Pins the pass in declaration order: restructuring moves no pass across it. For work
         /// the graph cannot see (a query, a readback, an external dependency).
         pub fn keep_order(mut self) -> Self {
-            self.inner.decl().keep_order = true;
+            *self.inner.last().keep_order = true;
             self
         }
     };
@@ -826,7 +822,7 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     ) {
         let resource = self.inner.id(target.texture.graph, target.texture.index);
         let resolve = resolve.map(|t| self.inner.id(t.graph, t.index));
-        self.inner.decl().color.push(ColorAttachment {
+        self.inner.passes.push_color(ColorAttachment {
             resource,
             sub: target.sub,
             access,
@@ -896,7 +892,7 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     pub fn depth(mut self, target: impl Into<SubresourceHandle>, access: Access) -> Self {
         let target = target.into();
         let resource = self.inner.id(target.texture.graph, target.texture.index);
-        self.inner.decl().depth = Some(DepthAttachment {
+        *self.inner.last().depth = Some(DepthAttachment {
             resource,
             sub: target.sub,
             access,
@@ -914,7 +910,7 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     ) -> Self {
         let target = target.into();
         let resource = self.inner.id(target.texture.graph, target.texture.index);
-        self.inner.decl().depth = Some(DepthAttachment {
+        *self.inner.last().depth = Some(DepthAttachment {
             resource,
             sub: target.sub,
             access: Access::Clear,
@@ -929,7 +925,7 @@ impl<'a> RenderPassBuilder<'_, 'a> {
     /// where the device has `Features::MULTIVIEW`, else once per view, each with that layer;
     /// [`PassContext::views`] says which.
     pub fn multiview(mut self, views: u32) -> Self {
-        self.inner.decl().multiview = Some(views);
+        *self.inner.last().multiview = Some(views);
         self
     }
 

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::format::{format_name, parse_format};
+use crate::passes::Passes;
 use crate::resource::{
     Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, HISTORY_CURRENT,
     HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassKind, ResourceDecl,
@@ -525,15 +526,15 @@ fn assemble(
     passes: Vec<PassDecl>,
 ) -> Result<RenderGraph<'static>, GraphError> {
     let histories = marked_history_pairs(&resources)?;
-    // Copied once the description is gone: the declarations, which every compile sweeps,
-    // then lie together instead of among the parser's freed buffers.
+    // Copied once the description is gone: the resources, which every compile sweeps, then
+    // lie together instead of among the parser's freed buffers (the passes go into the
+    // graph's tables).
     let resources = resources.to_vec();
-    let passes = passes.to_vec();
     let mut graph = RenderGraph::with_capacity(resources.len(), passes.len());
     for r in resources {
         graph.push_resource(r);
     }
-    for p in passes {
+    for p in &passes {
         graph.push_pass(p, None);
     }
     graph.histories = histories;
@@ -615,7 +616,7 @@ impl RenderGraph<'_> {
 }
 
 /// The description of these declarations (what [`RenderGraph::to_json`] emits).
-pub(crate) fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> String {
+pub(crate) fn describe(resources: &[ResourceDecl], passes: &Passes) -> String {
     {
         let name = |id: &ResourceId| {
             resources
@@ -679,10 +680,10 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> Strin
         let passes = passes
             .iter()
             .map(|p| PassJson {
-                name: p.name.to_string(),
-                kind: p.kind,
+                name: p.name().to_string(),
+                kind: p.kind(),
                 color: p
-                    .color
+                    .color()
                     .iter()
                     .map(|c| ColorJson {
                         resource: name(&c.resource),
@@ -693,28 +694,28 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &[PassDecl]) -> Strin
                         layer: c.sub.layer,
                     })
                     .collect(),
-                depth: p.depth.map(|d| DepthJson {
+                depth: p.depth().map(|d| DepthJson {
                     resource: name(&d.resource),
                     access: d.access,
                     clear: d.clear.map(emit_clear),
                     mip: d.sub.mip,
                     layer: d.sub.layer,
                 }),
-                sample: names(&p.sample),
-                input: names(&p.input),
-                storage_read: names(&p.storage_read),
-                storage_write: names(&p.storage_write),
-                storage_read_write: names(&p.storage_read_write),
-                copy_src: names(&p.copy_src),
-                copy_dst: names(&p.copy_dst),
-                uniform: names(&p.uniform),
-                vertex: names(&p.vertex),
-                index: names(&p.index),
-                indirect: names(&p.indirect),
-                upload: names(&p.upload),
-                side_effects: p.side_effects,
-                keep_order: p.keep_order.then_some(serde_json::Value::Bool(true)),
-                multiview: p.multiview,
+                sample: names(p.sample()),
+                input: names(p.input()),
+                storage_read: names(p.storage_read()),
+                storage_write: names(p.storage_write()),
+                storage_read_write: names(p.storage_read_write()),
+                copy_src: names(p.copy_src()),
+                copy_dst: names(p.copy_dst()),
+                uniform: names(p.uniform()),
+                vertex: names(p.vertex()),
+                index: names(p.index()),
+                indirect: names(p.indirect()),
+                upload: names(p.upload()),
+                side_effects: p.side_effects(),
+                keep_order: p.keep_order().then_some(serde_json::Value::Bool(true)),
+                multiview: p.multiview(),
             })
             .collect();
         serde_json::to_string_pretty(&Description { resources, passes })

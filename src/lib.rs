@@ -140,7 +140,8 @@
 // Layers, bottom to top; a module imports only from its own layer or below (checked by the
 // `layering` test, which reads every `use crate::` line):
 //   0  ids, hash, format, error, tile  plain values and helpers
-//   1  resource                        declared data: handles, shapes, accesses, pass declarations
+//   1  resource, passes                declared data: handles, shapes, accesses, pass declarations;
+//                                      a graph's passes in tables
 //   2  context                         what a pass closure sees (filled in by the executor)
 //   3  declare                         the builder: a graph of resources, passes and closures
 //   4  description, options           JSON in and out; what the compiler may do
@@ -173,6 +174,7 @@ pub mod helpers;
 mod html;
 mod ids;
 mod options;
+mod passes;
 pub mod plan;
 #[cfg(feature = "profiler")]
 pub mod profiler;
@@ -213,6 +215,7 @@ pub use execute::{
 /// graph again through [`RenderGraph::from_declarations`](crate::RenderGraph::from_declarations).
 pub mod decl {
     pub use crate::format::{format_name, parse_format};
+    pub use crate::passes::{PassIter, PassRef, Passes};
     pub use crate::resource::{
         AttachmentDecl, ColorAttachment, DepthAttachment, Entry, ListAccess, PassDecl, PassKind,
         ResourceDecl, ResourceKind,

@@ -801,7 +801,10 @@ impl ResourceDecl {
     }
 }
 
-/// A declared pass: its type and every access.
+/// A declared pass, owned: its type and every access. What
+/// [`RenderGraph::from_declarations`](crate::RenderGraph::from_declarations) takes and
+/// [`PassRef::to_decl`](crate::decl::PassRef::to_decl) gives; a graph stores its passes in
+/// [`Passes`](crate::decl::Passes).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PassDecl {
     /// Unique name.
@@ -871,23 +874,6 @@ impl PassDecl {
             keep_order: false,
             multiview: None,
         }
-    }
-
-    /// The declaration emptied and renamed for another pass, keeping its lists' storage (and
-    /// its name's, where the name is the same).
-    pub(crate) fn reuse(&mut self, name: &str, kind: PassKind) {
-        if &*self.name != name {
-            self.name = name.into();
-        }
-        self.kind = kind;
-        self.color.clear();
-        self.depth = None;
-        for access in ListAccess::ALL {
-            self.list_mut(access).clear();
-        }
-        self.side_effects = false;
-        self.keep_order = false;
-        self.multiview = None;
     }
 }
 
@@ -1051,53 +1037,6 @@ impl AttachmentDecl {
 }
 
 impl PassDecl {
-    /// Views the pass renders: its multiview count, or 1.
-    #[inline]
-    pub fn views(&self) -> u32 {
-        self.multiview.unwrap_or(1).max(1)
-    }
-
-    /// Attachment slots in order: colour slots, then depth. A multiview attachment is one
-    /// slot per view (layers `layer .. layer + N`, consecutively): the compiler tracks each
-    /// layer as its own subresource.
-    pub fn attachments(&self) -> impl ExactSizeIterator<Item = AttachmentDecl> + Clone + '_ {
-        Slots {
-            pass: self,
-            views: self.views(),
-            next: 0,
-            end: self.attachment_count(),
-        }
-    }
-
-    /// Attachment slot `slot` (`slot < attachment_count()`): colour attachment
-    /// `slot / views`, or the depth attachment, seen through view `slot % views`.
-    fn slot(&self, slot: usize, views: u32) -> AttachmentDecl {
-        let (index, view) = if views == 1 {
-            (slot, 0)
-        } else {
-            (slot / views as usize, (slot % views as usize) as u32)
-        };
-        match self.color.get(index) {
-            Some(c) => c.slot(view),
-            None => self
-                .depth
-                .as_ref()
-                .expect("slot within attachment_count")
-                .slot(view),
-        }
-    }
-
-    /// Number of attachment slots (one per view of a multiview attachment).
-    #[inline]
-    pub fn attachment_count(&self) -> usize {
-        (self.color.len() + usize::from(self.depth.is_some())) * self.views() as usize
-    }
-
-    /// Number of colour slots (one per view of a multiview attachment).
-    pub fn color_slot_count(&self) -> usize {
-        self.color.len() * self.views() as usize
-    }
-
     /// One of the pass's lists.
     #[inline]
     pub fn list(&self, access: ListAccess) -> &[Entry] {
@@ -1133,60 +1072,4 @@ impl PassDecl {
             ListAccess::Upload => &mut self.upload,
         }
     }
-
-    /// Every list entry with how the pass uses it.
-    pub fn entries(&self) -> impl Iterator<Item = (ListAccess, Entry)> + Clone + '_ {
-        ListAccess::ALL
-            .into_iter()
-            .flat_map(move |a| self.list(a).iter().map(move |&e| (a, e)))
-    }
-
-    /// Whether the pass names `resource` anywhere: an attachment, a resolve target or a list.
-    pub fn uses(&self, resource: ResourceId) -> bool {
-        self.color
-            .iter()
-            .any(|c| c.resource == resource || c.resolve == Some(resource))
-            || self.depth.is_some_and(|d| d.resource == resource)
-            || self.lists_name(resource, |_| true)
-    }
-
-    /// Whether an entry of the lists names `resource` and satisfies `accept`. Plain loops: the
-    /// executor asks this for every view a pass closure requests.
-    pub(crate) fn lists_name(&self, resource: ResourceId, accept: impl Fn(&Entry) -> bool) -> bool {
-        ListAccess::ALL.iter().any(|&a| {
-            self.list(a)
-                .iter()
-                .any(|e| e.resource == resource && accept(e))
-        })
-    }
 }
-
-/// The iterator of [`PassDecl::attachments`]: slots by index, so the common pass of one view
-/// costs no nested iterators in the compiler's loops.
-#[derive(Clone)]
-struct Slots<'p> {
-    pass: &'p PassDecl,
-    views: u32,
-    next: usize,
-    end: usize,
-}
-
-impl Iterator for Slots<'_> {
-    type Item = AttachmentDecl;
-
-    fn next(&mut self) -> Option<AttachmentDecl> {
-        if self.next == self.end {
-            return None;
-        }
-        let slot = self.pass.slot(self.next, self.views);
-        self.next += 1;
-        Some(slot)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.end - self.next;
-        (left, Some(left))
-    }
-}
-
-impl ExactSizeIterator for Slots<'_> {}

@@ -4,8 +4,9 @@
 
 use super::compiler::emptied;
 use super::restructure::pass_key;
+use crate::passes::{PassRef, Passes};
 use crate::resource::{
-    AttachmentDecl, Entry, ListAccess, PassDecl, PassKind, ResourceDecl, ResourceId, ResourceKind,
+    AttachmentDecl, Entry, ListAccess, PassKind, ResourceDecl, ResourceId, ResourceKind,
 };
 
 /// What the steps read of a pass besides its accesses.
@@ -28,7 +29,7 @@ pub(super) struct Lists(u16);
 impl Lists {
     /// The non-empty lists of `pass`.
     #[inline]
-    pub(super) fn of(pass: &PassDecl) -> Self {
+    pub(super) fn of(pass: PassRef<'_>) -> Self {
         let mut bits = 0;
         for (i, access) in ListAccess::ALL.into_iter().enumerate() {
             bits |= u16::from(!pass.list(access).is_empty()) << i;
@@ -80,11 +81,11 @@ pub(super) struct Accesses {
     keys: Vec<u64>,
     /// Per pass: its first slot; one more entry at the end holds the total.
     slot_start: Vec<u32>,
-    /// Every pass's attachment slots, as [`PassDecl::attachments`] gives them.
+    /// Every pass's attachment slots, as [`PassRef::attachments`] gives them.
     slots: Vec<AttachmentDecl>,
     /// Per pass: its first entry; one more entry at the end holds the total.
     entry_start: Vec<u32>,
-    /// Every pass's list entries, as [`PassDecl::entries`] gives them.
+    /// Every pass's list entries, as [`PassRef::entries`] gives them.
     entries: Vec<(ListAccess, Entry)>,
     /// The imported resources, in order: the steps that handle imports visit only these.
     imports: Vec<u32>,
@@ -94,7 +95,7 @@ pub(super) struct Accesses {
 
 impl Accesses {
     /// Fills the tables with `res` and `passes`.
-    pub(super) fn fill(&mut self, res: &[ResourceDecl], passes: &[PassDecl]) {
+    pub(super) fn fill(&mut self, res: &[ResourceDecl], passes: &Passes) {
         self.clear(res.len(), passes.len());
         for r in res {
             self.push_resource(r);
@@ -157,26 +158,26 @@ impl Accesses {
     }
 
     /// Adds the next pass, whose non-empty lists are `lists`.
-    pub(super) fn push(&mut self, pass: &PassDecl, lists: Lists) {
+    pub(super) fn push(&mut self, pass: PassRef<'_>, lists: Lists) {
         let info = PassInfo {
-            kind: pass.kind,
-            side_effects: pass.side_effects,
-            keep_order: pass.keep_order,
+            kind: pass.kind(),
+            side_effects: pass.side_effects(),
+            keep_order: pass.keep_order(),
             // Validation allows at most 8 before the pass is pushed.
-            colors: pass.color.len().min(usize::from(u8::MAX)) as u8,
-            multiview: pass.multiview,
+            colors: pass.color().len().min(usize::from(u8::MAX)) as u8,
+            multiview: pass.multiview(),
         };
         let first = self.slots.len();
         if pass.views() == 1 {
             // The common pass of one view: one slot per attachment, copied from slices.
-            self.slots.extend(pass.color.iter().map(|c| c.slot(0)));
-            if let Some(d) = &pass.depth {
+            self.slots.extend(pass.color().iter().map(|c| c.slot(0)));
+            if let Some(d) = pass.depth() {
                 self.slots.push(d.slot(0));
             }
         } else {
             self.slots.extend(pass.attachments());
         }
-        // List by list (as `PassDecl::entries` orders them), the non-empty ones only: each
+        // List by list (as `PassRef::entries` orders them), the non-empty ones only: each
         // extends from a slice.
         for access in lists.iter() {
             let list = pass.list(access);

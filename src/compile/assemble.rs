@@ -9,10 +9,11 @@ use super::Planned;
 use super::compiler::{PlanLists, emptied, hand_over};
 use super::restructure::Restructured;
 use crate::options::CompileOptions;
+use crate::passes::Passes;
 use crate::plan::{
     CompiledGraph, NaiveSources, NeededBy, PassPlan, PhysicalResource, Reads, Traffic,
 };
-use crate::resource::{PassDecl, ResourceDecl};
+use crate::resource::ResourceDecl;
 
 /// What the steps after planning the order found: the compiler's lists, refilled each compile.
 #[derive(Default)]
@@ -33,7 +34,7 @@ pub(super) struct Lists<'a> {
 /// The plan of the frame as it runs (`frame`), with `live` the liveness of the declarations
 /// and `run_live` that of the frame as it runs.
 pub(super) fn assemble(
-    (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
+    (passes, resources): (&Arc<Passes>, &Arc<Vec<ResourceDecl>>),
     fingerprint: u128,
     options: &CompileOptions,
     frame: Restructured,

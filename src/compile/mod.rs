@@ -51,8 +51,9 @@ use crate::declare::{NameHashes, RenderGraph};
 use crate::error::GraphError;
 use crate::hash::FastHasher;
 use crate::options::CompileOptions;
+use crate::passes::Passes;
 use crate::plan::CompiledGraph;
-use crate::resource::{PassDecl, ResourceDecl};
+use crate::resource::ResourceDecl;
 
 pub use compiler::Compiler;
 use compiler::Workspaces;
@@ -63,7 +64,7 @@ type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// The declarations a step reads: the declared ones, or those restructuring edited.
 #[derive(Clone, Copy)]
 struct Decls<'a> {
-    passes: &'a [PassDecl],
+    passes: &'a Passes,
     resources: &'a [ResourceDecl],
     /// The passes' accesses in dense tables.
     acc: &'a accesses::Accesses,
@@ -94,7 +95,7 @@ fn compile(
 /// for declarations that compiled before. Each step fills its result's workspace in `work`
 /// and the steps after it borrow it.
 fn compile_decls(
-    (passes, resources): (&Arc<Vec<PassDecl>>, &Arc<Vec<ResourceDecl>>),
+    (passes, resources): (&Arc<Passes>, &Arc<Vec<ResourceDecl>>),
     names: Option<&NameHashes>,
     fingerprint: u128,
     options: &CompileOptions,

@@ -1,6 +1,6 @@
-//! Cache-line prefetch hints for the walks that follow pointers: a pass declaration's lists,
-//! the resources it names, a reused group's lists each live in an allocation of their
-//! own, which the hardware prefetcher cannot guess. Asking for the lines of the declarations
+//! Cache-line prefetch hints for the walks that follow pointers: the resources a pass names, a
+//! reused group's lists each live in an allocation of their own, which the hardware prefetcher
+//! cannot guess. Asking for the lines of the declarations
 //! or groups a few steps ahead lets their misses overlap the work on the current one; in a
 //! frame of 10 000 passes, whose declarations and plan do not stay in a core's caches between
 //! compiles, that took about a third off the compile (BENCHMARKS.md), and nothing at 1 000.
@@ -10,8 +10,9 @@
 //! rules.
 
 use super::Decls;
+use crate::passes::Passes;
 use crate::plan::{AttachmentPlan, Group};
-use crate::resource::{PassDecl, ResourceDecl, ResourceId};
+use crate::resource::{ResourceDecl, ResourceId};
 
 /// Asks the CPU to start loading the cache line holding `*p` into its caches.
 #[inline(always)]
@@ -41,12 +42,6 @@ fn prefetch_all<T>(value: &T) {
     prefetch_bytes((value as *const T).cast(), size_of::<T>());
 }
 
-/// Prefetches the cache lines of a list's entries (the first four: the lists walked are short).
-#[inline(always)]
-fn prefetch_list<T>(list: &[T]) {
-    prefetch_bytes(list.as_ptr().cast(), size_of_val(list).min(256));
-}
-
 /// Prefetches the cache lines of the `len` bytes from `start`.
 #[inline(always)]
 fn prefetch_bytes(start: *const u8, len: usize) {
@@ -55,27 +50,21 @@ fn prefetch_bytes(start: *const u8, len: usize) {
     }
 }
 
-/// Validation at pass `p`: twelve passes ahead the declaration, six ahead the first four lines
-/// of its colour and sample lists (its name is read only for an error: the unique-name check
-/// reads the hashes taken when it was declared), three ahead the resources its attachments and
-/// samples name (not yet checked: an id past the end prefetches nothing).
+/// Validation at pass `p`: three passes ahead, the resources its attachments and samples
+/// name (not yet checked: an id past the end prefetches nothing). The declarations themselves
+/// lie in tables read in order, which the hardware prefetcher follows.
 #[inline(always)]
-pub(super) fn declarations(passes: &[PassDecl], res: &[ResourceDecl], p: usize) {
-    ahead(passes, p, 12, prefetch_all);
-    ahead(passes, p, 6, |pass| {
-        prefetch_list(&pass.color);
-        prefetch_list(&pass.sample);
-    });
-    ahead(passes, p, 3, |pass| {
+pub(super) fn declarations(passes: &Passes, res: &[ResourceDecl], p: usize) {
+    if let Some(pass) = passes.get(p + 3) {
         let resource = |id: ResourceId| {
             if let Some(r) = res.get(id.index()) {
                 prefetch(r);
             }
         };
-        pass.color.iter().for_each(|c| resource(c.resource));
-        pass.depth.iter().for_each(|d| resource(d.resource));
-        pass.sample.iter().for_each(|e| resource(e.resource));
-    });
+        pass.color().iter().for_each(|c| resource(c.resource));
+        pass.depth().iter().for_each(|d| resource(d.resource));
+        pass.sample().iter().for_each(|e| resource(e.resource));
+    }
 }
 
 /// Grouping, reusing the old groups of `list` from position `used`: they are reused in turn,

@@ -9,10 +9,11 @@ use crate::declare::NameHashes;
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable};
 use crate::hash::NAMED;
+use crate::passes::{PassRef, Passes};
 use crate::plan::subresource_bytes;
 use crate::resource::{
-    Access, AttachmentDecl, ClearValue, Entry, HistoryHalf, ListAccess, PassDecl, PassKind,
-    ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange, TextureDesc,
+    Access, AttachmentDecl, ClearValue, Entry, HistoryHalf, ListAccess, PassKind, ResourceDecl,
+    ResourceId, ResourceKind, Subresource, SubresourceRange, TextureDesc,
 };
 
 /// Valid MSAA sample counts.
@@ -71,7 +72,7 @@ pub(super) struct Workspace {
 /// `names` are the declarations' name hashes; `None` skips the unique-name check, for
 /// declarations that passed it before. `checked` (the compiler's) is cleared and filled.
 pub(super) fn validate<'w>(
-    passes: &[PassDecl],
+    passes: &Passes,
     res: &[ResourceDecl],
     names: Option<&NameHashes>,
     work: &mut Workspace,
@@ -91,7 +92,12 @@ pub(super) fn validate<'w>(
             "resource",
             &mut work.names,
         )?;
-        check_unique_names(&names.passes, |i| &passes[i].name, "pass", &mut work.names)?;
+        check_unique_names(
+            &names.passes,
+            |i| passes.at(i).name(),
+            "pass",
+            &mut work.names,
+        )?;
     }
     checked.subs.clear(res.len());
     checked.acc.clear(res.len(), passes.len());
@@ -106,7 +112,7 @@ pub(super) fn validate<'w>(
 /// subresources in the walk that checks it, each pass's accesses right after its declaration
 /// is checked, while it is in the caches.
 fn check_resources_and_passes(
-    passes: &[PassDecl],
+    passes: &Passes,
     res: &[ResourceDecl],
     checked: &mut Checked,
     work: &mut Workspace,
@@ -425,7 +431,7 @@ impl Use {
 /// Checks one pass: each rule a method.
 struct PassChecker<'g> {
     res: &'g [ResourceDecl],
-    pass: &'g PassDecl,
+    pass: PassRef<'g>,
     /// The pass's non-empty lists.
     lists: Lists,
     /// The first attachment: its resource and rendered extent (width, height, samples).
@@ -482,7 +488,7 @@ impl PassChecker<'_> {
 
     fn invalid_access(&self, resource: Option<ResourceId>, message: String) -> GraphError {
         GraphError::InvalidAccess {
-            pass: self.pass.name.to_string(),
+            pass: self.pass.name().to_string(),
             resource: resource.map(|r| self.name(r)),
             message,
         }
@@ -505,13 +511,13 @@ impl PassChecker<'_> {
             *seen = stamp;
             Ok(())
         };
-        for c in &p.color {
+        for c in p.color() {
             mark(c.resource)?;
             if let Some(resolve) = c.resolve {
                 mark(resolve)?;
             }
         }
-        if let Some(d) = p.depth {
+        if let Some(d) = p.depth() {
             mark(d.resource)?;
         }
         for access in self.lists.iter() {
@@ -525,7 +531,7 @@ impl PassChecker<'_> {
     #[cold]
     fn unknown(&self, id: ResourceId) -> GraphError {
         GraphError::UnknownResource {
-            pass: self.pass.name.to_string(),
+            pass: self.pass.name().to_string(),
             resource: format!("#{id}"),
         }
     }
@@ -536,10 +542,10 @@ impl PassChecker<'_> {
         let p = self.pass;
         let written = |access: Access, r: ResourceId| (access != Access::Read).then_some(r);
         let colors = p
-            .color
+            .color()
             .iter()
             .flat_map(|c| [written(c.access, c.resource), c.resolve]);
-        let depth = p.depth.and_then(|d| written(d.access, d.resource));
+        let depth = p.depth().and_then(|d| written(d.access, d.resource));
         let attached = colors.chain([depth]).flatten();
         let listed = p
             .entries()
@@ -580,7 +586,7 @@ impl PassChecker<'_> {
         ]);
         // An upload is encoder work: it stands in a copy pass, where the bytes land in order.
         let uploads = has(&[ListAccess::Upload]);
-        let refused = match p.kind {
+        let refused = match p.kind() {
             PassKind::Render if copies => Some("copy accesses"),
             PassKind::Render | PassKind::Compute if uploads => {
                 Some("uploads (declare them on a copy pass)")
@@ -604,7 +610,7 @@ impl PassChecker<'_> {
         match refused {
             Some(what) => Err(self.invalid_access(
                 None,
-                format!("a {} pass cannot have {what}", p.kind.as_str()),
+                format!("a {} pass cannot have {what}", p.kind().as_str()),
             )),
             None => Ok(()),
         }
@@ -612,12 +618,12 @@ impl PassChecker<'_> {
 
     /// wgpu's cap on colour attachments.
     fn attachment_count(&self) -> Result<(), GraphError> {
-        if self.pass.color.len() > MAX_COLOR_ATTACHMENTS {
+        if self.pass.color().len() > MAX_COLOR_ATTACHMENTS {
             return Err(self.invalid_access(
                 None,
                 format!(
                     "{} colour attachments; wgpu allows {MAX_COLOR_ATTACHMENTS}",
-                    self.pass.color.len()
+                    self.pass.color().len()
                 ),
             ));
         }
@@ -628,13 +634,13 @@ impl PassChecker<'_> {
     /// that many is checked where it executes.) Each attachment renders all N views: its layers
     /// are checked one by one as the pass's attachment slots.
     fn multiview(&self) -> Result<(), GraphError> {
-        let Some(views) = self.pass.multiview else {
+        let Some(views) = self.pass.multiview() else {
             return Ok(());
         };
-        let message = if self.pass.kind != PassKind::Render {
+        let message = if self.pass.kind() != PassKind::Render {
             format!(
                 "a {} pass cannot be multiview; only render passes have views",
-                self.pass.kind.as_str()
+                self.pass.kind().as_str()
             )
         } else if views < 2 {
             format!("`multiview` is {views}; a multiview pass renders at least 2 views")
@@ -658,7 +664,7 @@ impl PassChecker<'_> {
     #[cold]
     fn buffer_used_as(&self, id: ResourceId, what: &str) -> GraphError {
         GraphError::FormatMismatch {
-            pass: Some(self.pass.name.to_string()),
+            pass: Some(self.pass.name().to_string()),
             resource: self.name(id),
             message: format!("a buffer used as {what}"),
         }
@@ -681,7 +687,7 @@ impl PassChecker<'_> {
     #[cold]
     fn outside(&self, id: ResourceId, t: TextureDesc, sub: Subresource) -> GraphError {
         GraphError::InvalidSubresource {
-            pass: self.pass.name.to_string(),
+            pass: self.pass.name().to_string(),
             resource: self.name(id),
             message: format!(
                 "mip {} of layer {} is outside the texture ({} mips, {} layers)",
@@ -704,7 +710,7 @@ impl PassChecker<'_> {
         if let Some(clear) = a.clear {
             self.own_clear_only_on_clear(a)?;
             check_clear_fits(
-                Some(&self.pass.name),
+                Some(&self.pass.name()),
                 &self.res[a.resource.index()].name,
                 t.format,
                 clear,
@@ -731,7 +737,7 @@ impl PassChecker<'_> {
         mip: u32,
         first: u32,
     ) -> Result<(), GraphError> {
-        let Some(views) = self.pass.multiview.filter(|&v| v > 1) else {
+        let Some(views) = self.pass.multiview().filter(|&v| v > 1) else {
             return Ok(());
         };
         if mip >= t.mips || u64::from(first) + u64::from(views) <= u64::from(t.layers) {
@@ -743,7 +749,7 @@ impl PassChecker<'_> {
     #[cold]
     fn too_few_layers(&self, id: ResourceId, t: TextureDesc, views: u32, first: u32) -> GraphError {
         GraphError::InvalidSubresource {
-            pass: self.pass.name.to_string(),
+            pass: self.pass.name().to_string(),
             resource: self.name(id),
             message: format!(
                 "multiview({views}) needs layers {first}..{} of the texture, which has {} layer{}",
@@ -773,7 +779,7 @@ impl PassChecker<'_> {
             _ => return Ok(()),
         };
         Err(GraphError::FormatMismatch {
-            pass: Some(self.pass.name.to_string()),
+            pass: Some(self.pass.name().to_string()),
             resource: self.name(a.resource),
             message,
         })
@@ -810,7 +816,7 @@ impl PassChecker<'_> {
         };
         if (fw, fh) != (w, h) {
             return Err(GraphError::SizeMismatch {
-                pass: self.pass.name.to_string(),
+                pass: self.pass.name().to_string(),
                 resource: self.name(id),
                 first: self.name(fid),
                 expected: format!("{fw}x{fh}"),
@@ -819,7 +825,7 @@ impl PassChecker<'_> {
         }
         if fs != t.samples {
             return Err(GraphError::SampleCountMismatch {
-                pass: self.pass.name.to_string(),
+                pass: self.pass.name().to_string(),
                 resource: self.name(id),
                 first: self.name(fid),
                 expected: fs,
@@ -853,7 +859,7 @@ impl PassChecker<'_> {
             return Ok(());
         };
         Err(GraphError::ResolveMismatch {
-            pass: self.pass.name.to_string(),
+            pass: self.pass.name().to_string(),
             resource: self.name(a.resource),
             target: self.name(target),
             message,
@@ -872,7 +878,7 @@ impl PassChecker<'_> {
             }
             (_, ResourceKind::Texture(_)) if access.is_buffer_only() => {
                 Err(GraphError::FormatMismatch {
-                    pass: Some(self.pass.name.to_string()),
+                    pass: Some(self.pass.name().to_string()),
                     resource: self.name(e.resource),
                     message: format!(
                         "a texture used as {}",
@@ -888,7 +894,7 @@ impl PassChecker<'_> {
             }
             (_, ResourceKind::Buffer(_)) if !e.range.is_all() => {
                 Err(GraphError::InvalidSubresource {
-                    pass: self.pass.name.to_string(),
+                    pass: self.pass.name().to_string(),
                     resource: self.name(e.resource),
                     message: format!(
                         "{} named on a buffer; buffers have no subresources",
@@ -926,7 +932,7 @@ impl PassChecker<'_> {
             .flatten()
             .any(|(_, count)| count == 0);
         Err(GraphError::InvalidSubresource {
-            pass: self.pass.name.to_string(),
+            pass: self.pass.name().to_string(),
             resource: self.name(id),
             message: if empty {
                 format!("{} names no subresource", range.describe())
@@ -985,7 +991,7 @@ impl PassChecker<'_> {
                     let (writer, other) = if ua.writes() { (ua, ub) } else { (ub, ua) };
                     if writer.writes() && writer != other {
                         return Err(GraphError::Feedback {
-                            pass: self.pass.name.to_string(),
+                            pass: self.pass.name().to_string(),
                             resource: self.name(id),
                             other: if writer == ua { ub.name() } else { ua.name() },
                         });

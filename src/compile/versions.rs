@@ -8,10 +8,10 @@ use super::subresources::SubTable;
 use super::traffic::PassBytes;
 use super::validate::Checked;
 use crate::error::GraphError;
+use crate::passes::Passes;
 use crate::plan::{DependencyAccess, Reads};
 use crate::resource::{
-    Access, HistoryHalf, ImportAfter, ImportContents, PassDecl, PassId, ResourceDecl, ResourceId,
-    Subresource,
+    Access, HistoryHalf, ImportAfter, ImportContents, PassId, ResourceDecl, ResourceId, Subresource,
 };
 
 /// Index of a version.
@@ -131,7 +131,7 @@ pub(super) fn trace_versions<'w>(
 
 /// The versions being traced and each subresource's current one.
 struct Tracer<'g> {
-    passes: &'g [PassDecl],
+    passes: &'g Passes,
     acc: &'g Accesses,
     res: &'g [ResourceDecl],
     subs: &'g SubTable,
@@ -208,7 +208,7 @@ impl<'g> Tracer<'g> {
             let decl = &self.res[a.resource.index()];
             if a.access.reads_prior() && loaded.is_none() && a.clear.or(decl.clear).is_none() {
                 return Err(GraphError::ReadBeforeWrite {
-                    pass: self.passes[p].name.to_string(),
+                    pass: self.passes.at(p).name().to_string(),
                     resource: decl.name.to_string(),
                     access: a.access.as_str(),
                     hint: read_before_write_hint(decl, true, Some(a.sub)),
@@ -236,7 +236,7 @@ impl<'g> Tracer<'g> {
                         (decl.subresource_count() > 1).then(|| self.subs.sub_at(e.resource, sub))
                     });
                     return Err(GraphError::ReadBeforeWrite {
-                        pass: self.passes[p].name.to_string(),
+                        pass: self.passes.at(p).name().to_string(),
                         resource: decl.name.to_string(),
                         access: access.as_str(),
                         hint: read_before_write_hint(decl, false, named),

@@ -168,8 +168,8 @@ impl Frame<'_> {
         scope: Option<&dyn GroupScope>,
     ) -> Result<(), ExecuteError> {
         for &p in passes {
-            let decl = &self.passes[p.index()];
-            let name = &*decl.name;
+            let decl = self.passes.pass(p);
+            let name = decl.name();
             let callback = callbacks
                 .get(p)
                 .ok_or_else(|| ExecuteError::MissingCallback {

@@ -69,7 +69,7 @@ pub(super) fn note_multiview(plan: &CompiledGraph, device: &wgpu::Device, option
         .iter()
         .zip(plan.passes())
         .filter(|(_, p)| !p.culled)
-        .filter_map(|(d, _)| d.multiview)
+        .filter_map(|(d, _)| d.multiview())
         .max();
     let (Some(views), true) = (views, option) else {
         return;

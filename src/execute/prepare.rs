@@ -152,8 +152,8 @@ impl Executor {
             .zip(plan.passes())
             .filter(|(_, p)| !p.culled);
         for (decl, _) in live {
-            let textures = second_resource(decl.sample.iter().chain(&decl.input));
-            let uniforms = second_resource(decl.uniform.iter());
+            let textures = second_resource(decl.sample().iter().chain(decl.input()));
+            let uniforms = second_resource(decl.uniform().iter());
             if textures.is_none() && uniforms.is_none() {
                 continue;
             }
@@ -165,7 +165,7 @@ impl Executor {
             };
             if let Some((r, one, several)) = refused {
                 return Err(ExecuteError::Unsupported {
-                    pass: decl.name.to_string(),
+                    pass: decl.name().to_string(),
                     resource: plan.resource_name(r).to_owned(),
                     message: format!(
                         "on this adapter ({}) wgpu's GL backend reads every {one} a shader binds from the first binding (a desktop GL 3.3 context whose driver lists compute shaders: no binding numbers in the shaders and none assigned), so a pass reading two {several} reads one twice; use the Vulkan backend there",
@@ -203,11 +203,11 @@ fn check_gl_ranges(plan: &CompiledGraph) -> Result<(), ExecuteError> {
         .zip(plan.passes())
         .filter(|(_, p)| !p.culled);
     for (decl, _) in live {
-        let reads = decl.sample.iter().chain(&decl.input);
+        let reads = decl.sample().iter().chain(decl.input());
         for e in reads.filter(|e| e.range.single().is_none()) {
             if let Some((first, count)) = e.range.layers.filter(|&(first, _)| first > 0) {
                 return Err(ExecuteError::Unsupported {
-                    pass: decl.name.to_string(),
+                    pass: decl.name().to_string(),
                     resource: plan.resource_name(e.resource).to_owned(),
                     message: format!(
                         "wgpu's GL backend cannot bind layers {first}..{} for a shader read, only views whose first layer is 0: render these layers into layers 0..{count} of an array, or sample a range that starts at layer 0",

@@ -10,8 +10,9 @@ use super::tables::{Slot, Tables};
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::declare::RenderGraph;
+use crate::passes::Passes;
 use crate::plan::CompiledGraph;
-use crate::resource::{PassDecl, ResourceDecl};
+use crate::resource::ResourceDecl;
 
 /// A frame's command buffers in submission order.
 pub(super) struct Recorded {
@@ -26,7 +27,7 @@ impl Executor {
         &'f self,
         graph: u32,
         resources: &'f [ResourceDecl],
-        passes: &'f [PassDecl],
+        passes: &'f Passes,
         imports: &'f Imports,
         timed: bool,
         timer: Option<&'f dyn DynTimer>,

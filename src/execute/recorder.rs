@@ -9,7 +9,8 @@ use super::tables::Tables;
 use super::timer::{DynTimer, GroupScope, TimedGroup};
 use super::timing::FrameQueries;
 use crate::context::Views;
-use crate::resource::{PassDecl, PassId, PassKind, Subresource};
+use crate::passes::Passes;
+use crate::resource::{PassId, PassKind, Subresource};
 
 /// What recording a group reads: the same for every group of the frame, and shared by every
 /// recording thread of it.
@@ -17,7 +18,7 @@ use crate::resource::{PassDecl, PassId, PassKind, Subresource};
 pub(super) struct Frame<'f> {
     pub tables: Tables<'f>,
     /// The graph's passes.
-    pub passes: &'f [PassDecl],
+    pub passes: &'f Passes,
     pub timestamps: Option<FrameQueries<'f>>,
     /// The caller's timer ([`Executor::execute_timed`](super::Executor::execute_timed)); the
     /// executor's own timestamps are off when there is one.
@@ -189,7 +190,7 @@ impl<'r> Recorder<'r, '_> {
             let one = Recording {
                 ops: &split.ops,
                 passes: std::slice::from_ref(&split.pass),
-                label: &frame.passes[split.pass.index()].name,
+                label: frame.passes.at(split.pass.index()).name(),
                 invalidate: k == 0,
             };
             self.render_passes(group, one, &mut timestamps, callbacks, scope)?;

@@ -6,7 +6,8 @@ use super::imports::Imports;
 use super::pool::{Pool, TextureViews};
 use super::quirks::Quirks;
 use crate::context::{FrameResources, PassContext, RenderTarget, Views};
-use crate::resource::{PassDecl, ResourceDecl, ResourceId, Subresource, SubresourceRange};
+use crate::passes::PassRef;
+use crate::resource::{ResourceDecl, ResourceId, Subresource, SubresourceRange};
 
 /// Where this frame finds a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,7 +103,7 @@ impl<'f> Tables<'f> {
     /// What the closure of `pass` sees, recording `views`.
     pub(super) fn context<'c>(
         &'c self,
-        pass: &'c PassDecl,
+        pass: PassRef<'c>,
         views: Views,
         target: Option<RenderTarget>,
     ) -> PassContext<'c> {

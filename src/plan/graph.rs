@@ -9,14 +9,15 @@ use super::{
 };
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::resource::{PassDecl, PassId, PassKind, ResourceDecl, ResourceId};
+use crate::passes::{PassRef, Passes};
+use crate::resource::{PassId, PassKind, ResourceDecl, ResourceId};
 
 /// The compiled frame: every decision, ready to execute, serialize or explain.
 #[derive(Debug, Clone)]
 pub struct CompiledGraph {
     pub(crate) fingerprint: u128,
     pub(crate) options: CompileOptions,
-    pub(crate) pass_decls: Arc<Vec<PassDecl>>,
+    pub(crate) pass_decls: Arc<Passes>,
     pub(crate) resource_decls: Arc<Vec<ResourceDecl>>,
     pub(crate) passes: Vec<PassPlan>,
     pub(crate) groups: Vec<Group>,
@@ -105,21 +106,21 @@ impl CompiledGraph {
 
     /// Name of a declared pass.
     pub fn pass_name(&self, pass: PassId) -> &str {
-        &self.pass_decls[pass.index()].name
+        self.pass_decls.pass(pass).name()
     }
 
     /// Type of a declared pass.
     pub fn pass_kind(&self, pass: PassId) -> PassKind {
-        self.pass_decls[pass.index()].kind
+        self.pass_decls.at(pass.index()).kind()
     }
 
     /// Declaration of a pass: every access it made.
-    pub fn pass_decl(&self, pass: PassId) -> &PassDecl {
-        &self.pass_decls[pass.index()]
+    pub fn pass_decl(&self, pass: PassId) -> PassRef<'_> {
+        self.pass_decls.pass(pass)
     }
 
     /// Declarations of every pass, in declaration order.
-    pub fn pass_decls(&self) -> &[PassDecl] {
+    pub fn pass_decls(&self) -> &Passes {
         &self.pass_decls
     }
 
@@ -142,7 +143,7 @@ impl CompiledGraph {
     pub fn pass_id(&self, name: &str) -> Option<PassId> {
         self.pass_decls
             .iter()
-            .position(|p| &*p.name == name)
+            .position(|p| p.name() == name)
             .map(PassId::new)
     }
 

@@ -5,7 +5,8 @@ use super::{
     AttachmentPlan, CompiledGraph, Group, GroupBreak, LoadOp, LoadReason, StoreOp, StoreReason,
     color_bytes_per_sample,
 };
-use crate::resource::{Access, AttachmentDecl, PassDecl, PassId, ResourceDecl, ResourceKind};
+use crate::passes::PassRef;
+use crate::resource::{Access, AttachmentDecl, PassId, ResourceDecl, ResourceKind};
 
 /// What the naive plan needs of the compiled versions: per attachment slot of every pass (slots of
 /// pass `p` at `loaded[start[p]..start[p + 1]]`), `None` when the slot finds no contents, else the
@@ -66,7 +67,7 @@ pub(crate) fn naive_loads(access: Access, loaded: Option<Option<PassId>>) -> boo
 
 /// The naive plan's attachments of pass `p`, in slot order.
 fn naive_attachments<'p>(
-    pass: &'p PassDecl,
+    pass: PassRef<'p>,
     p: PassId,
     resources: &'p [ResourceDecl],
     sources: &'p NaiveSources,
@@ -89,18 +90,18 @@ impl CompiledGraph {
             let mut attachments =
                 naive_attachments(pass, pid, &self.resource_decls, &self.naive_sources);
             groups.push(Group {
-                kind: pass.kind,
+                kind: pass.kind(),
                 passes: vec![pid],
                 color: attachments.by_ref().take(pass.color_slot_count()).collect(),
                 depth: attachments.next(),
                 depth_views: attachments.collect(),
-                multiview: pass.multiview,
-                color_bytes_per_sample: color_bytes_per_sample(pass.color.iter().filter_map(|c| {
-                    match self.resource_decls[c.resource.index()].kind {
+                multiview: pass.multiview(),
+                color_bytes_per_sample: color_bytes_per_sample(pass.color().iter().filter_map(
+                    |c| match self.resource_decls[c.resource.index()].kind {
                         ResourceKind::Texture(t) => Some(t.format),
                         ResourceKind::Buffer(_) => None,
-                    }
-                })),
+                    },
+                )),
                 break_reason: GroupBreak::MergingDisabled,
             });
         }

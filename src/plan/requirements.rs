@@ -4,8 +4,9 @@
 use super::{CompiledGraph, ResourceUsage};
 use crate::format::format_name;
 use crate::options::PlanLimits;
+use crate::passes::PassRef;
 use crate::resource::{
-    Access, ListAccess, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
+    Access, ListAccess, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
 };
 
 pub(crate) use crate::format::color_bytes_per_sample;
@@ -142,7 +143,7 @@ impl CompiledGraph {
         }
         let pass = self.pass_decl(excess.pass);
         let slots: Vec<(&str, wgpu::TextureFormat)> = pass
-            .color
+            .color()
             .iter()
             .filter_map(|c| {
                 let decl = self.resource_decl(c.resource);
@@ -188,10 +189,10 @@ impl CompiledGraph {
     /// Every resource pass `p` names: attachments, resolve targets, list entries.
     fn touched(&self, p: PassId) -> impl Iterator<Item = ResourceId> + '_ {
         let pass = self.pass_decl(p);
-        pass.color
+        pass.color()
             .iter()
             .flat_map(|c| std::iter::once(c.resource).chain(c.resolve))
-            .chain(pass.depth.map(|d| d.resource))
+            .chain(pass.depth().map(|d| d.resource))
             .chain(pass.entries().map(|(_, e)| e.resource))
     }
 
@@ -242,15 +243,15 @@ impl CompiledGraph {
                 _ => {}
             }
         }
-        match pass.kind {
+        match pass.kind() {
             PassKind::Render => {
-                needs.max_color_attachments = pass.color.len() as u32;
+                needs.max_color_attachments = pass.color().len() as u32;
                 needs.max_color_attachment_bytes_per_sample = color_bytes_per_sample(
-                    pass.color
+                    pass.color()
                         .iter()
                         .filter_map(|c| texture_format(self.resource_decl(c.resource))),
                 );
-                needs.max_multiview_view_count = pass.multiview.unwrap_or(0);
+                needs.max_multiview_view_count = pass.multiview().unwrap_or(0);
             }
             PassKind::Compute => {
                 let compute = PlanLimits::of(&wgpu::Limits::downlevel_defaults());
@@ -290,8 +291,9 @@ impl CompiledGraph {
         use wgpu::DownlevelFlags as D;
         let pass = self.pass_decl(p);
         let mut flags = D::empty();
-        let writes_storage = !pass.storage_write.is_empty() || !pass.storage_read_write.is_empty();
-        match pass.kind {
+        let writes_storage =
+            !pass.storage_write().is_empty() || !pass.storage_read_write().is_empty();
+        match pass.kind() {
             PassKind::Compute => flags |= D::COMPUTE_SHADERS,
             PassKind::Render if writes_storage => flags |= D::FRAGMENT_WRITABLE_STORAGE,
             PassKind::Copy if copies_depth_and_buffer(pass, &self.resource_decls) => {
@@ -299,16 +301,16 @@ impl CompiledGraph {
             }
             _ => {}
         }
-        if !pass.indirect.is_empty() {
+        if !pass.indirect().is_empty() {
             flags |= D::INDIRECT_EXECUTION;
         }
         // wgpu binds a depth attachment for sampling only where it can stay read-only.
-        if let Some(d) = pass.depth
+        if let Some(d) = pass.depth()
             && d.access == Access::Read
             && pass
-                .sample
+                .sample()
                 .iter()
-                .chain(&pass.input)
+                .chain(pass.input())
                 .any(|e| e.resource == d.resource)
         {
             flags |= D::READ_ONLY_DEPTH_STENCIL;
@@ -329,7 +331,7 @@ impl CompiledGraph {
     fn read_write_storage(&self) -> Vec<bool> {
         let mut rw = vec![false; self.resource_decls.len()];
         for p in self.live_passes() {
-            for e in &self.pass_decl(p).storage_read_write {
+            for e in self.pass_decl(p).storage_read_write() {
                 rw[e.resource.index()] = true;
             }
         }
@@ -368,8 +370,8 @@ fn texture_format(decl: &ResourceDecl) -> Option<wgpu::TextureFormat> {
 }
 
 /// Whether a copy pass names a depth or stencil texture and a buffer among its copies.
-fn copies_depth_and_buffer(pass: &PassDecl, resources: &[ResourceDecl]) -> bool {
-    let copies = || pass.copy_src.iter().chain(&pass.copy_dst);
+fn copies_depth_and_buffer(pass: PassRef<'_>, resources: &[ResourceDecl]) -> bool {
+    let copies = || pass.copy_src().iter().chain(pass.copy_dst());
     let kind = |r: ResourceId| resources[r.index()].kind;
     copies().any(|e| matches!(kind(e.resource), ResourceKind::Texture(t) if t.format.is_depth_stencil_format()))
         && copies().any(|e| matches!(kind(e.resource), ResourceKind::Buffer(_)))

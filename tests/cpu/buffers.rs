@@ -351,7 +351,7 @@ fn the_builder_declares_ranges_and_buffer_accesses() {
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let forward = plan.pass_decl(plan.pass_id("forward").expect("declared"));
     assert_eq!(
-        forward.sample[0].range,
+        forward.sample()[0].range,
         SubresourceRange {
             mips: None,
             layers: Some((0, 2)),

@@ -6,7 +6,7 @@ use std::path::Path;
 /// The layers of lib.rs, bottom first.
 const LAYERS: [&[&str]; 10] = [
     &["ids", "hash", "format", "error", "tile"],
-    &["resource"],
+    &["resource", "passes"],
     &["context"],
     &["declare"],
     &["description", "options"],

@@ -306,7 +306,7 @@ fn the_builder_and_the_description_agree() {
     assert!(json.contains(r#""multiview": 2"#), "{json}");
     let loaded = RenderGraph::from_json(&json).expect("loads");
     assert_eq!(loaded.fingerprint(), graph.fingerprint());
-    assert_eq!(loaded.passes()[0].multiview, Some(2));
+    assert_eq!(loaded.passes().at(0).multiview(), Some(2));
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     assert_eq!(plan.groups()[0].multiview, Some(2));
     assert_eq!(plan.groups()[0].views(), 2);

@@ -143,10 +143,10 @@ fn a_plan_keeps_the_declarations_it_was_compiled_from_across_a_reset() {
     let options = CompileOptions::default();
     let mut graph = fresh(3, "glass");
     let plan = cache.get_or_compile(&graph, &options).expect("compiles");
-    let declared = graph.passes().to_vec();
+    let declared = graph.passes().clone();
     graph = graph.reset();
     declare(&mut graph, 1, "other");
-    assert_eq!(plan.pass_decls(), &declared[..]);
+    assert_eq!(plan.pass_decls(), &declared);
     // The same frame again after two resets: the cached plan is found.
     graph = graph.reset();
     declare(&mut graph, 3, "glass");

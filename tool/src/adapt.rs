@@ -681,6 +681,7 @@ fn bits_of_clear(clear: &mut ClearValue) {
 mod tests {
     use super::*;
     use tilegraph::RenderGraph;
+    use tilegraph::decl::PassRef;
 
     fn caps_of_gl() -> Capabilities {
         Capabilities {
@@ -741,8 +742,8 @@ mod tests {
         }
     }
 
-    fn pass<'g>(graph: &'g RenderGraph<'_>, name: &str) -> &'g PassDecl {
-        graph.passes().iter().find(|p| &*p.name == name).unwrap()
+    fn pass<'g>(graph: &'g RenderGraph<'_>, name: &str) -> PassRef<'g> {
+        graph.passes().iter().find(|p| p.name() == name).unwrap()
     }
 
     /// Nothing changed: the same declarations, so the same fingerprint.
@@ -810,7 +811,7 @@ mod tests {
              "side_effects": true}]}"#;
         let (g, _, a) = adapted(d, &caps_of_gl()).unwrap();
         assert!(a.copy_draws.is_empty());
-        assert_eq!(pass(&g, "copy").kind, PassKind::Copy);
+        assert_eq!(pass(&g, "copy").kind(), PassKind::Copy);
     }
 
     #[test]
@@ -827,8 +828,8 @@ mod tests {
             &caps_of_gl(),
         )
         .unwrap();
-        assert!(pass(&g, "ssao").depth.is_none());
-        assert!(pass(&original, "ssao").depth.is_some());
+        assert!(pass(&g, "ssao").depth().is_none());
+        assert!(pass(&original, "ssao").depth().is_some());
         assert_eq!(a.shader_depth_tests["ssao"], "depth");
         assert_eq!(format(&g, "linear_depth"), wgpu::TextureFormat::R32Uint);
         assert!(a.float_bits.contains("linear_depth"));
@@ -846,21 +847,21 @@ mod tests {
             {"name": "fog", "type": "render", "sample": ["depth_copy"],
              "color": [{"resource": "out", "access": "write"}]}]}"#;
         let (g, _, a) = adapted(depth_copy, &caps_of_gl()).unwrap();
-        let copy = &g.passes()[1];
-        assert_eq!(copy.kind, PassKind::Render);
-        let depth = copy.depth.expect("the copy writes the depth attachment");
+        let copy = g.passes().at(1);
+        assert_eq!(copy.kind(), PassKind::Render);
+        let depth = copy.depth().expect("the copy writes the depth attachment");
         assert_eq!(&*g.resources()[depth.resource.index()].name, "depth_copy");
         assert_eq!(depth.access, Access::Write);
-        assert!(copy.copy_src.is_empty() && copy.copy_dst.is_empty());
+        assert!(copy.copy_src().is_empty() && copy.copy_dst().is_empty());
         assert!(a.copy_draws.contains("copy_prepass_depth"));
-        assert!(!copy.keep_order);
+        assert!(!copy.keep_order());
         // A pinned copy stays pinned as a draw.
         let pinned = depth_copy.replace(
             r#""type": "copy", "copy_src""#,
             r#""type": "copy", "keep_order": true, "copy_src""#,
         );
         let (g, _, _) = adapted(&pinned, &caps_of_gl()).unwrap();
-        assert!(g.passes()[1].keep_order && g.passes()[1].kind == PassKind::Render);
+        assert!(g.passes().at(1).keep_order() && g.passes().at(1).kind() == PassKind::Render);
         match adapted(
             include_str!("../tests/graphs/msaa_depth_copy.json"),
             &caps_of_gl(),
@@ -892,7 +893,7 @@ mod tests {
             Some(ClearValue::Color([bits(0.5), bits(0.25), 0.0, bits(1.0)]))
         );
         assert_eq!(
-            pass(&g, "q").color[0].clear,
+            pass(&g, "q").color()[0].clear,
             Some(ClearValue::Color([bits(2.0), 0.0, 0.0, bits(1.0)]))
         );
         assert_eq!(a.float_bits.len(), 2);

@@ -388,7 +388,7 @@ mod run_command {
             .plan
             .pass_decls()
             .iter()
-            .any(|p| p.multiview.is_some())
+            .any(|p| p.multiview().is_some())
         {
             let multiview = tilegraph::Views::multiview_supported(&gpu.device);
             eprintln!(

@@ -428,7 +428,7 @@ impl Soak {
             let pass = graph
                 .passes()
                 .iter()
-                .position(|p| &*p.name == HISTORY_PASS)
+                .position(|p| p.name() == HISTORY_PASS)
                 .expect("every soak graph has the history pass");
             let &(previous, _) = graph.histories().first().expect("and its history");
             let previous = graph
@@ -803,6 +803,6 @@ mod tests {
         let d = r#"{"resources": [], "passes": []}"#;
         let graph = RenderGraph::from_json(&with_history(d, 2).unwrap()).unwrap();
         assert_eq!(graph.histories().len(), 1);
-        assert_eq!(&*graph.passes()[0].name, HISTORY_PASS);
+        assert_eq!(&*graph.passes().at(0).name(), HISTORY_PASS);
     }
 }

@@ -6,10 +6,11 @@
 //! The deferred-views frames of the compile bench (1 000 and 10 000 passes), loaded from JSON in
 //! four layouts:
 //! - **system**: loaded by the system allocator after the bench generated the descriptions, as
-//!   the compile bench loads them: each list a pass declares lies wherever the allocator had a
-//!   free block of its size, among blocks the generator and the loader freed.
+//!   the compile bench loads them: each block the graph holds (its pass tables, its resources,
+//!   each name) lies wherever the allocator had a free block of its size, among blocks the
+//!   generator and the loader freed.
 //! - **declarations in order**: loaded into an arena that hands out every block after the last
-//!   and never reuses one, so each pass's lists lie after the last pass's, in declaration order.
+//!   and never reuses one.
 //! - **compiler in order**: the system allocator's declarations, compiled by compilers whose
 //!   first compiles (their workspaces, and the plans whose lists later plans reuse) took their
 //!   blocks from the arena.
@@ -20,9 +21,10 @@
 //! median and quartiles of the rounds' ratios are printed, with `Compiler` and (for the first
 //! two) with `RenderGraph::compile`, whose thread workspaces the system allocator made.
 //!
-//! The arena is a model of a flat layout: one table per list kind, filled in declaration
-//! order, for a graph's declarations or a plan's groups. tilegraph's declarations and plans
-//! hold each list in a `Vec` of its own (`PassDecl::color`, `Group::passes`, ...).
+//! The arena is a model of a flat layout: one table per list kind, filled in order. A graph
+//! stores its passes that way (`decl::Passes`), so the first two layouts differ only in where
+//! the few large tables and the names lie; a plan holds each group's lists in a `Vec` of its
+//! own (`Group::passes`, `Group::color`, ...), which the last two layouts move.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

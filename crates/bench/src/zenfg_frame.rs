@@ -47,13 +47,13 @@ pub fn compile(graph: &RenderGraph<'_>) -> (Duration, usize) {
         textures.push(texture);
     }
     for pass in graph.passes() {
-        let mut builder = frame.render_pass(&*pass.name);
-        for entry in &pass.sample {
+        let mut builder = frame.render_pass(pass.name());
+        for entry in pass.sample() {
             let _ = builder
                 .sampled_texture(textures[entry.resource.index()])
                 .expect("zenfg takes the sampled texture");
         }
-        for color in &pass.color {
+        for color in pass.color() {
             let clear = match color.clear {
                 Some(ClearValue::Color([r, g, b, a])) => tilegraph::wgpu::Color { r, g, b, a },
                 _ => tilegraph::wgpu::Color::TRANSPARENT,
@@ -66,7 +66,7 @@ pub fn compile(graph: &RenderGraph<'_>) -> (Duration, usize) {
                 .color_attachment(textures[color.resource.index()], ops)
                 .expect("zenfg takes the colour attachment");
         }
-        if let Some(depth) = &pass.depth {
+        if let Some(depth) = pass.depth() {
             let texture = textures[depth.resource.index()];
             let _ = match depth.access {
                 Access::Read => builder.depth_attachment_read_only(texture),

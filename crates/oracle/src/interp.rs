@@ -18,7 +18,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tilegraph::decl::{Entry, PassDecl, PassKind, ResourceDecl, ResourceKind};
+use tilegraph::decl::{Entry, PassKind, PassRef, Passes, ResourceDecl, ResourceKind};
 use tilegraph::plan::{AttachmentPlan, Group, LoadOp, StoreOp};
 use tilegraph::{
     Access, ClearValue, CompiledGraph, ImportAfter, ImportContents, PassId, RenderGraph,
@@ -132,15 +132,15 @@ pub type SubKey = (ResourceId, Subresource);
 
 /// The (source, destination) subresource pairs of a copy that moves one entry into one entry of
 /// as many subresources; `None` for any other pass.
-pub fn copy_pairs(res: &[ResourceDecl], pass: &PassDecl) -> Option<Vec<(SubKey, SubKey)>> {
-    let simple = pass.kind == PassKind::Copy
-        && pass.copy_src.len() == 1
-        && pass.copy_dst.len() == 1
+pub fn copy_pairs(res: &[ResourceDecl], pass: PassRef<'_>) -> Option<Vec<(SubKey, SubKey)>> {
+    let simple = pass.kind() == PassKind::Copy
+        && pass.copy_src().len() == 1
+        && pass.copy_dst().len() == 1
         && pass.entries().count() == 2;
     if !simple {
         return None;
     }
-    let (src, dst) = (pass.copy_src[0], pass.copy_dst[0]);
+    let (src, dst) = (pass.copy_src()[0], pass.copy_dst()[0]);
     let (from, to) = (entry_subs(res, src), entry_subs(res, dst));
     (from.len() == to.len()).then(|| {
         from.into_iter()
@@ -222,20 +222,20 @@ pub struct Attached {
 }
 
 /// Views of a pass: its multiview count, or 1.
-pub fn views(pass: &PassDecl) -> u32 {
-    pass.multiview.unwrap_or(1).max(1)
+pub fn views(pass: PassRef<'_>) -> u32 {
+    pass.multiview().unwrap_or(1).max(1)
 }
 
 /// The attachment accesses of a pass, colour slots then depth; a multiview attachment is one
 /// slot per view (layers `layer .. layer + n`), its resolve target's layer the view.
-pub fn attachments(pass: &PassDecl) -> Vec<Attached> {
+pub fn attachments(pass: PassRef<'_>) -> Vec<Attached> {
     let n = views(pass);
     let mut out: Vec<Attached> = Vec::new();
     let layer = |sub: Subresource, v: u32| Subresource {
         mip: sub.mip,
         layer: sub.layer + v,
     };
-    for c in &pass.color {
+    for c in pass.color() {
         for v in 0..n {
             out.push(Attached {
                 slot: out.len() as u32,
@@ -249,7 +249,7 @@ pub fn attachments(pass: &PassDecl) -> Vec<Attached> {
             });
         }
     }
-    if let Some(d) = pass.depth {
+    if let Some(d) = pass.depth() {
         for v in 0..n {
             out.push(Attached {
                 slot: out.len() as u32,
@@ -291,19 +291,19 @@ pub fn group_attachments(group: &Group) -> Vec<(&AttachmentPlan, Subresource)> {
 }
 
 /// Non-attachment reads of a pass, in a fixed order: (kind, entry).
-pub fn memory_reads(pass: &PassDecl) -> Vec<(ReadKind, Entry)> {
+pub fn memory_reads(pass: PassRef<'_>) -> Vec<(ReadKind, Entry)> {
     let mut out = Vec::new();
     type List<'p> = (&'p [Entry], fn(u32) -> ReadKind);
     let lists: [List<'_>; 9] = [
-        (&pass.sample, ReadKind::Sample),
-        (&pass.input, ReadKind::Input),
-        (&pass.storage_read, ReadKind::StorageRead),
-        (&pass.storage_read_write, ReadKind::StorageReadWrite),
-        (&pass.copy_src, ReadKind::CopySrc),
-        (&pass.uniform, ReadKind::Uniform),
-        (&pass.vertex, ReadKind::Vertex),
-        (&pass.index, ReadKind::Index),
-        (&pass.indirect, ReadKind::Indirect),
+        (pass.sample(), ReadKind::Sample),
+        (pass.input(), ReadKind::Input),
+        (pass.storage_read(), ReadKind::StorageRead),
+        (pass.storage_read_write(), ReadKind::StorageReadWrite),
+        (pass.copy_src(), ReadKind::CopySrc),
+        (pass.uniform(), ReadKind::Uniform),
+        (pass.vertex(), ReadKind::Vertex),
+        (pass.index(), ReadKind::Index),
+        (pass.indirect(), ReadKind::Indirect),
     ];
     for (list, kind) in lists {
         for (i, &e) in list.iter().enumerate() {
@@ -314,12 +314,12 @@ pub fn memory_reads(pass: &PassDecl) -> Vec<(ReadKind, Entry)> {
 }
 
 /// Writes that do not go through an attachment (whole entries overwrite every subresource).
-pub fn memory_writes(pass: &PassDecl) -> impl Iterator<Item = Entry> + '_ {
-    pass.storage_write
+pub fn memory_writes(pass: PassRef<'_>) -> impl Iterator<Item = Entry> + '_ {
+    pass.storage_write()
         .iter()
-        .chain(&pass.storage_read_write)
-        .chain(&pass.copy_dst)
-        .chain(&pass.upload)
+        .chain(pass.storage_read_write())
+        .chain(pass.copy_dst())
+        .chain(pass.upload())
         .copied()
 }
 
@@ -498,7 +498,7 @@ pub enum Memory {
 #[derive(Debug, Clone)]
 pub struct Machine<'g> {
     res: &'g [ResourceDecl],
-    passes: &'g [PassDecl],
+    passes: &'g Passes,
     /// Per resource: where its subresources start in `memory`.
     base: Vec<usize>,
     transient: Vec<bool>,
@@ -671,7 +671,7 @@ impl<'g> Machine<'g> {
     fn read_lists(
         &mut self,
         p: PassId,
-        pass: &PassDecl,
+        pass: PassRef<'_>,
         racing: &dyn Fn(ResourceId, Subresource) -> bool,
     ) {
         for (kind, e) in memory_reads(pass) {
@@ -721,21 +721,21 @@ impl<'g> Machine<'g> {
         // subresource: draws are unordered for storage memory.
         let mut writers: BTreeMap<(ResourceId, Subresource), BTreeSet<PassId>> = BTreeMap::new();
         for &p in &group.passes {
-            for e in memory_writes(&self.passes[p.index()]) {
+            for e in memory_writes(self.passes.at(p.index())) {
                 for sub in entry_subs(self.res, e) {
                     writers.entry((e.resource, sub)).or_default().insert(p);
                 }
             }
         }
         for &p in &group.passes {
-            let pass = &self.passes[p.index()];
-            if pass.kind != PassKind::Render {
+            let pass = self.passes.at(p.index());
+            if pass.kind() != PassKind::Render {
                 self.errors.push(format!("pass {p} is not a render pass"));
                 self.failed = true;
             }
             let atts = attachments(pass);
             let matches = atts.len() == plans.len()
-                && pass.color.len() * views(pass) as usize == group.color.len()
+                && pass.color().len() * views(pass) as usize == group.color.len()
                 && atts
                     .iter()
                     .zip(&plans)
@@ -815,8 +815,8 @@ impl<'g> Machine<'g> {
     }
 
     fn run_memory_pass(&mut self, p: PassId) {
-        let pass = &self.passes[p.index()];
-        if !pass.color.is_empty() || pass.depth.is_some() {
+        let pass = self.passes.at(p.index());
+        if !pass.color().is_empty() || pass.depth().is_some() {
             self.errors.push(format!(
                 "pass {p} has attachments but runs outside a render group"
             ));

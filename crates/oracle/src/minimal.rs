@@ -179,13 +179,13 @@ pub fn search_cheaper(
 
 /// The clear value the first pass of a group would clear the entry's attachment to.
 fn group_clear_value(graph: &RenderGraph<'_>, group: &Group, index: usize) -> ClearValue {
-    let pass = &graph.passes()[group.passes[0].index()];
-    let views = pass.multiview.unwrap_or(1).max(1) as usize;
-    let (resource, own) = if index < pass.color.len() * views {
-        let c = &pass.color[index / views];
+    let pass = graph.passes().at(group.passes[0].index());
+    let views = pass.multiview().unwrap_or(1).max(1) as usize;
+    let (resource, own) = if index < pass.color().len() * views {
+        let c = &pass.color()[index / views];
         (c.resource, c.clear)
     } else {
-        let d = pass.depth.expect("the group has a depth attachment");
+        let d = pass.depth().expect("the group has a depth attachment");
         (d.resource, d.clear)
     };
     let decl = &graph.resources()[resource.index()];

@@ -4,17 +4,17 @@
 use super::{NONE, ReadersOf};
 use crate::compile::subresources::SubTable;
 use crate::compile::versions::{VersionId, Versions};
+use crate::passes::Passes;
 use crate::plan::Restructuring;
 use crate::resource::{
-    ImportAfter, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
-    SubresourceRange,
+    ImportAfter, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, SubresourceRange,
 };
 
 /// Declarations as the restructured frame runs them, and what changed.
 pub(in crate::compile) struct Edits {
     /// The declarations with dropped resolves removed, folded resolves retargeted and folded
     /// copies emptied.
-    pub passes: Vec<PassDecl>,
+    pub passes: Passes,
     pub changes: Vec<Restructuring>,
     /// Per pass: the pass its copy was folded into.
     pub folded_into: Vec<Option<PassId>>,
@@ -42,7 +42,7 @@ fn next_versions(v: &Versions, subs: &SubTable) -> Vec<u32> {
 
 /// Drops dead resolves and folds copies into resolves; `None` when neither applies.
 pub(in crate::compile) fn edit_resolves(
-    passes: &[PassDecl],
+    passes: &Passes,
     res: &[ResourceDecl],
     subs: &SubTable,
     v: &Versions,
@@ -55,8 +55,8 @@ pub(in crate::compile) fn edit_resolves(
     let mut next_version: Option<Vec<u32>> = None;
     for p in (0..passes.len()).filter(|&p| live[p]) {
         let pid = PassId::new(p);
-        let views = passes[p].views() as usize;
-        for (slot, c) in passes[p].color.iter().enumerate() {
+        let views = passes.at(p).views() as usize;
+        for (slot, c) in passes.at(p).color().iter().enumerate() {
             let Some(target) = c.resolve else {
                 continue;
             };
@@ -82,14 +82,13 @@ pub(in crate::compile) fn edit_resolves(
                 continue;
             };
             let e = edits.get_or_insert_with(|| Edits {
-                passes: passes.to_vec(),
+                passes: passes.clone(),
                 changes: Vec::new(),
                 folded_into: vec![None; passes.len()],
             });
-            e.passes[p].color[slot].resolve = new_resolve;
+            e.passes.set_resolve(p, slot, new_resolve);
             if let Restructuring::CopyFolded { pass: copy, .. } = change {
-                let decl = &mut e.passes[copy.index()];
-                *decl = PassDecl::new(decl.name.clone(), PassKind::Copy);
+                e.passes.empty(copy.index());
                 e.folded_into[copy.index()] = Some(pid);
             }
             e.changes.push(change);
@@ -139,7 +138,7 @@ fn drop_dead_resolve(
 /// A copy whose only source is what the resolve just wrote, into a graph-owned single-sampled
 /// texture of the same shape that nothing touches between the two, can be the resolve itself.
 fn fold_copy(
-    passes: &[PassDecl],
+    passes: &Passes,
     res: &[ResourceDecl],
     pass: PassId,
     source: ResourceId,
@@ -149,23 +148,24 @@ fn fold_copy(
     let &[copy] = readers else {
         return None;
     };
-    let c = &passes[copy.index()];
+    let c = passes.pass(copy);
     let whole_or_base =
         |range: SubresourceRange| range.is_all() || range.resolve(1, 1) == (0, 1, 0, 1);
-    let only_a_copy = c.kind == PassKind::Copy
+    let (copy_src, copy_dst) = (c.copy_src(), c.copy_dst());
+    let only_a_copy = c.kind() == PassKind::Copy
         && live[copy.index()]
-        && !c.side_effects
-        && !c.keep_order
-        && c.copy_src.len() == 1
-        && c.copy_dst.len() == 1
-        && c.entries().count() == 2
-        && c.copy_src[0].resource == source
-        && whole_or_base(c.copy_src[0].range)
-        && whole_or_base(c.copy_dst[0].range);
+        && !c.side_effects()
+        && !c.keep_order()
+        && copy_src.len() == 1
+        && copy_dst.len() == 1
+        && c.all_entries().len() == 2
+        && copy_src[0].resource == source
+        && whole_or_base(copy_src[0].range)
+        && whole_or_base(copy_dst[0].range);
     if !only_a_copy {
         return None;
     }
-    let target = c.copy_dst[0].resource;
+    let target = copy_dst[0].resource;
     let (src, dst) = (&res[source.index()], &res[target.index()]);
     // The same texture shape (single-sampled, one subresource), owned by the graph: an
     // imported texture's usages are the caller's, and a kept source must still be written.
@@ -175,7 +175,7 @@ fn fold_copy(
         && dst.import.is_none()
         && src.import.is_none_or(|i| i.after != ImportAfter::Keep);
     // Nothing between the resolve and the copy (culled passes too) may see the destination.
-    let untouched_between = (pass.index()..copy.index()).all(|q| !passes[q].uses(target));
+    let untouched_between = (pass.index()..copy.index()).all(|q| !passes.at(q).uses(target));
     (same_shape && untouched_between && target != source).then_some((
         Restructuring::CopyFolded {
             pass: copy,

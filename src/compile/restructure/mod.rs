@@ -268,7 +268,7 @@ impl Restructured {
             return (declared, versions, live);
         };
         let eff = Decls {
-            passes: &e.passes[..],
+            passes: &e.passes,
             resources: declared.resources,
             acc: &work.edited_acc,
         };

@@ -482,8 +482,8 @@ impl<'a> Reorderer<'a> {
         }
         log::debug!(
             "restructure: `{}` joins `{}`, saving {} bytes",
-            self.graph.passes[x.index()].name,
-            self.graph.passes[joins.index()].name,
+            self.graph.passes.at(x.index()).name(),
+            self.graph.passes.at(joins.index()).name(),
             old_cost - new_cost
         );
         self.moves.push(Restructuring::Moved {

@@ -2,7 +2,7 @@
 //! or element (`storage_write`) or changing a part of it (`storage_read_write`).
 
 use tilegraph::decl::format_name;
-use tilegraph::decl::{PassDecl, ResourceDecl, ResourceKind};
+use tilegraph::decl::{PassRef, ResourceDecl, ResourceKind};
 use tilegraph::{
     BufferHandle, PassCallback, PassContext, PassError, RenderGraph, TextureDesc, TextureHandle,
 };
@@ -27,11 +27,11 @@ pub(super) fn compute_pass<'a>(
     device: &wgpu::Device,
     graph: &RenderGraph<'_>,
     resources: &[ResourceDecl],
-    pass: &PassDecl,
+    pass: PassRef<'_>,
     index: u32,
     adaptation: &Adaptation,
 ) -> Result<PassCallback<'a>, String> {
-    if !pass.copy_src.is_empty() || !pass.copy_dst.is_empty() {
+    if !pass.copy_src().is_empty() || !pass.copy_dst().is_empty() {
         return Err("copies in a compute pass".into());
     }
     let inputs = inputs(graph, resources, pass, adaptation)?;
@@ -39,10 +39,10 @@ pub(super) fn compute_pass<'a>(
     let features = device.features();
     let mut outputs = Vec::new();
     for (r, read_write) in pass
-        .storage_write
+        .storage_write()
         .iter()
         .map(|e| (e.resource, false))
-        .chain(pass.storage_read_write.iter().map(|e| (e.resource, true)))
+        .chain(pass.storage_read_write().iter().map(|e| (e.resource, true)))
     {
         let name = &resources[r.index()].name;
         outputs.push(match resources[r.index()].kind {
@@ -80,9 +80,9 @@ pub(super) fn compute_pass<'a>(
         });
     }
     let outputs_scalar: Vec<Option<Scalar>> = pass
-        .storage_write
+        .storage_write()
         .iter()
-        .chain(&pass.storage_read_write)
+        .chain(pass.storage_read_write())
         .map(|e| Some(scalar_of(resources, e.resource, adaptation)))
         .collect();
     let common = inputs_wgsl(&inputs, device, adaptation)?;
@@ -143,7 +143,7 @@ pub(super) fn compute_pass<'a>(
             }
         };
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(&pass.name),
+            label: Some(&pass.name()),
             source: wgpu::ShaderSource::Wgsl(format!("{common}\n{body}").into()),
         });
         let mut entries = input_layout_entries(&inputs, wgpu::ShaderStages::COMPUTE);
@@ -169,16 +169,16 @@ pub(super) fn compute_pass<'a>(
             count: None,
         });
         let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(&pass.name),
+            label: Some(&pass.name()),
             entries: &entries,
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(&pass.name),
+            label: Some(&pass.name()),
             bind_group_layouts: &[Some(&bind_layout)],
             immediate_size: 0,
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(&pass.name),
+            label: Some(&pass.name()),
             layout: Some(&layout),
             module: &module,
             entry_point: Some("main"),

@@ -2,7 +2,7 @@
 //! build each frame from what the pass context resolves.
 
 use tilegraph::decl::format_name;
-use tilegraph::decl::{PassDecl, PassKind, ResourceDecl, ResourceKind};
+use tilegraph::decl::{PassKind, PassRef, Passes, ResourceDecl, ResourceKind};
 use tilegraph::{
     BufferHandle, CompiledGraph, PassCallback, PassContext, PassError, PassId, RenderGraph,
     Subresource, SubresourceRange, TextureDesc, TextureHandle,
@@ -23,7 +23,7 @@ pub fn attach(
     adaptation: &Adaptation,
 ) -> Result<(), RunError> {
     let resources: Vec<ResourceDecl> = graph.resources().to_vec();
-    let passes: Vec<PassDecl> = graph.passes().to_vec();
+    let passes: Passes = graph.passes().clone();
     // Culled passes never run: no pipeline for them, so what they would need cannot fail a run.
     let live = passes
         .iter()
@@ -31,15 +31,15 @@ pub fn attach(
         .filter(|&(p, _)| !plan.passes()[p].culled);
     for (p, pass) in live {
         let unsupported = |message: String| RunError::Unsupported {
-            pass: pass.name.to_string(),
+            pass: pass.name().to_string(),
             message,
         };
         // Shader translation failures (a GL without compute shaders or storage buffers in
         // fragment shaders) are internal errors, not validation errors: catch both.
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
-        let callback = match pass.kind {
-            PassKind::Render if adaptation.copy_draws.contains(&*pass.name) => {
+        let callback = match pass.kind() {
+            PassKind::Render if adaptation.copy_draws.contains(pass.name()) => {
                 copy_draw_pass(device, graph, &resources, pass).map_err(unsupported)?
             }
             PassKind::Render => render_pass(device, graph, &resources, pass, p as u32, adaptation)
@@ -168,14 +168,14 @@ pub(super) fn input_entries<'v>(
 fn copy_pass<'a>(
     graph: &RenderGraph<'_>,
     resources: &[ResourceDecl],
-    pass: &PassDecl,
+    pass: PassRef<'_>,
 ) -> Result<PassCallback<'a>, String> {
-    if pass.copy_src.is_empty() && !pass.copy_dst.is_empty() {
+    if pass.copy_src().is_empty() && !pass.copy_dst().is_empty() {
         return Err("copy_dst without any copy_src".into());
     }
     let mut copies = Vec::new();
-    for (i, dst_entry) in pass.copy_dst.iter().enumerate() {
-        let src_entry = pass.copy_src[i % pass.copy_src.len()];
+    for (i, dst_entry) in pass.copy_dst().iter().enumerate() {
+        let src_entry = pass.copy_src()[i % pass.copy_src().len()];
         let (src, dst) = (src_entry.resource, dst_entry.resource);
         let (s, d) = (&resources[src.index()], &resources[dst.index()]);
         match (s.kind, d.kind) {

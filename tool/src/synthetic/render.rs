@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use tilegraph::decl::{Entry, PassDecl, ResourceDecl};
+use tilegraph::decl::{Entry, PassRef, ResourceDecl};
 use tilegraph::{Access, PassCallback, RenderGraph, SubresourceRange};
 
 use super::passes::bind_inputs;
@@ -19,21 +19,21 @@ pub(super) fn render_pass<'a>(
     device: &wgpu::Device,
     graph: &RenderGraph<'_>,
     resources: &[ResourceDecl],
-    pass: &PassDecl,
+    pass: PassRef<'_>,
     index: u32,
     adaptation: &Adaptation,
 ) -> Result<PassCallback<'a>, String> {
-    if !pass.storage_write.is_empty() || !pass.storage_read_write.is_empty() {
+    if !pass.storage_write().is_empty() || !pass.storage_read_write().is_empty() {
         return Err("storage writes in render passes".into());
     }
-    if !pass.copy_src.is_empty() || !pass.copy_dst.is_empty() {
+    if !pass.copy_src().is_empty() || !pass.copy_dst().is_empty() {
         return Err("copies in a render pass".into());
     }
     let (first, first_sub) = pass
-        .color
+        .color()
         .first()
         .map(|c| (c.resource, c.sub))
-        .or(pass.depth.map(|d| (d.resource, d.sub)))
+        .or(pass.depth().map(|d| (d.resource, d.sub)))
         .ok_or("a render pass without attachments")?;
     let size = texture_desc(resources, first).ok_or("attachment is not a texture")?;
     // The pass renders at the attached mip's size.
@@ -45,10 +45,10 @@ pub(super) fn render_pass<'a>(
     // A multiview pass writes each view differently, so a view rendered into the wrong layer
     // shows: its seed moves with the view (`view_index` in one multiview render pass, an
     // override constant in a render pass per view).
-    let views = pass.multiview.map_or(1, |n| n.max(1));
+    let views = pass.multiview().map_or(1, |n| n.max(1));
     // The view's term: exact (a multiple of 1/4) and added where the value is computed per
     // pixel anyway, so that a constant view (a render pass per view) folds no differently.
-    let vo = if pass.multiview.is_some() {
+    let vo = if pass.multiview().is_some() {
         " + vo"
     } else {
         ""
@@ -57,11 +57,11 @@ pub(super) fn render_pass<'a>(
     let mut out_struct = String::new();
     let mut full_body = String::new();
     let mut part_body = String::new();
-    if let Some(tested) = adaptation.shader_depth_tests.get(&*pass.name) {
+    if let Some(tested) = adaptation.shader_depth_tests.get(pass.name()) {
         // The `read` depth the adapter cannot attach while sampling it: the partial draw's
         // `LessEqual` test, done on the sampled texels.
         let k = pass
-            .sample
+            .sample()
             .iter()
             .position(|e| *resources[e.resource.index()].name == **tested)
             .ok_or("the depth tested in the shader is not sampled")?;
@@ -71,7 +71,7 @@ pub(super) fn render_pass<'a>(
         )
         .unwrap();
     }
-    for (slot, c) in pass.color.iter().enumerate() {
+    for (slot, c) in pass.color().iter().enumerate() {
         let (ty, conv) = texel_out(scalar_of(resources, c.resource, adaptation));
         writeln!(out_struct, "    @location({slot}) c{slot}: {ty},").unwrap();
         writeln!(
@@ -85,7 +85,7 @@ pub(super) fn render_pass<'a>(
         )
         .unwrap();
     }
-    let has_depth = pass.depth.is_some();
+    let has_depth = pass.depth().is_some();
     if has_depth {
         out_struct.push_str("    @builtin(frag_depth) depth: f32,\n");
         writeln!(full_body, "    o.depth = ramp(px, 0.0031, 0.0057, {seed});").unwrap();
@@ -106,7 +106,7 @@ pub(super) fn render_pass<'a>(
     let inputs_src = inputs_wgsl(&inputs, device, adaptation)?;
     // The full-screen draw: one triangle past the edges, or for a multiview pass a quad inside
     // them (lavapipe's multiview draws guard-band triangles in view 0 only).
-    let (full_screen, full_vertices) = match pass.multiview {
+    let (full_screen, full_vertices) = match pass.multiview() {
         None => (
             "    var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));",
             3,
@@ -118,7 +118,7 @@ pub(super) fn render_pass<'a>(
     };
     // `multiview`: the shader for one multiview render pass; else for a pass of one view.
     let source = |multiview: bool| {
-        let (view_decl, view_arg, view_let) = match (pass.multiview.is_some(), multiview) {
+        let (view_decl, view_arg, view_let) = match (pass.multiview().is_some(), multiview) {
             (false, _) => ("", "", ""),
             (true, true) => (
                 "",
@@ -171,7 +171,7 @@ struct FOut {{
     };
     let module_for = |multiview: bool| {
         device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(&pass.name),
+            label: Some(&pass.name()),
             source: wgpu::ShaderSource::Wgsl(source(multiview).into()),
         })
     };
@@ -179,19 +179,19 @@ struct FOut {{
     let visibility = wgpu::ShaderStages::FRAGMENT;
     let layout_entries = input_layout_entries(&inputs, visibility);
     let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some(&pass.name),
+        label: Some(&pass.name()),
         entries: &layout_entries,
     });
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(&pass.name),
+        label: Some(&pass.name()),
         bind_group_layouts: &[Some(&bind_layout)],
         immediate_size: 0,
     });
 
     let overwrites = |a: Access| matches!(a, Access::Clear | Access::Write);
-    let depth_access = pass.depth.map(|d| d.access);
+    let depth_access = pass.depth().map(|d| d.access);
     let full_targets: Vec<Option<wgpu::ColorTargetState>> = pass
-        .color
+        .color()
         .iter()
         .map(|c| {
             let t = texture_desc(resources, c.resource).expect("checked");
@@ -207,7 +207,7 @@ struct FOut {{
         })
         .collect();
     let part_targets: Vec<Option<wgpu::ColorTargetState>> = pass
-        .color
+        .color()
         .iter()
         .map(|c| {
             let t = texture_desc(resources, c.resource).expect("checked");
@@ -224,7 +224,7 @@ struct FOut {{
         })
         .collect();
     let depth_state = |write: bool, compare: wgpu::CompareFunction| {
-        pass.depth.map(|d| wgpu::DepthStencilState {
+        pass.depth().map(|d| wgpu::DepthStencilState {
             format: texture_desc(resources, d.resource).expect("checked").format,
             depth_write_enabled: Some(write),
             depth_compare: Some(compare),
@@ -233,7 +233,7 @@ struct FOut {{
         })
     };
     let full_draw =
-        pass.color.iter().any(|c| overwrites(c.access)) || depth_access.is_some_and(overwrites);
+        pass.color().iter().any(|c| overwrites(c.access)) || depth_access.is_some_and(overwrites);
     // The pipelines of one view mode: `mask` for one multiview render pass, else `view`, the
     // view a render pass of its own records.
     let pipelines = |module: &wgpu::ShaderModule,
@@ -282,13 +282,13 @@ struct FOut {{
     };
     // Per view (one entry for a pass of one view), and for one multiview render pass where the
     // device has multiview.
-    let per_view: Vec<_> = match pass.multiview {
+    let per_view: Vec<_> = match pass.multiview() {
         None => vec![pipelines(&module, None, None)],
         Some(_) => (0..views)
             .map(|v| pipelines(&module, None, Some(v)))
             .collect(),
     };
-    let multiview = (pass.multiview.is_some() && tilegraph::Views::multiview_supported(device))
+    let multiview = (pass.multiview().is_some() && tilegraph::Views::multiview_supported(device))
         .then(|| {
             let mask = tilegraph::Views::Multiview { count: views }.multiview_mask();
             pipelines(&module_for(true), mask, None)
@@ -332,14 +332,14 @@ pub(super) fn copy_draw_pass<'a>(
     device: &wgpu::Device,
     graph: &RenderGraph<'_>,
     resources: &[ResourceDecl],
-    pass: &PassDecl,
+    pass: PassRef<'_>,
 ) -> Result<PassCallback<'a>, String> {
     let (&[Entry { resource: src, .. }], dst) = (
-        pass.sample.as_slice(),
-        pass.color
+        pass.sample(),
+        pass.color()
             .first()
             .map(|c| c.resource)
-            .or(pass.depth.map(|d| d.resource)),
+            .or(pass.depth().map(|d| d.resource)),
     ) else {
         return Err("a copy made with a draw samples one source".into());
     };
@@ -387,7 +387,7 @@ override SAMPLE: f32 = 0.0;
 "
     );
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(&pass.name),
+        label: Some(&pass.name()),
         source: wgpu::ShaderSource::Wgsl(source.into()),
     });
     let input = Input::Texture(
@@ -399,11 +399,11 @@ override SAMPLE: f32 = 0.0;
         SubresourceRange::ALL,
     );
     let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some(&pass.name),
+        label: Some(&pass.name()),
         entries: &input_layout_entries(&[input], wgpu::ShaderStages::FRAGMENT),
     });
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(&pass.name),
+        label: Some(&pass.name()),
         bind_group_layouts: &[Some(&bind_layout)],
         immediate_size: 0,
     });
@@ -431,7 +431,7 @@ override SAMPLE: f32 = 0.0;
                 },
                 constants: &constants,
                 ..ShaderPipeline::new(
-                    &pass.name,
+                    &pass.name(),
                     &module,
                     ("vs", "fs"),
                     if depth { &[] } else { &target },

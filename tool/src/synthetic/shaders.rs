@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use tilegraph::decl::format_name;
-use tilegraph::decl::{PassDecl, ResourceDecl, ResourceKind};
+use tilegraph::decl::{PassRef, ResourceDecl, ResourceKind};
 use tilegraph::{
     BufferHandle, RenderGraph, ResourceId, SubresourceRange, TextureDesc, TextureHandle,
 };
@@ -108,11 +108,11 @@ pub(super) fn normalized(s: Scalar, expr: &str) -> String {
 pub(super) fn inputs(
     graph: &RenderGraph<'_>,
     resources: &[ResourceDecl],
-    pass: &PassDecl,
+    pass: PassRef<'_>,
     adaptation: &Adaptation,
 ) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
-    for e in pass.sample.iter().chain(&pass.input) {
+    for e in pass.sample().iter().chain(pass.input()) {
         let r = e.resource;
         let name = &resources[r.index()].name;
         let mut desc =
@@ -129,7 +129,7 @@ pub(super) fn inputs(
             e.range,
         ));
     }
-    for r in pass.storage_read.iter().map(|e| e.resource) {
+    for r in pass.storage_read().iter().map(|e| e.resource) {
         let name = &resources[r.index()].name;
         out.push(match texture_desc(resources, r) {
             Some(desc) => Input::StorageTexture(

@@ -27,7 +27,7 @@ pub fn check_structure(
             previous = Some(p);
             seen[p.index()] = Some(g);
             ensure!(
-                passes[p.index()].kind == group.kind,
+                passes.at(p.index()).kind() == group.kind,
                 "pass {p} is not of its group's type"
             );
         }
@@ -45,8 +45,9 @@ pub fn check_structure(
         }
         for d in group.depth.iter().chain(&group.depth_views) {
             let reads_only = group.passes.iter().all(|&p| {
-                passes[p.index()]
-                    .depth
+                passes
+                    .at(p.index())
+                    .depth()
                     .is_some_and(|d| d.access == Access::Read)
             });
             // Planned groups only: the naive plan keeps a read-only depth's store.
@@ -83,7 +84,7 @@ pub fn check_structure(
             !(pp.culled && pp.folded_into.is_some()),
             "pass {p}: culled and folded"
         );
-        if passes[p].side_effects || !options.cull {
+        if passes.at(p).side_effects() || !options.cull {
             ensure!(
                 !pp.culled,
                 "pass {p} must stay: side effects or culling off"
@@ -98,21 +99,21 @@ pub fn check_structure(
 /// `None` when it must join.
 pub(super) fn expected_break(
     graph: &RenderGraph<'_>,
-    passes: &[PassDecl],
+    passes: &Passes,
     reference: &Reference,
     members: &[PassId],
     next: PassId,
     options: &CompileOptions,
 ) -> Option<&'static str> {
-    let next = &passes[next.index()];
-    let first = &passes[members[0].index()];
-    if first.kind != PassKind::Render || next.kind != PassKind::Render {
+    let next = passes.at(next.index());
+    let first = passes.at(members[0].index());
+    if first.kind() != PassKind::Render || next.kind() != PassKind::Render {
         return Some("not_render");
     }
     let mut written: BTreeSet<Key> = BTreeSet::new();
     let mut bound: BTreeSet<Key> = BTreeSet::new();
     for &m in members {
-        let p = &passes[m.index()];
+        let p = passes.at(m.index());
         for a in attachments(p) {
             // A `read` of a depth with no contents clears it: the clear is written contents.
             if a.access != Access::Read || reference.fallback_clears.contains(&(m, a.slot)) {
@@ -122,7 +123,7 @@ pub(super) fn expected_break(
                 written.insert((t, a.resolve_sub));
             }
         }
-        for &e in p.storage_write.iter().chain(&p.storage_read_write) {
+        for &e in p.storage_write().iter().chain(p.storage_read_write()) {
             written.extend(keys(graph, e));
         }
         bound.extend(bound_keys(graph, p));
@@ -131,34 +132,42 @@ pub(super) fn expected_break(
         list.iter()
             .any(|&e| keys(graph, e).any(|k| set.contains(&k)))
     };
-    if any_in(&written, &next.sample)
-        || any_in(&written, &next.storage_read)
-        || any_in(&written, &next.storage_read_write)
+    if any_in(&written, next.sample())
+        || any_in(&written, next.storage_read())
+        || any_in(&written, next.storage_read_write())
     {
         return Some("samples_group_output");
     }
-    if any_in(&written, &next.input) {
+    if any_in(&written, next.input()) {
         return Some("inputs_group_output");
     }
-    let slots = |p: &PassDecl| {
-        let mut s: Vec<Option<Key>> = p.color.iter().map(|c| Some((c.resource, c.sub))).collect();
-        s.push(p.depth.map(|d| (d.resource, d.sub)));
+    let slots = |p: PassRef<'_>| {
+        let mut s: Vec<Option<Key>> = p
+            .color()
+            .iter()
+            .map(|c| Some((c.resource, c.sub)))
+            .collect();
+        s.push(p.depth().map(|d| (d.resource, d.sub)));
         s
     };
-    if slots(first) != slots(next) || first.multiview != next.multiview {
+    if slots(first) != slots(next) || first.multiview() != next.multiview() {
         return Some("attachments_differ");
     }
     if attachments(next).iter().any(|a| a.access == Access::Clear) {
         return Some("clears_group_attachment");
     }
-    let resolved = members
-        .iter()
-        .any(|&m| passes[m.index()].color.iter().any(|c| c.resolve.is_some()));
+    let resolved = members.iter().any(|&m| {
+        passes
+            .at(m.index())
+            .color()
+            .iter()
+            .any(|c| c.resolve.is_some())
+    });
     if resolved {
         return Some("resolve");
     }
     let touched: BTreeSet<Key> = bound.union(&written).copied().collect();
-    if any_in(&touched, &next.storage_write) || any_in(&touched, &next.storage_read_write) {
+    if any_in(&touched, next.storage_write()) || any_in(&touched, next.storage_read_write()) {
         return Some("storage_hazard");
     }
     let writes_bound = attachments(next)
@@ -182,7 +191,7 @@ pub(super) fn expected_break(
 /// merges as much as the guide allows, and explains each break truthfully.
 pub fn check_breaks(
     graph: &RenderGraph<'_>,
-    passes: &[PassDecl],
+    passes: &Passes,
     reference: &Reference,
     plan: &CompiledGraph,
     options: &CompileOptions,

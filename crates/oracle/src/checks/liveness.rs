@@ -51,7 +51,7 @@ pub fn check_needed_by(
                 _ => None,
             })
             .collect();
-        let side = passes[p].side_effects;
+        let side = passes.at(p).side_effects();
         let ok = match pp.needed_by {
             Some(NeededBy::SideEffects) => side,
             Some(NeededBy::KeptImport(r)) => !side && kept.contains(&r),
@@ -80,7 +80,7 @@ pub fn check_liveness(
     let every = reference(graph, &vec![true; passes.len()])?;
     let mut live: Vec<bool> = passes
         .iter()
-        .map(|p| p.side_effects || !options.cull)
+        .map(|p| p.side_effects() || !options.cull)
         .collect();
     // Per pass, the writers of what it reads; readers come after writers.
     let mut read_from: Vec<Vec<PassId>> = vec![Vec::new(); passes.len()];

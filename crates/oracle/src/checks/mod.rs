@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tilegraph::decl::{Entry, PassDecl, PassKind, ResourceKind};
+use tilegraph::decl::{Entry, PassKind, PassRef, Passes, ResourceKind};
 use tilegraph::plan::{LoadOp, LoadReason, StoreOp, StoreReason, WarningKind};
 use tilegraph::plan::{NeededBy, ResourceUsage, Restructuring};
 use tilegraph::wgpu::{BufferUsages, TextureFormat, TextureUsages};

@@ -28,13 +28,13 @@ pub fn check_naive_groups(
             "naive plan: group of {:?}, want [{p}]",
             group.passes
         );
-        let pass = &graph.passes()[p.index()];
-        ensure!(group.kind == pass.kind, "naive plan: pass {p} group type");
+        let pass = graph.passes().at(p.index());
+        ensure!(group.kind == pass.kind(), "naive plan: pass {p} group type");
         let atts = attachments(pass);
         let plans: Vec<_> = group.attachments().collect();
         ensure!(
             plans.len() == atts.len()
-                && group.color.len() == pass.color.len() * interp::views(pass) as usize,
+                && group.color.len() == pass.color().len() * interp::views(pass) as usize,
             "naive plan: pass {p} attachments"
         );
         for (a, d) in plans.iter().zip(&atts) {

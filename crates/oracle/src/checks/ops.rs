@@ -50,7 +50,7 @@ pub fn check_planned_ops(
     plan: &CompiledGraph,
     reference: &Reference,
     options: &CompileOptions,
-    passes: &[PassDecl],
+    passes: &Passes,
 ) -> Result<(), String> {
     let group_of = |p: PassId| plan.passes()[p.index()].group.map(|g| g.index());
     for (g, group) in plan.groups().iter().enumerate() {
@@ -60,11 +60,12 @@ pub fn check_planned_ops(
         let first = group.passes[0];
         let last = *group.passes.last().unwrap();
         let plans: Vec<_> = group.attachments().collect();
-        let firsts = attachments(&passes[first.index()]);
-        let first_pass = &passes[first.index()];
+        let firsts = attachments(passes.at(first.index()));
+        let first_pass = passes.at(first.index());
         ensure!(
             plans.len() == firsts.len()
-                && group.color.len() == first_pass.color.len() * interp::views(first_pass) as usize,
+                && group.color.len()
+                    == first_pass.color().len() * interp::views(first_pass) as usize,
             "group {g}: attachments are not its first pass's"
         );
         for (a, d) in plans.iter().zip(&firsts) {
@@ -110,7 +111,7 @@ pub fn check_planned_ops(
             );
             // Store: what the group leaves in the slot, and who needs it afterwards.
             let writer = group.passes.iter().rev().find(|&&q| {
-                attachments(&passes[q.index()])
+                attachments(passes.at(q.index()))
                     .get(d.slot as usize)
                     .is_some_and(|x| x.access != Access::Read)
             });
@@ -157,7 +158,7 @@ pub fn check_planned_ops(
                 a.read_only
             );
             // The resolve happens at the end of the group, as its last pass declares it.
-            let resolve = attachments(&passes[last.index()])
+            let resolve = attachments(passes.at(last.index()))
                 .get(d.slot as usize)
                 .and_then(|x| x.resolve);
             ensure!(

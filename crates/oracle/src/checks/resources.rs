@@ -4,34 +4,34 @@
 use super::*;
 
 /// Every resource a pass touches, with the usage each touch needs.
-pub fn uses(pass: &PassDecl) -> Vec<(ResourceId, TextureUsages)> {
+pub fn uses(pass: PassRef<'_>) -> Vec<(ResourceId, TextureUsages)> {
     let mut out = Vec::new();
-    for c in &pass.color {
+    for c in pass.color() {
         out.push((c.resource, TextureUsages::RENDER_ATTACHMENT));
         out.extend(c.resolve.map(|t| (t, TextureUsages::RENDER_ATTACHMENT)));
     }
     out.extend(
-        pass.depth
+        pass.depth()
             .map(|d| (d.resource, TextureUsages::RENDER_ATTACHMENT)),
     );
-    for e in pass.sample.iter().chain(&pass.input) {
+    for e in pass.sample().iter().chain(pass.input()) {
         out.push((e.resource, TextureUsages::TEXTURE_BINDING));
     }
     for e in pass
-        .storage_read
+        .storage_read()
         .iter()
-        .chain(&pass.storage_write)
-        .chain(&pass.storage_read_write)
+        .chain(pass.storage_write())
+        .chain(pass.storage_read_write())
     {
         out.push((e.resource, TextureUsages::STORAGE_BINDING));
     }
     out.extend(
-        pass.copy_src
+        pass.copy_src()
             .iter()
             .map(|e| (e.resource, TextureUsages::COPY_SRC)),
     );
     out.extend(
-        pass.copy_dst
+        pass.copy_dst()
             .iter()
             .map(|e| (e.resource, TextureUsages::COPY_DST)),
     );
@@ -42,28 +42,28 @@ pub fn uses(pass: &PassDecl) -> Vec<(ResourceId, TextureUsages)> {
     out
 }
 
-fn buffer_only_lists(pass: &PassDecl) -> impl Iterator<Item = &Entry> {
-    pass.uniform
+fn buffer_only_lists(pass: PassRef<'_>) -> impl Iterator<Item = &Entry> {
+    pass.uniform()
         .iter()
-        .chain(&pass.vertex)
-        .chain(&pass.index)
-        .chain(&pass.indirect)
-        .chain(&pass.upload)
+        .chain(pass.vertex())
+        .chain(pass.index())
+        .chain(pass.indirect())
+        .chain(pass.upload())
 }
 
 /// Every buffer usage a pass's lists need.
-pub fn buffer_uses(pass: &PassDecl) -> Vec<(ResourceId, BufferUsages)> {
+pub fn buffer_uses(pass: PassRef<'_>) -> Vec<(ResourceId, BufferUsages)> {
     let lists = [
-        (&pass.storage_read, BufferUsages::STORAGE),
-        (&pass.storage_write, BufferUsages::STORAGE),
-        (&pass.storage_read_write, BufferUsages::STORAGE),
-        (&pass.copy_src, BufferUsages::COPY_SRC),
-        (&pass.copy_dst, BufferUsages::COPY_DST),
-        (&pass.uniform, BufferUsages::UNIFORM),
-        (&pass.vertex, BufferUsages::VERTEX),
-        (&pass.index, BufferUsages::INDEX),
-        (&pass.indirect, BufferUsages::INDIRECT),
-        (&pass.upload, BufferUsages::COPY_DST),
+        (pass.storage_read(), BufferUsages::STORAGE),
+        (pass.storage_write(), BufferUsages::STORAGE),
+        (pass.storage_read_write(), BufferUsages::STORAGE),
+        (pass.copy_src(), BufferUsages::COPY_SRC),
+        (pass.copy_dst(), BufferUsages::COPY_DST),
+        (pass.uniform(), BufferUsages::UNIFORM),
+        (pass.vertex(), BufferUsages::VERTEX),
+        (pass.index(), BufferUsages::INDEX),
+        (pass.indirect(), BufferUsages::INDIRECT),
+        (pass.upload(), BufferUsages::COPY_DST),
     ];
     lists
         .into_iter()
@@ -76,7 +76,7 @@ pub fn buffer_uses(pass: &PassDecl) -> Vec<(ResourceId, BufferUsages)> {
 pub fn check_lifetimes(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
-    passes: &[PassDecl],
+    passes: &Passes,
     runs: &[bool],
 ) -> Result<(), String> {
     let n = graph.resources().len();
@@ -187,7 +187,7 @@ pub fn check_transients(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
     options: &CompileOptions,
-    passes: &[PassDecl],
+    passes: &Passes,
 ) -> Result<(), String> {
     for (r, rp) in plan.resources().iter().enumerate() {
         let id = ResourceId::new(r);
@@ -198,11 +198,11 @@ pub fn check_transients(
         let mut other_use = false;
         for (g, group) in plan.groups().iter().enumerate() {
             for &p in &group.passes {
-                let pass = &passes[p.index()];
+                let pass = passes.at(p.index());
                 for (u, usage) in uses(pass) {
                     if u == id {
-                        let attached = pass.color.iter().any(|c| c.resource == u)
-                            || pass.depth.is_some_and(|d| d.resource == u);
+                        let attached = pass.color().iter().any(|c| c.resource == u)
+                            || pass.depth().is_some_and(|d| d.resource == u);
                         other_use |= !attached || usage != TextureUsages::RENDER_ATTACHMENT;
                     }
                 }
@@ -240,13 +240,13 @@ pub fn check_transients(
 }
 
 /// The subresources a pass binds for a shader (sample, input, storage).
-pub(super) fn bound_keys(graph: &RenderGraph<'_>, pass: &PassDecl) -> Vec<Key> {
-    pass.sample
+pub(super) fn bound_keys(graph: &RenderGraph<'_>, pass: PassRef<'_>) -> Vec<Key> {
+    pass.sample()
         .iter()
-        .chain(&pass.input)
-        .chain(&pass.storage_read)
-        .chain(&pass.storage_write)
-        .chain(&pass.storage_read_write)
+        .chain(pass.input())
+        .chain(pass.storage_read())
+        .chain(pass.storage_write())
+        .chain(pass.storage_read_write())
         .flat_map(|&e| keys(graph, e))
         .collect()
 }
@@ -257,7 +257,7 @@ pub(super) fn bound_keys(graph: &RenderGraph<'_>, pass: &PassDecl) -> Vec<Key> {
 pub fn check_usage_scopes(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
-    passes: &[PassDecl],
+    passes: &Passes,
 ) -> Result<(), String> {
     for (g, group) in plan
         .groups()
@@ -280,7 +280,7 @@ pub fn check_usage_scopes(
                 .map(|d| (d.resource, d.sub)),
         );
         for &p in &group.passes {
-            let pass = &passes[p.index()];
+            let pass = passes.at(p.index());
             for key in bound_keys(graph, pass) {
                 ensure!(
                     !written.contains(&key),

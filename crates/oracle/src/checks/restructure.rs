@@ -46,7 +46,7 @@ pub fn check_restructured(
         .passes()
         .iter()
         .zip(plan.passes())
-        .filter(|(d, p)| d.keep_order && !p.culled)
+        .filter(|(d, p)| d.keep_order() && !p.culled)
         .count() as u64;
 
     for (p, (pp, dp)) in plan.passes().iter().zip(declared.passes()).enumerate() {
@@ -138,12 +138,12 @@ pub fn fold_writers(mut reference: Reference, plan: &CompiledGraph) -> Reference
 
 /// The declarations as the plan runs them: a pass resolves what its group resolves at its end
 /// (nothing when it does not end its group); everything else as declared.
-pub fn effective_passes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Vec<PassDecl> {
+pub fn effective_passes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Passes {
     let mut eff = graph.passes().to_vec();
     for group in plan.groups() {
         for (k, &p) in group.passes.iter().enumerate() {
             let last = k + 1 == group.passes.len();
-            let n = interp::views(&eff[p.index()]) as usize;
+            let n = eff[p.index()].multiview.unwrap_or(1).max(1) as usize;
             for (slot, c) in eff[p.index()].color.iter_mut().enumerate() {
                 c.resolve = if last {
                     group.color.get(slot * n).and_then(|a| a.resolve)
@@ -153,12 +153,12 @@ pub fn effective_passes(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Vec<Pa
             }
         }
     }
-    eff
+    eff.into_iter().collect()
 }
 
 /// Whether a pass writes a subresource (attachment other than `read`, resolve target, storage or
 /// copy destination).
-fn writes_key(graph: &RenderGraph<'_>, pass: &PassDecl, key: Key) -> bool {
+fn writes_key(graph: &RenderGraph<'_>, pass: PassRef<'_>, key: Key) -> bool {
     attachments(pass).iter().any(|a| {
         (a.access != Access::Read && (a.resource, a.sub) == key)
             || (a.resolve.map(|t| (t, a.resolve_sub)) == Some(key))
@@ -166,7 +166,7 @@ fn writes_key(graph: &RenderGraph<'_>, pass: &PassDecl, key: Key) -> bool {
 }
 
 /// The subresources a pass reads and writes as the plan runs it: (key, writes).
-fn access_keys(graph: &RenderGraph<'_>, pass: &PassDecl) -> Vec<(Key, bool)> {
+fn access_keys(graph: &RenderGraph<'_>, pass: PassRef<'_>) -> Vec<(Key, bool)> {
     let mut out = Vec::new();
     for a in attachments(pass) {
         let key = (a.resource, a.sub);
@@ -190,10 +190,10 @@ fn access_keys(graph: &RenderGraph<'_>, pass: &PassDecl) -> Vec<(Key, bool)> {
 }
 
 /// The slots of a render pass: colour (resource, subresource) in order, then depth.
-fn attachment_slots(pass: &PassDecl) -> (Vec<Key>, Option<Key>) {
+fn attachment_slots(pass: PassRef<'_>) -> (Vec<Key>, Option<Key>) {
     (
-        pass.color.iter().map(|c| (c.resource, c.sub)).collect(),
-        pass.depth.map(|d| (d.resource, d.sub)),
+        pass.color().iter().map(|c| (c.resource, c.sub)).collect(),
+        pass.depth().map(|d| (d.resource, d.sub)),
     )
 }
 
@@ -203,7 +203,7 @@ pub fn check_changes(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
     declared: &CompiledGraph,
-    eff: &[PassDecl],
+    eff: &Passes,
     declared_ref: &Reference,
     runs: &[bool],
 ) -> Result<(), String> {
@@ -212,8 +212,9 @@ pub fn check_changes(
     let group_of = |p: PassId| plan.passes()[p.index()].group;
     let declared_live = |p: usize| !declared.passes()[p].culled;
     let resolve_token = |p: PassId, target: ResourceId| {
-        passes[p.index()]
-            .color
+        passes
+            .at(p.index())
+            .color()
             .iter()
             .find(|c| c.resolve == Some(target))
             .map(|c| Content::Resolved {
@@ -260,18 +261,19 @@ pub fn check_changes(
                     "{change:?}: a pass that does not run"
                 );
                 ensure!(
-                    passes[x.index()].kind == PassKind::Render
-                        && passes[j.index()].kind == PassKind::Render,
+                    passes.at(x.index()).kind() == PassKind::Render
+                        && passes.at(j.index()).kind() == PassKind::Render,
                     "{change:?}: not render passes"
                 );
                 ensure!(j < x, "{change:?}: joins a pass declared after it");
                 ensure!(
-                    !passes[x.index()].keep_order,
+                    !passes.at(x.index()).keep_order(),
                     "{change:?}: a keep_order pass moved"
                 );
                 ensure!(*saved_bytes > 0, "{change:?}: saves nothing");
                 ensure!(
-                    attachment_slots(&passes[x.index()]) == attachment_slots(&passes[j.index()]),
+                    attachment_slots(passes.at(x.index()))
+                        == attachment_slots(passes.at(j.index())),
                     "{change:?}: the attachments differ"
                 );
                 ensure!(
@@ -307,7 +309,7 @@ pub fn check_changes(
                     "{change:?}: the frame ends with the resolve in a kept import"
                 );
                 let next = (p.index() + 1..passes.len())
-                    .find(|&q| declared_live(q) && writes_key(graph, &passes[q], (t, BASE)))
+                    .find(|&q| declared_live(q) && writes_key(graph, passes.at(q), (t, BASE)))
                     .map(PassId::new);
                 ensure!(
                     *overwritten_by == next,
@@ -331,21 +333,21 @@ pub fn check_changes(
                     declared_live(c.index()),
                     "{change:?}: the copy is culled in declared order"
                 );
-                let cd = &passes[c.index()];
+                let cd = passes.at(c.index());
                 let whole_or_base = |r: SubresourceRange| {
                     r.is_all() || (r.contains(BASE) && r.resolve(1, 1) == (0, 1, 0, 1))
                 };
                 ensure!(
-                    cd.kind == PassKind::Copy
+                    cd.kind() == PassKind::Copy
                         && cd.entries().count() == 2
-                        && cd.copy_src.len() == 1
-                        && cd.copy_dst.len() == 1
-                        && cd.copy_src[0].resource == r
-                        && cd.copy_dst[0].resource == s
-                        && whole_or_base(cd.copy_src[0].range)
-                        && whole_or_base(cd.copy_dst[0].range)
-                        && !cd.side_effects
-                        && !cd.keep_order,
+                        && cd.copy_src().len() == 1
+                        && cd.copy_dst().len() == 1
+                        && cd.copy_src()[0].resource == r
+                        && cd.copy_dst()[0].resource == s
+                        && whole_or_base(cd.copy_src()[0].range)
+                        && whole_or_base(cd.copy_dst()[0].range)
+                        && !cd.side_effects()
+                        && !cd.keep_order(),
                     "{change:?}: not a plain copy from the source to the target"
                 );
                 ensure!(
@@ -378,7 +380,7 @@ pub fn check_changes(
                 let between = p.index() + 1..c.index();
                 if let Some(q) = between
                     .clone()
-                    .find(|&q| declared_live(q) && passes[q].uses(s))
+                    .find(|&q| declared_live(q) && passes.at(q).uses(s))
                 {
                     return Err(format!(
                         "{change:?}: live pass {q} between the resolve and the copy uses the target"
@@ -405,8 +407,8 @@ pub fn check_changes(
     // Resolves differ from the declared ones exactly where an entry says so.
     for p in (0..passes.len()).filter(|&p| runs[p]) {
         let pid = PassId::new(p);
-        for (slot, c) in passes[p].color.iter().enumerate() {
-            let planned = eff[p].color[slot].resolve;
+        for (slot, c) in passes.at(p).color().iter().enumerate() {
+            let planned = eff.at(p).color()[slot].resolve;
             match (c.resolve, planned) {
                 (d, e) if d == e => {
                     if let Some(t) = d {
@@ -445,7 +447,7 @@ pub fn check_changes(
 /// pairwise.
 pub fn hazard_pairs(
     graph: &RenderGraph<'_>,
-    eff: &[PassDecl],
+    eff: &Passes,
     runs: &[bool],
 ) -> BTreeSet<(PassId, PassId)> {
     let running: Vec<usize> = (0..eff.len()).filter(|&p| runs[p]).collect();
@@ -456,7 +458,7 @@ pub fn hazard_pairs(
             let conflict = access[p]
                 .iter()
                 .any(|&(k, wp)| access[q].iter().any(|&(l, wq)| k == l && (wp || wq)));
-            if conflict || (eff[p].side_effects && eff[q].side_effects) {
+            if conflict || (eff.at(p).side_effects() && eff.at(q).side_effects()) {
                 pairs.insert((PassId::new(p), PassId::new(q)));
             }
         }
@@ -470,7 +472,7 @@ pub fn hazard_pairs(
 pub fn check_order(
     graph: &RenderGraph<'_>,
     plan: &CompiledGraph,
-    eff: &[PassDecl],
+    eff: &Passes,
     runs: &[bool],
 ) -> Result<(), String> {
     let order = plan.order();
@@ -503,7 +505,7 @@ pub fn check_order(
             "passes {p} and {q} conflict (or both have side effects) but run in the other order: {order:?}"
         );
     }
-    for &k in running.iter().filter(|k| eff[k.index()].keep_order) {
+    for &k in running.iter().filter(|k| eff.at(k.index()).keep_order()) {
         let before: Vec<PassId> = order[..pos[k.index()]]
             .iter()
             .copied()
@@ -572,8 +574,8 @@ pub fn check_moves(
     let group_end: BTreeSet<PassId> = planned.iter().map(|g| *g.last().unwrap()).collect();
     for i in 0..order.len() {
         let x = order[i];
-        let xd = &eff[x.index()];
-        if xd.kind != PassKind::Render || xd.keep_order || xd.attachment_count() == 0 {
+        let xd = eff.at(x.index());
+        if xd.kind() != PassKind::Render || xd.keep_order() || xd.attachment_count() == 0 {
             continue;
         }
         for j in (0..i.saturating_sub(1)).rev() {
@@ -581,13 +583,13 @@ pub fn check_moves(
             let crossed = &order[j + 1..i];
             if crossed
                 .iter()
-                .any(|&c| eff[c.index()].keep_order || conflict(c, x))
+                .any(|&c| eff.at(c.index()).keep_order() || conflict(c, x))
             {
                 break;
             }
             if !group_end.contains(&y)
-                || eff[y.index()].kind != PassKind::Render
-                || attachment_slots(&eff[y.index()]) != attachment_slots(xd)
+                || eff.at(y.index()).kind() != PassKind::Render
+                || attachment_slots(eff.at(y.index())) != attachment_slots(xd)
             {
                 continue;
             }

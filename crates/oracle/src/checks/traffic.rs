@@ -52,7 +52,7 @@ pub fn check_traffic(
         .iter()
         .enumerate()
         .filter(|&(p, _)| live[p])
-        .flat_map(|(_, pass)| pass.sample.iter().chain(&pass.input))
+        .flat_map(|(_, pass)| pass.sample().iter().chain(pass.input()))
         .map(|&e| entry_bytes(graph, e))
         .sum();
     ensure!(
@@ -71,7 +71,7 @@ pub fn check_traffic(
 /// after the frame, and adds the target's bytes when the group's last pass resolves it.
 pub fn model_traffic(
     graph: &RenderGraph<'_>,
-    passes: &[PassDecl],
+    passes: &Passes,
     reference: &Reference,
     order: &[PassId],
     options: &CompileOptions,
@@ -94,17 +94,17 @@ pub fn model_traffic(
     let mut bytes = 0;
     for (g, members) in groups.iter().enumerate() {
         let (first, last) = (members[0], *members.last().unwrap());
-        if passes[first.index()].kind != PassKind::Render {
+        if passes.at(first.index()).kind() != PassKind::Render {
             continue;
         }
-        for a in attachments(&passes[first.index()]) {
+        for a in attachments(passes.at(first.index())) {
             let b = sub_bytes(graph, a.resource, a.sub);
             let reads = matches!(a.access, Access::Read | Access::ReadWrite);
             if reads && !reference.fallback_clears.contains(&(first, a.slot)) {
                 bytes += b;
             }
             let writer = members.iter().rev().find(|&&q| {
-                attachments(&passes[q.index()])
+                attachments(passes.at(q.index()))
                     .get(a.slot as usize)
                     .is_some_and(|x| x.access != Access::Read)
             });
@@ -125,7 +125,7 @@ pub fn model_traffic(
                     bytes += b;
                 }
             }
-            if let Some(t) = attachments(&passes[last.index()])
+            if let Some(t) = attachments(passes.at(last.index()))
                 .get(a.slot as usize)
                 .and_then(|x| x.resolve)
             {

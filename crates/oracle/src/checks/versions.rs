@@ -31,7 +31,7 @@ pub fn check_dependencies(
         };
         let access = match kind {
             ReadKind::Attachment(slot) => {
-                let a = attachments(&passes[pass.index()])[slot as usize];
+                let a = attachments(passes.at(pass.index()))[slot as usize];
                 let fallback = reference.fallback_clears.contains(&(pass, slot));
                 if a.access == Access::Clear || fallback {
                     continue;
