@@ -208,7 +208,7 @@ impl<'f> PassContext<'f> {
 
     /// The name of the pass being recorded.
     pub fn pass_name(&self) -> &'f str {
-        &self.pass.name()
+        self.pass.name()
     }
 
     /// Which views the closure records: one, all of a multiview pass at once, or one view of

@@ -404,7 +404,7 @@ impl<'a> RenderGraph<'a> {
         self.names.passes.push(name_hash(&decl.name));
         let id = PassId::new(self.passes.len());
         let passes = Arc::make_mut(&mut self.passes);
-        passes.push(&decl);
+        passes.push(decl);
         self.fingerprint.add_pass(passes.at(id.index()));
         self.callbacks.push(callback);
         id

@@ -710,7 +710,7 @@ impl PassChecker<'_> {
         if let Some(clear) = a.clear {
             self.own_clear_only_on_clear(a)?;
             check_clear_fits(
-                Some(&self.pass.name()),
+                Some(self.pass.name()),
                 &self.res[a.resource.index()].name,
                 t.format,
                 clear,

@@ -104,7 +104,7 @@ fn bad_declarations_are_typed_errors() {
         .push(tilegraph::decl::Entry::whole(ResourceId::new(n)));
     match RenderGraph::from_declarations(resources.clone(), passes) {
         Err(GraphError::UnknownResource { pass, resource }) => {
-            assert_eq!(pass, &*graph.passes().at(0).name());
+            assert_eq!(pass, graph.passes().at(0).name());
             assert!(resource.contains(&format!("#{n}")), "{resource}");
         }
         other => panic!("expected an unknown resource, got {other:?}"),

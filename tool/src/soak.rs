@@ -803,6 +803,6 @@ mod tests {
         let d = r#"{"resources": [], "passes": []}"#;
         let graph = RenderGraph::from_json(&with_history(d, 2).unwrap()).unwrap();
         assert_eq!(graph.histories().len(), 1);
-        assert_eq!(&*graph.passes().at(0).name(), HISTORY_PASS);
+        assert_eq!(graph.passes().at(0).name(), HISTORY_PASS);
     }
 }

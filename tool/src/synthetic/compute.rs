@@ -143,7 +143,7 @@ pub(super) fn compute_pass<'a>(
             }
         };
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(&pass.name()),
+            label: Some(pass.name()),
             source: wgpu::ShaderSource::Wgsl(format!("{common}\n{body}").into()),
         });
         let mut entries = input_layout_entries(&inputs, wgpu::ShaderStages::COMPUTE);
@@ -169,16 +169,16 @@ pub(super) fn compute_pass<'a>(
             count: None,
         });
         let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(&pass.name()),
+            label: Some(pass.name()),
             entries: &entries,
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(&pass.name()),
+            label: Some(pass.name()),
             bind_group_layouts: &[Some(&bind_layout)],
             immediate_size: 0,
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(&pass.name()),
+            label: Some(pass.name()),
             layout: Some(&layout),
             module: &module,
             entry_point: Some("main"),

@@ -171,7 +171,7 @@ struct FOut {{
     };
     let module_for = |multiview: bool| {
         device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(&pass.name()),
+            label: Some(pass.name()),
             source: wgpu::ShaderSource::Wgsl(source(multiview).into()),
         })
     };
@@ -179,11 +179,11 @@ struct FOut {{
     let visibility = wgpu::ShaderStages::FRAGMENT;
     let layout_entries = input_layout_entries(&inputs, visibility);
     let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some(&pass.name()),
+        label: Some(pass.name()),
         entries: &layout_entries,
     });
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(&pass.name()),
+        label: Some(pass.name()),
         bind_group_layouts: &[Some(&bind_layout)],
         immediate_size: 0,
     });
@@ -387,7 +387,7 @@ override SAMPLE: f32 = 0.0;
 "
     );
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(&pass.name()),
+        label: Some(pass.name()),
         source: wgpu::ShaderSource::Wgsl(source.into()),
     });
     let input = Input::Texture(
@@ -399,11 +399,11 @@ override SAMPLE: f32 = 0.0;
         SubresourceRange::ALL,
     );
     let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some(&pass.name()),
+        label: Some(pass.name()),
         entries: &input_layout_entries(&[input], wgpu::ShaderStages::FRAGMENT),
     });
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(&pass.name()),
+        label: Some(pass.name()),
         bind_group_layouts: &[Some(&bind_layout)],
         immediate_size: 0,
     });
@@ -431,7 +431,7 @@ override SAMPLE: f32 = 0.0;
                 },
                 constants: &constants,
                 ..ShaderPipeline::new(
-                    &pass.name(),
+                    pass.name(),
                     &module,
                     ("vs", "fs"),
                     if depth { &[] } else { &target },
