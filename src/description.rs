@@ -500,23 +500,12 @@ fn pass_resource_ids(pass: &PassDecl) -> impl Iterator<Item = ResourceId> + '_ {
         .color
         .iter()
         .flat_map(|c| std::iter::once(c.resource).chain(c.resolve));
-    let lists = [
-        &pass.sample,
-        &pass.input,
-        &pass.storage_read,
-        &pass.storage_write,
-        &pass.storage_read_write,
-        &pass.copy_src,
-        &pass.copy_dst,
-        &pass.uniform,
-        &pass.vertex,
-        &pass.index,
-        &pass.indirect,
-        &pass.upload,
-    ];
+    let lists = ListAccess::ALL
+        .into_iter()
+        .flat_map(|access| pass.list(access));
     color
         .chain(pass.depth.map(|d| d.resource))
-        .chain(lists.into_iter().flatten().map(|e| e.resource))
+        .chain(lists.map(|e| e.resource))
 }
 
 /// The graph of checked declarations whose history halves are marked: pairs the halves and

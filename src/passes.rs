@@ -129,19 +129,23 @@ impl Passes {
 
     /// Appends a pass.
     pub(crate) fn push(&mut self, decl: &PassDecl) {
-        self.start(decl.name.clone(), decl.kind);
-        let head = self.heads.last_mut().expect("just started");
-        head.depth = decl.depth;
-        head.side_effects = decl.side_effects;
-        head.keep_order = decl.keep_order;
-        head.multiview = decl.multiview;
-        for &c in &decl.color {
-            self.push_color(c);
-        }
+        let color = offset(self.color.len());
+        self.color.extend_from_slice(&decl.color);
+        let mut lists = [offset(self.entries.len()); LISTS + 1];
         for (i, access) in ListAccess::ALL.into_iter().enumerate() {
             self.entries.extend_from_slice(decl.list(access));
-            self.heads.last_mut().expect("just started").lists[i + 1] = offset(self.entries.len());
+            lists[i + 1] = offset(self.entries.len());
         }
+        self.heads.push(Head {
+            name: decl.name.clone(),
+            kind: decl.kind,
+            depth: decl.depth,
+            side_effects: decl.side_effects,
+            keep_order: decl.keep_order,
+            multiview: decl.multiview,
+            color: (color, offset(self.color.len())),
+            lists,
+        });
     }
 
     /// Appends a pass that accesses nothing yet: the builder's pass, filled by the `push_*`

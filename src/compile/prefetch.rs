@@ -1,9 +1,9 @@
-//! Cache-line prefetch hints for the walks that follow pointers: the resources a pass names, a
-//! reused group's lists each live in an allocation of their own, which the hardware prefetcher
-//! cannot guess. Asking for the lines of the declarations
-//! or groups a few steps ahead lets their misses overlap the work on the current one; in a
-//! frame of 10 000 passes, whose declarations and plan do not stay in a core's caches between
-//! compiles, that took about a third off the compile (BENCHMARKS.md), and nothing at 1 000.
+//! Cache-line prefetch hints for the walks that follow pointers: the resources a pass names and
+//! a reused group's lists lie where no walk in order reaches them, which the hardware
+//! prefetcher cannot guess. Asking for their lines a few steps ahead lets the misses overlap the
+//! work on the current pass or group; in a frame of 10 000 passes, whose declarations and plan
+//! do not stay in a core's caches between compiles, that took about a third off the compile
+//! (BENCHMARKS.md), and nothing at 1 000.
 //!
 //! The steps call one helper per walk ([`declarations`], [`reused_groups`], [`planned_groups`])
 //! with the walk's position; what each asks for, and how far ahead, is kept here, out of the
