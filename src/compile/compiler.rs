@@ -5,7 +5,9 @@
 //! moved out of their workspaces into the plan, and the lists of the plan handed back with
 //! [`Compiler::recycle`] take their places; so a frame that compiles a graph like the last
 //! one's allocates nothing per pass or group, gives nothing back, and works in memory the last
-//! compile left in the caches.
+//! compile left in the caches. Groups and physical resources a list has no room for come from
+//! spares, and those a smaller graph leaves over become spares (their own lists keeping their
+//! storage): graphs of different sizes compiled in turn allocate nothing once each was compiled.
 
 use std::cell::Cell;
 use std::fmt;
@@ -208,7 +210,7 @@ pub(super) fn hand_over<T>(list: &mut Vec<T>, returned: &mut Vec<T>) -> Vec<T> {
 
 /// The next item of a list refilled in place, `*used` items filled so far: the old item there
 /// (its lists keep their storage; the caller resets every field), or `new()` pushed when the
-/// list has no more. The caller truncates the list to `*used` when done.
+/// list has no more. The caller ends the list after `*used` items when done.
 pub(super) fn next_in_place<'l, T>(
     list: &'l mut Vec<T>,
     used: &mut usize,

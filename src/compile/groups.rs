@@ -198,13 +198,14 @@ pub(super) fn same_attachments(acc: &Accesses, a: PassId, b: PassId) -> bool {
 }
 
 /// Groups the live passes of `planned.order` (execution order) into `planned.groups` and
-/// `planned.group_of` (cleared here).
+/// `planned.group_of` (cleared here). Groups `planned.groups` has no room for come from `spare`,
+/// and those it has left over go there.
 pub(super) fn form_groups(
     graph: Decls<'_>,
     subs: &SubTable,
     v: &Versions,
     options: &CompileOptions,
-    marks: &mut GroupMarks,
+    (marks, spare): (&mut GroupMarks, &mut Vec<Group>),
     planned: &mut Planned,
 ) {
     let Planned {
@@ -213,7 +214,7 @@ pub(super) fn form_groups(
         group_of,
         ..
     } = planned;
-    let mut groups = GroupFill::new(groups, order.len());
+    let mut groups = GroupFill::new(groups, spare, order.len());
     group_of.clear();
     group_of.resize(graph.passes.len(), None);
     let mut grouper = Grouper::new(graph, subs, v, options, marks);
@@ -234,32 +235,42 @@ pub(super) fn form_groups(
 }
 
 /// A list of groups being filled: the groups it held (its last compile's, or those of a plan
-/// handed back) are reset where they lie, their lists keeping their capacity.
+/// handed back) are reset where they lie, their lists keeping their capacity. Past its end,
+/// groups come from a spare list, and the old groups a shorter list leaves over go there: a
+/// compile of a smaller graph keeps the larger one's groups for the next compile of it.
 struct GroupFill<'a> {
     list: &'a mut Vec<Group>,
+    spare: &'a mut Vec<Group>,
     /// Groups of `list` filled so far; those after them are the old groups not yet reused.
     used: usize,
 }
 
 impl<'a> GroupFill<'a> {
-    /// Fills `list`, with room for `capacity` groups.
-    fn new(list: &'a mut Vec<Group>, capacity: usize) -> Self {
+    /// Fills `list`, with room for `capacity` groups, taking more groups from `spare`.
+    fn new(list: &'a mut Vec<Group>, spare: &'a mut Vec<Group>, capacity: usize) -> Self {
         list.reserve(capacity.saturating_sub(list.len()));
-        GroupFill { list, used: 0 }
+        GroupFill {
+            list,
+            spare,
+            used: 0,
+        }
     }
 
     /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
     fn start(&mut self, kind: PassKind, multiview: Option<u32>, first: PassId) {
         prefetch::reused_groups(self.list, self.used);
-        let group = next_in_place(self.list, &mut self.used, || Group {
-            kind,
-            passes: Vec::new(),
-            color: Vec::new(),
-            depth: None,
-            depth_views: Vec::new(),
-            multiview,
-            color_bytes_per_sample: 0,
-            break_reason: GroupBreak::EndOfGraph,
+        let spare = &mut *self.spare;
+        let group = next_in_place(self.list, &mut self.used, || {
+            spare.pop().unwrap_or_else(|| Group {
+                kind,
+                passes: Vec::new(),
+                color: Vec::new(),
+                depth: None,
+                depth_views: Vec::new(),
+                multiview,
+                color_bytes_per_sample: 0,
+                break_reason: GroupBreak::EndOfGraph,
+            })
         });
         group.kind = kind;
         group.passes.clear();
@@ -277,8 +288,8 @@ impl<'a> GroupFill<'a> {
         self.used.checked_sub(1).map(|i| &mut self.list[i])
     }
 
-    /// Ends the list after the groups filled.
+    /// Ends the list after the groups filled; the old groups after them become spares.
     fn finish(self) {
-        self.list.truncate(self.used);
+        self.spare.extend(self.list.drain(self.used..));
     }
 }

@@ -55,6 +55,8 @@ impl Plans {
 pub(in crate::compile) struct Workspace {
     /// Grouping: what the current group wrote and touched.
     group_marks: GroupMarks,
+    /// Grouping: groups no order's list has room for, their lists keeping their capacity.
+    spare_groups: Vec<Group>,
     /// Who reads each version last.
     readers: Readers,
     /// Warnings: per resource, a `clear_for_write` was said.
@@ -76,7 +78,7 @@ pub(in crate::compile) fn plan_order(
         &checked.subs,
         v,
         options,
-        &mut work.group_marks,
+        (&mut work.group_marks, &mut work.spare_groups),
         planned,
     );
     let Planned {

@@ -146,6 +146,7 @@ pub(super) fn plan_physical_resources(
         free,
         busy,
         free_heaps,
+        spare,
     } = pooling;
     // Keys worked out once: (buffer?, first group, resource), unique, so an unstable sort is exact.
     emptied(keyed, res.len());
@@ -191,10 +192,12 @@ pub(super) fn plan_physical_resources(
         };
         let index = reuse.unwrap_or_else(|| {
             let (kind, usage) = desc;
-            let p = next_in_place(physical, &mut used, || PhysicalResource {
-                kind,
-                usage,
-                resources: Vec::new(),
+            let p = next_in_place(physical, &mut used, || {
+                spare.pop().unwrap_or_else(|| PhysicalResource {
+                    kind,
+                    usage,
+                    resources: Vec::new(),
+                })
             });
             p.kind = kind;
             p.usage = usage;
@@ -206,7 +209,7 @@ pub(super) fn plan_physical_resources(
         let last = plan.last_group.expect("live resources have a lifetime");
         busy.push(Reverse((last, index, key)));
     }
-    physical.truncate(used);
+    spare.extend(physical.drain(used..));
 }
 
 /// The physical-resource step's working tables, kept between compiles.
@@ -223,6 +226,9 @@ pub(super) struct Pooling {
     busy: BinaryHeap<Reverse<(GroupId, u32, u32)>>,
     /// Emptied free lists.
     free_heaps: Vec<BinaryHeap<Reverse<u32>>>,
+    /// Physical resources the list has no room for, and those a shorter list left over (their
+    /// resource lists keeping their capacity).
+    spare: Vec<PhysicalResource>,
 }
 
 /// A descriptor and usage of a physical resource.
