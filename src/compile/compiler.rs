@@ -208,19 +208,57 @@ pub(super) fn hand_over<T>(list: &mut Vec<T>, returned: &mut Vec<T>) -> Vec<T> {
     std::mem::replace(list, std::mem::take(returned))
 }
 
-/// The next item of a list refilled in place, `*used` items filled so far: the old item there
-/// (its lists keep their storage; the caller resets every field), or `new()` pushed when the
-/// list has no more. The caller ends the list after `*used` items when done.
-pub(super) fn next_in_place<'l, T>(
+/// A list refilled in place: the items it held (its last compile's, or those of a plan handed
+/// back) are reset where they lie, their own lists keeping their storage. Past its end, items
+/// come from a spare list, and the old items a shorter fill leaves over go there when it
+/// finishes: a compile of a smaller graph keeps the larger one's items for the next compile of it.
+pub(super) struct Refill<'l, T> {
     list: &'l mut Vec<T>,
-    used: &mut usize,
-    new: impl FnOnce() -> T,
-) -> &'l mut T {
-    if *used == list.len() {
-        list.push(new());
+    spare: &'l mut Vec<T>,
+    /// Items of `list` filled so far; those after them are old items not yet reused.
+    used: usize,
+}
+
+impl<'l, T> Refill<'l, T> {
+    /// Refills `list`, taking items past its end from `spare`.
+    pub(super) fn new(list: &'l mut Vec<T>, spare: &'l mut Vec<T>) -> Self {
+        Refill {
+            list,
+            spare,
+            used: 0,
+        }
     }
-    *used += 1;
-    &mut list[*used - 1]
+
+    /// The next item: the old item there, a spare, or `new()`. The caller resets every field.
+    pub(super) fn next(&mut self, new: impl FnOnce() -> T) -> &mut T {
+        if self.used == self.list.len() {
+            let item = self.spare.pop().unwrap_or_else(new);
+            self.list.push(item);
+        }
+        self.used += 1;
+        &mut self.list[self.used - 1]
+    }
+
+    /// The number of items filled.
+    pub(super) fn len(&self) -> usize {
+        self.used
+    }
+
+    /// The filled item at `index` (below [`Refill::len`]).
+    pub(super) fn get_mut(&mut self, index: usize) -> &mut T {
+        debug_assert!(index < self.used, "item {index} of {} filled", self.used);
+        &mut self.list[index]
+    }
+
+    /// The items filled and the old ones after them, for prefetching those about to be reused.
+    pub(super) fn items(&self) -> &[T] {
+        self.list
+    }
+
+    /// Ends the list after the items filled; the old items after them become spares.
+    pub(super) fn finish(self) {
+        self.spare.extend(self.list.drain(self.used..));
+    }
 }
 
 /// Empties `list`, with room for `capacity`.

@@ -5,7 +5,7 @@
 
 use super::Decls;
 use super::accesses::Accesses;
-use super::compiler::next_in_place;
+use super::compiler::Refill;
 use super::planned::Planned;
 use super::prefetch;
 use super::subresources::SubTable;
@@ -229,48 +229,33 @@ pub(super) fn form_groups(
                 groups.start(info.kind, info.multiview, p);
             }
         }
-        group_of[p.index()] = Some(GroupId::new(groups.used - 1));
+        group_of[p.index()] = Some(GroupId::new(groups.0.len() - 1));
     }
     groups.finish();
 }
 
-/// A list of groups being filled: the groups it held (its last compile's, or those of a plan
-/// handed back) are reset where they lie, their lists keeping their capacity. Past its end,
-/// groups come from a spare list, and the old groups a shorter list leaves over go there: a
-/// compile of a smaller graph keeps the larger one's groups for the next compile of it.
-struct GroupFill<'a> {
-    list: &'a mut Vec<Group>,
-    spare: &'a mut Vec<Group>,
-    /// Groups of `list` filled so far; those after them are the old groups not yet reused.
-    used: usize,
-}
+/// A list of groups being filled in place ([`Refill`]), its old groups and spares reused.
+struct GroupFill<'a>(Refill<'a, Group>);
 
 impl<'a> GroupFill<'a> {
     /// Fills `list`, with room for `capacity` groups, taking more groups from `spare`.
     fn new(list: &'a mut Vec<Group>, spare: &'a mut Vec<Group>, capacity: usize) -> Self {
         list.reserve(capacity.saturating_sub(list.len()));
-        GroupFill {
-            list,
-            spare,
-            used: 0,
-        }
+        GroupFill(Refill::new(list, spare))
     }
 
     /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
     fn start(&mut self, kind: PassKind, multiview: Option<u32>, first: PassId) {
-        prefetch::reused_groups(self.list, self.used);
-        let spare = &mut *self.spare;
-        let group = next_in_place(self.list, &mut self.used, || {
-            spare.pop().unwrap_or_else(|| Group {
-                kind,
-                passes: Vec::new(),
-                color: Vec::new(),
-                depth: None,
-                depth_views: Vec::new(),
-                multiview,
-                color_bytes_per_sample: 0,
-                break_reason: GroupBreak::EndOfGraph,
-            })
+        prefetch::reused_groups(self.0.items(), self.0.len());
+        let group = self.0.next(|| Group {
+            kind,
+            passes: Vec::new(),
+            color: Vec::new(),
+            depth: None,
+            depth_views: Vec::new(),
+            multiview,
+            color_bytes_per_sample: 0,
+            break_reason: GroupBreak::EndOfGraph,
         });
         group.kind = kind;
         group.passes.clear();
@@ -285,11 +270,12 @@ impl<'a> GroupFill<'a> {
 
     /// The last group started.
     fn last_mut(&mut self) -> Option<&mut Group> {
-        self.used.checked_sub(1).map(|i| &mut self.list[i])
+        let last = self.0.len().checked_sub(1)?;
+        Some(self.0.get_mut(last))
     }
 
     /// Ends the list after the groups filled; the old groups after them become spares.
     fn finish(self) {
-        self.spare.extend(self.list.drain(self.used..));
+        self.0.finish();
     }
 }

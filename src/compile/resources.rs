@@ -8,7 +8,7 @@ use wgpu::{BufferUsages, TextureUsages};
 
 use super::Decls;
 use super::FastMap;
-use super::compiler::{emptied, next_in_place};
+use super::compiler::{Refill, emptied};
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
@@ -130,8 +130,7 @@ pub(super) fn mark_transients(
 /// In order of first use, each graph-owned resource takes the lowest free physical index of an
 /// identical descriptor and usage whose previous tenant's lifetime has ended. Textures are
 /// numbered before buffers, so texture indices do not depend on where buffers are used.
-/// Into `physical` (the compiler's list: the physical resources it holds are reset where they
-/// lie, their resource lists keeping their capacity).
+/// Into `physical`, the compiler's list refilled in place ([`Refill`]) with `pooling`'s spares.
 pub(super) fn plan_physical_resources(
     graph: Decls<'_>,
     plans: &mut [ResourcePlan],
@@ -169,7 +168,7 @@ pub(super) fn plan_physical_resources(
         heap.clear();
         heap
     }));
-    let mut used = 0;
+    let mut physical = Refill::new(physical, spare);
     for &(_, _, r) in keyed.iter() {
         let plan = plans[r.index()];
         let first = plan.first_group.expect("live resources have a lifetime");
@@ -192,24 +191,22 @@ pub(super) fn plan_physical_resources(
         };
         let index = reuse.unwrap_or_else(|| {
             let (kind, usage) = desc;
-            let p = next_in_place(physical, &mut used, || {
-                spare.pop().unwrap_or_else(|| PhysicalResource {
-                    kind,
-                    usage,
-                    resources: Vec::new(),
-                })
+            let p = physical.next(|| PhysicalResource {
+                kind,
+                usage,
+                resources: Vec::new(),
             });
             p.kind = kind;
             p.usage = usage;
             p.resources.clear();
-            (used - 1) as u32
+            (physical.len() - 1) as u32
         });
-        physical[index as usize].resources.push(r);
+        physical.get_mut(index as usize).resources.push(r);
         plans[r.index()].physical = Some(PhysicalId(index));
         let last = plan.last_group.expect("live resources have a lifetime");
         busy.push(Reverse((last, index, key)));
     }
-    spare.extend(physical.drain(used..));
+    physical.finish();
 }
 
 /// The physical-resource step's working tables, kept between compiles.

@@ -4,7 +4,7 @@
 //!
 //! The graph declares `multiview(2)`; the executor records each such pass as one multiview render
 //! pass where the device has multiview, else once per eye. Each closure asks its
-//! [`PassContext::views`] which, and picks the pipeline built for it.
+//! [`PassContext::views`](tilegraph::PassContext::views) which, and picks the pipeline built for it.
 //!
 //! Shared by the `stereo` example and its GPU test.
 
