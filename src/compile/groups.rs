@@ -197,17 +197,27 @@ pub(super) fn same_attachments(acc: &Accesses, a: PassId, b: PassId) -> bool {
         && acc.info(a.index()).multiview == acc.info(b.index()).multiview
 }
 
+/// The grouping step's working lists, kept between compiles.
+#[derive(Debug, Default)]
+pub(super) struct Grouping {
+    /// What the current group wrote and touched.
+    marks: GroupMarks,
+    /// Groups no order's list has room for, their lists keeping their capacity.
+    spare: Vec<Group>,
+}
+
 /// Groups the live passes of `planned.order` (execution order) into `planned.groups` and
-/// `planned.group_of` (cleared here). Groups `planned.groups` has no room for come from `spare`,
-/// and those it has left over go there.
+/// `planned.group_of` (cleared here). Groups `planned.groups` has no room for come from the
+/// workspace's spares, and those it has left over go there.
 pub(super) fn form_groups(
     graph: Decls<'_>,
     subs: &SubTable,
     v: &Versions,
     options: &CompileOptions,
-    (marks, spare): (&mut GroupMarks, &mut Vec<Group>),
+    work: &mut Grouping,
     planned: &mut Planned,
 ) {
+    let Grouping { marks, spare } = work;
     let Planned {
         order,
         groups,

@@ -2,7 +2,7 @@
 //! transient textures, and the warnings. The declared order, the edited one and the reordered
 //! one are each planned this way, each into a [`Planned`] of its own, and the cheapest kept.
 
-use super::groups::GroupMarks;
+use super::groups::Grouping;
 use super::liveness::Readers;
 use super::{Decls, groups, liveness, ops, resources, validate, versions, warnings};
 use crate::ids::{GroupId, PassId};
@@ -53,10 +53,8 @@ impl Plans {
 /// Planning's working lists, cleared where each is filled.
 #[derive(Debug, Default)]
 pub(in crate::compile) struct Workspace {
-    /// Grouping: what the current group wrote and touched.
-    group_marks: GroupMarks,
-    /// Grouping: groups no order's list has room for, their lists keeping their capacity.
-    spare_groups: Vec<Group>,
+    /// Grouping: the merge rule's marks and spare groups.
+    grouping: Grouping,
     /// Who reads each version last.
     readers: Readers,
     /// Warnings: per resource, a `clear_for_write` was said.
@@ -78,7 +76,7 @@ pub(in crate::compile) fn plan_order(
         &checked.subs,
         v,
         options,
-        (&mut work.group_marks, &mut work.spare_groups),
+        &mut work.grouping,
         planned,
     );
     let Planned {
