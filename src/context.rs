@@ -4,6 +4,7 @@
 //! The executor fills it in; it sits below the builder so that declared closures can name it
 //! without the builder depending on the executor.
 
+use crate::execute::{ViewDefects, ViewKind};
 use crate::passes::PassRef;
 use crate::resource::{
     BufferHandle, ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource,
@@ -187,9 +188,9 @@ pub struct PassContext<'f> {
     pub(crate) pass: PassRef<'f>,
     pub(crate) resources: &'f [ResourceDecl],
     pub(crate) frame: &'f dyn FrameResources,
-    /// The backend binds a texture of several layers only whole for a shader read (wgpu's GL
-    /// backend): a 2D view of one of its layers is refused.
-    pub(crate) layered_reads_whole: bool,
+    /// The kinds of view a shader reads wrongly on this adapter (the GL view probe): such
+    /// views of a texture the pass reads in a shader are refused.
+    pub(crate) view_defects: ViewDefects,
     pub(crate) views: Views,
     /// The render pass being recorded into; `None` for compute and copy passes.
     pub(crate) target: Option<RenderTarget>,
@@ -255,29 +256,50 @@ impl<'f> PassContext<'f> {
     /// same from frame to frame while the plan does, so bind groups built from them can be
     /// cached by view identity.
     ///
-    /// On wgpu's GL backend a 2D view of one layer of a texture with several, for a pass that
-    /// reads the texture in a shader, is [`ContextError::Unsupported`]: GL binds such a texture
-    /// only as a whole (an array or a cube) for a shader read.
+    /// A depth texture with a stencil aspect is seen through its depth aspect, as a shader
+    /// binds it.
+    ///
+    /// Where the adapter's shaders read a kind of view wrongly (wgpu's GL backend binds the
+    /// whole texture for a shader read: a view of one layer of several, say, may read another
+    /// layer there; found by a probe the first time a plan needs it), such a view of a texture
+    /// the pass reads in a shader is [`ContextError::Unsupported`].
     pub fn view(
         &self,
         texture: impl Into<TextureRef>,
     ) -> Result<&'f wgpu::TextureView, ContextError> {
         let texture = texture.into();
         let view = self.declared_view(texture)?;
-        let r = texture.texture.index;
-        // Asked only where the backend needs it: the lists are walked per call.
-        if self.layered_reads_whole
-            && let Some(layer) = self.one_layer_read(r, texture.range)
-        {
-            return Err(ContextError::Unsupported {
-                pass: self.pass.name().to_string(),
-                resource: self.resources[r.index()].name.to_string(),
-                message: format!(
-                    "wgpu's GL backend binds a texture of several layers only as a whole (an array or a cube) for a shader read, so a 2D view of layer {layer} would read another texture: bind the whole texture (`TextureAs` with its array or cube dimension) and pick the layer in the shader"
-                ),
-            });
-        }
+        self.check_shader_view(texture.texture.index, texture.range, None)?;
         Ok(view)
+    }
+
+    /// Refuses a view of `range` of `r` seen through `dimension` (`None`: the dimension of the
+    /// executor's own views) where the pass reads `r` in a shader and the adapter's shaders read
+    /// such a view wrongly. Asked only where the probe found a defect: the lists are walked per
+    /// call.
+    pub(crate) fn check_shader_view(
+        &self,
+        r: ResourceId,
+        range: SubresourceRange,
+        dimension: Option<wgpu::TextureViewDimension>,
+    ) -> Result<(), ContextError> {
+        if self.view_defects == ViewDefects::default() {
+            return Ok(());
+        }
+        let ResourceKind::Texture(t) = self.resources[r.index()].kind else {
+            return Ok(());
+        };
+        let Some(kind) = ViewKind::of(t, range, dimension) else {
+            return Ok(());
+        };
+        if !self.view_defects.reads_wrongly(kind) || !self.read_in_shader(r) {
+            return Ok(());
+        }
+        Err(ContextError::Unsupported {
+            pass: self.pass.name().to_string(),
+            resource: self.resources[r.index()].name.to_string(),
+            message: kind.refusal(&self.device.adapter_info().name),
+        })
     }
 
     /// The view [`view`](Self::view) hands out, for helpers that check the declaration and
@@ -415,14 +437,8 @@ impl<'f> PassContext<'f> {
         self.pass.lists_name(r, |e| e.range.is_all() || single) || (single && self.pass.uses(r))
     }
 
-    /// The layer of a 2D view of one layer of a texture with several, when the pass reads that
-    /// texture in a shader (`sample` or `input`) and not as storage.
-    fn one_layer_read(&self, r: ResourceId, range: SubresourceRange) -> Option<u32> {
-        let ResourceKind::Texture(t) = self.resources[r.index()].kind else {
-            return None;
-        };
-        let (_, _, layer, layers) = range.resolve(t.mips, t.layers);
-        let shader_read = self.pass.sample().iter().chain(self.pass.input());
+    /// Whether the pass reads `r` in a shader (`sample` or `input`) and not as storage.
+    fn read_in_shader(&self, r: ResourceId) -> bool {
         let storage = [
             ListAccess::StorageRead,
             ListAccess::StorageWrite,
@@ -431,11 +447,8 @@ impl<'f> PassContext<'f> {
         let as_storage = storage
             .iter()
             .any(|&l| self.pass.list(l).iter().any(|e| e.resource == r));
-        (t.layers > 1
-            && layers == 1
-            && !as_storage
-            && shader_read.into_iter().any(|e| e.resource == r))
-        .then_some(layer)
+        let shader_read = self.pass.sample().iter().chain(self.pass.input());
+        !as_storage && shader_read.into_iter().any(|e| e.resource == r)
     }
 
     fn declares_sub(&self, r: ResourceId, sub: Subresource) -> bool {

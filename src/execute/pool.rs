@@ -30,6 +30,9 @@ pub(crate) struct TextureViews {
     /// What the views are labelled after: the resources the texture holds (`None` for an
     /// import, which the caller binds with its own views every frame).
     label: Option<Arc<str>>,
+    /// For a graph-owned texture of a depth format with a stencil aspect: the same views of
+    /// its depth aspect alone, which is what a shader binds.
+    depth: Option<Box<TextureViews>>,
 }
 
 impl TextureViews {
@@ -40,11 +43,33 @@ impl TextureViews {
         whole: Option<&wgpu::TextureView>,
         label: Option<Arc<str>>,
     ) -> Self {
+        let depth =
+            (whole.is_none() && texture.format().is_combined_depth_stencil_format()).then(|| {
+                Box::new(Self::of_aspect(
+                    texture,
+                    None,
+                    label.clone(),
+                    wgpu::TextureAspect::DepthOnly,
+                ))
+            });
+        Self {
+            depth,
+            ..Self::of_aspect(texture, whole, label, wgpu::TextureAspect::All)
+        }
+    }
+
+    fn of_aspect(
+        texture: &wgpu::Texture,
+        whole: Option<&wgpu::TextureView>,
+        label: Option<Arc<str>>,
+        aspect: wgpu::TextureAspect,
+    ) -> Self {
         let (mips, layers) = (texture.mip_level_count(), texture.depth_or_array_layers());
         let name = label.as_deref().unwrap_or("import");
         let whole = whole.cloned().unwrap_or_else(|| {
             texture.create_view(&wgpu::TextureViewDescriptor {
                 label: Some(name),
+                aspect,
                 dimension: Some(if layers > 1 {
                     wgpu::TextureViewDimension::D2Array
                 } else {
@@ -66,6 +91,7 @@ impl TextureViews {
                         mip_level_count: Some(1),
                         base_array_layer: layer,
                         array_layer_count: Some(1),
+                        aspect,
                         ..Default::default()
                     })
                 })
@@ -77,7 +103,14 @@ impl TextureViews {
             mips,
             layers: Vec::new(),
             label,
+            depth: None,
         }
+    }
+
+    /// The views a shader binds: those of the depth aspect for a depth format with a stencil
+    /// aspect, these otherwise.
+    pub(crate) fn sampled(&self) -> &TextureViews {
+        self.depth.as_deref().unwrap_or(self)
     }
 
     /// The views of a multisampled array kept as one texture per layer (a device without
@@ -99,6 +132,7 @@ impl TextureViews {
             mips: 1,
             layers: Vec::new(),
             label: Some(label),
+            depth: None,
         }
     }
 

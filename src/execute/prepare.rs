@@ -4,6 +4,7 @@
 use super::limits::{check_limits, check_multiview, check_requirements, note_multiview};
 use super::lower::{ExecGroup, lower};
 use super::parallel::Chunks;
+use super::quirks::ViewKind;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::options::CompileOptions;
 use crate::plan::CompiledGraph;
@@ -62,8 +63,8 @@ impl Executor {
         if !self.multiview_enabled() {
             note_multiview(plan, &self.device, self.options.multiview);
         }
-        if self.quirks.layer_ranges_from_0 {
-            check_gl_ranges(plan)?;
+        if self.quirks.probe_views {
+            self.check_gl_views(plan)?;
         }
         if self.quirks.probe_bindings {
             self.check_gl_bindings(plan)?;
@@ -178,6 +179,39 @@ impl Executor {
     }
 }
 
+impl Executor {
+    /// On GL: a live pass whose shader reads a view of a kind the device reads wrongly (the
+    /// view probe, run the first time a plan has a shader read of anything but a whole
+    /// texture) is refused, naming the pass, the resource and the view. An array view of six
+    /// square layers is left to the bind: the pass may bind the texture as a cube instead.
+    fn check_gl_views(&mut self, plan: &CompiledGraph) -> Result<(), ExecuteError> {
+        let live = plan
+            .pass_decls()
+            .iter()
+            .zip(plan.passes())
+            .filter(|(_, p)| !p.culled);
+        for (decl, _) in live {
+            for e in decl.sample().iter().chain(decl.input()) {
+                let ResourceKind::Texture(t) = plan.resource_decl(e.resource).kind else {
+                    continue;
+                };
+                let Some(kind) = ViewKind::of(t, e.range, None) else {
+                    continue;
+                };
+                let defects = self.quirks.view_defects(&self.device, &self.queue);
+                if kind != ViewKind::SixLayersAsArray && defects.reads_wrongly(kind) {
+                    return Err(ExecuteError::Unsupported {
+                        pass: decl.name().to_string(),
+                        resource: plan.resource_name(e.resource).to_owned(),
+                        message: kind.refusal(&self.device.adapter_info().name),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The second distinct resource of a pass's list, if it names two.
 fn second_resource<'e>(
     entries: impl Iterator<Item = &'e crate::resource::Entry>,
@@ -191,33 +225,6 @@ fn second_resource<'e>(
         }
     }
     None
-}
-
-/// wgpu's GL backend binds no texture view whose first array layer is not 0 for a shader read
-/// (it logs the failure and the pass reads something else), so a range of several layers
-/// starting past layer 0 is refused there before anything is recorded.
-fn check_gl_ranges(plan: &CompiledGraph) -> Result<(), ExecuteError> {
-    let live = plan
-        .pass_decls()
-        .iter()
-        .zip(plan.passes())
-        .filter(|(_, p)| !p.culled);
-    for (decl, _) in live {
-        let reads = decl.sample().iter().chain(decl.input());
-        for e in reads.filter(|e| e.range.single().is_none()) {
-            if let Some((first, count)) = e.range.layers.filter(|&(first, _)| first > 0) {
-                return Err(ExecuteError::Unsupported {
-                    pass: decl.name().to_string(),
-                    resource: plan.resource_name(e.resource).to_owned(),
-                    message: format!(
-                        "wgpu's GL backend cannot bind layers {first}..{} for a shader read, only views whose first layer is 0: render these layers into layers 0..{count} of an array, or sample a range that starts at layer 0",
-                        u64::from(first) + u64::from(count)
-                    ),
-                });
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Every 2D-array view the groups recorded as one multiview render pass attach (in Poison mode,

@@ -2,8 +2,10 @@
 //! what is known from the adapter at start, and what is probed once when a plan first needs it.
 
 mod probe;
+mod views;
 
 pub(super) use probe::BindingDefects;
+pub(crate) use views::{ViewDefects, ViewKind};
 
 use super::ExecutorOptions;
 use crate::context::Views;
@@ -51,18 +53,20 @@ use crate::context::Views;
 /// instead of rendering a silently different image. Covered by
 /// `a_pass_reading_two_textures_and_two_uniform_buffers_reads_each` (`tests/gpu/buffers.rs`).
 ///
-/// **Layer ranges from layer 0 only on GL** ([`layer_ranges_from_0`](Self::layer_ranges_from_0)).
-/// wgpu's GL backend binds no texture view whose first array layer is not 0 for a shader read
-/// (it logs the failure and the pass reads something else). A live pass reading a range of
-/// several layers that starts past layer 0 is refused before anything is recorded. Covered by
-/// `a_layer_range_is_an_array_view_of_exactly_its_layers` (`tests/gpu/buffers.rs`).
-///
-/// **Layered textures read whole on GL** ([`layered_reads_whole`](Self::layered_reads_whole)).
-/// wgpu's GL backend binds a texture of several layers only as a whole (an array or a cube)
-/// for a shader read, so a 2D view of one of its layers would read another texture:
-/// [`PassContext::view`](crate::PassContext::view) refuses it with
-/// [`ContextError::Unsupported`](crate::ContextError::Unsupported). Covered by
-/// `one_layer_sampled_alone_is_that_layer_or_refused_on_gl` (`tests/gpu/buffers.rs`).
+/// **Views a shader reads wrongly on GL** (probed, GL only:
+/// [`view_defects`](Self::view_defects)). wgpu's GL backend binds the whole texture for a shader
+/// read and narrows it to the view's mips only, so a view of one layer, of layers past the
+/// first, of mips past the first (where the driver counts `texelFetch` levels from 0), or an
+/// array view of a texture of six square layers (which the backend makes a cube map) may read
+/// another subresource. Probed the first time a plan has a pass reading such a view (one draw
+/// per [`ViewKind`], each compared with the texel its view names) and said once in the log;
+/// a live pass reading a kind read wrongly is refused before recording, and
+/// [`PassContext::view`](crate::PassContext::view) and the bind-group cache refuse such views
+/// ([`ContextError::Unsupported`](crate::ContextError::Unsupported)) where the dimension is
+/// only known when binding (a cube). Covered by the unit tests of `quirks/views.rs` and by
+/// `one_layer_sampled_alone_is_that_layer_or_refused_on_gl`,
+/// `a_layer_range_is_an_array_view_of_exactly_its_layers` and the view-kind tests of
+/// `tests/gpu/views.rs`.
 ///
 /// **Downlevel flags of GL** ([`assumed_downlevel_flags`](Self::assumed_downlevel_flags)).
 /// Where the caller gave no adapter flags, the executor assumes every flag but those wgpu 30's
@@ -78,10 +82,9 @@ pub(crate) struct Quirks {
     /// Keep every multisampled array as one texture per layer: multiview does not record them
     /// on this device.
     pub(super) split_multisampled_arrays: bool,
-    /// Refuse shader reads of layer ranges that start past layer 0 (GL).
-    pub(super) layer_ranges_from_0: bool,
-    /// Refuse 2D views of one layer of a texture with several for a shader read (GL).
-    pub(crate) layered_reads_whole: bool,
+    /// Whether shader reads of views other than whole textures are checked against the view
+    /// probe (GL).
+    pub(super) probe_views: bool,
     /// Whether passes reading two textures (uniform buffers) are checked against the binding
     /// probe (GL).
     pub(super) probe_bindings: bool,
@@ -94,6 +97,9 @@ pub(crate) struct Quirks {
     /// Whether a draw reads each of two textures (uniform buffers) of a bind group from its own
     /// binding (GL): probed when a plan first has a pass that reads two (`None` until then).
     binding_defects: Option<BindingDefects>,
+    /// The kinds of view a shader reads wrongly (GL): probed when a plan first has a pass
+    /// reading one (`None` until then).
+    pub(super) view_defects: Option<ViewDefects>,
 }
 
 impl Quirks {
@@ -111,12 +117,12 @@ impl Quirks {
             resolve_layers_via_copy: info.backend == wgpu::Backend::Vulkan
                 && info.name.starts_with("llvmpipe"),
             split_multisampled_arrays,
-            layer_ranges_from_0: gl,
-            layered_reads_whole: gl,
+            probe_views: gl,
             probe_bindings: gl,
             assumed_downlevel_flags: assumed_downlevel_flags(info.backend),
             later_layer_msaa_per_view: None,
             binding_defects: None,
+            view_defects: None,
         }
     }
 
@@ -160,6 +166,30 @@ impl Quirks {
             );
         }
         self.binding_defects = Some(defects);
+        defects
+    }
+}
+
+impl Quirks {
+    /// The view probe's result, probed once and said once in the log.
+    pub(super) fn view_defects(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> ViewDefects {
+        if let Some(known) = self.view_defects {
+            return known;
+        }
+        let defects = views::view_defects(device, queue);
+        let wrong: Vec<&str> = defects.kinds().map(ViewKind::describe).collect();
+        if !wrong.is_empty() {
+            log::warn!(
+                "{}: a shader reads another subresource through {}; passes that read such views are refused",
+                device.adapter_info().name,
+                wrong.join(", ")
+            );
+        }
+        self.view_defects = Some(defects);
         defects
     }
 }

@@ -114,7 +114,7 @@ impl<'f> Tables<'f> {
             pass,
             resources: self.resources,
             frame: self,
-            layered_reads_whole: self.quirks.layered_reads_whole,
+            view_defects: self.quirks.view_defects.unwrap_or_default(),
             views,
             target,
         }
@@ -128,12 +128,12 @@ impl FrameResources for Tables<'_> {
 
     fn view(&self, r: ResourceId, range: SubresourceRange) -> Option<&wgpu::TextureView> {
         if range.is_all() {
-            return self.texture_and_views(r).map(|(_, v)| &v.whole);
+            return self.texture_and_views(r).map(|(_, v)| &v.sampled().whole);
         }
         match range.single() {
             Some(sub) => self
                 .texture_and_views(r)
-                .and_then(|(_, v)| v.get(Some(sub))),
+                .and_then(|(_, v)| v.sampled().get(Some(sub))),
             None => self.range_view(r, range),
         }
     }

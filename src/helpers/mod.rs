@@ -45,7 +45,8 @@ use std::sync::{Mutex, MutexGuard};
 use crate::context::{ContextError, PassContext, PassError, Views};
 use crate::declare::RenderGraph;
 use crate::resource::{
-    BufferHandle, ResourceKind, SubresourceHandle, TextureDesc, TextureHandle, TextureRef,
+    BufferHandle, ResourceKind, SubresourceHandle, SubresourceRange, TextureDesc, TextureHandle,
+    TextureRef,
 };
 
 /// One binding of a bind group, in binding order: entry `i` of the slice handed to
@@ -233,6 +234,7 @@ impl BindGroupCache {
                 Binding::TextureAs(t, dimension) => {
                     // The whole texture must be declared, as for its own whole view.
                     ctx.declared_view(t.into())?;
+                    ctx.check_shader_view(t.index, SubresourceRange::ALL, Some(dimension))?;
                     Key::TextureAs(ctx.texture(t)?.clone(), dimension, None)
                 }
                 Binding::MipAs(t, mip, dimension) => {
@@ -240,6 +242,11 @@ impl BindGroupCache {
                     for layer in 0..texture.depth_or_array_layers() {
                         ctx.declared_view(t.subresource(mip, layer).into())?;
                     }
+                    let range = SubresourceRange {
+                        mips: Some((mip, 1)),
+                        layers: None,
+                    };
+                    ctx.check_shader_view(t.index, range, Some(dimension))?;
                     Key::TextureAs(texture.clone(), dimension, Some(mip))
                 }
                 Binding::Buffer(b) => Key::Buffer(ctx.buffer(b)?.clone()),
@@ -316,6 +323,12 @@ fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::Bin
             Key::TextureAs(texture, dimension, mip) => {
                 Some(texture.create_view(&wgpu::TextureViewDescriptor {
                     label: Some(label),
+                    // What a shader binds of a depth format with a stencil aspect.
+                    aspect: if texture.format().is_combined_depth_stencil_format() {
+                        wgpu::TextureAspect::DepthOnly
+                    } else {
+                        wgpu::TextureAspect::All
+                    },
                     dimension: Some(*dimension),
                     base_mip_level: mip.unwrap_or(0),
                     mip_level_count: mip.map(|_| 1),

@@ -49,6 +49,16 @@ pub enum ReadbackError {
         /// Its layers (depth slices at that mip, for a 3D texture).
         layers: u32,
     },
+    /// The backend cannot read this texture back: wgpu's GL backend copies no layer of a cube
+    /// map (a texture of six square layers, which it makes one) to a buffer, and the texels
+    /// can be drawn out only where a shader can sample them.
+    #[error("cannot read back a {format:?} texture on this backend: {reason}")]
+    UnreadableOnBackend {
+        /// Its format.
+        format: wgpu::TextureFormat,
+        /// Why.
+        reason: &'static str,
+    },
     /// Waiting for the GPU or mapping the buffer failed.
     #[error("reading back from the GPU failed: {0}")]
     Map(String),
@@ -122,6 +132,9 @@ pub fn read_subresource(
             layers: size.depth_or_array_layers,
         });
     }
+    if gl_cube_map(device, texture) {
+        return read_cube_face(device, queue, texture, mip, layer);
+    }
     // Compressed formats copy whole blocks.
     let physical = size.physical_size(format);
     let (block_width, block_height) = format.block_dimensions();
@@ -175,6 +188,180 @@ pub fn read_subresource(
         bytes,
     })
 }
+
+/// Whether wgpu's GL backend holds `texture` as a cube map (a 2D texture of six square layers,
+/// or a multiple of six), which it cannot copy to a buffer.
+fn gl_cube_map(device: &wgpu::Device, texture: &wgpu::Texture) -> bool {
+    let size = texture.size();
+    device.adapter_info().backend == wgpu::Backend::Gl
+        && texture.dimension() == wgpu::TextureDimension::D2
+        && size.width == size.height
+        && size.depth_or_array_layers >= 6
+        && size.depth_or_array_layers.is_multiple_of(6)
+}
+
+/// Reads one face of a cube map on wgpu's GL backend by drawing it: each texel of the face is
+/// sampled (nearest, at the direction of its centre) through a cube view into a 2D texture of
+/// the same format, which is then copied as any other. Exact for a format a shader samples as
+/// float and can render to.
+fn read_cube_face(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    mip: u32,
+    face: u32,
+) -> Result<Readback, ReadbackError> {
+    let format = texture.format();
+    let refuse = |reason| Err(ReadbackError::UnreadableOnBackend { format, reason });
+    if texture.depth_or_array_layers() != 6 {
+        return refuse("wgpu's GL backend copies no layer of a cube-map array to a buffer");
+    }
+    let float = matches!(
+        format.sample_type(None, None),
+        Some(wgpu::TextureSampleType::Float { .. })
+    );
+    let renders = format
+        .guaranteed_format_features(device.features())
+        .allowed_usages
+        .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
+    if format.is_depth_stencil_format() || !float || !renders {
+        return refuse(
+            "wgpu's GL backend copies no layer of a cube map to a buffer, and a draw can read out only a float colour format it can render to",
+        );
+    }
+    if !texture
+        .usage()
+        .contains(wgpu::TextureUsages::TEXTURE_BINDING)
+    {
+        return refuse(
+            "wgpu's GL backend copies no layer of a cube map to a buffer, and a draw can read it out only with TEXTURE_BINDING",
+        );
+    }
+    let size = texture.size().mip_level_size(mip, texture.dimension());
+    let flat = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("tilegraph readback: cube face"),
+        size: wgpu::Extent3d {
+            depth_or_array_layers: 1,
+            ..size
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("tilegraph readback: cube face"),
+        source: wgpu::ShaderSource::Wgsl(CUBE_FACE.into()),
+    });
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("tilegraph readback: cube face"),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[Some(format.into())],
+        }),
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        multiview_mask: None,
+        cache: None,
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(wgpu::TextureViewDimension::Cube),
+        base_mip_level: mip,
+        mip_level_count: Some(1),
+        ..Default::default()
+    });
+    let nearest = device.create_sampler(&wgpu::SamplerDescriptor::default());
+    let params = wgpu::util::DeviceExt::create_buffer_init(
+        device,
+        &wgpu::util::BufferInitDescriptor {
+            label: Some("tilegraph readback: cube face"),
+            contents: &[face, size.width, 0, 0]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<u8>>(),
+            usage: wgpu::BufferUsages::UNIFORM,
+        },
+    );
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("tilegraph readback: cube face"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(&nearest),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: params.as_entire_binding(),
+            },
+        ],
+    });
+    let target = flat.create_view(&Default::default());
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("tilegraph readback: cube face"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+    queue.submit([encoder.finish()]);
+    read_subresource(device, queue, &flat, 0, 0)
+}
+
+/// Draws one face of a cube: the texel at each pixel, sampled at the direction of its centre
+/// (the cube-map face selection of the Vulkan and GL specifications, inverted).
+const CUBE_FACE: &str = r"
+@group(0) @binding(0) var cube: texture_cube<f32>;
+@group(0) @binding(1) var nearest: sampler;
+@group(0) @binding(2) var<uniform> params: vec4u;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let uv = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+    let st = p.xy / f32(params.y) * 2.0 - 1.0;
+    let s = st.x;
+    let t = st.y;
+    var dir: vec3f;
+    switch params.x {
+        case 0u: { dir = vec3f(1.0, -t, -s); }
+        case 1u: { dir = vec3f(-1.0, -t, s); }
+        case 2u: { dir = vec3f(s, 1.0, t); }
+        case 3u: { dir = vec3f(s, -1.0, -t); }
+        case 4u: { dir = vec3f(s, -t, 1.0); }
+        default: { dir = vec3f(-s, -t, -1.0); }
+    }
+    return textureSampleLevel(cube, nearest, dir, 0.0);
+}
+";
 
 /// Reads all of `buffer` (which needs `COPY_SRC`), waiting for the GPU.
 pub fn read_buffer(

@@ -81,9 +81,6 @@ pub struct Capabilities {
     /// Multisampled textures that shaders read hold what is rendered into them
     /// ([`Gpu::sampled_multisample_textures_work`]).
     pub sampled_multisample: bool,
-    /// Views whose first array layer is not 0 can be bound for a shader read (not wgpu's GL
-    /// backend, which logs the failure and binds something else).
-    pub sampled_later_layers: bool,
     /// Formats the adapter can render to (colour).
     renderable: Vec<wgpu::TextureFormat>,
     /// Storage flags of the formats a description may store to, as the device can use them.
@@ -126,7 +123,6 @@ impl Capabilities {
             read_only_depth_sampling: flags.contains(wgpu::DownlevelFlags::READ_ONLY_DEPTH_STENCIL),
             depth_and_multisample_copies: info.backend != wgpu::Backend::Gl,
             sampled_multisample: gpu.sampled_multisample_textures_work(),
-            sampled_later_layers: info.backend != wgpu::Backend::Gl,
             renderable,
             storage,
             backend: format!("{:?}", info.backend),
@@ -154,7 +150,6 @@ impl Capabilities {
             read_only_depth_sampling: true,
             depth_and_multisample_copies: true,
             sampled_multisample: true,
-            sampled_later_layers: true,
             renderable: FLOAT_BITS.iter().map(|&(f, _)| f).collect(),
             storage: STORAGE_FORMATS
                 .iter()
@@ -461,45 +456,6 @@ fn refuse_sampled_multisample(
     ))
 }
 
-/// A shader read of array layers that do not start at layer 0, by a live pass (`live[p]`): the
-/// synthetic shaders bind a view of exactly those layers, which wgpu's GL backend cannot bind
-/// (it logs "Unable to create a sampled texture binding for non-zero array layer" and the pass
-/// reads something else).
-pub fn refuse_sampled_later_layers(
-    resources: &[ResourceDecl],
-    passes: &[PassDecl],
-    live: &[bool],
-    caps: &Capabilities,
-) -> Result<(), Unsupported> {
-    if caps.sampled_later_layers {
-        return Ok(());
-    }
-    for (p, pass) in passes.iter().enumerate() {
-        if !live.get(p).copied().unwrap_or(true) {
-            continue;
-        }
-        let read = pass.sample.iter().chain(&pass.input).find_map(|e| {
-            let ResourceKind::Texture(t) = resources.get(e.resource.index())?.kind else {
-                return None;
-            };
-            let (_, _, first, count) = e.range.resolve(t.mips, t.layers);
-            (t.layers > 1 && first > 0).then_some((e.resource, first, count))
-        });
-        if let Some((r, first, count)) = read {
-            return Err(unsupported(
-                &pass.name,
-                format!(
-                    "reads layers {first}..{} of `{}` in a shader; on this adapter ({}) a view whose first layer is not 0 cannot be bound for sampling (wgpu's GL backend), so the image would silently differ",
-                    u64::from(first) + u64::from(count),
-                    resources[r.index()].name,
-                    caps.backend
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// A copy pass between depth or multisampled textures: copy with a draw instead.
 fn copy_draw(
     graph: &mut Graph<'_>,
@@ -688,7 +644,6 @@ mod tests {
             read_only_depth_sampling: false,
             depth_and_multisample_copies: false,
             sampled_multisample: true,
-            sampled_later_layers: false,
             renderable: Vec::new(),
             // GLES 3.1's storage formats: no 16-bit floats.
             storage: STORAGE_FORMATS

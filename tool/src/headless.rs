@@ -10,7 +10,8 @@ use tilegraph::helpers::{DeviceOptions, open_device_with};
 use tilegraph::{ExecuteError, Executor, ExecutorOptions};
 
 pub use tilegraph::helpers::{
-    Backend, DeviceError, Readback, ReadbackError, instance_descriptor, read_buffer, read_texture,
+    Backend, DeviceError, Readback, ReadbackError, instance_descriptor, read_buffer,
+    read_subresource, read_texture,
 };
 
 /// A render pipeline of one shader module's vertex stage `vs` (no vertex buffers) and fragment

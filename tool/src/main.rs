@@ -428,18 +428,28 @@ mod run_command {
             if args.hash {
                 match &o.contents {
                     OutputContents::Unreadable(why) => println!("{} unreadable({why})", o.name),
-                    c => println!("{} {:016x}", o.name, fnv1a64(c.bytes())),
+                    c => {
+                        let bytes: Vec<u8> = c.bytes().flatten().copied().collect();
+                        println!("{} {:016x}", o.name, fnv1a64(&bytes));
+                    }
                 }
             }
-            if let (Some(dir), OutputContents::Texture(r)) = (&args.out, &o.contents) {
-                match r.to_rgba8() {
-                    Some(rgba) => {
-                        let path = dir.join(format!("{}.png", o.name));
-                        headless::write_png(&path, r.width, r.height, &rgba)
-                            .map_err(|e| io(&path, e))?;
-                        eprintln!("wrote {}", path.display());
+            if let (Some(dir), OutputContents::Texture(subresources)) = (&args.out, &o.contents) {
+                // The first subresource as NAME.png, the others numbered after it.
+                for (i, r) in subresources.iter().enumerate() {
+                    let name = match i {
+                        0 => format!("{}.png", o.name),
+                        i => format!("{}.{i}.png", o.name),
+                    };
+                    match r.to_rgba8() {
+                        Some(rgba) => {
+                            let path = dir.join(name);
+                            headless::write_png(&path, r.width, r.height, &rgba)
+                                .map_err(|e| io(&path, e))?;
+                            eprintln!("wrote {}", path.display());
+                        }
+                        None => eprintln!("{}: no PNG for format {:?}", o.name, r.format),
                     }
-                    None => eprintln!("{}: no PNG for format {:?}", o.name, r.format),
                 }
             }
         }
@@ -449,7 +459,8 @@ mod run_command {
         }
         if !args.hash && args.out.is_none() {
             for o in &output.outputs {
-                println!("{} {} bytes", o.name, o.contents.bytes().len());
+                let bytes: usize = o.contents.bytes().map(<[u8]>::len).sum();
+                println!("{} {bytes} bytes", o.name);
             }
         }
         Ok(())

@@ -99,7 +99,7 @@ pub(super) fn multiview_msaa_resolves_past_layer_0(
 
 /// Submits a probe's commands and reads `buffer` back; `None` where wgpu reported a validation
 /// error in `scope` or the read-back failed (the probe then cannot tell).
-fn submit_and_read(
+pub(super) fn submit_and_read(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     scope: wgpu::ErrorScopeGuard,

@@ -7,7 +7,7 @@ use tilegraph::{
     BufferHandle, PassCallback, PassContext, PassError, RenderGraph, TextureDesc, TextureHandle,
 };
 
-use super::passes::{binding_view, input_entries, input_views};
+use super::passes::{input_entries, input_views, storage_view};
 use super::shaders::{
     Input, Scalar, input_layout_entries, inputs, inputs_wgsl, normalized, scalar, scalar_of,
     seed_of, texel_out,
@@ -214,12 +214,7 @@ fn bind_with_output(
 ) -> Result<wgpu::BindGroup, PassError> {
     let views = input_views(ctx, inputs)?;
     let out_view = match *output {
-        StorageOutput::Texture(h, t, _) => Some(binding_view(
-            ctx.texture(h)?,
-            t,
-            true,
-            tilegraph::SubresourceRange::ALL,
-        )),
+        StorageOutput::Texture(h, _, _) => Some(storage_view(ctx, h)?),
         StorageOutput::Buffer(..) => None,
     };
     let mut entries = input_entries(ctx, inputs, &views)?;

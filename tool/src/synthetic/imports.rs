@@ -35,9 +35,11 @@ pub(crate) fn create_imports(
                     if t.samples == 1 {
                         usage |= wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
                     }
-                    if t.format.is_depth_stencil_format() {
-                        // Read back with a draw where depth cannot be copied to a buffer.
-                        usage |= wgpu::TextureUsages::TEXTURE_BINDING;
+                    let cube = t.width == t.height && t.layers >= 6 && t.layers % 6 == 0;
+                    if t.format.is_depth_stencil_format() || (cube && t.samples == 1) {
+                        // Read back with a draw where depth cannot be copied to a buffer, and
+                        // where a cube map cannot (wgpu's GL backend).
+                        usage |= allowed & wgpu::TextureUsages::TEXTURE_BINDING;
                     }
                     let texture = gpu
                         .device

@@ -30,14 +30,14 @@ mod shaders;
 pub(crate) use imports::{OwnedImport, create_imports, initialize_imports};
 pub use passes::attach;
 
-use crate::adapt::{Adaptation, Capabilities, Unsupported, adapt, refuse_sampled_later_layers};
-use crate::headless::{DeviceError, Gpu, Readback, ReadbackError, read_buffer};
+use crate::adapt::{Adaptation, Capabilities, Unsupported, adapt};
+use crate::headless::{DeviceError, Gpu, Readback, ReadbackError, read_buffer, read_subresource};
 use tilegraph::decl::format_name;
 use tilegraph::decl::{ResourceDecl, ResourceKind};
 use tilegraph::helpers::DeviceOptions;
 use tilegraph::{
-    CompileOptions, CompiledGraph, ExecuteError, ExecuteMode, ExecutorOptions, GraphError,
-    ImportAfter, ImportContents, Imports, RenderGraph,
+    CompileOptions, CompiledGraph, ContextError, ExecuteError, ExecuteMode, ExecutorOptions,
+    GraphError, ImportAfter, ImportContents, Imports, RenderGraph,
 };
 
 /// Why a description could not be run.
@@ -98,6 +98,15 @@ impl RunError {
             RunError::Unsupported { .. } => "unsupported",
             // What the backend cannot record, refused before recording.
             RunError::Execute(ExecuteError::Unsupported { .. }) => "unsupported",
+            // A view the backend cannot bind, refused when the pass asked for it.
+            RunError::Execute(ExecuteError::Pass { source, .. })
+                if matches!(
+                    source.downcast_ref::<ContextError>(),
+                    Some(ContextError::Unsupported { .. })
+                ) =>
+            {
+                "unsupported"
+            }
             RunError::Execute(_) => "execute",
             RunError::Open(DeviceError::NoAdapter { .. }) => "no_adapter",
             RunError::Open(_) | RunError::Readback(_) => "gpu",
@@ -163,8 +172,9 @@ impl Default for RunOptions {
 /// The contents of a kept import after the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OutputContents {
-    /// A texture's mip 0, layer 0.
-    Texture(Readback),
+    /// A texture's subresources: every mip of every layer, layer after layer (a depth
+    /// texture's mip 0 of layer 0 alone).
+    Texture(Vec<Readback>),
     /// A buffer's bytes.
     Buffer(Vec<u8>),
     /// A texture that cannot be copied out (multisampled, depth24plus).
@@ -172,14 +182,44 @@ pub enum OutputContents {
 }
 
 impl OutputContents {
-    /// The bytes read back (empty when unreadable).
-    pub fn bytes(&self) -> &[u8] {
-        match self {
-            OutputContents::Texture(r) => &r.bytes,
-            OutputContents::Buffer(b) => b,
-            OutputContents::Unreadable(_) => &[],
+    /// The bytes read back, subresource after subresource (none when unreadable).
+    pub fn bytes(&self) -> impl Iterator<Item = &[u8]> {
+        let (textures, buffer): (&[Readback], &[u8]) = match self {
+            OutputContents::Texture(r) => (r, &[]),
+            OutputContents::Buffer(b) => (&[], b),
+            OutputContents::Unreadable(_) => (&[], &[]),
+        };
+        textures
+            .iter()
+            .map(|r| r.bytes.as_slice())
+            .chain(std::iter::once(buffer).filter(|b| !b.is_empty()))
+    }
+}
+
+/// Every mip of every layer of `texture`, layer after layer; of a depth texture, mip 0 of
+/// layer 0 (which [`Gpu::read_texture`] draws out where the adapter cannot copy depth).
+fn read_every_subresource(
+    gpu: &Gpu,
+    texture: &wgpu::Texture,
+) -> Result<Vec<Readback>, ReadbackError> {
+    let mut out = vec![gpu.read_texture(texture)?];
+    if texture.format().is_depth_stencil_format() {
+        return Ok(out);
+    }
+    for layer in 0..texture.depth_or_array_layers() {
+        for mip in 0..texture.mip_level_count() {
+            if (mip, layer) != (0, 0) {
+                out.push(read_subresource(
+                    &gpu.device,
+                    &gpu.queue,
+                    texture,
+                    mip,
+                    layer,
+                )?);
+            }
         }
     }
+    Ok(out)
 }
 
 /// One kept import after the run.
@@ -227,12 +267,6 @@ pub fn prepare(
         resize(&mut resources, width, height);
     }
     let adaptation = adapt(&mut resources, &mut passes, caps)?;
-    // Culled passes bind nothing: only live ones are held to what the adapter can bind.
-    let live: Vec<bool> = declared
-        .compile(&CompileOptions::default())
-        .map(|plan| plan.passes().iter().map(|p| !p.culled).collect())
-        .unwrap_or_default();
-    refuse_sampled_later_layers(&resources, &passes, &live, caps)?;
     let graph = RenderGraph::from_declarations(resources, passes)?;
     Ok((graph, adaptation))
 }
@@ -333,11 +367,14 @@ pub fn run(gpu: &Gpu, description: &str, options: &RunOptions) -> Result<RunOutp
             continue;
         }
         let contents = match &imports_owned[r] {
-            Some(OwnedImport::Texture(t, _)) => match gpu.read_texture(t) {
-                Ok(readback) => OutputContents::Texture(readback),
+            Some(OwnedImport::Texture(t, _)) => match read_every_subresource(gpu, t) {
+                Ok(readbacks) => OutputContents::Texture(readbacks),
                 Err(ReadbackError::Unreadable { format, samples }) => OutputContents::Unreadable(
                     format!("{} with {samples} samples", format_name(format)),
                 ),
+                Err(ReadbackError::UnreadableOnBackend { format, reason }) => {
+                    OutputContents::Unreadable(format!("{}: {reason}", format_name(format)))
+                }
                 Err(e) => return Err(e.into()),
             },
             Some(OwnedImport::Buffer(b)) => OutputContents::Buffer(read_buffer(device, queue, b)?),

@@ -5,7 +5,7 @@ use tilegraph::decl::format_name;
 use tilegraph::decl::{PassKind, PassRef, Passes, ResourceDecl, ResourceKind};
 use tilegraph::{
     BufferHandle, CompiledGraph, PassCallback, PassContext, PassError, PassId, RenderGraph,
-    Subresource, SubresourceRange, TextureDesc, TextureHandle,
+    Subresource, SubresourceRange, TextureDesc, TextureHandle, TextureRef,
 };
 
 use super::RunError;
@@ -73,39 +73,13 @@ pub fn attach(
     Ok(())
 }
 
-/// A view of `texture` fit for binding: depth aspect only for depth formats, one mip for storage.
-pub(super) fn binding_view(
-    texture: &wgpu::Texture,
-    t: TextureDesc,
-    storage: bool,
-    range: SubresourceRange,
-) -> wgpu::TextureView {
-    let aspect = if t.format.is_depth_stencil_format() {
-        wgpu::TextureAspect::DepthOnly
-    } else {
-        wgpu::TextureAspect::All
-    };
-    texture.create_view(&wgpu::TextureViewDescriptor {
-        aspect,
-        dimension: Some(if t.layers > 1 && t.samples == 1 && !storage {
-            wgpu::TextureViewDimension::D2Array
-        } else {
-            wgpu::TextureViewDimension::D2
-        }),
-        base_mip_level: range.mips.map_or(0, |m| m.0),
-        mip_level_count: if storage {
-            Some(1)
-        } else {
-            range.mips.map(|m| m.1)
-        },
-        base_array_layer: range.layers.map_or(0, |l| l.0),
-        array_layer_count: if storage {
-            Some(1)
-        } else {
-            range.layers.map(|l| l.1)
-        },
-        ..Default::default()
-    })
+/// The view a storage binding of `texture` takes: its first subresource, from the executor's
+/// views.
+pub(super) fn storage_view<'v>(
+    ctx: &PassContext<'v>,
+    texture: TextureHandle,
+) -> Result<&'v wgpu::TextureView, PassError> {
+    Ok(ctx.view(texture.subresource(0, 0))?)
 }
 
 /// Binds the inputs for this frame.
@@ -123,21 +97,29 @@ pub(super) fn bind_inputs(
     }))
 }
 
-/// This frame's views of the inputs, in binding order (`None` for buffers).
-pub(super) fn input_views(
-    ctx: &PassContext<'_>,
+/// `range` of `texture`, as a pass names it.
+fn texture_ref(texture: TextureHandle, range: SubresourceRange) -> TextureRef {
+    let mut t = TextureRef::from(texture);
+    if let Some((first, count)) = range.mips {
+        t = t.mips(first..first + count);
+    }
+    if let Some((first, count)) = range.layers {
+        t = t.layers(first..first + count);
+    }
+    t
+}
+
+/// This frame's views of the inputs, in binding order (`None` for buffers): the executor's
+/// own, so that every check of the adapter's views applies to them.
+pub(super) fn input_views<'v>(
+    ctx: &PassContext<'v>,
     inputs: &[Input],
-) -> Result<Vec<Option<wgpu::TextureView>>, PassError> {
+) -> Result<Vec<Option<&'v wgpu::TextureView>>, PassError> {
     let mut views = Vec::with_capacity(inputs.len());
     for input in inputs {
         views.push(match *input {
-            Input::Texture(h, t, _, sub) => Some(binding_view(ctx.texture(h)?, t, false, sub)),
-            Input::StorageTexture(h, t, _) => Some(binding_view(
-                ctx.texture(h)?,
-                t,
-                true,
-                SubresourceRange::ALL,
-            )),
+            Input::Texture(h, _, _, range) => Some(ctx.view(texture_ref(h, range))?),
+            Input::StorageTexture(h, _, _) => Some(storage_view(ctx, h)?),
             Input::Buffer(_) => None,
         });
     }
@@ -149,7 +131,7 @@ pub(super) fn input_views(
 pub(super) fn input_entries<'v>(
     ctx: &PassContext<'v>,
     inputs: &[Input],
-    views: &'v [Option<wgpu::TextureView>],
+    views: &[Option<&'v wgpu::TextureView>],
 ) -> Result<Vec<wgpu::BindGroupEntry<'v>>, PassError> {
     let mut entries = Vec::with_capacity(inputs.len() + 1);
     for (i, (input, view)) in inputs.iter().zip(views).enumerate() {

@@ -1,0 +1,475 @@
+//! Which kinds of texture view a shader reads correctly on this adapter: one draw per kind,
+//! each into its own texel, read back and compared with the texel the view names.
+
+use super::probe::submit_and_read;
+use crate::resource::{SubresourceRange, TextureDesc};
+
+/// A kind of view a shader reads through, as the executor's views and the bind-group cache
+/// make them. wgpu's GL backend binds the whole texture for a shader read (GL has no views
+/// before 4.3 and ES has none), so some of these read another subresource there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ViewKind {
+    /// A view whose first mip is past mip 0 (`bloom.mip(1)`).
+    MipPast0,
+    /// A 2D view of layer 0 of a texture with several layers.
+    Layer0,
+    /// A 2D view of a layer past layer 0 of a texture with several layers.
+    LayerPast0,
+    /// A 2D-array view of some of a texture's layers, from layer 0.
+    RangeFrom0,
+    /// A 2D-array view of some of a texture's layers, from a layer past 0.
+    RangePast0,
+    /// A 2D-array view of all of a texture of six square layers (wgpu's GL backend makes such
+    /// a texture a cube map, whatever its views).
+    SixLayersAsArray,
+    /// A cube view of a texture of six square layers.
+    Cube,
+}
+
+impl ViewKind {
+    const ALL: [ViewKind; 7] = [
+        ViewKind::MipPast0,
+        ViewKind::Layer0,
+        ViewKind::LayerPast0,
+        ViewKind::RangeFrom0,
+        ViewKind::RangePast0,
+        ViewKind::SixLayersAsArray,
+        ViewKind::Cube,
+    ];
+
+    /// What the view is, for messages: "a view of mip 1 alone".
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            ViewKind::MipPast0 => "a view whose first mip is past mip 0",
+            ViewKind::Layer0 => "a 2D view of layer 0 of a texture with several layers",
+            ViewKind::LayerPast0 => "a 2D view of one layer past layer 0",
+            ViewKind::RangeFrom0 => "an array view of some of the layers, from layer 0",
+            ViewKind::RangePast0 => "an array view of layers that start past layer 0",
+            ViewKind::SixLayersAsArray => "an array view of a texture of six square layers",
+            ViewKind::Cube => "a cube view",
+        }
+    }
+
+    /// The kind of a shader read of `range` of a single-sampled texture `t`, seen through
+    /// `dimension` (`None`: the dimension the executor's views have, an array for several
+    /// layers); `None` for a view every backend reads (the whole texture, one mip and layer of
+    /// a texture with one of each).
+    pub(crate) fn of(
+        t: TextureDesc,
+        range: SubresourceRange,
+        dimension: Option<wgpu::TextureViewDimension>,
+    ) -> Option<ViewKind> {
+        if t.samples > 1 {
+            return None;
+        }
+        let (mip, _, layer, layers) = range.resolve(t.mips, t.layers);
+        if matches!(
+            dimension,
+            Some(wgpu::TextureViewDimension::Cube | wgpu::TextureViewDimension::CubeArray)
+        ) {
+            return Some(if mip > 0 {
+                ViewKind::MipPast0
+            } else {
+                ViewKind::Cube
+            });
+        }
+        if mip > 0 {
+            return Some(ViewKind::MipPast0);
+        }
+        if t.layers == 1 {
+            return None;
+        }
+        let six_square = t.width == t.height && t.layers % 6 == 0;
+        Some(match (layer, layers) {
+            (0, 1) => ViewKind::Layer0,
+            (_, 1) => ViewKind::LayerPast0,
+            (0, n) if n == t.layers && six_square => ViewKind::SixLayersAsArray,
+            (0, n) if n == t.layers => return None,
+            (0, _) => ViewKind::RangeFrom0,
+            _ => ViewKind::RangePast0,
+        })
+    }
+
+    /// Why a shader read through a view of this kind is refused on adapter `adapter`, and what
+    /// to do instead.
+    pub(crate) fn refusal(self, adapter: &str) -> String {
+        let instead = match self {
+            ViewKind::MipPast0 => {
+                "sample the whole texture and pick the mip in the shader (textureLoad's level, textureSampleLevel)"
+            }
+            ViewKind::SixLayersAsArray => {
+                "bind it as a cube (`Binding::TextureAs` with `TextureViewDimension::Cube`)"
+            }
+            ViewKind::Cube => "keep the faces in an array of another layer count",
+            _ => "sample the whole texture as an array and pick the layer in the shader",
+        };
+        format!(
+            "on this adapter ({adapter}) wgpu's GL backend binds the whole texture for a shader read, and a shader reads another subresource through {}: {instead}, or use the Vulkan backend",
+            self.describe()
+        )
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// The kinds of view a shader reads wrongly on this adapter (the probe's finding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct ViewDefects(u8);
+
+impl ViewDefects {
+    /// Whether a shader reads a view of this kind wrongly here.
+    pub(crate) fn reads_wrongly(self, kind: ViewKind) -> bool {
+        self.0 & kind.bit() != 0
+    }
+
+    /// The kinds read wrongly, for the log.
+    pub(crate) fn kinds(self) -> impl Iterator<Item = ViewKind> {
+        ViewKind::ALL
+            .into_iter()
+            .filter(move |&k| self.reads_wrongly(k))
+    }
+
+    fn every() -> Self {
+        ViewDefects(ViewKind::ALL.iter().fold(0, |bits, k| bits | k.bit()))
+    }
+}
+
+/// The colour of mip or layer `i` of a probe texture: distinct for every `i` and texture.
+fn colour(texture: u8, i: u8) -> [u8; 4] {
+    [40 * (i + 1), 200 - 30 * i, 60 * texture + 10, 255]
+}
+
+const SIZE: u32 = 4;
+
+/// The probe's vertex stage: a triangle over the viewport.
+const VERTEX: &str = r"
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let uv = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+";
+
+/// The probe's fragment stages, one shader each: each reads texel (0, 0) of the view bound at
+/// binding 0 (a layer of an array view; the middle of a cube's +Z face).
+const READ_2D: &str = r"
+@group(0) @binding(0) var one: texture_2d<f32>;
+@fragment fn fs() -> @location(0) vec4f { return textureLoad(one, vec2i(0, 0), 0); }
+";
+const READ_LAYER_1: &str = r"
+@group(0) @binding(0) var layers: texture_2d_array<f32>;
+@fragment fn fs() -> @location(0) vec4f { return textureLoad(layers, vec2i(0, 0), 1, 0); }
+";
+const READ_LAYER_4: &str = r"
+@group(0) @binding(0) var layers: texture_2d_array<f32>;
+@fragment fn fs() -> @location(0) vec4f { return textureLoad(layers, vec2i(0, 0), 4, 0); }
+";
+const READ_CUBE: &str = r"
+@group(0) @binding(0) var cube: texture_cube<f32>;
+@group(0) @binding(1) var nearest: sampler;
+@fragment fn fs() -> @location(0) vec4f {
+    return textureSampleLevel(cube, nearest, vec3f(0.0, 0.0, 1.0), 0.0);
+}
+";
+
+/// Which kinds of view a shader reads wrongly here: each kind drawn into its own texel of a
+/// row, read back. Every kind counts as read wrongly where the probe cannot run (a validation
+/// error, a failed read-back): the passes that need one are then refused, never wrong.
+pub(crate) fn view_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> ViewDefects {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let probe = Probe::new(device, queue);
+    let row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("tilegraph probe: read back"),
+        size: u64::from(row),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let expected = probe.record(device, &mut encoder);
+    encoder.copy_texture_to_buffer(
+        probe.out.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row),
+                rows_per_image: None,
+            },
+        },
+        probe.out.size(),
+    );
+    let Some(data) = submit_and_read(device, queue, scope, encoder, &buffer) else {
+        return ViewDefects::every();
+    };
+    let bits = ViewKind::ALL
+        .iter()
+        .zip(expected)
+        .enumerate()
+        .filter(|&(x, (_, want))| data[4 * x..4 * x + 4] != want)
+        .fold(0, |bits, (_, (k, _))| bits | k.bit());
+    ViewDefects(bits)
+}
+
+/// The probe's textures, filled, and its target: a row of one texel per kind.
+struct Probe {
+    mips: wgpu::Texture,
+    layers: wgpu::Texture,
+    six: wgpu::Texture,
+    out: wgpu::Texture,
+}
+
+impl Probe {
+    fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let make = |label, texture: u8, (mips, layers): (u32, u32)| {
+            let t = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width: SIZE,
+                    height: SIZE,
+                    depth_or_array_layers: layers,
+                },
+                mip_level_count: mips,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba8Unorm,
+                usage: sampled,
+                view_formats: &[],
+            });
+            for (mip, layer) in (0..mips).flat_map(|m| (0..layers).map(move |l| (m, l))) {
+                let side = SIZE >> mip;
+                let texels = colour(texture, (mip + layer) as u8).repeat((side * side) as usize);
+                queue.write_texture(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: &t,
+                        mip_level: mip,
+                        origin: wgpu::Origin3d {
+                            x: 0,
+                            y: 0,
+                            z: layer,
+                        },
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    &texels,
+                    wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(4 * side),
+                        rows_per_image: None,
+                    },
+                    wgpu::Extent3d {
+                        width: side,
+                        height: side,
+                        depth_or_array_layers: 1,
+                    },
+                );
+            }
+            t
+        };
+        let out = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("tilegraph probe: views"),
+            size: wgpu::Extent3d {
+                width: ViewKind::ALL.len() as u32,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        Probe {
+            mips: make("tilegraph probe: mips", 0, (3, 1)),
+            layers: make("tilegraph probe: layers", 1, (1, 3)),
+            six: make("tilegraph probe: six layers", 2, (1, 6)),
+            out,
+        }
+    }
+
+    /// Records one draw per kind into texel `kind as x` of the target; returns the texel each
+    /// should read.
+    fn record(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder) -> Vec<[u8; 4]> {
+        use wgpu::TextureViewDimension as D;
+        let view = |t: &wgpu::Texture, dimension, (mip, layer, layers): (u32, u32, u32)| {
+            t.create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(dimension),
+                base_mip_level: mip,
+                mip_level_count: Some(1),
+                base_array_layer: layer,
+                array_layer_count: Some(layers),
+                ..Default::default()
+            })
+        };
+        let nearest = device.create_sampler(&wgpu::SamplerDescriptor::default());
+        // Per kind, in `ViewKind::ALL`'s order: the view, the shader, the texel it reads.
+        let draws = [
+            (view(&self.mips, D::D2, (1, 0, 1)), READ_2D, colour(0, 1)),
+            (view(&self.layers, D::D2, (0, 0, 1)), READ_2D, colour(1, 0)),
+            (view(&self.layers, D::D2, (0, 1, 1)), READ_2D, colour(1, 1)),
+            (
+                view(&self.layers, D::D2Array, (0, 0, 2)),
+                READ_LAYER_1,
+                colour(1, 1),
+            ),
+            (
+                view(&self.layers, D::D2Array, (0, 1, 2)),
+                READ_LAYER_1,
+                colour(1, 2),
+            ),
+            (
+                view(&self.six, D::D2Array, (0, 0, 6)),
+                READ_LAYER_4,
+                colour(2, 4),
+            ),
+            (view(&self.six, D::Cube, (0, 0, 6)), READ_CUBE, colour(2, 4)),
+        ];
+        let out = self.out.create_view(&Default::default());
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("tilegraph probe: views"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &out,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        for (x, (view, fragment, _)) in draws.iter().enumerate() {
+            let pipeline = pipeline(device, fragment);
+            let mut entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(view),
+            }];
+            if *fragment == READ_CUBE {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&nearest),
+                });
+            }
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("tilegraph probe: views"),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.set_viewport(x as f32, 0.0, 1.0, 1.0, 0.0, 1.0);
+            pass.draw(0..3, 0..1);
+        }
+        drop(pass);
+        draws.into_iter().map(|(_, _, want)| want).collect()
+    }
+}
+
+/// The probe's pipeline for one fragment stage, with the shader's own layout.
+fn pipeline(device: &wgpu::Device, fragment: &str) -> wgpu::RenderPipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("tilegraph probe: views"),
+        source: wgpu::ShaderSource::Wgsl(format!("{VERTEX}{fragment}").into()),
+    });
+    let module = &module;
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("tilegraph probe: views"),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::TextureFormat::Rgba8Unorm.into())],
+        }),
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::TextureViewDimension as D;
+
+    fn texture(mips: u32, layers: u32, (width, height): (u32, u32)) -> TextureDesc {
+        TextureDesc {
+            width,
+            height,
+            mips,
+            layers,
+            ..TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 1, 1)
+        }
+    }
+
+    fn range(mips: Option<(u32, u32)>, layers: Option<(u32, u32)>) -> SubresourceRange {
+        SubresourceRange { mips, layers }
+    }
+
+    #[test]
+    fn each_shader_read_is_classified_by_the_view_it_gets() {
+        let array = texture(1, 4, (64, 32));
+        let all = SubresourceRange::ALL;
+        assert_eq!(ViewKind::of(array, all, None), None);
+        let one = |l| range(None, Some((l, 1)));
+        assert_eq!(ViewKind::of(array, one(0), None), Some(ViewKind::Layer0));
+        assert_eq!(
+            ViewKind::of(array, one(3), None),
+            Some(ViewKind::LayerPast0)
+        );
+        let some = |l| range(None, Some((l, 2)));
+        assert_eq!(
+            ViewKind::of(array, some(0), None),
+            Some(ViewKind::RangeFrom0)
+        );
+        assert_eq!(
+            ViewKind::of(array, some(1), None),
+            Some(ViewKind::RangePast0)
+        );
+        let mips = texture(3, 1, (64, 64));
+        assert_eq!(ViewKind::of(mips, all, None), None);
+        assert_eq!(ViewKind::of(mips, range(Some((0, 1)), None), None), None);
+        let mip1 = range(Some((1, 1)), None);
+        assert_eq!(ViewKind::of(mips, mip1, None), Some(ViewKind::MipPast0));
+        let six = texture(1, 6, (32, 32));
+        assert_eq!(
+            ViewKind::of(six, all, None),
+            Some(ViewKind::SixLayersAsArray)
+        );
+        assert_eq!(ViewKind::of(six, all, Some(D::Cube)), Some(ViewKind::Cube));
+        // Six layers that are not square are an ordinary array.
+        assert_eq!(ViewKind::of(texture(1, 6, (64, 32)), all, None), None);
+        // Multisampled textures are read whole, texel by texel.
+        let msaa = TextureDesc {
+            samples: 4,
+            ..array
+        };
+        assert_eq!(ViewKind::of(msaa, one(1), None), None);
+    }
+
+    #[test]
+    fn defects_name_the_kinds_read_wrongly() {
+        let found = ViewDefects(ViewKind::LayerPast0.bit() | ViewKind::Cube.bit());
+        assert!(found.reads_wrongly(ViewKind::Cube));
+        assert!(!found.reads_wrongly(ViewKind::Layer0));
+        assert_eq!(
+            found.kinds().collect::<Vec<_>>(),
+            [ViewKind::LayerPast0, ViewKind::Cube]
+        );
+        assert!(
+            ViewKind::ALL
+                .iter()
+                .all(|&k| ViewDefects::every().reads_wrongly(k))
+        );
+    }
+}
