@@ -180,10 +180,13 @@ impl Executor {
 }
 
 impl Executor {
-    /// On GL: a live pass whose shader reads a view of a kind the device reads wrongly (the
-    /// view probe, run the first time a plan has a shader read of anything but a whole
-    /// texture) is refused, naming the pass, the resource and the view. An array view of six
-    /// square layers is left to the bind: the pass may bind the texture as a cube instead.
+    /// On GL: decides which kinds of view the device's shaders read wrongly (the view probe),
+    /// the first time a plan has a shader read of anything but a whole texture, and refuses a
+    /// live pass sampling a range of several subresources of a kind read wrongly, naming the
+    /// pass, the resource and the view: such a range is bound only through
+    /// [`PassContext::view`](crate::PassContext::view). A single subresource, or a whole
+    /// texture of six square layers, may be bound through a view of another dimension
+    /// (`Binding::MipAs`, `Binding::TextureAs`): the context refuses those when they are bound.
     fn check_gl_views(&mut self, plan: &CompiledGraph) -> Result<(), ExecuteError> {
         let live = plan
             .pass_decls()
@@ -199,7 +202,8 @@ impl Executor {
                     continue;
                 };
                 let defects = self.quirks.view_defects(&self.device, &self.queue);
-                if kind != ViewKind::SixLayersAsArray && defects.reads_wrongly(kind) {
+                let range_only = !e.range.is_all() && e.range.single().is_none();
+                if range_only && defects.reads_wrongly(kind) {
                     return Err(ExecuteError::Unsupported {
                         pass: decl.name().to_string(),
                         resource: plan.resource_name(e.resource).to_owned(),

@@ -53,13 +53,15 @@ use crate::context::Views;
 /// instead of rendering a silently different image. Covered by
 /// `a_pass_reading_two_textures_and_two_uniform_buffers_reads_each` (`tests/gpu/buffers.rs`).
 ///
-/// **Views a shader reads wrongly on GL** (probed, GL only:
+/// **Views a shader reads wrongly on GL** (partly probed, GL only:
 /// [`view_defects`](Self::view_defects)). wgpu's GL backend binds the whole texture for a shader
-/// read and narrows it to the view's mips only, so a view of one layer, of layers past the
-/// first, of mips past the first (where the driver counts `texelFetch` levels from 0), or an
-/// array view of a texture of six square layers (which the backend makes a cube map) may read
-/// another subresource. Probed the first time a plan has a pass reading such a view (one draw
-/// per [`ViewKind`], each compared with the texel its view names) and said once in the log;
+/// read under its own target and narrows it to the view's mips only: a 2D view of one layer of
+/// several, a view whose first layer is past 0 and an array view of six square layers (a cube
+/// map there) read another texture on every driver (wgpu-hal's own code, which logs them);
+/// a view of a mip past 0 (where the driver counts `texelFetch` levels from mip 0), a layer
+/// range from 0 and a cube depend on the driver and are probed, one draw each compared with
+/// the texel its view names. Decided the first time a plan has a pass reading such a view
+/// ([`ViewKind`]) and said once in the log;
 /// a live pass reading a kind read wrongly is refused before recording, and
 /// [`PassContext::view`](crate::PassContext::view) and the bind-group cache refuse such views
 /// ([`ContextError::Unsupported`](crate::ContextError::Unsupported)) where the dimension is

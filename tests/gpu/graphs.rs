@@ -71,10 +71,11 @@ fn check_scene(file: &str, scene: &str) {
             .iter()
             .find(|o| o.name == "output")
             .expect("scene keeps `output`");
-        let OutputContents::Texture(readback) = &output.contents else {
+        let OutputContents::Texture(subresources) = &output.contents else {
             panic!("output is a texture");
         };
-        let rgba = readback.to_rgba8().expect("rgba8 output");
+        assert_eq!(subresources.len(), 1, "output has one subresource");
+        let rgba = subresources[0].to_rgba8().expect("rgba8 output");
         crate::support::compare_with_reference(
             &format!("{scene}-{}x{}", size.0, size.1),
             size.0,

@@ -21,3 +21,4 @@ mod parallel;
 mod poison;
 mod soak;
 mod stereo;
+mod views;
