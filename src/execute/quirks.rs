@@ -61,11 +61,12 @@ use crate::context::Views;
 /// a view of a mip past 0 (where the driver counts `texelFetch` levels from mip 0), a layer
 /// range from 0 and a cube depend on the driver and are probed, one draw each compared with
 /// the texel its view names. Decided the first time a plan has a pass reading such a view
-/// ([`ViewKind`]) and said once in the log;
-/// a live pass reading a kind read wrongly is refused before recording, and
-/// [`PassContext::view`](crate::PassContext::view) and the bind-group cache refuse such views
-/// ([`ContextError::Unsupported`](crate::ContextError::Unsupported)) where the dimension is
-/// only known when binding (a cube). Covered by the unit tests of `quirks/views.rs` and by
+/// ([`ViewKind`]) and said once in the log. A live pass sampling a range of several
+/// subresources of a kind read wrongly is refused before recording; a single subresource or a
+/// whole texture may be bound through a view of another dimension (`Binding::MipAs`,
+/// `Binding::TextureAs`), so [`PassContext::view`](crate::PassContext::view) and the
+/// bind-group cache refuse such a view when it is asked for
+/// ([`ContextError::Unsupported`](crate::ContextError::Unsupported)). Covered by the unit tests of `quirks/views.rs` and by
 /// `one_layer_sampled_alone_is_that_layer_or_refused_on_gl`,
 /// `a_layer_range_is_an_array_view_of_exactly_its_layers` and the view-kind tests of
 /// `tests/gpu/views.rs`.
