@@ -260,9 +260,9 @@ impl<'f> PassContext<'f> {
     /// binds it.
     ///
     /// Where the adapter's shaders read a kind of view wrongly (wgpu's GL backend binds the
-    /// whole texture for a shader read: a view of one layer of several, say, may read another
-    /// layer there; found by a probe the first time a plan needs it), such a view of a texture
-    /// the pass reads in a shader is [`ContextError::Unsupported`].
+    /// whole texture for a shader read: a 2D view of one layer of several reads another texture
+    /// there; known from wgpu's code or found by a probe the first time a plan needs it), such
+    /// a view of a texture the pass reads in a shader is [`ContextError::Unsupported`].
     pub fn view(
         &self,
         texture: impl Into<TextureRef>,

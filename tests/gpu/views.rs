@@ -18,7 +18,7 @@ fn face_colour(f: u32) -> ([f64; 4], [u8; 4]) {
     let bytes = [
         40 * (f as u8 + 1),
         255 - 40 * f as u8,
-        if f % 2 == 0 { 255 } else { 0 },
+        if f.is_multiple_of(2) { 255 } else { 0 },
         255,
     ];
     let unit = bytes.map(|b| f64::from(b) / 255.0);

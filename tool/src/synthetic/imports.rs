@@ -35,7 +35,7 @@ pub(crate) fn create_imports(
                     if t.samples == 1 {
                         usage |= wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
                     }
-                    let cube = t.width == t.height && t.layers >= 6 && t.layers % 6 == 0;
+                    let cube = t.width == t.height && t.layers >= 6 && t.layers.is_multiple_of(6);
                     if t.format.is_depth_stencil_format() || (cube && t.samples == 1) {
                         // Read back with a draw where depth cannot be copied to a buffer, and
                         // where a cube map cannot (wgpu's GL backend).
