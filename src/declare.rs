@@ -126,10 +126,14 @@ impl Fingerprint {
                 h.write_u64(
                     e.resource.index() as u64
                         | u64::from(mips.is_some()) << 32
-                        | u64::from(layers.is_some()) << 33,
+                        | u64::from(layers.is_some()) << 33
+                        | u64::from(e.binding_size.is_some()) << 34,
                 );
                 for (base, count) in mips.into_iter().chain(layers) {
                     h.write_u64(u64::from(base) | u64::from(count) << 32);
+                }
+                if let Some(size) = e.binding_size {
+                    h.write_u64(size);
                 }
             }
         }
@@ -699,6 +703,7 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
             Entry {
                 resource,
                 range: texture.range,
+                binding_size: None,
             },
         );
     }
@@ -706,6 +711,12 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
     fn buffer(&mut self, access: ListAccess, h: BufferHandle) {
         let resource = self.id(h.graph, h.index);
         self.passes.push_entry(access, Entry::whole(resource));
+    }
+
+    fn buffer_slices(&mut self, access: ListAccess, h: BufferHandle, binding_size: u64) {
+        let resource = self.id(h.graph, h.index);
+        self.passes
+            .push_entry(access, Entry::sliced(resource, binding_size));
     }
 
     fn commit(&mut self, callback: Option<PassCallback<'a>>) -> PassId {
@@ -792,6 +803,42 @@ macro_rules! shader_pass_methods {
         /// The pass binds `buffer` as a uniform buffer.
         pub fn uniform(mut self, buffer: BufferHandle) -> Self {
             self.inner.buffer(ListAccess::Uniform, buffer);
+            self
+        }
+
+        /// The pass binds `binding_size` bytes of `buffer` at a time as a uniform buffer (one
+        /// object's uniforms at a dynamic offset): the plan needs a uniform binding of
+        /// `binding_size` bytes, not of the buffer's size.
+        pub fn uniform_slices(mut self, buffer: BufferHandle, binding_size: u64) -> Self {
+            self.inner
+                .buffer_slices(ListAccess::Uniform, buffer, binding_size);
+            self
+        }
+
+        /// The pass reads `buffer` as a storage buffer, `binding_size` bytes a binding.
+        pub fn storage_read_slices(mut self, buffer: BufferHandle, binding_size: u64) -> Self {
+            self.inner
+                .buffer_slices(ListAccess::StorageRead, buffer, binding_size);
+            self
+        }
+
+        /// The pass overwrites all of `buffer` as a storage buffer, `binding_size` bytes a
+        /// binding.
+        pub fn storage_write_slices(mut self, buffer: BufferHandle, binding_size: u64) -> Self {
+            self.inner
+                .buffer_slices(ListAccess::StorageWrite, buffer, binding_size);
+            self
+        }
+
+        /// The pass reads and writes `buffer` as a storage buffer, `binding_size` bytes a
+        /// binding.
+        pub fn storage_read_write_slices(
+            mut self,
+            buffer: BufferHandle,
+            binding_size: u64,
+        ) -> Self {
+            self.inner
+                .buffer_slices(ListAccess::StorageReadWrite, buffer, binding_size);
             self
         }
 

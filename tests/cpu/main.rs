@@ -3,6 +3,7 @@
 
 mod common;
 
+mod binding_sizes;
 mod buffers;
 mod compile_errors;
 mod compile_scenarios;

@@ -18,6 +18,7 @@ mod labels;
 mod limits;
 mod multiview;
 mod parallel;
+mod per_object;
 mod poison;
 mod soak;
 mod stereo;
