@@ -528,7 +528,41 @@ impl<'a> RenderGraph<'a> {
         History { previous, current }
     }
 
-    /// History pairs declared with [`history_texture`](Self::history_texture): `(previous, current)`.
+    /// Declares a history buffer: graph-owned bytes that live from one frame to the next (the
+    /// particles of a GPU simulation that reads last frame's state and writes this frame's).
+    /// Returns two handles, as [`history_texture`](Self::history_texture) does:
+    /// [`HistoryBuffer::previous`], last frame's contents (read them, e.g.
+    /// `storage_read_buffer`; never write them), and [`HistoryBuffer::current`], this frame's
+    /// (write them; they become next frame's `previous`).
+    ///
+    /// The executor owns both buffers and swaps them every frame; a new size reallocates them,
+    /// zeroed. [`PassContext::history_buffer_valid`] tells a pass whether `previous` holds a frame's
+    /// contents. In the graph the pair is two imports, `NAME.previous` (preserved, discarded
+    /// after the frame) and `NAME.current` (undefined, kept), and that is how JSON describes it.
+    pub fn history_buffer(&mut self, name: &str, size: u64) -> HistoryBuffer {
+        let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
+            let name = self.resource_name(&format!("{name}.{suffix}"));
+            let index = self.push_resource(ResourceDecl {
+                name,
+                kind: ResourceKind::Buffer(BufferDesc { size }),
+                clear: None,
+                import: Some(import),
+                keep_memory: false,
+                history: Some(half),
+            });
+            BufferHandle {
+                graph: self.id,
+                index,
+            }
+        };
+        let previous = half("previous", HISTORY_PREVIOUS, HistoryHalf::Previous);
+        let current = half("current", HISTORY_CURRENT, HistoryHalf::Current);
+        self.histories.push((previous.index, current.index));
+        HistoryBuffer { previous, current }
+    }
+
+    /// History pairs declared with [`history_texture`](Self::history_texture) and
+    /// [`history_buffer`](Self::history_buffer): `(previous, current)`.
     pub fn histories(&self) -> &[(ResourceId, ResourceId)] {
         &self.histories
     }
@@ -636,6 +670,15 @@ pub struct History {
     pub previous: TextureHandle,
     /// This frame's contents: write them; they are kept for the next frame.
     pub current: TextureHandle,
+}
+
+/// The two handles of a history buffer ([`RenderGraph::history_buffer`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryBuffer {
+    /// Last frame's contents: read them this frame, never write them.
+    pub previous: BufferHandle,
+    /// This frame's contents: write them; they are kept for the next frame.
+    pub current: BufferHandle,
 }
 
 /// Shared state of the three pass builders: the pass under construction, last in the graph's

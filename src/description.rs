@@ -577,7 +577,7 @@ fn marked_history_pairs(
 fn unpaired_history(r: &ResourceDecl) -> GraphError {
     GraphError::invalid_resource(
         &r.name,
-        "is half of a history texture whose other half is missing, renamed, re-imported or of another descriptor",
+        "is half of a history texture or buffer whose other half is missing, renamed, re-imported or of another descriptor",
     )
 }
 
@@ -590,7 +590,7 @@ fn history_pairs(resources: &[ResourceDecl]) -> Vec<(ResourceId, ResourceId)> {
         let Some(base) = r.name.strip_suffix(".previous") else {
             continue;
         };
-        if r.import != Some(previous) || !matches!(r.kind, ResourceKind::Texture(_)) {
+        if r.import != Some(previous) {
             continue;
         }
         let want = format!("{base}.current");

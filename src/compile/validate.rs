@@ -558,7 +558,7 @@ impl PassChecker<'_> {
                 return Err(self.invalid_access(
                     Some(id),
                     format!(
-                        "`{}` is last frame's half of the history texture `{base}`: passes read it and never write it; write this frame's contents into `{base}.current`",
+                        "`{}` is last frame's half of the history `{base}`: passes read it and never write it; write this frame's contents into `{base}.current`",
                         r.name
                     ),
                 ));

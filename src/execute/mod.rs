@@ -61,7 +61,7 @@ use crate::context::Views;
 use crate::declare::RenderGraph;
 use crate::plan::CompiledGraph;
 
-use history::HistoryPair;
+use history::{BufferHistory, HistoryPair};
 pub use imports::Imports;
 use lost::LostState;
 use pool::Pool;
@@ -473,6 +473,8 @@ pub struct Executor {
     slots: Vec<Slot>,
     taken: Vec<bool>,
     histories: Vec<HistoryPair>,
+    /// History buffers, as `histories` for textures.
+    buffer_histories: Vec<BufferHistory>,
     /// The 2D-array views this frame's multiview render passes attach.
     layer_views: Vec<LayerView>,
     frame: u64,
@@ -507,6 +509,7 @@ impl Executor {
             slots: Vec::new(),
             taken: Vec::new(),
             histories: Vec::new(),
+            buffer_histories: Vec::new(),
             layer_views: Vec::new(),
             frame: 0,
             timestamps: (options.timestamps

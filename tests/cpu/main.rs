@@ -10,6 +10,7 @@ mod compile_scenarios;
 mod declarations;
 mod fuzz_corpus;
 mod golden;
+mod history_buffers;
 mod layering;
 mod multiview;
 mod prop_interpreter;

@@ -13,6 +13,7 @@ mod examples;
 mod executor;
 mod graphs;
 mod helpers;
+mod history_buffers;
 mod hud;
 mod labels;
 mod limits;
