@@ -105,6 +105,15 @@ pub enum ExecuteMode {
 }
 
 impl ExecuteMode {
+    /// The mode named `name` (`planned`, `naive`, `poison`).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `name.parse::<ExecuteMode>()` (`FromStr`), whose error names the accepted values; removed in 0.2"
+    )]
+    pub fn from_name(name: &str) -> Option<Self> {
+        name.parse().ok()
+    }
+
     /// The colour `Poison` fills dead colour attachments with: opaque magenta.
     pub const POISON_COLOR: wgpu::Color = lower::POISON_COLOR;
     /// The depth `Poison` fills dead depth attachments with: 0.0, the nearest, so that

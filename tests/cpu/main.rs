@@ -8,6 +8,7 @@ mod buffers;
 mod compile_errors;
 mod compile_scenarios;
 mod declarations;
+mod deprecated;
 mod fuzz_corpus;
 mod golden;
 mod history_buffers;
