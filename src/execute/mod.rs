@@ -367,7 +367,9 @@ pub struct ExecutorOptions {
     /// Write a GPU timestamp at the start and end of every render and compute group, when the
     /// device has `Features::TIMESTAMP_QUERY`; read them with [`Executor::read_timings`].
     pub timestamps: bool,
-    /// Wrap every pass in a debug group named after it (for captures and GPU debuggers).
+    /// Wrap every pass in a debug group named after it (for captures and GPU debuggers); a
+    /// pass that records alone into a render or compute pass is named by that pass's label,
+    /// which is its name, and gets no debug group of its own.
     pub debug_groups: bool,
     /// Record multiview passes as one multiview render pass where the device has
     /// `Features::MULTIVIEW` and renders at least two views in one (`max_multiview_view_count`);

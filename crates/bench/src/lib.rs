@@ -139,3 +139,5 @@ fn thread_cpu_time() -> Duration {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     START.get_or_init(Instant::now).elapsed()
 }
+
+pub mod overhead;
