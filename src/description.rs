@@ -295,10 +295,12 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
 }
 
 /// The subresources an entry object names: `mip`/`layer` (one subresource, 0 where absent) or
-/// `mips`/`layers` (`[first, count]` ranges, all where absent), not both kinds.
+/// `mips`/`layers` (`[first, count]` ranges, all where absent), not both kinds; an entry that
+/// names none of them but a `binding_size` is a whole buffer.
 fn parse_range(s: &SubEntryJson, owner: Owner<'_>) -> Result<SubresourceRange, GraphError> {
-    let subresources = [s.mip, s.layer, s.mips.map(|_| 0), s.layers.map(|_| 0)];
-    if s.binding_size.is_some() && subresources.iter().all(Option::is_none) {
+    let names_subresources =
+        s.mip.is_some() || s.layer.is_some() || s.mips.is_some() || s.layers.is_some();
+    if s.binding_size.is_some() && !names_subresources {
         // A buffer's binding size: the whole buffer, bound in slices.
         return Ok(SubresourceRange::ALL);
     }
