@@ -419,6 +419,12 @@ impl<'f> PassContext<'f> {
         previous.graph == self.graph && self.frame.history_valid(previous.index)
     }
 
+    /// Whether a history buffer's previous contents are real: `false` on the first frame and
+    /// after the history was reallocated (a new size), when it holds zeros.
+    pub fn history_buffer_valid(&self, previous: BufferHandle) -> bool {
+        previous.graph == self.graph && self.frame.history_valid(previous.index)
+    }
+
     fn own(&self, graph: u32, index: ResourceId) -> Result<ResourceId, ContextError> {
         if graph != self.graph || index.index() >= self.resources.len() {
             return Err(ContextError::ForeignHandle {

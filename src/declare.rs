@@ -6,14 +6,16 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+mod history;
+pub use history::{History, HistoryBuffer};
+
 use crate::context::{PassContext, PassError};
 use crate::hash::{LaneHasher, name_hash};
 use crate::passes::{LastPass, PassRef, Passes};
 use crate::resource::{
-    Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry,
-    HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassId, PassKind,
-    ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceHandle, SubresourceRange,
-    TextureDesc, TextureHandle, TextureRef,
+    Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry, Import,
+    ListAccess, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
+    SubresourceHandle, SubresourceRange, TextureDesc, TextureHandle, TextureRef,
 };
 
 /// Closure recording a render pass. Closures are `Send` so that an executor with recording
@@ -126,10 +128,14 @@ impl Fingerprint {
                 h.write_u64(
                     e.resource.index() as u64
                         | u64::from(mips.is_some()) << 32
-                        | u64::from(layers.is_some()) << 33,
+                        | u64::from(layers.is_some()) << 33
+                        | u64::from(e.binding_size.is_some()) << 34,
                 );
                 for (base, count) in mips.into_iter().chain(layers) {
                     h.write_u64(u64::from(base) | u64::from(count) << 32);
+                }
+                if let Some(size) = e.binding_size {
+                    h.write_u64(size);
                 }
             }
         }
@@ -492,43 +498,6 @@ impl<'a> RenderGraph<'a> {
         self.mark_keep_memory(texture.index);
     }
 
-    /// Declares a history texture: graph-owned contents that live from one frame to the next
-    /// (TAA, reprojection). Returns two handles: [`History::previous`], last frame's contents
-    /// (read it, e.g. `sample`; never write it), and [`History::current`], this frame's (write it;
-    /// it is kept after the frame and becomes next frame's `previous`).
-    ///
-    /// The executor owns both textures and swaps them every frame; when the descriptor changes
-    /// (a resize) it reallocates them. [`PassContext::history_valid`] tells a pass whether
-    /// `previous` holds real contents (not on the first frame, nor after a reallocation, when it
-    /// holds zeros). In the graph the pair is two imports, `NAME.previous` (preserved, discarded
-    /// after the frame) and `NAME.current` (undefined, kept), and that is how JSON describes it.
-    pub fn history_texture(&mut self, name: &str, desc: TextureDesc) -> History {
-        let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
-            let name = self.resource_name(&format!("{name}.{suffix}"));
-            let index = self.push_resource(ResourceDecl {
-                name,
-                kind: ResourceKind::Texture(desc),
-                clear: None,
-                import: Some(import),
-                keep_memory: false,
-                history: Some(half),
-            });
-            TextureHandle {
-                graph: self.id,
-                index,
-            }
-        };
-        let previous = half("previous", HISTORY_PREVIOUS, HistoryHalf::Previous);
-        let current = half("current", HISTORY_CURRENT, HistoryHalf::Current);
-        self.histories.push((previous.index, current.index));
-        History { previous, current }
-    }
-
-    /// History pairs declared with [`history_texture`](Self::history_texture): `(previous, current)`.
-    pub fn histories(&self) -> &[(ResourceId, ResourceId)] {
-        &self.histories
-    }
-
     /// Declares a buffer owned by the graph.
     pub fn create_buffer(&mut self, name: &str, size: u64) -> BufferHandle {
         self.buffer(name, size, None)
@@ -625,15 +594,6 @@ impl<'a> RenderGraph<'a> {
     }
 }
 
-/// The two handles of a history texture ([`RenderGraph::history_texture`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct History {
-    /// Last frame's contents: read them this frame, never write them.
-    pub previous: TextureHandle,
-    /// This frame's contents: write them; they are kept for the next frame.
-    pub current: TextureHandle,
-}
-
 /// Shared state of the three pass builders: the pass under construction, last in the graph's
 /// passes from the start and committed (hashed) on drop. It borrows the graph's fields apart,
 /// so that each access is one push into the graph's tables.
@@ -699,6 +659,7 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
             Entry {
                 resource,
                 range: texture.range,
+                binding_size: None,
             },
         );
     }
@@ -706,6 +667,12 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
     fn buffer(&mut self, access: ListAccess, h: BufferHandle) {
         let resource = self.id(h.graph, h.index);
         self.passes.push_entry(access, Entry::whole(resource));
+    }
+
+    fn buffer_slices(&mut self, access: ListAccess, h: BufferHandle, binding_size: u64) {
+        let resource = self.id(h.graph, h.index);
+        self.passes
+            .push_entry(access, Entry::sliced(resource, binding_size));
     }
 
     fn commit(&mut self, callback: Option<PassCallback<'a>>) -> PassId {
@@ -792,6 +759,42 @@ macro_rules! shader_pass_methods {
         /// The pass binds `buffer` as a uniform buffer.
         pub fn uniform(mut self, buffer: BufferHandle) -> Self {
             self.inner.buffer(ListAccess::Uniform, buffer);
+            self
+        }
+
+        /// The pass binds `binding_size` bytes of `buffer` at a time as a uniform buffer (one
+        /// object's uniforms at a dynamic offset): the plan needs a uniform binding of
+        /// `binding_size` bytes, not of the buffer's size.
+        pub fn uniform_slices(mut self, buffer: BufferHandle, binding_size: u64) -> Self {
+            self.inner
+                .buffer_slices(ListAccess::Uniform, buffer, binding_size);
+            self
+        }
+
+        /// The pass reads `buffer` as a storage buffer, `binding_size` bytes a binding.
+        pub fn storage_read_slices(mut self, buffer: BufferHandle, binding_size: u64) -> Self {
+            self.inner
+                .buffer_slices(ListAccess::StorageRead, buffer, binding_size);
+            self
+        }
+
+        /// The pass overwrites all of `buffer` as a storage buffer, `binding_size` bytes a
+        /// binding.
+        pub fn storage_write_slices(mut self, buffer: BufferHandle, binding_size: u64) -> Self {
+            self.inner
+                .buffer_slices(ListAccess::StorageWrite, buffer, binding_size);
+            self
+        }
+
+        /// The pass reads and writes `buffer` as a storage buffer, `binding_size` bytes a
+        /// binding.
+        pub fn storage_read_write_slices(
+            mut self,
+            buffer: BufferHandle,
+            binding_size: u64,
+        ) -> Self {
+            self.inner
+                .buffer_slices(ListAccess::StorageReadWrite, buffer, binding_size);
             self
         }
 

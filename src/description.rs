@@ -120,6 +120,9 @@ struct SubEntryJson {
     /// `[first, count]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     layers: Option<[u32; 2]>,
+    /// Bytes one binding of a buffer sees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    binding_size: Option<u64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -292,8 +295,15 @@ fn parse_resource(r: ResourceJson) -> Result<ResourceDecl, GraphError> {
 }
 
 /// The subresources an entry object names: `mip`/`layer` (one subresource, 0 where absent) or
-/// `mips`/`layers` (`[first, count]` ranges, all where absent), not both kinds.
+/// `mips`/`layers` (`[first, count]` ranges, all where absent), not both kinds; an entry that
+/// names none of them but a `binding_size` is a whole buffer.
 fn parse_range(s: &SubEntryJson, owner: Owner<'_>) -> Result<SubresourceRange, GraphError> {
+    let names_subresources =
+        s.mip.is_some() || s.layer.is_some() || s.mips.is_some() || s.layers.is_some();
+    if s.binding_size.is_some() && !names_subresources {
+        // A buffer's binding size: the whole buffer, bound in slices.
+        return Ok(SubresourceRange::ALL);
+    }
     if s.mips.is_none() && s.layers.is_none() {
         return Ok(SubresourceRange::one(Subresource {
             mip: s.mip.unwrap_or(0),
@@ -331,6 +341,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
                 EntryJson::Sub(s) => Ok(Entry {
                     resource: id(&s.resource)?,
                     range: parse_range(s, owner)?,
+                    binding_size: s.binding_size,
                 }),
             })
             .collect::<Result<Vec<_>, _>>()
@@ -568,7 +579,7 @@ fn marked_history_pairs(
 fn unpaired_history(r: &ResourceDecl) -> GraphError {
     GraphError::invalid_resource(
         &r.name,
-        "is half of a history texture whose other half is missing, renamed, re-imported or of another descriptor",
+        "is half of a history texture or buffer whose other half is missing, renamed, re-imported or of another descriptor",
     )
 }
 
@@ -581,7 +592,7 @@ fn history_pairs(resources: &[ResourceDecl]) -> Vec<(ResourceId, ResourceId)> {
         let Some(base) = r.name.strip_suffix(".previous") else {
             continue;
         };
-        if r.import != Some(previous) || !matches!(r.kind, ResourceKind::Texture(_)) {
+        if r.import != Some(previous) {
             continue;
         }
         let want = format!("{base}.current");
@@ -616,6 +627,14 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &Passes) -> String {
             entries
                 .iter()
                 .map(|e| match (e.range.is_all(), e.range.single()) {
+                    (true, _) if e.binding_size.is_some() => EntryJson::Sub(SubEntryJson {
+                        resource: name(&e.resource),
+                        mip: None,
+                        layer: None,
+                        mips: None,
+                        layers: None,
+                        binding_size: e.binding_size,
+                    }),
                     (true, _) => EntryJson::Whole(name(&e.resource)),
                     (false, Some(sub)) => EntryJson::Sub(SubEntryJson {
                         resource: name(&e.resource),
@@ -623,6 +642,7 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &Passes) -> String {
                         layer: Some(sub.layer),
                         mips: None,
                         layers: None,
+                        binding_size: e.binding_size,
                     }),
                     (false, None) => EntryJson::Sub(SubEntryJson {
                         resource: name(&e.resource),
@@ -630,6 +650,7 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &Passes) -> String {
                         layer: None,
                         mips: e.range.mips.map(|(first, count)| [first, count]),
                         layers: e.range.layers.map(|(first, count)| [first, count]),
+                        binding_size: e.binding_size,
                     }),
                 })
                 .collect::<Vec<_>>()

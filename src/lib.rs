@@ -187,8 +187,8 @@ pub use wgpu;
 // Declaring a frame.
 pub use context::{ContextError, PassContext, PassError, Views};
 pub use declare::{
-    ComputeCallback, ComputePassBuilder, CopyCallback, CopyPassBuilder, History, PassCallback,
-    RenderCallback, RenderGraph, RenderPassBuilder,
+    ComputeCallback, ComputePassBuilder, CopyCallback, CopyPassBuilder, History, HistoryBuffer,
+    PassCallback, RenderCallback, RenderGraph, RenderPassBuilder,
 };
 pub use ids::{PassId, ResourceId};
 pub use resource::{

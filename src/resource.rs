@@ -770,6 +770,10 @@ pub struct Entry {
     pub resource: ResourceId,
     /// The subresources named ([`SubresourceRange::ALL`] for a whole texture and for buffers).
     pub range: SubresourceRange,
+    /// For a uniform or storage buffer: the bytes one binding sees (the per-object pattern binds
+    /// 256 B of a large buffer at a dynamic offset); `None`: the whole buffer. The plan's
+    /// `max_uniform_buffer_binding_size` / `max_storage_buffer_binding_size` come from it.
+    pub binding_size: Option<u64>,
 }
 
 impl Entry {
@@ -778,6 +782,15 @@ impl Entry {
         Entry {
             resource,
             range: SubresourceRange::ALL,
+            binding_size: None,
+        }
+    }
+
+    /// A buffer of which one binding sees `binding_size` bytes.
+    pub fn sliced(resource: ResourceId, binding_size: u64) -> Self {
+        Entry {
+            binding_size: Some(binding_size),
+            ..Entry::whole(resource)
         }
     }
 
@@ -786,6 +799,7 @@ impl Entry {
         Entry {
             resource,
             range: SubresourceRange::one(sub),
+            binding_size: None,
         }
     }
 }

@@ -558,7 +558,7 @@ impl PassChecker<'_> {
                 return Err(self.invalid_access(
                     Some(id),
                     format!(
-                        "`{}` is last frame's half of the history texture `{base}`: passes read it and never write it; write this frame's contents into `{base}.current`",
+                        "`{}` is last frame's half of the history `{base}`: passes read it and never write it; write this frame's contents into `{base}.current`",
                         r.name
                     ),
                 ));
@@ -869,6 +869,9 @@ impl PassChecker<'_> {
     /// Sampled and input entries are textures, bound and uploaded buffers are buffers; a range
     /// names mips and layers inside a texture.
     fn list_entry(&self, access: ListAccess, e: Entry) -> Result<(), GraphError> {
+        if let Some(size) = e.binding_size {
+            self.binding_size(access, e.resource, size)?;
+        }
         match (access, self.res[e.resource.index()].kind) {
             (ListAccess::Sample, ResourceKind::Buffer(_)) => {
                 self.texture(e.resource, "a sampled texture").map(drop)
@@ -906,6 +909,44 @@ impl PassChecker<'_> {
                 self.range_in_texture(e.resource, t, e.range)
             }
             _ => Ok(()),
+        }
+    }
+
+    /// A binding size is given for a uniform or storage buffer, is not zero, fits in the buffer
+    /// and, for storage, is a multiple of 4 bytes (wgpu's rule for storage bindings).
+    fn binding_size(
+        &self,
+        access: ListAccess,
+        id: ResourceId,
+        size: u64,
+    ) -> Result<(), GraphError> {
+        let storage = matches!(
+            access,
+            ListAccess::StorageRead | ListAccess::StorageWrite | ListAccess::StorageReadWrite
+        );
+        let problem = match self.res[id.index()].kind {
+            ResourceKind::Texture(_) => {
+                Some("a binding size is given for a texture; only buffers have one".to_owned())
+            }
+            ResourceKind::Buffer(_) if !storage && access != ListAccess::Uniform => Some(format!(
+                "a binding size is given in the `{}` list; only uniform and storage buffers have one",
+                access.as_str()
+            )),
+            _ if size == 0 => {
+                Some("the binding size is 0; a binding sees at least one byte".to_owned())
+            }
+            ResourceKind::Buffer(b) if size > b.size => Some(format!(
+                "the binding size {size} is larger than the buffer ({} bytes)",
+                b.size
+            )),
+            _ if storage && !size.is_multiple_of(4) => Some(format!(
+                "the storage binding size {size} is not a multiple of 4 bytes, as wgpu requires"
+            )),
+            _ => None,
+        };
+        match problem {
+            Some(message) => Err(self.invalid_access(Some(id), message)),
+            None => Ok(()),
         }
     }
 

@@ -3,7 +3,7 @@
 //! 2D-array views multiview render passes attach.
 
 use super::ExecuteError;
-use super::history::HistoryPair;
+use super::history::{BufferHistory, HistoryPair};
 use super::imports::{Imports, check_imported_texture};
 use super::pool::range_view;
 use super::tables::{LayerView, Slot};
@@ -81,14 +81,17 @@ impl Executor {
         }
 
         let histories = self.bind_histories(graph, plan);
+        let buffer_histories = self.bind_buffer_histories(graph, plan);
         self.slots.clear();
         let bound = &self.prepared[index].bound;
         for (r, resource) in plan.resources().iter().enumerate() {
             let id = ResourceId::new(r);
             let decl = plan.resource_decl(id);
             let history = histories.iter().find(|h| h.0 == id);
+            let buffer_history = buffer_histories.iter().find(|h| h.0 == id);
             let slot = match (resource.physical, decl.kind) {
                 _ if resource.culled => Slot::Unbound,
+                _ if buffer_history.is_some() => buffer_history.expect("matched").1,
                 _ if history.is_some() => {
                     let &(_, pair, current) = history.expect("matched");
                     Slot::History(pair, current)
@@ -150,7 +153,10 @@ impl Executor {
                     Some((texture, _)) => range_view(texture, range, plan.resource_name(resource)),
                     None => continue,
                 },
-                Slot::Unbound | Slot::PoolBuffer(_) | Slot::ImportBuffer => continue,
+                Slot::Unbound
+                | Slot::PoolBuffer(_)
+                | Slot::ImportBuffer
+                | Slot::HistoryBuffer(..) => continue,
             };
             self.layer_views.push(LayerView {
                 resource,
@@ -224,6 +230,65 @@ impl Executor {
                     .position(|h| h.key == key)
                     .expect("this frame's histories are kept") as u32;
             }
+        }
+        out
+    }
+}
+
+impl Executor {
+    /// Finds or makes the two buffers of every history buffer the graph declares; returns the
+    /// slot of both halves of each. Buffers no frame declared for a while are released.
+    fn bind_buffer_histories(
+        &mut self,
+        graph: &RenderGraph<'_>,
+        plan: &CompiledGraph,
+    ) -> Vec<(ResourceId, Slot)> {
+        let (frame, keep) = (self.frame, self.options.keep_frames);
+        let declared = |key: &str| {
+            graph
+                .histories
+                .iter()
+                .any(|&(p, _)| *plan.resource_decl(p).name == *key)
+        };
+        self.buffer_histories
+            .retain(|h| frame.saturating_sub(h.last_frame) <= keep || declared(&h.key));
+        let mut out = Vec::new();
+        for &(previous, current) in &graph.histories {
+            let decl = plan.resource_decl(previous);
+            let ResourceKind::Buffer(desc) = decl.kind else {
+                continue;
+            };
+            let usage = [previous, current]
+                .iter()
+                .filter_map(|r| match plan.resources()[r.index()].usage {
+                    ResourceUsage::Buffer(u) => Some(u),
+                    ResourceUsage::Texture(_) => None,
+                })
+                .fold(wgpu::BufferUsages::empty(), |a, b| a | b);
+            let found = self
+                .buffer_histories
+                .iter()
+                .position(|h| h.key == decl.name);
+            let make = || {
+                let label = format!("{}+{}", decl.name, plan.resource_name(current));
+                BufferHistory::new(&self.device, decl.name.clone(), &label, desc.size, usage)
+            };
+            let index = match found {
+                Some(i) if self.buffer_histories[i].fits(desc.size, usage) => i,
+                // A new size or a new use: new buffers, and no valid history yet.
+                Some(i) => {
+                    self.buffer_histories[i] = make();
+                    i
+                }
+                None => {
+                    let pair = make();
+                    self.buffer_histories.push(pair);
+                    self.buffer_histories.len() - 1
+                }
+            };
+            self.buffer_histories[index].last_frame = frame;
+            out.push((previous, Slot::HistoryBuffer(index as u32, false)));
+            out.push((current, Slot::HistoryBuffer(index as u32, true)));
         }
         out
     }

@@ -26,6 +26,9 @@ impl<'a> Callbacks<'a> for [Option<PassCallback<'a>>] {
 pub(super) trait Target {
     /// The kind of pass, as [`ExecuteError::CallbackMismatch`] names it.
     const KIND: &'static str;
+    /// Whether the target is a wgpu pass labelled with its group's label, which is the pass's
+    /// name where the pass records alone (no debug group needed to name it).
+    const LABELLED: bool;
     /// The closures that record into this target.
     type Callback<'a>;
     /// The pass's closure, if it is of this target's kind.
@@ -39,6 +42,7 @@ pub(super) trait Target {
 
 impl Target for wgpu::RenderPass<'static> {
     const KIND: &'static str = "render";
+    const LABELLED: bool = true;
     type Callback<'a> = RenderCallback<'a>;
 
     fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut RenderCallback<'a>> {
@@ -67,6 +71,7 @@ impl Target for wgpu::RenderPass<'static> {
 
 impl Target for wgpu::ComputePass<'static> {
     const KIND: &'static str = "compute";
+    const LABELLED: bool = true;
     type Callback<'a> = ComputeCallback<'a>;
 
     fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut ComputeCallback<'a>> {
@@ -99,6 +104,7 @@ impl Target for wgpu::ComputePass<'static> {
 
 impl Target for wgpu::CommandEncoder {
     const KIND: &'static str = "copy";
+    const LABELLED: bool = false;
     type Callback<'a> = CopyCallback<'a>;
 
     fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut CopyCallback<'a>> {
@@ -167,6 +173,8 @@ impl Frame<'_> {
         render_target: Option<RenderTarget>,
         scope: Option<&dyn GroupScope>,
     ) -> Result<(), ExecuteError> {
+        // A pass recording alone into a wgpu pass is named by that pass's label already.
+        let debug_groups = self.debug_groups && !(T::LABELLED && passes.len() == 1);
         for &p in passes {
             let decl = self.passes.pass(p);
             let name = decl.name();
@@ -182,7 +190,7 @@ impl Frame<'_> {
                 found,
             })?;
             let ctx = self.tables.context(decl, views, render_target);
-            if self.debug_groups {
+            if debug_groups {
                 target.push_debug_group(name);
             }
             let pass_scope = scope.and_then(|s| s.begin_pass(name, target.recorder()));
@@ -192,7 +200,7 @@ impl Frame<'_> {
                 end(target.recorder());
             }
             called?;
-            if self.debug_groups {
+            if debug_groups {
                 target.pop_debug_group();
             }
         }

@@ -1,5 +1,6 @@
-//! History textures ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture)): two
-//! textures per history, owned by the executor, swapped every frame.
+//! History textures and buffers ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture),
+//! [`RenderGraph::history_buffer`](crate::RenderGraph::history_buffer)): two of each per history,
+//! owned by the executor, swapped every frame.
 
 use std::sync::Arc;
 
@@ -93,6 +94,81 @@ impl HistoryPair {
     }
 
     /// After a recorded frame: this frame's texture becomes the next one's `previous`.
+    pub(super) fn swap(&mut self, wrote_current: bool) {
+        self.flip = !self.flip;
+        self.written = wrote_current;
+    }
+}
+
+/// One history buffer ([`RenderGraph::history_buffer`](crate::RenderGraph::history_buffer)):
+/// last frame's buffer and this frame's, swapped as a [`HistoryPair`]'s textures are.
+pub(super) struct BufferHistory {
+    /// The `previous` resource's name, which identifies the history across frames.
+    pub key: Arc<str>,
+    size: u64,
+    usage: wgpu::BufferUsages,
+    buffers: [wgpu::Buffer; 2],
+    /// Which of the two is `current` this frame.
+    flip: bool,
+    /// A frame wrote `current` since the buffers were made.
+    written: bool,
+    pub last_frame: u64,
+}
+
+/// Usages a history buffer always has (copies in and out: a reset, a readback).
+const BUFFER_BASE_USAGE: wgpu::BufferUsages =
+    wgpu::BufferUsages::COPY_SRC.union(wgpu::BufferUsages::COPY_DST);
+
+impl BufferHistory {
+    /// The pair of history `key`: two zeroed buffers of `size` bytes labelled `label`.
+    pub(super) fn new(
+        device: &wgpu::Device,
+        key: Arc<str>,
+        label: &str,
+        size: u64,
+        usage: wgpu::BufferUsages,
+    ) -> Self {
+        let usage = usage | BUFFER_BASE_USAGE;
+        let make = || {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        BufferHistory {
+            buffers: [make(), make()],
+            key,
+            size,
+            usage,
+            flip: false,
+            written: false,
+            last_frame: 0,
+        }
+    }
+
+    /// Whether these buffers serve a history of this size and these usages.
+    pub(super) fn fits(&self, size: u64, usage: wgpu::BufferUsages) -> bool {
+        self.size == size && self.usage.contains(usage)
+    }
+
+    /// This frame's buffer (`current`) or last frame's.
+    pub(super) fn half(&self, current: bool) -> &wgpu::Buffer {
+        &self.buffers[usize::from(if current { self.flip } else { !self.flip })]
+    }
+
+    /// Bytes of both buffers.
+    pub(super) fn bytes(&self) -> u64 {
+        2 * self.size
+    }
+
+    /// Whether `previous` holds a frame's contents.
+    pub(super) fn valid(&self) -> bool {
+        self.written
+    }
+
+    /// After a recorded frame: this frame's buffer becomes the next one's `previous`.
     pub(super) fn swap(&mut self, wrote_current: bool) {
         self.flip = !self.flip;
         self.written = wrote_current;

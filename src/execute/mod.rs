@@ -61,7 +61,7 @@ use crate::context::Views;
 use crate::declare::RenderGraph;
 use crate::plan::CompiledGraph;
 
-use history::HistoryPair;
+use history::{BufferHistory, HistoryPair};
 pub use imports::Imports;
 use lost::LostState;
 use pool::Pool;
@@ -105,6 +105,15 @@ pub enum ExecuteMode {
 }
 
 impl ExecuteMode {
+    /// The mode named `name` (`planned`, `naive`, `poison`).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `name.parse::<ExecuteMode>()` (`FromStr`), whose error names the accepted values; removed in 0.2"
+    )]
+    pub fn from_name(name: &str) -> Option<Self> {
+        name.parse().ok()
+    }
+
     /// The colour `Poison` fills dead colour attachments with: opaque magenta.
     pub const POISON_COLOR: wgpu::Color = lower::POISON_COLOR;
     /// The depth `Poison` fills dead depth attachments with: 0.0, the nearest, so that
@@ -358,7 +367,9 @@ pub struct ExecutorOptions {
     /// Write a GPU timestamp at the start and end of every render and compute group, when the
     /// device has `Features::TIMESTAMP_QUERY`; read them with [`Executor::read_timings`].
     pub timestamps: bool,
-    /// Wrap every pass in a debug group named after it (for captures and GPU debuggers).
+    /// Wrap every pass in a debug group named after it (for captures and GPU debuggers); a
+    /// pass that records alone into a render or compute pass is named by that pass's label,
+    /// which is its name, and gets no debug group of its own.
     pub debug_groups: bool,
     /// Record multiview passes as one multiview render pass where the device has
     /// `Features::MULTIVIEW` and renders at least two views in one (`max_multiview_view_count`);
@@ -473,6 +484,8 @@ pub struct Executor {
     slots: Vec<Slot>,
     taken: Vec<bool>,
     histories: Vec<HistoryPair>,
+    /// History buffers, as `histories` for textures.
+    buffer_histories: Vec<BufferHistory>,
     /// The 2D-array views this frame's multiview render passes attach.
     layer_views: Vec<LayerView>,
     frame: u64,
@@ -507,6 +520,7 @@ impl Executor {
             slots: Vec::new(),
             taken: Vec::new(),
             histories: Vec::new(),
+            buffer_histories: Vec::new(),
             layer_views: Vec::new(),
             frame: 0,
             timestamps: (options.timestamps

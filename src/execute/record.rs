@@ -40,6 +40,7 @@ impl Executor {
                 pool: &self.pool,
                 imports,
                 histories: &self.histories,
+                buffer_histories: &self.buffer_histories,
                 layer_views: &self.layer_views,
                 graph,
                 resources,
@@ -138,9 +139,11 @@ impl Executor {
     /// This frame's history textures become the next frame's previous ones.
     fn end_frame(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
         for &(_, current) in &graph.histories {
-            if let Slot::History(h, _) = self.slots[current.index()] {
-                let wrote = !plan.resources()[current.index()].culled;
-                self.histories[h as usize].swap(wrote);
+            let wrote = !plan.resources()[current.index()].culled;
+            match self.slots[current.index()] {
+                Slot::History(h, _) => self.histories[h as usize].swap(wrote),
+                Slot::HistoryBuffer(h, _) => self.buffer_histories[h as usize].swap(wrote),
+                _ => {}
             }
         }
     }

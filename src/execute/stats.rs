@@ -29,7 +29,7 @@ pub struct ExecutorStats {
     /// Bytes of pooled and history textures, every mip, layer and sample counted as the traffic
     /// model counts a texel (drivers may pad; a format the model cannot count adds nothing).
     pub texture_bytes: u64,
-    /// Bytes of pooled buffers.
+    /// Bytes of pooled and history buffers.
     pub buffer_bytes: u64,
     /// Timestamp queries allocated (two per render or compute group of the largest frame since
     /// timestamps were switched on; zero without them).
@@ -42,7 +42,12 @@ impl ExecutorStats {
 
     /// What `executor` holds now.
     pub(super) fn of(executor: &Executor) -> Self {
-        let (pool_texture_bytes, buffer_bytes) = executor.pool.bytes();
+        let (pool_texture_bytes, pool_buffer_bytes) = executor.pool.bytes();
+        let buffer_bytes = executor
+            .buffer_histories
+            .iter()
+            .map(|h| h.bytes())
+            .fold(pool_buffer_bytes, u64::saturating_add);
         let history_bytes = executor
             .histories
             .iter()

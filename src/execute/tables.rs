@@ -1,7 +1,7 @@
 //! The frame's lookup tables: where each resource's wgpu objects are this frame, and what a
 //! pass's closure sees of them through its [`PassContext`].
 
-use super::history::HistoryPair;
+use super::history::{BufferHistory, HistoryPair};
 use super::imports::Imports;
 use super::pool::{Pool, TextureViews};
 use super::quirks::Quirks;
@@ -20,6 +20,8 @@ pub(super) enum Slot {
     ImportBuffer,
     /// A history's `previous` (false) or `current` (true) texture.
     History(u32, bool),
+    /// A history buffer's `previous` (false) or `current` (true) buffer.
+    HistoryBuffer(u32, bool),
 }
 
 /// The view of a range of `resource`'s mips and layers that a pass of this frame uses: a
@@ -39,6 +41,7 @@ pub(super) struct Tables<'f> {
     pub pool: &'f Pool,
     pub imports: &'f Imports,
     pub histories: &'f [HistoryPair],
+    pub buffer_histories: &'f [BufferHistory],
     pub layer_views: &'f [LayerView],
     pub graph: u32,
     pub resources: &'f [ResourceDecl],
@@ -142,6 +145,9 @@ impl FrameResources for Tables<'_> {
         match *self.slots.get(r.index())? {
             Slot::PoolBuffer(i) => Some(&self.pool.buffers[i as usize].buffer),
             Slot::ImportBuffer => self.imports.buffer_at(r),
+            Slot::HistoryBuffer(h, current) => {
+                Some(self.buffer_histories[h as usize].half(current))
+            }
             _ => None,
         }
     }
@@ -149,6 +155,7 @@ impl FrameResources for Tables<'_> {
     fn history_valid(&self, r: ResourceId) -> bool {
         match self.slots.get(r.index()) {
             Some(&Slot::History(h, false)) => self.histories[h as usize].valid(),
+            Some(&Slot::HistoryBuffer(h, false)) => self.buffer_histories[h as usize].valid(),
             _ => false,
         }
     }

@@ -58,6 +58,15 @@ impl ParseBackendError {
 }
 
 impl Backend {
+    /// The backend named `vulkan`, `gl` or `auto`.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `name.parse::<Backend>()` (`FromStr`), whose error names the accepted values; removed in 0.2"
+    )]
+    pub fn from_name(name: &str) -> Option<Self> {
+        name.parse().ok()
+    }
+
     /// The backend named by [`BACKEND_VARIABLE`] (`TILEGRAPH_BACKEND`), else `Auto`.
     pub fn from_env() -> Result<Self, DeviceError> {
         Self::from_env_var(BACKEND_VARIABLE)

@@ -70,6 +70,11 @@ pub enum Binding<'r> {
     MipAs(TextureHandle, u32, wgpu::TextureViewDimension),
     /// A graph buffer the pass declared, bound whole.
     Buffer(BufferHandle),
+    /// `size` bytes at `offset` of a graph buffer the pass declared. With a layout entry of
+    /// `has_dynamic_offset: true`, `BufferSlice(objects, 0, 256)` binds one object's 256 B and
+    /// `set_bind_group(.., &[i * 256])` picks the object: the per-object uniform pattern, one
+    /// bind group for every object.
+    BufferSlice(BufferHandle, u64, u64),
     /// A texture view from outside the graph.
     View(&'r wgpu::TextureView),
     /// A buffer from outside the graph (uniforms, meshes), bound whole.
@@ -250,6 +255,9 @@ impl BindGroupCache {
                     Key::TextureAs(texture.clone(), dimension, Some(mip))
                 }
                 Binding::Buffer(b) => Key::Buffer(ctx.buffer(b)?.clone()),
+                Binding::BufferSlice(b, offset, size) => {
+                    Key::BufferRange(ctx.buffer(b)?.clone(), offset, size)
+                }
                 Binding::View(v) => Key::View(v.clone()),
                 Binding::ExternalBuffer(b) => Key::Buffer(b.clone()),
                 Binding::BufferRange(b, offset, size) => Key::BufferRange(b.clone(), offset, size),

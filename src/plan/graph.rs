@@ -147,6 +147,18 @@ impl CompiledGraph {
             .map(PassId::new)
     }
 
+    /// The former name of [`pass_id`](Self::pass_id).
+    #[deprecated(since = "0.1.0", note = "renamed `pass_id`; removed in 0.2")]
+    pub fn pass_by_name(&self, name: &str) -> Option<PassId> {
+        self.pass_id(name)
+    }
+
+    /// The former name of [`resource_id`](Self::resource_id).
+    #[deprecated(since = "0.1.0", note = "renamed `resource_id`; removed in 0.2")]
+    pub fn resource_by_name(&self, name: &str) -> Option<ResourceId> {
+        self.resource_id(name)
+    }
+
     /// The id of the resource named `name`.
     pub fn resource_id(&self, name: &str) -> Option<ResourceId> {
         self.resource_decls

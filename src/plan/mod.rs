@@ -25,3 +25,7 @@ pub use types::{
     PhysicalResource, ResourcePlan, ResourceUsage, Restructuring, StoreOp, StoreReason, Traffic,
     Warning, WarningKind,
 };
+
+/// The former name of [`GroupBreak`].
+#[deprecated(since = "0.1.0", note = "renamed `GroupBreak`; removed in 0.2")]
+pub type GroupBoundary = GroupBreak;

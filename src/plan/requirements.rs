@@ -229,13 +229,15 @@ impl CompiledGraph {
                 }
                 ResourceKind::Buffer(b) if storage => {
                     needs.max_storage_buffers_per_shader_stage += 1;
-                    needs.max_storage_buffer_binding_size =
-                        needs.max_storage_buffer_binding_size.max(b.size);
+                    needs.max_storage_buffer_binding_size = needs
+                        .max_storage_buffer_binding_size
+                        .max(e.binding_size.unwrap_or(b.size));
                 }
                 ResourceKind::Buffer(b) if access == ListAccess::Uniform => {
                     needs.max_uniform_buffers_per_shader_stage += 1;
-                    needs.max_uniform_buffer_binding_size =
-                        needs.max_uniform_buffer_binding_size.max(b.size);
+                    needs.max_uniform_buffer_binding_size = needs
+                        .max_uniform_buffer_binding_size
+                        .max(e.binding_size.unwrap_or(b.size));
                 }
                 ResourceKind::Buffer(_) if access == ListAccess::Vertex => {
                     needs.max_vertex_buffers += 1;
@@ -273,16 +275,36 @@ impl CompiledGraph {
     /// The resource of pass `p` whose own size is over `given` for `limit`, for the limits a
     /// single resource decides.
     fn resource_over(&self, p: PassId, limit: &str, given: u64) -> Option<ResourceId> {
+        let binding = match limit {
+            "max_storage_buffer_binding_size" => Some(true),
+            "max_uniform_buffer_binding_size" => Some(false),
+            _ => None,
+        };
+        if let Some(storage) = binding {
+            // What one binding sees: the entry's binding size, else the whole buffer.
+            return self.pass_decl(p).entries().find_map(|(access, e)| {
+                let ResourceKind::Buffer(b) = self.resource_decl(e.resource).kind else {
+                    return None;
+                };
+                let listed = match storage {
+                    true => matches!(
+                        access,
+                        ListAccess::StorageRead
+                            | ListAccess::StorageWrite
+                            | ListAccess::StorageReadWrite
+                    ),
+                    false => access == ListAccess::Uniform,
+                };
+                (listed && e.binding_size.unwrap_or(b.size) > given).then_some(e.resource)
+            });
+        }
         self.touched(p).find(|&r| match self.resource_decl(r).kind {
             ResourceKind::Texture(t) => match limit {
                 "max_texture_dimension_2d" => u64::from(t.width.max(t.height)) > given,
                 "max_texture_array_layers" => u64::from(t.layers) > given,
                 _ => false,
             },
-            ResourceKind::Buffer(b) => {
-                matches!(limit, "max_buffer_size" | "max_storage_buffer_binding_size")
-                    && b.size > given
-            }
+            ResourceKind::Buffer(b) => limit == "max_buffer_size" && b.size > given,
         })
     }
 

@@ -3,12 +3,15 @@
 
 mod common;
 
+mod binding_sizes;
 mod buffers;
 mod compile_errors;
 mod compile_scenarios;
 mod declarations;
+mod deprecated;
 mod fuzz_corpus;
 mod golden;
+mod history_buffers;
 mod layering;
 mod multiview;
 mod prop_interpreter;

@@ -1,6 +1,8 @@
 //! tilegraph's compile benchmarks and what they share: `benches/compile.rs` (compile times, and
 //! with the `zenfg` feature, `zenfg_frame::compile` compiling the same graphs with zenfg 0.2) and
-//! `benches/layout.rs` (the per-pass cost against where the declarations lie in memory).
+//! `benches/layout.rs` (the per-pass cost against where the declarations lie in memory); and
+//! `benches/overhead.rs` with its scene ([`overhead`]): recording frames through the graph
+//! against recording them by hand in wgpu.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -139,3 +141,5 @@ fn thread_cpu_time() -> Duration {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     START.get_or_init(Instant::now).elapsed()
 }
+
+pub mod overhead;

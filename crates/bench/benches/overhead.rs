@@ -1,0 +1,314 @@
+//! The CPU cost of recording a frame through the graph against recording the same frame by hand
+//! in wgpu: boids-shaped (a compute pass ping-ponging particles, then their draws),
+//! MRT-shaped (draws into two targets, then a pass sampling both) and bunnymark-shaped (one
+//! large uniform buffer bound 256 B a draw at dynamic offsets), at several draw counts.
+//!
+//! ```text
+//! TILEGRAPH_BACKEND=vulkan cargo bench -p tilegraph-bench --bench overhead \
+//!     [-- --rounds 7 --frames 30 --draws 2,16,128,1000,16384 --shapes boids,mrt,bunnymark]
+//! ```
+//!
+//! Three ways to make each frame's command buffers, timed on the CPU from nothing to the
+//! finished command buffers (submission and the GPU's work are not timed): `wgpu`, the
+//! hand-written encoder; `graph+cache`, the graph declared every frame (into the last frame's
+//! `reset` graph) with its plan from a `PlanCache`, then `Executor::execute`; `graph`, the same
+//! with a full compile every frame. The variants alternate within every round (each runs
+//! `--frames` frames, the first two not counted); a row gives the medians over rounds of each
+//! round's median, the graph's ratio to `wgpu` and the time it adds per frame.
+
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use tilegraph::helpers::{Binding, DeviceOptions, open_device};
+use tilegraph::wgpu;
+use tilegraph::{
+    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, PlanCache, RenderGraph,
+    TextureDesc, TextureHandle,
+};
+
+use tilegraph_bench::overhead::{FORMAT, SIZE, SLICE, Scene, Shape};
+
+#[derive(Parser)]
+struct Args {
+    /// Rounds; each runs every variant once.
+    #[arg(long, default_value_t = 7, value_parser = tilegraph_bench::positive)]
+    rounds: usize,
+    /// Frames a variant records in a round (the first two warm up).
+    #[arg(long, default_value_t = 30, value_parser = tilegraph_bench::positive)]
+    frames: usize,
+    /// Draw counts, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "2,16,128,1000,16384")]
+    draws: Vec<u32>,
+    /// Shapes, comma-separated: boids, mrt, bunnymark.
+    #[arg(long, value_delimiter = ',', default_value = "boids,mrt,bunnymark")]
+    shapes: Vec<Shape>,
+    /// cargo bench passes `--bench`.
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Variant {
+    Wgpu,
+    GraphCached,
+    Graph,
+}
+
+const VARIANTS: [Variant; 3] = [Variant::Wgpu, Variant::GraphCached, Variant::Graph];
+const WARM_UP: usize = 2;
+
+/// What the graph variants keep from frame to frame, as a renderer would.
+struct GraphState<'s> {
+    graph: RenderGraph<'s>,
+    cache: PlanCache,
+    executor: Executor,
+}
+
+fn main() {
+    let args = Args::parse();
+    let backend = tilegraph::helpers::Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
+    let max_draws = args.draws.iter().copied().max().unwrap_or(1);
+    let opened = open_device(&DeviceOptions::new(backend).with_adapter_limits())
+        .unwrap_or_else(|e| panic!("the bench needs an adapter: {e}"));
+    let scene = Scene::new(&opened.device, &opened.queue, max_draws);
+    println!("adapter: {}", opened.adapter.get_info().name);
+    println!(
+        "rounds {}, frames {} a variant a round; CPU time to the finished command buffers, µs a frame (median of round medians)",
+        args.rounds, args.frames
+    );
+    println!(
+        "{:<10} {:>6} {:>10} {:>12} {:>7} {:>10} {:>7} {:>10} {:>10}",
+        "shape",
+        "draws",
+        "wgpu",
+        "graph+cache",
+        "ratio",
+        "graph",
+        "ratio",
+        "+cache µs",
+        "+graph µs"
+    );
+    for &shape in &args.shapes {
+        for &draws in &args.draws {
+            let row = measure(&scene, shape, draws, &args);
+            print_row(shape, draws, row);
+        }
+    }
+}
+
+/// The medians of the three variants, in `VARIANTS` order, in seconds.
+fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 3] {
+    let mut state = GraphState {
+        graph: RenderGraph::new(),
+        cache: PlanCache::default(),
+        executor: Executor::new(&scene.device, &scene.queue),
+    };
+    let mut medians: [Vec<f64>; 3] = Default::default();
+    let mut frame_index = 0u64;
+    for round in 0..args.rounds {
+        for k in 0..VARIANTS.len() {
+            // A different variant first each round.
+            let v = (k + round) % VARIANTS.len();
+            let mut times = Vec::with_capacity(args.frames);
+            for _ in 0..args.frames {
+                frame_index += 1;
+                let (time, commands) = match VARIANTS[v] {
+                    Variant::Wgpu => by_hand(scene, shape, draws, frame_index),
+                    Variant::GraphCached => through_graph(scene, shape, draws, &mut state, true),
+                    Variant::Graph => through_graph(scene, shape, draws, &mut state, false),
+                };
+                scene.queue.submit(commands);
+                scene
+                    .device
+                    .poll(wgpu::PollType::wait_indefinitely())
+                    .expect("the frame finishes");
+                times.push(time.as_secs_f64());
+            }
+            let warm = WARM_UP.min(times.len() - 1);
+            medians[v].push(median(&mut times[warm..]));
+        }
+    }
+    medians.map(|mut m| median(&mut m))
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn print_row(shape: Shape, draws: u32, [wgpu, cached, graph]: [f64; 3]) {
+    let us = |s: f64| s * 1e6;
+    println!(
+        "{:<10} {:>6} {:>10.1} {:>12.1} {:>7.3} {:>10.1} {:>7.3} {:>10.1} {:>10.1}",
+        shape.name(),
+        draws,
+        us(wgpu),
+        us(cached),
+        cached / wgpu,
+        us(graph),
+        graph / wgpu,
+        us(cached - wgpu),
+        us(graph - wgpu),
+    );
+}
+
+/// The frame recorded by hand; `frame` picks the ping-pong buffers by parity.
+fn by_hand(
+    scene: &Scene,
+    shape: Shape,
+    draws: u32,
+    frame: u64,
+) -> (Duration, Vec<wgpu::CommandBuffer>) {
+    let start = Instant::now();
+    let mut encoder = scene
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        });
+    match shape {
+        Shape::Boids => {
+            let (group, to) = scene.particles_by_parity(frame);
+            scene.simulate(&mut encoder_compute(&mut encoder), group);
+            let mut pass = scene.begin(&mut encoder, &[&scene.output_view], "draw");
+            scene.draw_particles(&mut pass, to, draws);
+        }
+        Shape::Mrt => {
+            let views = [&scene.mrt_views[0], &scene.mrt_views[1]];
+            scene.draw_mrt(&mut scene.begin(&mut encoder, &views, "gbuffer"), draws);
+            let mut pass = scene.begin(&mut encoder, &[&scene.output_view], "composite");
+            scene.composite(&mut pass, &scene.hand_composite_group);
+        }
+        Shape::Bunnymark => {
+            let mut pass = scene.begin(&mut encoder, &[&scene.output_view], "bunnies");
+            scene.draw_bunnies(&mut pass, &scene.hand_bunny_group, draws);
+        }
+    }
+    let commands = vec![encoder.finish()];
+    (start.elapsed(), commands)
+}
+
+fn encoder_compute(encoder: &mut wgpu::CommandEncoder) -> wgpu::ComputePass<'_> {
+    encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some("simulate"),
+        timestamp_writes: None,
+    })
+}
+
+/// The frame declared, planned (from the cache or compiled) and recorded through the graph.
+fn through_graph<'s>(
+    scene: &'s Scene,
+    shape: Shape,
+    draws: u32,
+    state: &mut GraphState<'s>,
+    cached: bool,
+) -> (Duration, Vec<wgpu::CommandBuffer>) {
+    let start = Instant::now();
+    let mut graph = std::mem::take(&mut state.graph).reset();
+    let output = graph.import_texture(
+        "output",
+        TextureDesc::new(FORMAT, SIZE, SIZE),
+        Import::OUTPUT,
+    );
+    declare(&mut graph, scene, shape, draws, output);
+    let mut imports = Imports::new();
+    imports.texture(output, &scene.output, &scene.output_view);
+    if shape == Shape::Bunnymark {
+        let objects = graph.buffer_handle("objects").expect("declared");
+        imports.buffer(objects, &scene.objects);
+    }
+    let options = CompileOptions::default();
+    let commands = if cached {
+        let plan = state
+            .cache
+            .get_or_compile(&graph, &options)
+            .expect("compiles");
+        state
+            .executor
+            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+    } else {
+        let plan = graph.compile(&options).expect("compiles");
+        state
+            .executor
+            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+    };
+    let commands: Vec<_> = commands.expect("records").into_iter().collect();
+    let time = start.elapsed();
+    drop(imports);
+    state.graph = graph;
+    scene.bind_groups.next_frame();
+    (time, commands)
+}
+
+/// The shape's passes, their closures recording what `by_hand` records.
+fn declare<'s>(
+    graph: &mut RenderGraph<'s>,
+    scene: &'s Scene,
+    shape: Shape,
+    draws: u32,
+    output: TextureHandle,
+) {
+    let bind_groups = &scene.bind_groups;
+    match shape {
+        Shape::Boids => {
+            let particles = graph.history_buffer("particles", scene.particle_bytes());
+            graph
+                .add_compute_pass("simulate")
+                .storage_read_buffer(particles.previous)
+                .storage_write_buffer(particles.current)
+                .execute(move |pass, ctx| {
+                    scene.simulate_in_graph(pass, ctx, [particles.previous, particles.current])
+                });
+            graph
+                .add_render_pass("draw")
+                .vertex(particles.current)
+                .color(output, Access::Clear)
+                .execute(move |pass, ctx| {
+                    scene.draw_particles(pass, ctx.buffer(particles.current)?, draws);
+                    Ok(())
+                });
+        }
+        Shape::Mrt => {
+            let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
+            let targets = [
+                graph.create_texture("albedo", desc),
+                graph.create_texture("normal", desc),
+            ];
+            graph
+                .add_render_pass("gbuffer")
+                .color(targets[0], Access::Clear)
+                .color(targets[1], Access::Clear)
+                .execute(move |pass, _| {
+                    scene.draw_mrt(pass, draws);
+                    Ok(())
+                });
+            graph
+                .add_render_pass("composite")
+                .sample(targets[0])
+                .sample(targets[1])
+                .color(output, Access::Clear)
+                .execute(move |pass, ctx| {
+                    let bindings = [
+                        targets[0].into(),
+                        targets[1].into(),
+                        Binding::Sampler(&scene.sampler),
+                    ];
+                    let group = bind_groups.bind_group(ctx, &scene.composite_layout, &bindings)?;
+                    scene.composite(pass, &group);
+                    Ok(())
+                });
+        }
+        Shape::Bunnymark => {
+            let objects = graph.import_buffer("objects", scene.objects.size(), Import::INPUT);
+            graph
+                .add_render_pass("bunnies")
+                .uniform_slices(objects, SLICE)
+                .color(output, Access::Clear)
+                .execute(move |pass, ctx| {
+                    let binding = Binding::BufferSlice(objects, 0, SLICE);
+                    let group = bind_groups.bind_group(ctx, &scene.bunny_layout, &[binding])?;
+                    scene.draw_bunnies(pass, &group, draws);
+                    Ok(())
+                });
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! Allocations of a warm frame on the whole path a renderer runs — declare into the last
+//! frame's `reset` graph, take the plan from a `PlanCache`, `Executor::execute` — against the
+//! same frame recorded by hand in wgpu, counted by a global allocator of this test binary's own.
+//! wgpu allocates while recording either way; what the graph adds must stay a handful of blocks
+//! whatever the number of draws. Needs an adapter (`TILEGRAPH_BACKEND`); fails without one.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use tilegraph::helpers::{Backend, DeviceOptions, open_device};
+use tilegraph::wgpu;
+use tilegraph::{
+    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, PlanCache, RenderGraph,
+    TextureDesc,
+};
+use tilegraph_bench::overhead::{FORMAT, SIZE, Scene};
+
+struct Counting;
+
+thread_local! {
+    static BLOCKS: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+fn count_one() {
+    let _ = BLOCKS.try_with(|b| {
+        if let Some(n) = b.get() {
+            b.set(Some(n + 1));
+        }
+    });
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; counting touches only a
+// const-initialised thread local, which does not allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        // SAFETY: forwarded as given.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        // SAFETY: forwarded as given.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_one();
+        // SAFETY: forwarded as given.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded as given.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn blocks_during<T>(f: impl FnOnce() -> T) -> (u64, T) {
+    BLOCKS.with(|b| b.set(Some(0)));
+    let out = f();
+    let n = BLOCKS.with(|b| b.replace(None)).expect("counting");
+    (n, out)
+}
+
+/// The MRT-shaped frame by hand: `draws` draws into two targets, then a pass sampling both.
+fn by_hand(scene: &Scene, draws: u32) -> wgpu::CommandBuffer {
+    let mut encoder = scene
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        });
+    let views = [&scene.mrt_views[0], &scene.mrt_views[1]];
+    scene.draw_mrt(&mut scene.begin(&mut encoder, &views, "gbuffer"), draws);
+    let mut pass = scene.begin(&mut encoder, &[&scene.output_view], "composite");
+    scene.composite(&mut pass, &scene.hand_composite_group);
+    drop(pass);
+    encoder.finish()
+}
+
+/// The same frame through the graph, declared into `graph`'s reset.
+fn through_graph<'s>(
+    scene: &'s Scene,
+    draws: u32,
+    graph: RenderGraph<'s>,
+    cache: &mut PlanCache,
+    executor: &mut Executor,
+) -> (RenderGraph<'s>, Vec<wgpu::CommandBuffer>) {
+    let mut graph = graph.reset();
+    let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
+    let output = graph.import_texture("output", desc, Import::OUTPUT);
+    let targets = [
+        graph.create_texture("albedo", desc),
+        graph.create_texture("normal", desc),
+    ];
+    graph
+        .add_render_pass("gbuffer")
+        .color(targets[0], Access::Clear)
+        .color(targets[1], Access::Clear)
+        .execute(move |pass, _| {
+            scene.draw_mrt(pass, draws);
+            Ok(())
+        });
+    graph
+        .add_render_pass("composite")
+        .sample(targets[0])
+        .sample(targets[1])
+        .color(output, Access::Clear)
+        .execute(move |pass, ctx| {
+            let bindings = [
+                targets[0].into(),
+                targets[1].into(),
+                tilegraph::helpers::Binding::Sampler(&scene.sampler),
+            ];
+            let group = scene
+                .bind_groups
+                .bind_group(ctx, &scene.composite_layout, &bindings)?;
+            scene.composite(pass, &group);
+            Ok(())
+        });
+    let mut imports = Imports::new();
+    imports.texture(output, &scene.output, &scene.output_view);
+    let plan = cache
+        .get_or_compile(&graph, &CompileOptions::default())
+        .expect("compiles");
+    let commands = executor
+        .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+        .expect("records");
+    (graph, commands.into_iter().collect())
+}
+
+#[test]
+fn a_warm_frame_through_the_graph_allocates_a_handful_more_than_by_hand() {
+    let backend = Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
+    let opened = open_device(&DeviceOptions::new(backend).with_adapter_limits())
+        .unwrap_or_else(|e| panic!("this test needs an adapter ({backend:?}): {e}"));
+    let scene = Scene::new(&opened.device, &opened.queue, 1);
+    let mut executor = Executor::new(&scene.device, &scene.queue);
+    let mut cache = PlanCache::default();
+    let mut graph = RenderGraph::new();
+    let mut report = Vec::new();
+    for draws in [2, 200] {
+        for _ in 0..4 {
+            let (g, commands) = through_graph(&scene, draws, graph, &mut cache, &mut executor);
+            graph = g;
+            scene.queue.submit(commands);
+            scene.queue.submit([by_hand(&scene, draws)]);
+            scene.bind_groups.next_frame();
+        }
+        let (hand, commands) = blocks_during(|| by_hand(&scene, draws));
+        scene.queue.submit([commands]);
+        let (through, (g, commands)) =
+            blocks_during(|| through_graph(&scene, draws, graph, &mut cache, &mut executor));
+        graph = g;
+        scene.queue.submit(commands);
+        scene.bind_groups.next_frame();
+        report.push((draws, hand, through));
+    }
+    eprintln!("(draws, blocks by hand, blocks through the graph): {report:?}");
+    for &(draws, hand, through) in &report {
+        assert!(
+            through <= hand + ADDED_MOST,
+            "{draws} draws: {through} blocks through the graph, {hand} by hand: {report:?}"
+        );
+    }
+}
+
+/// The most blocks the graph's path may add to a frame.
+const ADDED_MOST: u64 = 4;

@@ -1,0 +1,144 @@
+//! History buffers (`RenderGraph::history_buffer`): boids-shaped ping-pong, a compute pass that
+//! reads last frame's particles and writes this frame's, run for several frames in every mode;
+//! the pass is kept although nothing in the frame reads what it writes.
+
+use std::sync::Mutex;
+
+use tilegraph::helpers::read_buffer;
+use tilegraph::wgpu;
+use tilegraph::{CompileOptions, ExecuteMode, Executor, Import, Imports, RenderGraph};
+
+const PARTICLES: u32 = 64;
+const BYTES: u64 = PARTICLES as u64 * 4;
+
+/// Each frame: particle `i` moves by `i + 1` from where it was last frame.
+const SIMULATE: &str = r#"
+@group(0) @binding(0) var<storage, read> previous: array<u32>;
+@group(0) @binding(1) var<storage, read_write> current: array<u32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+    current[id.x] = previous[id.x] + id.x + 1u;
+}
+"#;
+
+fn pipeline(device: &wgpu::Device) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("simulate"),
+        source: wgpu::ShaderSource::Wgsl(SIMULATE.into()),
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("simulate"),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
+/// One frame: simulate, and (where `copy_out` is given) copy this frame's particles out.
+fn declare<'a>(
+    pipeline: &'a wgpu::ComputePipeline,
+    valid: &'a Mutex<Vec<bool>>,
+    copy_out: bool,
+) -> RenderGraph<'a> {
+    let mut graph = RenderGraph::new();
+    let particles = graph.history_buffer("particles", BYTES);
+    graph
+        .add_compute_pass("simulate")
+        .storage_read_buffer(particles.previous)
+        .storage_write_buffer(particles.current)
+        .execute(move |pass, ctx| {
+            valid
+                .lock()
+                .unwrap()
+                .push(ctx.history_buffer_valid(particles.previous));
+            let layout = pipeline.get_bind_group_layout(0);
+            let previous = ctx.buffer(particles.previous)?;
+            let current = ctx.buffer(particles.current)?;
+            let group = ctx.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("simulate"),
+                layout: &layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: previous.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: current.as_entire_binding(),
+                    },
+                ],
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(PARTICLES / 64, 1, 1);
+            Ok(())
+        });
+    if copy_out {
+        let out = graph.import_buffer("out", BYTES, Import::OUTPUT);
+        graph
+            .add_copy_pass("copy_out")
+            .copy_src_buffer(particles.current)
+            .copy_dst_buffer(out)
+            .execute(move |encoder, ctx| {
+                let (from, to) = (ctx.buffer(particles.current)?, ctx.buffer(out)?);
+                encoder.copy_buffer_to_buffer(from, 0, to, 0, BYTES);
+                Ok(())
+            });
+    }
+    graph
+}
+
+#[test]
+fn particles_ping_pong_through_a_history_buffer_for_several_frames() {
+    let gpu = crate::support::gpu();
+    let pipeline = pipeline(&gpu.device);
+    let out = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("out"),
+        size: BYTES,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    const FRAMES: u32 = 5;
+    for mode in [
+        ExecuteMode::Planned,
+        ExecuteMode::Naive,
+        ExecuteMode::Poison,
+    ] {
+        let valid = Mutex::new(Vec::new());
+        let mut executor = Executor::new(&gpu.device, &gpu.queue);
+        for frame in 1..=FRAMES {
+            // The last frame copies the particles out; the others only simulate.
+            let last = frame == FRAMES;
+            let mut graph = declare(&pipeline, &valid, last);
+            let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+            let simulate = plan.pass_id("simulate").expect("declared");
+            assert!(
+                !plan.passes()[simulate.index()].culled,
+                "the writer of `current` is kept for the next frame"
+            );
+            let mut imports = Imports::new();
+            if last {
+                let handle = graph.buffer_handle("out").expect("declared");
+                imports.buffer(handle, &out);
+            }
+            executor
+                .execute_and_submit(&mut graph, &plan, &imports, mode)
+                .map(drop)
+                .unwrap_or_else(|e| panic!("{mode:?}, frame {frame}: {e}"));
+            crate::support::assert_no_gpu_errors(&gpu);
+        }
+        let bytes = read_buffer(&gpu.device, &gpu.queue, &out).expect("reads back");
+        for (i, v) in bytes.chunks_exact(4).enumerate() {
+            let v = u32::from_le_bytes(v.try_into().unwrap());
+            assert_eq!(v, FRAMES * (i as u32 + 1), "{mode:?}: particle {i}");
+        }
+        let valid = valid.into_inner().unwrap();
+        let expect: Vec<bool> = (1..=FRAMES).map(|f| f > 1).collect();
+        assert_eq!(
+            valid, expect,
+            "{mode:?}: `previous` holds a frame from the second on"
+        );
+        assert_eq!(executor.stats().buffer_bytes, 2 * BYTES, "{mode:?}");
+    }
+}
