@@ -280,14 +280,11 @@ impl Objects {
             Action::CreateTexture(id, desc) => {
                 let name = self.name(desc.label.as_deref(), format!("texture{index}"));
                 self.texture_ids.insert(*id, self.textures.len());
+                let size = &desc.size;
                 self.textures.push(Texture {
                     name,
                     format: desc.format,
-                    size: (
-                        desc.size.width,
-                        desc.size.height,
-                        desc.size.depth_or_array_layers,
-                    ),
+                    size: (size.width, size.height, size.depth_or_array_layers),
                     mips: desc.mip_level_count,
                     samples: desc.sample_count,
                     usage: desc.usage,
@@ -326,21 +323,8 @@ impl Objects {
                 });
             }
             Action::CreateTextureView { id, parent, desc } => {
-                let texture = self.texture(*parent, index)?;
-                let whole = self.whole(texture);
-                let r = &desc.range;
-                let mips = r.mip_level_count.unwrap_or(whole.mips.1 - r.base_mip_level);
-                let layers = r
-                    .array_layer_count
-                    .unwrap_or(whole.layers.1 - r.base_array_layer);
-                self.views.insert(
-                    *id,
-                    Range {
-                        texture,
-                        mips: (r.base_mip_level, mips),
-                        layers: (r.base_array_layer, layers),
-                    },
-                );
+                let range = self.view_range(*parent, &desc.range, index)?;
+                self.views.insert(*id, range);
             }
             Action::CreateBindGroupLayout(id, desc) => {
                 let entries = desc
@@ -358,36 +342,42 @@ impl Objects {
                 let layout = self
                     .layouts
                     .get(&desc.layout)
-                    .ok_or_else(|| TraceError::unknown(index, "bind group layout"))?
-                    .clone();
+                    .ok_or_else(|| TraceError::unknown(index, "bind group layout"))?;
+                let derived = layout.is_none();
+                let kinds: Vec<Option<UseKind>> = desc
+                    .entries
+                    .iter()
+                    .map(|e| layout.as_ref().and_then(|l| l.get(&e.binding)).copied())
+                    .collect();
                 let mut uses = Vec::new();
-                for entry in desc.entries.iter() {
-                    let kind = layout.as_ref().and_then(|l| l.get(&entry.binding)).copied();
+                for (entry, kind) in desc.entries.iter().zip(kinds) {
                     self.bind_entry(&entry.resource, kind, index, &mut uses)?;
                 }
-                self.groups.insert(*id, (uses, layout.is_none()));
+                self.groups.insert(*id, (uses, derived));
             }
-            Action::CreateRenderBundle { .. } => {
-                return Err(TraceError::Unhandled {
-                    action: index,
-                    what: "a render bundle".into(),
-                });
-            }
-            Action::CreateBlas { .. } | Action::CreateTlas { .. } => {
-                return Err(TraceError::Unhandled {
-                    action: index,
-                    what: "an acceleration structure".into(),
-                });
-            }
-            Action::CreateExternalTexture { .. } => {
-                return Err(TraceError::Unhandled {
-                    action: index,
-                    what: "an external texture".into(),
-                });
-            }
-            _ => {}
+            other => refuse(other, index)?,
         }
         Ok(())
+    }
+
+    /// The mips and layers a view of `parent` covers.
+    fn view_range(
+        &self,
+        parent: PointerId<markers::Texture>,
+        r: &wgpu::ImageSubresourceRange,
+        index: usize,
+    ) -> Result<Range, TraceError> {
+        let texture = self.texture(parent, index)?;
+        let whole = self.whole(texture);
+        let mips = r.mip_level_count.unwrap_or(whole.mips.1 - r.base_mip_level);
+        let layers = r
+            .array_layer_count
+            .unwrap_or(whole.layers.1 - r.base_array_layer);
+        Ok(Range {
+            texture,
+            mips: (r.base_mip_level, mips),
+            layers: (r.base_array_layer, layers),
+        })
     }
 
     /// A bind group entry as uses: by the layout's binding type, or where the layout is a
@@ -458,74 +448,20 @@ impl Objects {
         index: usize,
         passes: &mut Vec<Pass>,
     ) -> Result<(), TraceError> {
-        let copy = |uses: Vec<Use>| Pass {
-            label: "copy".into(),
-            action: index,
-            kind: PassKind::Copy,
-            color: Vec::new(),
-            depth: None,
-            uses,
-        };
+        if let Some(uses) = self.copy_uses(command, index)? {
+            passes.push(Pass {
+                label: "copy".into(),
+                action: index,
+                kind: PassKind::Copy,
+                color: Vec::new(),
+                depth: None,
+                uses,
+            });
+            return Ok(());
+        }
         match command {
-            Command::CopyBufferToBuffer { src, dst, .. } => passes.push(copy(vec![
-                Use::Buffer(self.buffer(*src, index)?, UseKind::CopySrc),
-                Use::Buffer(self.buffer(*dst, index)?, UseKind::CopyDst),
-            ])),
-            Command::CopyBufferToTexture { src, dst, size } => passes.push(copy(vec![
-                Use::Buffer(self.buffer(src.buffer, index)?, UseKind::CopySrc),
-                self.copy_texture(dst.texture, dst.mip_level, dst.origin.z, *size, index)?,
-            ])),
-            Command::CopyTextureToBuffer { src, dst, size } => passes.push(copy(vec![
-                self.copy_texture_src(src.texture, src.mip_level, src.origin.z, *size, index)?,
-                Use::Buffer(self.buffer(dst.buffer, index)?, UseKind::CopyDst),
-            ])),
-            Command::CopyTextureToTexture { src, dst, size } => passes.push(copy(vec![
-                self.copy_texture_src(src.texture, src.mip_level, src.origin.z, *size, index)?,
-                self.copy_texture(dst.texture, dst.mip_level, dst.origin.z, *size, index)?,
-            ])),
-            Command::ClearBuffer { dst, .. } => {
-                passes.push(copy(vec![Use::Buffer(
-                    self.buffer(*dst, index)?,
-                    UseKind::StorageReadWrite,
-                )]));
-            }
-            Command::ClearTexture {
-                dst,
-                subresource_range: r,
-            } => {
-                let texture = self.texture(*dst, index)?;
-                let whole = self.whole(texture);
-                let range = Range {
-                    texture,
-                    mips: (
-                        r.base_mip_level,
-                        r.mip_level_count.unwrap_or(whole.mips.1 - r.base_mip_level),
-                    ),
-                    layers: (
-                        r.base_array_layer,
-                        r.array_layer_count
-                            .unwrap_or(whole.layers.1 - r.base_array_layer),
-                    ),
-                };
-                passes.push(copy(vec![Use::Texture(range, UseKind::CopyDst)]));
-            }
             Command::RunComputePass { pass, .. } => {
-                let mut bound: HashMap<u32, PointerId<markers::BindGroup>> = HashMap::new();
-                let mut uses = Vec::new();
-                for c in &pass.commands {
-                    match c {
-                        ComputeCommand::SetBindGroup {
-                            index: slot,
-                            bind_group,
-                            ..
-                        } => set_group(&mut bound, *slot, *bind_group),
-                        ComputeCommand::DispatchWorkgroups(_)
-                        | ComputeCommand::DispatchWorkgroupsIndirect { .. } => {
-                            self.bound_uses(&bound, (index, false), &mut uses)?;
-                        }
-                        _ => {}
-                    }
-                }
+                let uses = self.compute_uses(&pass.commands, index)?;
                 passes.push(Pass {
                     label: pass.label.clone().unwrap_or_else(|| "compute".into()),
                     action: index,
@@ -618,6 +554,82 @@ impl Objects {
             None => None,
         };
         Ok((color, depth))
+    }
+
+    /// A copy or clear command's uses; `None` for other commands.
+    fn copy_uses(
+        &self,
+        command: &Command<PointerReferences>,
+        index: usize,
+    ) -> Result<Option<Vec<Use>>, TraceError> {
+        Ok(match command {
+            Command::CopyBufferToBuffer { src, dst, .. } => Some(vec![
+                Use::Buffer(self.buffer(*src, index)?, UseKind::CopySrc),
+                Use::Buffer(self.buffer(*dst, index)?, UseKind::CopyDst),
+            ]),
+            Command::CopyBufferToTexture { src, dst, size } => Some(vec![
+                Use::Buffer(self.buffer(src.buffer, index)?, UseKind::CopySrc),
+                self.copy_texture(dst.texture, dst.mip_level, dst.origin.z, *size, index)?,
+            ]),
+            Command::CopyTextureToBuffer { src, dst, size } => Some(vec![
+                self.copy_texture_src(src.texture, src.mip_level, src.origin.z, *size, index)?,
+                Use::Buffer(self.buffer(dst.buffer, index)?, UseKind::CopyDst),
+            ]),
+            Command::CopyTextureToTexture { src, dst, size } => Some(vec![
+                self.copy_texture_src(src.texture, src.mip_level, src.origin.z, *size, index)?,
+                self.copy_texture(dst.texture, dst.mip_level, dst.origin.z, *size, index)?,
+            ]),
+            Command::ClearBuffer { dst, .. } => Some(vec![Use::Buffer(
+                self.buffer(*dst, index)?,
+                UseKind::StorageReadWrite,
+            )]),
+            Command::ClearTexture {
+                dst,
+                subresource_range: r,
+            } => {
+                let texture = self.texture(*dst, index)?;
+                let whole = self.whole(texture);
+                let range = Range {
+                    texture,
+                    mips: (
+                        r.base_mip_level,
+                        r.mip_level_count.unwrap_or(whole.mips.1 - r.base_mip_level),
+                    ),
+                    layers: (
+                        r.base_array_layer,
+                        r.array_layer_count
+                            .unwrap_or(whole.layers.1 - r.base_array_layer),
+                    ),
+                };
+                Some(vec![Use::Texture(range, UseKind::CopyDst)])
+            }
+            _ => None,
+        })
+    }
+
+    /// What the bind groups set before each dispatch of a compute pass give it.
+    fn compute_uses(
+        &self,
+        commands: &[ComputeCommand<PointerReferences>],
+        index: usize,
+    ) -> Result<Vec<Use>, TraceError> {
+        let mut bound = HashMap::new();
+        let mut uses = Vec::new();
+        for c in commands {
+            match c {
+                ComputeCommand::SetBindGroup {
+                    index: slot,
+                    bind_group,
+                    ..
+                } => set_group(&mut bound, *slot, *bind_group),
+                ComputeCommand::DispatchWorkgroups(_)
+                | ComputeCommand::DispatchWorkgroupsIndirect { .. } => {
+                    self.bound_uses(&bound, (index, false), &mut uses)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(uses)
     }
 
     /// What the bind groups set before each draw of a render pass give it.
@@ -739,6 +751,21 @@ pub fn last_written(passes: &[Pass]) -> Option<usize> {
             ) => Some(r.texture),
             _ => None,
         })
+    })
+}
+
+/// Actions the tool cannot follow: an error naming them; the rest (drops, samplers, shaders,
+/// pipelines, queries) change nothing the descriptions hold.
+fn refuse(action: &TraceAction, index: usize) -> Result<(), TraceError> {
+    let what = match action {
+        Action::CreateRenderBundle { .. } => "a render bundle",
+        Action::CreateBlas { .. } | Action::CreateTlas { .. } => "an acceleration structure",
+        Action::CreateExternalTexture { .. } => "an external texture",
+        _ => return Ok(()),
+    };
+    Err(TraceError::Unhandled {
+        action: index,
+        what: what.into(),
     })
 }
 
