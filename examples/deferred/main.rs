@@ -51,6 +51,8 @@ mod tests {
         assert!(o.window);
         assert_eq!(o.extra.light_path, None);
         assert_eq!(o.output, PathBuf::from("deferred.png"));
+        let o = app::parse::<DeferredFrame>(app::args("--trace-dir t")).unwrap();
+        assert_eq!(o.trace_dir, Some(PathBuf::from("t")));
         let o = app::parse::<DeferredFrame>(app::args("--light-path storage")).unwrap();
         assert_eq!(o.extra.light_path, Some(LightPath::Storage));
         for bad in [
@@ -63,6 +65,8 @@ mod tests {
             "--light-path",
             "--light-path compute",
             "--headless --window",
+            "--window --trace-dir t",
+            "--trace-dir",
             "--resize-every 5",
             "--bogus",
         ] {

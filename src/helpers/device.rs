@@ -190,6 +190,9 @@ pub struct DeviceOptions {
     pub adapter_limits: bool,
     /// The device's label.
     pub label: &'static str,
+    /// wgpu's API trace of the device (`DeviceDescriptor::trace`): `wgpu::Trace::Off`, or with
+    /// wgpu's `trace` feature `wgpu::Trace::Directory(dir)`, which `tilegraph trace` reads.
+    pub trace: wgpu::Trace,
 }
 
 impl Default for DeviceOptions {
@@ -212,6 +215,7 @@ impl DeviceOptions {
             multiview_view_count: 0,
             adapter_limits: false,
             label: "tilegraph",
+            trace: wgpu::Trace::Off,
         }
     }
 
@@ -445,6 +449,7 @@ pub fn open_device_with(
         label: Some(options.label),
         required_features: options.required_features | optional_features,
         required_limits,
+        trace: options.trace.clone(),
         ..Default::default()
     }))
     .map_err(|e| DeviceError::RequestDevice {

@@ -10,6 +10,8 @@
 //! - [`executed`]: the render passes an execute mode records, as JSON, for checks of what a
 //!   driver made of them.
 //! - [`timings`]: median GPU time per group and per frame from the executor's timestamps.
+//! - [`trace`]: a wgpu API trace of any app rebuilt as graph descriptions, each frame's plan
+//!   set beside the app's own load and store ops (`tilegraph trace`).
 //! - [`soak`]: a long run of changing graphs, sizes and histories on one executor, checking that
 //!   memory and every cache stay bounded.
 //!
@@ -23,3 +25,4 @@ pub mod headless;
 pub mod soak;
 pub mod synthetic;
 pub mod timings;
+pub mod trace;

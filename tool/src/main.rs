@@ -42,6 +42,10 @@ enum Command {
     },
     /// Executes a description on a GPU with synthetic shaders and prints what the frame kept.
     Run(run_command::RunArgs),
+    /// Reads a wgpu 30 API trace (an app run with wgpu's `trace` feature) and reports, frame by
+    /// frame, the app's load, store and resolve ops beside the plan's and the bytes between
+    /// them: proven from the trace, and if every pixel is written.
+    Trace(trace_command::TraceArgs),
 }
 
 /// How a description is compiled: shared by every command.
@@ -186,6 +190,7 @@ fn main() -> ExitCode {
     let cli = Cli::try_parse().unwrap_or_else(|e| e.exit());
     let (args, fps, json) = match &cli.command {
         Command::Run(args) => return run_command::main(args),
+        Command::Trace(args) => return trace_command::main(args),
         Command::Plan {
             compile,
             format,
@@ -464,5 +469,81 @@ mod run_command {
             }
         }
         Ok(())
+    }
+}
+
+/// `tilegraph trace`: a wgpu trace's frames as plans beside the app's own ops.
+mod trace_command {
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    use tilegraph_tool::trace::{self, TraceError};
+
+    use super::Format;
+
+    /// `tilegraph trace`'s arguments.
+    #[derive(clap::Args)]
+    pub(super) struct TraceArgs {
+        /// The trace's directory (`trace.ron` and its data files).
+        dir: PathBuf,
+        /// What to print: a table, JSON, or a self-contained HTML page.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Frame rate of the per-second traffic figures of the plans.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+        fps: u32,
+        /// Write one frame's rebuilt graph description (JSON) here, for `plan`, `dot` and `run`.
+        #[arg(long, value_name = "FILE")]
+        emit_graph: Option<PathBuf>,
+        /// The frame `--emit-graph` writes (default: the last frame with a render pass).
+        #[arg(long, value_name = "N")]
+        frame: Option<usize>,
+    }
+
+    pub(super) fn main(args: &TraceArgs) -> ExitCode {
+        match run(args) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", e.kind());
+                if args.format == Format::Json {
+                    let error = serde_json::json!({"error": {
+                        "kind": e.kind(), "action": e.action(), "message": e.to_string()}});
+                    println!("{error}");
+                }
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn run(args: &TraceArgs) -> Result<String, TraceError> {
+        let report = trace::analyse(&args.dir, args.fps)?;
+        if let Some(path) = &args.emit_graph {
+            let frame = match args.frame {
+                Some(n) => report.frames.iter().find(|f| f.index == n),
+                None => report.frames.iter().rev().find(|f| !f.rows.is_empty()),
+            };
+            let Some(frame) = frame else {
+                return Err(TraceError::Io {
+                    path: path.clone(),
+                    message: match args.frame {
+                        Some(n) => format!("the trace has no frame {n} with passes"),
+                        None => "the trace has no frame with a render pass".into(),
+                    },
+                });
+            };
+            let json = serde_json::to_string_pretty(&frame.description).unwrap_or_default();
+            std::fs::write(path, json + "\n").map_err(|e| TraceError::Io {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+        }
+        Ok(match args.format {
+            Format::Text => report.to_table(),
+            Format::Json => report.to_json(),
+            Format::Html => report.to_html(),
+        })
     }
 }

@@ -133,6 +133,8 @@ pub struct Options<C> {
     pub resize_every: Option<u32>,
     /// Open the device with every limit of the adapter instead of what the frame's plan needs.
     pub adapter_limits: bool,
+    /// Headless: record wgpu's API trace of the run into this directory (for `tilegraph trace`).
+    pub trace_dir: Option<PathBuf>,
     pub extra: C,
 }
 
@@ -185,6 +187,10 @@ struct Cli<C: clap::Args> {
     /// In a window: ask the window system for another size every N presented frames.
     #[arg(long, value_name = "N", requires = "window", value_parser = clap::value_parser!(u32).range(1..))]
     resize_every: Option<u32>,
+    /// Headless: record wgpu's API trace of the run into this directory (created if missing),
+    /// for `tilegraph trace DIR` and `tilegraph replay DIR`.
+    #[arg(long, value_name = "DIR", conflicts_with = "window")]
+    trace_dir: Option<PathBuf>,
     #[command(flatten)]
     extra: C,
 }
@@ -284,6 +290,7 @@ fn parse_cli<E: Example>(
         resize_at,
         resize_every: cli.resize_every,
         adapter_limits: cli.adapter_limits,
+        trace_dir: cli.trace_dir,
         extra: cli.extra,
     })
 }
@@ -385,15 +392,39 @@ fn has_all(gpu: &Gpu, wanted: &DeviceOptions) -> bool {
         && multiview
 }
 
+/// The headless device and example; with `--trace-dir`, the device that records them is
+/// opened once more with the options the first opening settled on, tracing into the directory
+/// (a trace holds one device: those opened to learn what the frames need are not traced).
+fn open_headless<E: Example>(
+    o: &Options<E::Config>,
+    sizes: &[(u32, u32)],
+) -> Result<(Gpu, E), String> {
+    let last = std::cell::RefCell::new(None);
+    let (gpu, example, _) = open_for_frames::<E>(
+        o,
+        sizes,
+        |options| {
+            *last.borrow_mut() = Some(options.clone());
+            headless::open(options).map_err(|e| e.to_string())
+        },
+        |_| Ok(OUTPUT_FORMAT),
+    )?;
+    let (Some(dir), Some(mut options)) = (&o.trace_dir, last.into_inner()) else {
+        return Ok((gpu, example));
+    };
+    drop(example);
+    drop(gpu);
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    options.trace = wgpu::Trace::Directory(dir.clone());
+    let gpu = headless::open(&options).map_err(|e| e.to_string())?;
+    let example = E::new(&gpu, OUTPUT_FORMAT, &o.extra)?;
+    Ok((gpu, example))
+}
+
 fn run_headless<E: Example>(o: &Options<E::Config>) -> Result<(), String> {
     let mut sizes = vec![o.size];
     sizes.extend(o.resize_at.map(|(_, size)| size));
-    let (gpu, mut example, _) = open_for_frames::<E>(
-        o,
-        &sizes,
-        |options| headless::open(options).map_err(|e| e.to_string()),
-        |_| Ok(OUTPUT_FORMAT),
-    )?;
+    let (gpu, mut example) = open_headless::<E>(o, &sizes)?;
     eprintln!("adapter: {}", gpu.describe());
     if let (true, Some(why)) = (o.timings, timings::unavailable(&gpu.device)) {
         eprintln!("{why}");
