@@ -4,7 +4,10 @@
 //! The executor fills it in; it sits below the builder so that declared closures can name it
 //! without the builder depending on the executor.
 
-use crate::execute::{ViewDefects, ViewKind};
+mod views;
+
+pub(crate) use views::{ViewDefects, ViewKind};
+
 use crate::passes::PassRef;
 use crate::resource::{
     BufferHandle, ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource,

@@ -67,7 +67,7 @@ use lost::LostState;
 use pool::Pool;
 pub use pool::PoolStats;
 use prepare::Prepared;
-pub(crate) use quirks::{Quirks, ViewDefects, ViewKind};
+pub(crate) use quirks::Quirks;
 pub use stats::ExecutorStats;
 use tables::{LayerView, Slot};
 pub use timer::{GroupTimer, PassRecorder, TimedGroup};

@@ -4,8 +4,8 @@
 use super::limits::{check_limits, check_multiview, check_requirements, note_multiview};
 use super::lower::{ExecGroup, lower};
 use super::parallel::Chunks;
-use super::quirks::ViewKind;
 use super::{ExecuteError, ExecuteMode, Executor};
+use crate::context::ViewKind;
 use crate::options::CompileOptions;
 use crate::plan::CompiledGraph;
 use crate::resource::{ResourceId, ResourceKind, Subresource, SubresourceRange};

@@ -4,8 +4,8 @@
 mod probe;
 mod views;
 
+use crate::context::{ViewDefects, ViewKind};
 pub(super) use probe::BindingDefects;
-pub(crate) use views::{ViewDefects, ViewKind};
 
 use super::ExecutorOptions;
 use crate::context::Views;
@@ -66,7 +66,7 @@ use crate::context::Views;
 /// whole texture may be bound through a view of another dimension (`Binding::MipAs`,
 /// `Binding::TextureAs`), so [`PassContext::view`](crate::PassContext::view) and the
 /// bind-group cache refuse such a view when it is asked for
-/// ([`ContextError::Unsupported`](crate::ContextError::Unsupported)). Covered by the unit tests of `quirks/views.rs` and by
+/// ([`ContextError::Unsupported`](crate::ContextError::Unsupported)). Covered by the unit tests of `context/views.rs` and `quirks/views.rs` and by
 /// `one_layer_sampled_alone_is_that_layer_or_refused_on_gl`,
 /// `a_layer_range_is_an_array_view_of_exactly_its_layers` and the view-kind tests of
 /// `tests/gpu/views.rs`.

@@ -4,160 +4,12 @@
 //! texel the view names.
 
 use super::probe::submit_and_read;
-use crate::resource::{SubresourceRange, TextureDesc};
-
-/// A kind of view a shader reads through, as the executor's views and the bind-group cache
-/// make them. wgpu's GL backend binds the whole texture for a shader read (GL has no views
-/// before 4.3 and ES has none), so some of these read another subresource there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ViewKind {
-    /// A view whose first mip is past mip 0 (`bloom.mip(1)`).
-    MipPast0,
-    /// A 2D view of layer 0 of a texture with several layers.
-    Layer0,
-    /// A 2D view of a layer past layer 0 of a texture with several layers.
-    LayerPast0,
-    /// A 2D-array view of some of a texture's layers, from layer 0.
-    RangeFrom0,
-    /// A 2D-array view of some of a texture's layers, from a layer past 0.
-    RangePast0,
-    /// A 2D-array view of all of a texture of six square layers (wgpu's GL backend makes such
-    /// a texture a cube map, whatever its views).
-    SixLayersAsArray,
-    /// A cube view of a texture of six square layers.
-    Cube,
-}
-
-impl ViewKind {
-    const ALL: [ViewKind; 7] = [
-        ViewKind::MipPast0,
-        ViewKind::Layer0,
-        ViewKind::LayerPast0,
-        ViewKind::RangeFrom0,
-        ViewKind::RangePast0,
-        ViewKind::SixLayersAsArray,
-        ViewKind::Cube,
-    ];
-
-    /// What the view is, for messages: "a view of mip 1 alone".
-    pub(crate) fn describe(self) -> &'static str {
-        match self {
-            ViewKind::MipPast0 => "a view whose first mip is past mip 0",
-            ViewKind::Layer0 => "a 2D view of layer 0 of a texture with several layers",
-            ViewKind::LayerPast0 => "a 2D view of one layer past layer 0",
-            ViewKind::RangeFrom0 => "an array view of some of the layers, from layer 0",
-            ViewKind::RangePast0 => "an array view of layers that start past layer 0",
-            ViewKind::SixLayersAsArray => "an array view of a texture of six square layers",
-            ViewKind::Cube => "a cube view",
-        }
-    }
-
-    /// The kind of a shader read of `range` of a single-sampled texture `t`, seen through
-    /// `dimension` (`None`: the dimension the executor's views have, an array for several
-    /// layers); `None` for a view every backend reads (the whole texture, one mip and layer of
-    /// a texture with one of each).
-    pub(crate) fn of(
-        t: TextureDesc,
-        range: SubresourceRange,
-        dimension: Option<wgpu::TextureViewDimension>,
-    ) -> Option<ViewKind> {
-        if t.samples > 1 {
-            return None;
-        }
-        let (mip, _, layer, layers) = range.resolve(t.mips, t.layers);
-        if matches!(
-            dimension,
-            Some(wgpu::TextureViewDimension::Cube | wgpu::TextureViewDimension::CubeArray)
-        ) {
-            return Some(if mip > 0 {
-                ViewKind::MipPast0
-            } else {
-                ViewKind::Cube
-            });
-        }
-        if mip > 0 {
-            return Some(ViewKind::MipPast0);
-        }
-        if t.layers == 1 {
-            return None;
-        }
-        let six_square = t.width == t.height && t.layers.is_multiple_of(6);
-        Some(match (layer, layers) {
-            (0, 1) => ViewKind::Layer0,
-            (_, 1) => ViewKind::LayerPast0,
-            (0, n) if n == t.layers && six_square => ViewKind::SixLayersAsArray,
-            (0, n) if n == t.layers => return None,
-            (0, _) => ViewKind::RangeFrom0,
-            _ => ViewKind::RangePast0,
-        })
-    }
-
-    /// Why a shader read through a view of this kind is refused on adapter `adapter`, and what
-    /// to do instead.
-    pub(crate) fn refusal(self, adapter: &str) -> String {
-        let instead = match self {
-            ViewKind::MipPast0 => {
-                "sample the whole texture and pick the mip in the shader (textureLoad's level, textureSampleLevel)"
-            }
-            ViewKind::SixLayersAsArray => {
-                "bind it as a cube (`Binding::TextureAs` with `TextureViewDimension::Cube`)"
-            }
-            ViewKind::Cube => "keep the faces in an array of another layer count",
-            _ => "sample the whole texture as an array and pick the layer in the shader",
-        };
-        format!(
-            "on this adapter ({adapter}) wgpu's GL backend binds the whole texture for a shader read, and a shader reads another subresource through {}: {instead}, or use the Vulkan backend",
-            self.describe()
-        )
-    }
-
-    /// Whether wgpu 30's GL backend binds another texture for this view, whatever the driver:
-    /// it binds the whole texture under its own target (a 2D array for several layers, a cube
-    /// map for six square ones), so a 2D view of one layer reads the unit's 2D texture and an
-    /// array view of a cube map its array texture, and it ignores a view's first layer (it logs
-    /// "heuristics assumed" and "non-zero array layer" and records on). The probe would only
-    /// confirm these, logging those errors.
-    fn bound_as_another_texture(self) -> bool {
-        matches!(
-            self,
-            ViewKind::Layer0
-                | ViewKind::LayerPast0
-                | ViewKind::RangePast0
-                | ViewKind::SixLayersAsArray
-        )
-    }
-
-    fn bit(self) -> u8 {
-        1 << self as u8
-    }
-}
+use crate::context::{ViewDefects, ViewKind};
 
 /// The kinds whose reads depend on the driver, drawn by the probe in this order: a mip past 0
 /// (`texelFetch` levels counted from the view's first mip or from mip 0), a range of layers from
 /// 0 (the unit's 2D-array texture narrowed to none of them), a cube.
 const PROBED: [ViewKind; 3] = [ViewKind::MipPast0, ViewKind::RangeFrom0, ViewKind::Cube];
-
-/// The kinds of view a shader reads wrongly on this adapter (the probe's finding).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct ViewDefects(u8);
-
-impl ViewDefects {
-    /// Whether a shader reads a view of this kind wrongly here.
-    pub(crate) fn reads_wrongly(self, kind: ViewKind) -> bool {
-        self.0 & kind.bit() != 0
-    }
-
-    /// The kinds read wrongly, for the log.
-    pub(crate) fn kinds(self) -> impl Iterator<Item = ViewKind> {
-        ViewKind::ALL
-            .into_iter()
-            .filter(move |&k| self.reads_wrongly(k))
-    }
-
-    fn of(kinds: impl IntoIterator<Item = ViewKind>) -> Self {
-        ViewDefects(kinds.into_iter().fold(0, |bits, k| bits | k.bit()))
-    }
-}
 
 /// The colour of mip or layer `i` of a probe texture: distinct for every `i` and texture.
 fn colour(texture: u8, i: u8) -> [u8; 4] {
@@ -203,7 +55,7 @@ pub(crate) fn view_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> ViewDe
             .into_iter()
             .filter(|k| k.bound_as_another_texture()),
     );
-    ViewDefects(known.0 | probe_defects(device, queue).0)
+    known.union(probe_defects(device, queue))
 }
 
 /// The probed kinds a shader reads wrongly here.
@@ -420,72 +272,9 @@ fn pipeline(device: &wgpu::Device, fragment: &str) -> wgpu::RenderPipeline {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wgpu::TextureViewDimension as D;
-
-    fn texture(mips: u32, layers: u32, (width, height): (u32, u32)) -> TextureDesc {
-        TextureDesc {
-            width,
-            height,
-            mips,
-            layers,
-            ..TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 1, 1)
-        }
-    }
-
-    fn range(mips: Option<(u32, u32)>, layers: Option<(u32, u32)>) -> SubresourceRange {
-        SubresourceRange { mips, layers }
-    }
 
     #[test]
-    fn each_shader_read_is_classified_by_the_view_it_gets() {
-        let array = texture(1, 4, (64, 32));
-        let all = SubresourceRange::ALL;
-        assert_eq!(ViewKind::of(array, all, None), None);
-        let one = |l| range(None, Some((l, 1)));
-        assert_eq!(ViewKind::of(array, one(0), None), Some(ViewKind::Layer0));
-        assert_eq!(
-            ViewKind::of(array, one(3), None),
-            Some(ViewKind::LayerPast0)
-        );
-        let some = |l| range(None, Some((l, 2)));
-        assert_eq!(
-            ViewKind::of(array, some(0), None),
-            Some(ViewKind::RangeFrom0)
-        );
-        assert_eq!(
-            ViewKind::of(array, some(1), None),
-            Some(ViewKind::RangePast0)
-        );
-        let mips = texture(3, 1, (64, 64));
-        assert_eq!(ViewKind::of(mips, all, None), None);
-        assert_eq!(ViewKind::of(mips, range(Some((0, 1)), None), None), None);
-        let mip1 = range(Some((1, 1)), None);
-        assert_eq!(ViewKind::of(mips, mip1, None), Some(ViewKind::MipPast0));
-        let six = texture(1, 6, (32, 32));
-        assert_eq!(
-            ViewKind::of(six, all, None),
-            Some(ViewKind::SixLayersAsArray)
-        );
-        assert_eq!(ViewKind::of(six, all, Some(D::Cube)), Some(ViewKind::Cube));
-        // Six layers that are not square are an ordinary array.
-        assert_eq!(ViewKind::of(texture(1, 6, (64, 32)), all, None), None);
-        // Multisampled textures are read whole, texel by texel.
-        let msaa = TextureDesc {
-            samples: 4,
-            ..array
-        };
-        assert_eq!(ViewKind::of(msaa, one(1), None), None);
-    }
-
-    #[test]
-    fn defects_name_the_kinds_read_wrongly() {
-        let found = ViewDefects(ViewKind::LayerPast0.bit() | ViewKind::Cube.bit());
-        assert!(found.reads_wrongly(ViewKind::Cube));
-        assert!(!found.reads_wrongly(ViewKind::Layer0));
-        assert_eq!(
-            found.kinds().collect::<Vec<_>>(),
-            [ViewKind::LayerPast0, ViewKind::Cube]
-        );
+    fn each_kind_is_known_from_wgpu_or_probed() {
         let known: Vec<ViewKind> = ViewKind::ALL
             .into_iter()
             .filter(|k| k.bound_as_another_texture())
