@@ -200,7 +200,7 @@ pub use resource::{
 pub use cache::PlanCache;
 pub use compile::Compiler;
 pub use error::{ErrorKind, GraphError};
-pub use options::CompileOptions;
+pub use options::{CompileOptions, Fps};
 pub use plan::graph::CompiledGraph;
 
 // Executing it.

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::per_slot;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::PlanLimits;
-use crate::plan::{AttachmentPlan, CompiledGraph, Memory, Restructuring, Traffic};
+use crate::plan::{AttachmentPlan, CompiledGraph, Memory, Restructuring, Traffic, TransientBlock};
 use crate::resource::{PassId, PassKind, ResourceId};
 use crate::tile::{TileDetail, TileFit};
 
@@ -72,6 +72,21 @@ struct GroupJson<'p> {
     /// The tile profiles asked for, on render groups.
     #[serde(skip_serializing_if = "Option::is_none")]
     tile: Option<Vec<TileJson>>,
+    /// Up to three changes that would save bytes, the largest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    advice: Vec<AdviceJson<'p>>,
+}
+
+/// A piece of advice: what, about which resources and pass, and the bytes saved.
+#[derive(Serialize)]
+struct AdviceJson<'p> {
+    kind: &'static str,
+    resources: Vec<&'p str>,
+    pass: Option<&'p str>,
+    /// `memory` or `frame`: what `bytes` are bytes of.
+    per: &'static str,
+    bytes: u64,
+    message: String,
 }
 
 /// One group on one tile profile: the common fields, then the profile's own.
@@ -186,6 +201,11 @@ struct ResourceJson<'p> {
     first_group: Option<GroupId>,
     last_group: Option<GroupId>,
     physical: Option<PhysicalId>,
+    /// Why a texture kept on tile only is allocated all the same, and its bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transient_blocked: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transient_blocked_bytes: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -264,6 +284,22 @@ impl CompiledGraph {
                             let fits = self.tile_fits(id);
                             fits.into_iter().map(|f| TileJson::of(f, saved)).collect()
                         }),
+                        advice: self
+                            .advice(GroupId::new(index))
+                            .iter()
+                            .map(|a| AdviceJson {
+                                kind: a.kind.as_str(),
+                                resources: a.resources.iter().map(|&r| rname(r)).collect(),
+                                pass: a.pass.map(|p| self.pass_name(p)),
+                                per: if a.kind.saves_memory() {
+                                    "memory"
+                                } else {
+                                    "frame"
+                                },
+                                bytes: a.bytes,
+                                message: self.advice_message(a),
+                            })
+                            .collect(),
                     }
                 })
                 .collect(),
@@ -277,13 +313,19 @@ impl CompiledGraph {
                 .resources
                 .iter()
                 .enumerate()
-                .map(|(r, plan)| ResourceJson {
-                    name: rname(ResourceId::new(r)),
-                    culled: plan.culled,
-                    transient: plan.transient,
-                    first_group: plan.first_group,
-                    last_group: plan.last_group,
-                    physical: plan.physical,
+                .map(|(r, plan)| {
+                    let blocked = self.transient_blocked(ResourceId::new(r));
+                    ResourceJson {
+                        name: rname(ResourceId::new(r)),
+                        culled: plan.culled,
+                        transient: plan.transient,
+                        first_group: plan.first_group,
+                        last_group: plan.last_group,
+                        physical: plan.physical,
+                        transient_blocked: blocked.map(TransientBlock::as_str),
+                        transient_blocked_bytes: blocked
+                            .map(|_| self.resource_bytes(ResourceId::new(r))),
+                    }
                 })
                 .collect(),
             traffic: &self.traffic,

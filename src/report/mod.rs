@@ -8,7 +8,7 @@ mod table;
 
 use std::fmt::Write as _;
 
-use crate::plan::{AttachmentPlan, CompiledGraph, Restructuring, Warning, WarningKind};
+use crate::plan::{AttachmentPlan, CompiledGraph, Remedy, Restructuring, Warning, WarningKind};
 use crate::resource::{ResourceId, ResourceKind, Subresource};
 
 impl CompiledGraph {
@@ -22,7 +22,8 @@ impl CompiledGraph {
                 w.clear.map(|c| c.to_string()).unwrap_or_default()
             ),
             WarningKind::ClearForWrite => format!(
-                "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; handing over wgpu::LoadOpDontCare with CompileOptions::with_dont_care skips the clear"
+                "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; {} skips the clear",
+                (self.remedy_names)(Remedy::DontCare)
             ),
             WarningKind::MsaaStored => {
                 let samples = match w.resource.map(|r| self.resource_decl(r).kind) {

@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tilegraph::plan::TileProfile;
-use tilegraph::{CompileOptions, CompiledGraph, GraphError, RenderGraph};
+use tilegraph::plan::{Remedy, TileProfile};
+use tilegraph::{CompileOptions, CompiledGraph, Fps, GraphError, RenderGraph};
 
 /// Plan, explain and draw render graphs described in JSON: what tilegraph decides for a frame
 /// (groups, every load and store op and why, lifetimes, traffic), and the frame run on a GPU with
@@ -31,9 +31,9 @@ enum Command {
         /// What to print: a table, the plan JSON, or a self-contained HTML viewer.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Frame rate of the per-second traffic figures.
-        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
-        fps: u32,
+        /// Frame rate of the per-second traffic figures: a whole or decimal number (72, 72.5).
+        #[arg(long, default_value = "60", value_parser = parse_fps)]
+        fps: Fps,
     },
     /// Compiles a description and prints the plan as a Graphviz DOT graph.
     Dot {
@@ -92,6 +92,17 @@ fn parse_tile_profile(name: &str) -> Result<TileProfile, String> {
         let names: Vec<&str> = TileProfile::all().iter().map(|p| p.name()).collect();
         format!("unknown tile profile (one of {})", names.join(", "))
     })
+}
+
+/// A `--fps` rate: a positive number, whole or decimal.
+fn parse_fps(v: &str) -> Result<Fps, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|f| *f > 0.0)
+        .and_then(Fps::new)
+        .ok_or_else(|| {
+            format!("takes a positive number of frames a second, e.g. 72 or 72.5, not `{v}`")
+        })
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -161,7 +172,7 @@ fn read_description(path: &str) -> Result<String, Failure> {
 }
 
 /// Loads and compiles the description `plan` and `dot` print.
-fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, Failure> {
+fn compile(args: &CompileArgs, fps: Fps) -> Result<CompiledGraph, Failure> {
     let graph = RenderGraph::from_json(&read_description(&args.file)?)?;
     let mut options = CompileOptions::default()
         .with_fps(fps)
@@ -175,7 +186,17 @@ fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, Failure> {
     if let Some(preset) = args.limits {
         options = options.with_limits(&preset.limits());
     }
-    Ok(graph.compile(&options)?)
+    let mut plan = graph.compile(&options)?;
+    plan.name_remedies(flag_of);
+    Ok(plan)
+}
+
+/// The tool's flag for a switch the reports point to.
+fn flag_of(remedy: Remedy) -> &'static str {
+    match remedy {
+        Remedy::DontCare => "--dont-care",
+        other => other.rust_api(),
+    }
 }
 
 fn main() -> ExitCode {
@@ -191,7 +212,7 @@ fn main() -> ExitCode {
             format,
             fps,
         } => (compile, *fps, *format == Format::Json),
-        Command::Dot { compile } => (compile, 60, false),
+        Command::Dot { compile } => (compile, Fps::from(60), false),
     };
     let text = compile(args, fps).map(|plan| match &cli.command {
         Command::Plan {
