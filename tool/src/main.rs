@@ -404,7 +404,8 @@ mod run_command {
                 eprintln!("wgpu: {e}");
             }
         }
-        let output = output?;
+        let mut output = output?;
+        output.plan.name_remedies(super::flag_of);
         if output
             .plan
             .pass_decls()
