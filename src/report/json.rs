@@ -94,6 +94,13 @@ struct AdviceJson<'p> {
 struct TileJson {
     profile: &'static str,
     bytes_per_pixel: u64,
+    /// A multiview group: its views, and the figure per view and for all views.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    views: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes_per_view: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes_all_views: Option<u64>,
     budget: u64,
     fits: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -120,11 +127,15 @@ struct TileJson {
 }
 
 impl TileJson {
-    /// `ops_saved` is the group's [`CompiledGraph::ops_saved_bytes`].
-    fn of(fit: TileFit, ops_saved: u64) -> Self {
+    /// `ops_saved` is the group's [`CompiledGraph::ops_saved_bytes`], `views` its view count.
+    fn of(fit: TileFit, ops_saved: u64, views: u32) -> Self {
+        let per_view = super::per_view_bytes(&fit, views);
         let mut json = TileJson {
             profile: fit.profile.name(),
             bytes_per_pixel: fit.bytes_per_pixel,
+            views: per_view.map(|_| views),
+            bytes_per_view: per_view.map(|(one, _)| one),
+            bytes_all_views: per_view.map(|(_, all)| all),
             budget: fit.budget,
             fits: fit.fits,
             tile: None,
@@ -282,7 +293,10 @@ impl CompiledGraph {
                             let id = GroupId::new(index);
                             let saved = self.ops_saved_bytes(id);
                             let fits = self.tile_fits(id);
-                            fits.into_iter().map(|f| TileJson::of(f, saved)).collect()
+                            let views = g.views();
+                            fits.into_iter()
+                                .map(|f| TileJson::of(f, saved, views))
+                                .collect()
                         }),
                         advice: self
                             .advice(GroupId::new(index))

@@ -333,9 +333,18 @@ impl CompiledGraph {
                     TileDetail::Apple { .. } => "B/sample",
                     _ => "B/pixel",
                 };
+                let views = match super::per_view_bytes(&fit, group.views()) {
+                    Some((one, all)) => {
+                        format!(
+                            "; {one} {unit} a view, {all} for its {} views",
+                            group.views()
+                        )
+                    }
+                    None => String::new(),
+                };
                 let _ = writeln!(
                     out,
-                    "         {:<11} {:>6} {unit:<8} {:<4}  {}",
+                    "         {:<11} {:>6} {unit:<8} {:<4}  {}{views}",
                     fit.profile.name(),
                     fit.bytes_per_pixel,
                     if fit.fits { "fits" } else { "over" },

@@ -586,3 +586,34 @@ fn a_multiview_target_kept_on_tile_says_what_per_view_would_make_memoryless() {
     );
     assert!(off["memory"].get("transient_blocked_bytes").is_none());
 }
+
+#[test]
+fn tile_entries_of_a_multiview_group_give_bytes_per_view_and_for_all_views() {
+    use tilegraph::plan::TileProfile::{Adreno630, MaliG52};
+    let options = CompileOptions::default().with_tile_profiles(&[MaliG52, Adreno630]);
+    let p = plan_with(&headset(true), &options);
+    let g = (0..p["groups"].as_array().unwrap().len())
+        .find(|&g| passes_of(&p, g).contains(&"opaque"))
+        .expect("a group with opaque");
+    let tile = p["groups"][g]["tile"].as_array().unwrap();
+    let figures = |t: &Value| {
+        [
+            &t["views"],
+            &t["bytes_per_pixel"],
+            &t["bytes_per_view"],
+            &t["bytes_all_views"],
+        ]
+        .map(|v| v.as_u64().unwrap())
+    };
+    // Mali counts one view's colour (rgba16float × 4 samples); Adreno colour and depth
+    // (depth32float × 4) of both views.
+    assert_eq!(tile[0]["profile"], "mali-g52");
+    assert_eq!(figures(&tile[0]), [2, 32, 32, 64]);
+    assert_eq!(tile[1]["profile"], "adreno-630");
+    assert_eq!(figures(&tile[1]), [2, 96, 48, 96]);
+    // The shadow pass has one view: no per-view figures.
+    let shadows = (0..p["groups"].as_array().unwrap().len())
+        .find(|&g| passes_of(&p, g).contains(&"shadows"))
+        .unwrap();
+    assert!(p["groups"][shadows]["tile"][0].get("views").is_none());
+}
