@@ -21,7 +21,10 @@ pub(crate) use naive::{NaiveSources, naive_loads};
 pub(crate) use requirements::{Shortfall, color_bytes_per_sample};
 
 pub use crate::ids::{GroupId, PhysicalId};
-pub use crate::tile::{FirstFrame, TileDetail, TileFit, TileProfile};
+pub use crate::tile::{
+    BinReason, CustomTileProfile, FirstFrame, TileDetail, TileFit, TileProfile, TileProfileError,
+    TileRule,
+};
 pub use types::{
     AttachmentPlan, Dependency, Group, GroupBreak, LoadOp, LoadReason, Memory, NeededBy, PassPlan,
     PhysicalResource, Remedy, ResourcePlan, ResourceUsage, Restructuring, StoreOp, StoreReason,

@@ -92,7 +92,7 @@ struct AdviceJson<'p> {
 /// One group on one tile profile: the common fields, then the profile's own.
 #[derive(Serialize)]
 struct TileJson {
-    profile: &'static str,
+    profile: String,
     bytes_per_pixel: u64,
     /// A multiview group: its views, and the figure per view and for all views.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -111,6 +111,9 @@ struct TileJson {
     bins: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bin: Option<[u32; 2]>,
+    /// Why the bin has its size, in words ([`TileFit::bin_reason`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bin_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     may_be_direct: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -131,7 +134,7 @@ impl TileJson {
     fn of(fit: TileFit, ops_saved: u64, views: u32) -> Self {
         let per_view = super::per_view_bytes(&fit, views);
         let mut json = TileJson {
-            profile: fit.profile.name(),
+            profile: fit.profile.name().to_owned(),
             bytes_per_pixel: fit.bytes_per_pixel,
             views: per_view.map(|_| views),
             bytes_per_view: per_view.map(|(one, _)| one),
@@ -148,6 +151,7 @@ impl TileJson {
             memoryless: None,
             spilled: None,
             consequence: format!("model: {}", fit.consequence()),
+            bin_reason: fit.bin_reason(),
         };
         match fit.detail {
             TileDetail::Mali {

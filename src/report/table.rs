@@ -6,7 +6,7 @@ use crate::format::format_name;
 use crate::ids::GroupId;
 use crate::plan::{AttachmentPlan, CompiledGraph, LoadOp, Restructuring};
 use crate::resource::{PassId, ResourceId, ResourceKind, Subresource};
-use crate::tile::{FirstFrame, TileDetail, TileProfile};
+use crate::tile::{FirstFrame, TileDetail, TileRule};
 
 impl CompiledGraph {
     /// The plan as a table for people: groups with their passes, every op and the reason each group
@@ -207,12 +207,7 @@ impl CompiledGraph {
     /// The TRAFFIC section's lines for each Adreno profile asked for: the render groups turnip
     /// may render straight to memory on their first frame, and what the plan's ops save there.
     fn first_frame_table(&self, out: &mut String) {
-        let adreno = self.options.tile_set().iter().filter(|p| {
-            matches!(
-                p,
-                TileProfile::Adreno630 | TileProfile::Adreno660 | TileProfile::Adreno740
-            )
-        });
+        let adreno = (self.options.tile_set().iter()).filter(|p| p.rule() == TileRule::Adreno);
         for profile in adreno {
             let mut rows = Vec::new();
             let (mut saved, mut all) = (0u64, 0u64);
@@ -350,6 +345,9 @@ impl CompiledGraph {
                     if fit.fits { "fits" } else { "over" },
                     fit.consequence()
                 );
+                if let Some(reason) = fit.bin_reason() {
+                    let _ = writeln!(out, "                     bin: {reason}");
+                }
             }
         }
     }

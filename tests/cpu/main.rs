@@ -21,3 +21,4 @@ mod reset;
 mod restructure;
 mod subresources;
 mod tile;
+mod tile_custom;

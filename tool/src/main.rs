@@ -67,6 +67,16 @@ struct CompileArgs {
     /// apple-a8, apple-a11, powervr.
     #[arg(long = "tile", value_name = "PROFILE", value_parser = parse_tile_profile)]
     tile: Vec<TileProfile>,
+    /// Report on a GPU the crate does not ship: a JSON profile of one of the four rules with
+    /// its own budget (the guide's "Will it fit the tile?"); repeat for several, at most 4.
+    #[arg(long = "tile-profile", value_name = "FILE", value_parser = read_tile_profile)]
+    tile_profile: Vec<TileProfile>,
+}
+
+/// A `--tile-profile` file, read and checked.
+fn read_tile_profile(path: &str) -> Result<TileProfile, String> {
+    let json = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    TileProfile::from_json(&json).map_err(|e| format!("`{path}`: {e}"))
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -174,10 +184,16 @@ fn read_description(path: &str) -> Result<String, Failure> {
 /// Loads and compiles the description `plan` and `dot` print.
 fn compile(args: &CompileArgs, fps: Fps) -> Result<CompiledGraph, Failure> {
     let graph = RenderGraph::from_json(&read_description(&args.file)?)?;
+    let profiles: Vec<TileProfile> = args
+        .tile
+        .iter()
+        .chain(&args.tile_profile)
+        .copied()
+        .collect();
     let mut options = CompileOptions::default()
         .with_fps(fps)
         .with_restructure(!args.as_declared)
-        .with_tile_profiles(&args.tile);
+        .with_tile_profiles(&profiles);
     if args.dont_care {
         // SAFETY: `--dont-care` is the user's statement that every `write` access in the file
         // overwrites every pixel of its attachment (the guide), which is what the token asks for.
@@ -214,6 +230,16 @@ fn main() -> ExitCode {
         } => (compile, *fps, *format == Format::Json),
         Command::Dot { compile } => (compile, Fps::from(60), false),
     };
+    if args.tile_profile.len() > 4 {
+        use clap::CommandFactory;
+        let n = args.tile_profile.len();
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::TooManyValues,
+                format!("at most 4 --tile-profile files, not {n}"),
+            )
+            .exit();
+    }
     let text = compile(args, fps).map(|plan| match &cli.command {
         Command::Plan {
             format: Format::Json,

@@ -554,3 +554,41 @@ fn the_headset_frames_say_what_multiview_costs_and_what_would_save_it() {
     let quest2 = format!("{HEADSET}quest2_forward.json");
     assert!(tool(&["plan", &quest2, "--fps", "72"]).status.success());
 }
+
+#[test]
+fn a_tile_profile_file_is_reported_beside_the_built_in_ones() {
+    let xr2 = file(
+        "xr2.json",
+        br#"{"name": "xr2", "rule": "adreno", "gmem_bytes": 1179648, "bin_align": [96, 16], "ccus": 3}"#,
+    );
+    let quest2 = format!("{HEADSET}quest2_forward.json");
+    let args = ["plan", &quest2, "--tile", "adreno-630", "--tile-profile"];
+    let o = tool(&[&args[..], &[xr2.to_str().unwrap(), "--format", "json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let tile = &p["groups"][0]["tile"];
+    assert_eq!(tile[0]["profile"], "adreno-630");
+    assert_eq!(tile[1]["profile"], "xr2");
+    // Meta's published XR2 bin for 4× MSAA 32-bit colour + D24S8, multiview.
+    assert_eq!(tile[1]["bin"], serde_json::json!([96, 176]));
+    assert!(
+        tile[1]["bin_reason"]
+            .as_str()
+            .unwrap()
+            .contains("48 KiB of GMEM kept for the 2D engine"),
+        "{tile}"
+    );
+    // A bad file is a usage error naming the file and what is wrong.
+    let bad = file("bad.json", br#"{"name": "x", "rule": "adreno", "gmem": 1}"#);
+    let o = tool(&["plan", &quest2, "--tile-profile", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("has no field `gmem`"), "{}", stderr(&o));
+    let five: Vec<&str> = ["--tile-profile", xr2.to_str().unwrap()].repeat(5);
+    let o = tool(&[&["plan", quest2.as_str()][..], &five].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("at most 4 --tile-profile"),
+        "{}",
+        stderr(&o)
+    );
+}
