@@ -24,6 +24,8 @@ pub enum TileProfile {
     MaliG720,
     /// Qualcomm Adreno 630: 1 MiB of GMEM.
     Adreno630,
+    /// Qualcomm Adreno 650 (the XR2 of Quest 2): 1.125 MiB of GMEM, three CCUs.
+    Adreno650,
     /// Qualcomm Adreno 660: 1.5 MiB of GMEM.
     Adreno660,
     /// Qualcomm Adreno 740: 3 MiB of GMEM.
@@ -40,12 +42,13 @@ pub enum TileProfile {
 }
 
 /// Every profile, in the order reports list them.
-const ALL: [TileProfile; 10] = [
+const ALL: [TileProfile; 11] = [
     TileProfile::MaliG71,
     TileProfile::MaliG52,
     TileProfile::MaliG610,
     TileProfile::MaliG720,
     TileProfile::Adreno630,
+    TileProfile::Adreno650,
     TileProfile::Adreno660,
     TileProfile::Adreno740,
     TileProfile::AppleA8,
@@ -97,7 +100,8 @@ const TURNIP_ALIGN_H: u64 = 32;
 const TURNIP_MAX_BIN: (u64, u64) = (1024, 1008);
 
 impl Turnip {
-    /// The Adreno 6xx profiles turnip 22.3 drives; `None` for the a740 (an Adreno 7xx).
+    /// The Adreno 6xx profiles turnip 22.3 drives (the a650 as the a660: three CCUs, bins
+    /// 96 wide), and custom Adreno profiles; `None` for the a740 (an Adreno 7xx).
     fn of(profile: TileProfile) -> Option<Turnip> {
         match profile {
             TileProfile::Adreno630 => Some(Turnip {
@@ -105,7 +109,7 @@ impl Turnip {
                 align_w: 32,
                 align_h: TURNIP_ALIGN_H,
             }),
-            TileProfile::Adreno660 => Some(Turnip {
+            TileProfile::Adreno650 | TileProfile::Adreno660 => Some(Turnip {
                 ccus: 3,
                 align_w: 96,
                 align_h: TURNIP_ALIGN_H,
@@ -205,6 +209,7 @@ impl TileProfile {
             TileProfile::MaliG610 => "mali-g610",
             TileProfile::MaliG720 => "mali-g720",
             TileProfile::Adreno630 => "adreno-630",
+            TileProfile::Adreno650 => "adreno-650",
             TileProfile::Adreno660 => "adreno-660",
             TileProfile::Adreno740 => "adreno-740",
             TileProfile::AppleA8 => "apple-a8",
@@ -235,9 +240,10 @@ impl TileProfile {
             | TileProfile::MaliG52
             | TileProfile::MaliG610
             | TileProfile::MaliG720 => TileRule::Mali,
-            TileProfile::Adreno630 | TileProfile::Adreno660 | TileProfile::Adreno740 => {
-                TileRule::Adreno
-            }
+            TileProfile::Adreno630
+            | TileProfile::Adreno650
+            | TileProfile::Adreno660
+            | TileProfile::Adreno740 => TileRule::Adreno,
             TileProfile::AppleA8 | TileProfile::AppleA11 => TileRule::Apple,
             TileProfile::PowerVr => TileRule::PowerVr,
             TileProfile::Custom(c) => c.rule(),
@@ -253,6 +259,7 @@ impl TileProfile {
             TileProfile::MaliG610 | TileProfile::AppleA11 => 64,
             TileProfile::MaliG720 => 128,
             TileProfile::Adreno630 => MIB,
+            TileProfile::Adreno650 => MIB + MIB / 8,
             TileProfile::Adreno660 => MIB + MIB / 2,
             TileProfile::Adreno740 => 3 * MIB,
             TileProfile::Custom(c) => c.budget(),

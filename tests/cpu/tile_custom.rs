@@ -158,3 +158,26 @@ fn a_bad_profile_file_is_a_typed_error() {
     assert!(e.to_string().contains("built-in"), "{e}");
     assert_eq!(TileRule::PowerVr.as_str(), "powervr");
 }
+
+#[test]
+fn the_adreno_650_is_turnips_a6xx_rule_with_its_gmem() {
+    // The XR2 of Quest 2: 1.125 MiB of GMEM, three CCUs (bins 96 wide), as the a660.
+    let a650 = TileProfile::from_name("adreno-650").expect("a built-in profile");
+    assert_eq!((a650.rule(), a650.budget()), (TileRule::Adreno, 1_179_648));
+    let same = custom(
+        r#"{"name": "a650", "rule": "adreno", "gmem_bytes": 1179648, "bin_align": [96, 32], "ccus": 3}"#,
+    );
+    for (file, plan) in examples(&[a650, same]) {
+        for g in 0..plan.groups().len() {
+            let fits = plan.tile_fits(GroupId::new(g));
+            if let [a, b] = fits.as_slice() {
+                assert_eq!((&a.detail, a.fits), (&b.detail, b.fits), "{file} group {g}");
+                assert!(
+                    a.consequence().contains("in 1.125 MiB of GMEM"),
+                    "{}",
+                    a.consequence()
+                );
+            }
+        }
+    }
+}

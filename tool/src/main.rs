@@ -63,8 +63,8 @@ struct CompileArgs {
     #[arg(long, value_enum)]
     limits: Option<LimitsPreset>,
     /// Report how every render group fits this tiler's on-chip budget (a model; repeat for
-    /// several): mali-g71, mali-g52, mali-g610, mali-g720, adreno-630, adreno-660, adreno-740,
-    /// apple-a8, apple-a11, powervr.
+    /// several): mali-g71, mali-g52, mali-g610, mali-g720, adreno-630, adreno-650, adreno-660,
+    /// adreno-740, apple-a8, apple-a11, powervr.
     #[arg(long = "tile", value_name = "PROFILE", value_parser = parse_tile_profile)]
     tile: Vec<TileProfile>,
     /// Report on a GPU the crate does not ship: a JSON profile of one of the four rules with
