@@ -52,9 +52,9 @@ impl TileRule {
 /// Longest name a custom profile may have, in bytes.
 const NAME_MAX: usize = 32;
 
-/// A tile profile read from a file: a rule and its budget ([`TileProfile::from_json`]
-/// (crate::plan::TileProfile::from_json)). `Copy`, as the built-in profiles are, so compile
-/// options holding it stay `Copy`.
+/// A tile profile read from a file: a rule and its budget
+/// ([`TileProfile::from_json`](crate::plan::TileProfile::from_json)). `Copy`, as the built-in
+/// profiles are, so compile options holding it stay `Copy`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CustomTileProfile {
     name: [u8; NAME_MAX],
