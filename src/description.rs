@@ -91,6 +91,9 @@ struct DepthJson {
     access: Access,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
+    /// Never valid (wgpu resolves no depth): read only to say so, not as an unknown field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    resolve: Option<String>,
     #[serde(default, skip_serializing_if = "is_zero")]
     mip: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -323,7 +326,49 @@ fn parse_range(s: &SubEntryJson, owner: Owner<'_>) -> Result<SubresourceRange, G
     })
 }
 
-fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, GraphError> {
+/// In a multiview pass, a `sample` or `input` entry naming one subresource of a texture of
+/// several layers without `layer`: it would read layer 0 in every view, silently, so it is an
+/// `invalid_subresource` that asks for the layers.
+fn check_view_layers(
+    p: &PassJson,
+    access: ListAccess,
+    entries: &[EntryJson],
+    layers: &HashMap<&str, u32>,
+) -> Result<(), GraphError> {
+    // One view is an `invalid_access` of its own, found later.
+    let (Some(views @ 2..), ListAccess::Sample | ListAccess::Input) = (p.multiview, access) else {
+        return Ok(());
+    };
+    let unlayered = entries.iter().find_map(|e| match e {
+        EntryJson::Sub(s) if s.layer.is_none() && s.mips.is_none() && s.layers.is_none() => {
+            layers.get(s.resource.as_str()).map(|&n| (s, n))
+        }
+        _ => None,
+    });
+    let Some((s, n)) = unlayered else {
+        return Ok(());
+    };
+    let list = access.as_str();
+    let mips = s
+        .mip
+        .map_or(String::new(), |m| format!(", \"mips\": [{m}, 1]"));
+    Err(GraphError::InvalidSubresource {
+        pass: p.name.clone(),
+        resource: s.resource.clone(),
+        message: format!(
+            "a `{list}` entry of this multiview pass ({views} views) names one subresource of a \
+             texture of {n} layers without `layer`, which would read layer 0 in every view; name \
+             the layers the views read (`\"layers\": [0, {views}]{mips}`), or `\"layer\": 0` \
+             for layer 0 alone"
+        ),
+    })
+}
+
+fn parse_pass(
+    p: PassJson,
+    ids: &HashMap<&str, ResourceId>,
+    layers: &HashMap<&str, u32>,
+) -> Result<PassDecl, GraphError> {
     let id = |name: &str| {
         ids.get(name)
             .copied()
@@ -365,6 +410,18 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
         });
     }
     if let Some(d) = &p.depth {
+        if let Some(target) = &d.resolve {
+            return Err(GraphError::ResolveMismatch {
+                pass: p.name.clone(),
+                resource: d.resource.clone(),
+                target: target.clone(),
+                message: "wgpu has no depth or stencil resolve, so a depth attachment takes no \
+                          `resolve`; for a single-sampled depth, add a pass that samples the \
+                          multisampled depth and writes the single-sampled one (the guide's \
+                          MSAA resolves)"
+                    .to_owned(),
+            });
+        }
         decl.depth = Some(DepthAttachment {
             resource: id(&d.resource)?,
             sub: Subresource {
@@ -394,6 +451,7 @@ fn parse_pass(p: PassJson, ids: &HashMap<&str, ResourceId>) -> Result<PassDecl, 
         (ListAccess::Upload, &p.upload),
     ];
     for (access, entries) in lists {
+        check_view_layers(&p, access, entries, layers)?;
         *decl.list_mut(access) = list(entries)?;
     }
     decl.side_effects = p.side_effects;
@@ -422,11 +480,17 @@ impl RenderGraph<'static> {
             passes: pjson,
         } = desc;
         let ids = resource_ids(rjson.iter().map(|r| r.name.as_str()))?;
+        // Textures of several layers, by name (multiview passes must say which they read).
+        let layers: HashMap<&str, u32> = rjson
+            .iter()
+            .filter_map(|r| Some((r.name.as_str(), *r.texture.as_ref()?.size.get(2)?)))
+            .filter(|&(_, n)| n > 1)
+            .collect();
         let passes = pjson
             .into_iter()
-            .map(|p| parse_pass(p, &ids))
+            .map(|p| parse_pass(p, &ids, &layers))
             .collect::<Result<Vec<_>, _>>()?;
-        drop(ids);
+        drop((ids, layers));
         let mut resources = rjson
             .into_iter()
             .map(parse_resource)
@@ -708,6 +772,7 @@ pub(crate) fn describe(resources: &[ResourceDecl], passes: &Passes) -> String {
                     resource: name(&d.resource),
                     access: d.access,
                     clear: d.clear.map(emit_clear),
+                    resolve: None,
                     mip: d.sub.mip,
                     layer: d.sub.layer,
                 }),

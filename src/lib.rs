@@ -139,7 +139,8 @@
 
 // Layers, bottom to top; a module imports only from its own layer or below (checked by the
 // `layering` test, which reads every `use crate::` line):
-//   0  ids, hash, format, error, tile  plain values and helpers
+//   0  ids, hash, format, error,       plain values and helpers
+//      tile, tile_custom
 //   1  resource, passes                declared data: handles, shapes, accesses, pass declarations;
 //                                      a graph's passes in tables
 //   2  context                         what a pass closure sees (filled in by the executor)
@@ -181,6 +182,7 @@ pub mod profiler;
 mod report;
 mod resource;
 mod tile;
+mod tile_custom;
 
 pub use wgpu;
 
@@ -200,7 +202,7 @@ pub use resource::{
 pub use cache::PlanCache;
 pub use compile::Compiler;
 pub use error::{ErrorKind, GraphError};
-pub use options::CompileOptions;
+pub use options::{CompileOptions, Fps};
 pub use plan::graph::CompiledGraph;
 
 // Executing it.

@@ -11,7 +11,7 @@ pub struct CompileOptions {
     /// `DontCare` instead of clearing. `None` (the default) clears.
     pub dont_care: Option<wgpu::LoadOpDontCare>,
     /// Frame rate of the per-second traffic figures.
-    pub fps: u32,
+    pub fps: Fps,
     /// Cull passes whose results nobody uses.
     pub cull: bool,
     /// Merge compatible render passes into one group.
@@ -34,7 +34,7 @@ impl Default for CompileOptions {
     fn default() -> Self {
         CompileOptions {
             dont_care: None,
-            fps: 60,
+            fps: Fps::from(60),
             cull: true,
             merge: true,
             transient: true,
@@ -112,10 +112,74 @@ impl CompileOptions {
         self.tile
     }
 
-    /// Sets the frame rate of the per-second figures.
-    pub fn with_fps(mut self, fps: u32) -> Self {
-        self.fps = fps;
+    /// Sets the frame rate of the per-second figures: a whole number (`with_fps(90)`) or an
+    /// [`Fps`] of a decimal rate (`Fps::new(72.5)`).
+    pub fn with_fps(mut self, fps: impl Into<Fps>) -> Self {
+        self.fps = fps.into();
         self
+    }
+}
+
+/// A frame rate of the per-second figures: frames a second to a thousandth (72.5, 59.94, 90).
+/// The plan JSON writes a whole rate as an integer and any other as a decimal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fps {
+    /// Thousandths of a frame a second; never 0.
+    millis: u64,
+}
+
+impl Fps {
+    /// The rate `fps` rounded to a thousandth; `None` unless it is finite and rounds to
+    /// between 0.001 and `u32::MAX`.
+    pub fn new(fps: f64) -> Option<Fps> {
+        let millis = (fps * 1000.0).round();
+        // Within range and integral where used, checked first.
+        (fps.is_finite() && (1.0..=f64::from(u32::MAX) * 1000.0).contains(&millis)).then_some(Fps {
+            millis: millis as u64,
+        })
+    }
+
+    /// The rate as a number.
+    pub fn get(self) -> f64 {
+        self.millis as f64 / 1000.0
+    }
+
+    /// `bytes_per_frame` at this rate, rounded to the nearest byte (exact at a whole rate);
+    /// `None` past `u64::MAX`.
+    pub fn per_second(self, bytes_per_frame: u64) -> Option<u64> {
+        let b = (u128::from(bytes_per_frame) * u128::from(self.millis) + 500) / 1000;
+        u64::try_from(b).ok()
+    }
+}
+
+impl From<u32> for Fps {
+    /// A whole rate; 0 is taken as 1, the least whole rate.
+    fn from(fps: u32) -> Self {
+        Fps {
+            millis: u64::from(fps.max(1)) * 1000,
+        }
+    }
+}
+
+impl std::fmt::Display for Fps {
+    /// `60`, `72.5`, `59.94`: no trailing zeros.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (whole, frac) = (self.millis / 1000, self.millis % 1000);
+        if frac == 0 {
+            return write!(f, "{whole}");
+        }
+        let digits = format!("{frac:03}");
+        write!(f, "{whole}.{}", digits.trim_end_matches('0'))
+    }
+}
+
+impl serde::Serialize for Fps {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.millis.is_multiple_of(1000) {
+            s.serialize_u64(self.millis / 1000)
+        } else {
+            s.serialize_f64(self.get())
+        }
     }
 }
 
@@ -210,4 +274,25 @@ plan_limits! {
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fps;
+
+    #[test]
+    fn a_rate_is_kept_to_a_thousandth_and_printed_without_trailing_zeros() {
+        let rate = |f: f64| Fps::new(f).map(|r| r.to_string());
+        assert_eq!(rate(72.5).as_deref(), Some("72.5"));
+        assert_eq!(rate(59.94).as_deref(), Some("59.94"));
+        assert_eq!(rate(90.0).as_deref(), Some("90"));
+        assert_eq!(rate(0.0004), None);
+        assert_eq!(rate(-1.0), None);
+        assert_eq!(rate(f64::NAN), None);
+        assert_eq!(rate(f64::INFINITY), None);
+        assert_eq!(Fps::from(60), Fps::new(60.0).unwrap());
+        assert_eq!(Fps::from(60).per_second(16_588_800), Some(995_328_000));
+        assert_eq!(Fps::new(72.5).unwrap().per_second(3), Some(218)); // 217.5 rounds up
+        assert_eq!(Fps::from(2).per_second(u64::MAX), None);
+    }
 }

@@ -7,6 +7,7 @@ use std::fmt;
 use wgpu::TextureFormat;
 
 use crate::format::{color_bytes_per_sample, texel_bytes};
+pub use crate::tile_custom::{CustomTileProfile, TileProfileError, TileRule};
 
 /// A tile-based GPU's on-chip budget, as a model ([guide](crate::guide#will-it-fit-the-tile)).
 /// Each profile counts a group's attachments its own way and says what happens past its budget.
@@ -23,6 +24,8 @@ pub enum TileProfile {
     MaliG720,
     /// Qualcomm Adreno 630: 1 MiB of GMEM.
     Adreno630,
+    /// Qualcomm Adreno 650 (the XR2 of Quest 2): 1.125 MiB of GMEM, three CCUs.
+    Adreno650,
     /// Qualcomm Adreno 660: 1.5 MiB of GMEM.
     Adreno660,
     /// Qualcomm Adreno 740: 3 MiB of GMEM.
@@ -33,15 +36,19 @@ pub enum TileProfile {
     AppleA11,
     /// Imagination PowerVR: 128-bit (16 B) output registers a pixel.
     PowerVr,
+    /// A GPU the crate does not ship, read from a file ([`TileProfile::from_json`]): one of the
+    /// four rules with a budget of its own.
+    Custom(CustomTileProfile),
 }
 
 /// Every profile, in the order reports list them.
-const ALL: [TileProfile; 10] = [
+const ALL: [TileProfile; 11] = [
     TileProfile::MaliG71,
     TileProfile::MaliG52,
     TileProfile::MaliG610,
     TileProfile::MaliG720,
     TileProfile::Adreno630,
+    TileProfile::Adreno650,
     TileProfile::Adreno660,
     TileProfile::Adreno740,
     TileProfile::AppleA8,
@@ -76,6 +83,16 @@ const ADRENO_MIN_BIN: (u64, u64) = (32, 16);
 struct Turnip {
     ccus: u64,
     align_w: u64,
+    align_h: u64,
+}
+
+/// Turnip's bin grid: how many bins, each bin's size, and the pixels the attachments' GMEM
+/// shares hold (what bounds a bin's area).
+struct Bins {
+    count: u64,
+    width: u64,
+    height: u64,
+    pixels: u64,
 }
 
 /// Turnip's bin alignment in height, and the largest bin.
@@ -83,16 +100,24 @@ const TURNIP_ALIGN_H: u64 = 32;
 const TURNIP_MAX_BIN: (u64, u64) = (1024, 1008);
 
 impl Turnip {
-    /// The Adreno 6xx profiles turnip 22.3 drives; `None` for the a740 (an Adreno 7xx).
+    /// The Adreno 6xx profiles turnip 22.3 drives (the a650 as the a660: three CCUs, bins
+    /// 96 wide), and custom Adreno profiles; `None` for the a740 (an Adreno 7xx).
     fn of(profile: TileProfile) -> Option<Turnip> {
         match profile {
             TileProfile::Adreno630 => Some(Turnip {
                 ccus: 2,
                 align_w: 32,
+                align_h: TURNIP_ALIGN_H,
             }),
-            TileProfile::Adreno660 => Some(Turnip {
+            TileProfile::Adreno650 | TileProfile::Adreno660 => Some(Turnip {
                 ccus: 3,
                 align_w: 96,
+                align_h: TURNIP_ALIGN_H,
+            }),
+            TileProfile::Custom(c) if c.rule() == TileRule::Adreno => Some(Turnip {
+                ccus: u64::from(c.ccus()),
+                align_w: u64::from(c.bin_align().0),
+                align_h: u64::from(c.bin_align().1),
             }),
             _ => None,
         }
@@ -105,7 +130,7 @@ impl Turnip {
     /// bounds the bin; `tu_tiling_config_update_tile_layout` starts from one bin aligned to the
     /// alignment, within the largest bin, and cuts the longer side into more columns or rows
     /// until a bin fits.
-    fn bins(&self, cpps: &[(u64, bool)], w: u64, h: u64, gmem: u64) -> Option<(u64, u64, u64)> {
+    fn bins(&self, cpps: &[(u64, bool)], w: u64, h: u64, gmem: u64) -> Option<Bins> {
         let (mut align_w, mut shift) = (self.align_w, 3u32);
         for &(_, cpp1) in cpps {
             // A 1-byte attachment needs a pitch aligned to 64 pixels.
@@ -114,7 +139,7 @@ impl Turnip {
                 shift -= 1;
             }
         }
-        let gmem_align = (1u64 << shift) * align_w * TURNIP_ALIGN_H;
+        let gmem_align = (1u64 << shift) * align_w * self.align_h;
         let mut blocks = gmem / gmem_align;
         let mut total: u64 = cpps.iter().map(|&(cpp, _)| cpp).sum();
         let mut pixels = u64::MAX;
@@ -134,14 +159,14 @@ impl Turnip {
         if pixels == u64::MAX {
             pixels = 1 << 20;
         }
-        if align_w * TURNIP_ALIGN_H > pixels {
+        if align_w * self.align_h > pixels {
             return None;
         }
         let (w, h) = (w.max(1), h.max(1));
         let (mut cw, mut ch) = (1u64, 1u64);
         let (mut tw, mut th) = (
             w.next_multiple_of(align_w),
-            h.next_multiple_of(TURNIP_ALIGN_H),
+            h.next_multiple_of(self.align_h),
         );
         while tw > TURNIP_MAX_BIN.0 {
             cw += 1;
@@ -149,7 +174,7 @@ impl Turnip {
         }
         while th > TURNIP_MAX_BIN.1 {
             ch += 1;
-            th = h.div_ceil(ch).next_multiple_of(TURNIP_ALIGN_H);
+            th = h.div_ceil(ch).next_multiple_of(self.align_h);
         }
         while tw * th > pixels {
             if tw > align_w.max(th) {
@@ -157,10 +182,15 @@ impl Turnip {
                 tw = w.div_ceil(cw).next_multiple_of(align_w);
             } else {
                 ch += 1;
-                th = h.div_ceil(ch).next_multiple_of(TURNIP_ALIGN_H);
+                th = h.div_ceil(ch).next_multiple_of(self.align_h);
             }
         }
-        Some((cw * ch, tw, th))
+        Some(Bins {
+            count: cw * ch,
+            width: tw,
+            height: th,
+            pixels,
+        })
     }
 }
 
@@ -171,44 +201,74 @@ impl TileProfile {
     }
 
     /// The profile's name, as `--tile` and the plan JSON spell it (`mali-g52`, `adreno-740`,
-    /// `apple-a11`, `powervr`, ...).
-    pub fn name(self) -> &'static str {
+    /// `apple-a11`, `powervr`, ...; a custom profile's own).
+    pub fn name(&self) -> &str {
         match self {
             TileProfile::MaliG71 => "mali-g71",
             TileProfile::MaliG52 => "mali-g52",
             TileProfile::MaliG610 => "mali-g610",
             TileProfile::MaliG720 => "mali-g720",
             TileProfile::Adreno630 => "adreno-630",
+            TileProfile::Adreno650 => "adreno-650",
             TileProfile::Adreno660 => "adreno-660",
             TileProfile::Adreno740 => "adreno-740",
             TileProfile::AppleA8 => "apple-a8",
             TileProfile::AppleA11 => "apple-a11",
             TileProfile::PowerVr => "powervr",
+            TileProfile::Custom(c) => c.name(),
         }
     }
 
-    /// The profile of that name, if there is one.
+    /// The built-in profile of that name, if there is one.
     pub fn from_name(name: &str) -> Option<TileProfile> {
         ALL.into_iter().find(|p| p.name() == name)
     }
 
+    /// A profile of a GPU the crate does not ship, from JSON ([guide](crate::guide#will-it-fit-the-tile)):
+    /// `{"name", "rule", ...}` with the rule's budget: `"tile_buffer_bytes"` (Mali, the colour
+    /// tile buffer of a 16×16 tile), `"gmem_bytes"` and optionally `"bin_align": [w, h]` and
+    /// `"ccus"` (Adreno), `"bytes_per_sample"` (Apple), `"bytes_per_pixel"` (PowerVR).
+    pub fn from_json(json: &str) -> Result<TileProfile, TileProfileError> {
+        let builtin: Vec<&str> = ALL.iter().map(|p| p.name()).collect();
+        CustomTileProfile::from_json(json, &builtin).map(TileProfile::Custom)
+    }
+
+    /// The rule the profile counts by.
+    pub fn rule(&self) -> TileRule {
+        match self {
+            TileProfile::MaliG71
+            | TileProfile::MaliG52
+            | TileProfile::MaliG610
+            | TileProfile::MaliG720 => TileRule::Mali,
+            TileProfile::Adreno630
+            | TileProfile::Adreno650
+            | TileProfile::Adreno660
+            | TileProfile::Adreno740 => TileRule::Adreno,
+            TileProfile::AppleA8 | TileProfile::AppleA11 => TileRule::Apple,
+            TileProfile::PowerVr => TileRule::PowerVr,
+            TileProfile::Custom(c) => c.rule(),
+        }
+    }
+
     /// The budget in bytes: a pixel of colour (Mali, PowerVR), a sample of colour (Apple), or
     /// the whole GMEM (Adreno).
-    pub fn budget(self) -> u64 {
+    pub fn budget(&self) -> u64 {
         match self {
             TileProfile::MaliG71 | TileProfile::PowerVr => 16,
             TileProfile::MaliG52 | TileProfile::AppleA8 => 32,
             TileProfile::MaliG610 | TileProfile::AppleA11 => 64,
             TileProfile::MaliG720 => 128,
             TileProfile::Adreno630 => MIB,
+            TileProfile::Adreno650 => MIB + MIB / 8,
             TileProfile::Adreno660 => MIB + MIB / 2,
             TileProfile::Adreno740 => 3 * MIB,
+            TileProfile::Custom(c) => c.budget(),
         }
     }
 
-    /// Bit of the profile in a [`TileProfiles`] set.
-    fn bit(self) -> u16 {
-        1 << ALL.iter().position(|&p| p == self).unwrap_or(0)
+    /// Bit of a built-in profile in a [`TileProfiles`] set; `None` for a custom one.
+    fn bit(self) -> Option<u16> {
+        ALL.iter().position(|&p| p == self).map(|i| 1 << i)
     }
 }
 
@@ -218,28 +278,53 @@ impl fmt::Display for TileProfile {
     }
 }
 
-/// A set of profiles, listed in the order of [`TileProfile::all`].
+/// Custom profiles a set holds at most (compile options stay `Copy`).
+pub(crate) const MAX_CUSTOM_PROFILES: usize = 4;
+
+/// A set of profiles: the built-in ones in the order of [`TileProfile::all`], then up to
+/// [`MAX_CUSTOM_PROFILES`] custom ones in the order given.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub(crate) struct TileProfiles(u16);
+pub(crate) struct TileProfiles {
+    bits: u16,
+    custom: [Option<CustomTileProfile>; MAX_CUSTOM_PROFILES],
+}
 
 impl TileProfiles {
     pub(crate) fn of(profiles: &[TileProfile]) -> Self {
-        TileProfiles(profiles.iter().fold(0, |bits, p| bits | p.bit()))
+        let mut set = TileProfiles::default();
+        for &p in profiles {
+            match (p.bit(), p) {
+                (Some(bit), _) => set.bits |= bit,
+                (None, TileProfile::Custom(c)) => {
+                    if !set.custom.contains(&Some(c))
+                        && let Some(free) = set.custom.iter_mut().find(|s| s.is_none())
+                    {
+                        *free = Some(c);
+                    }
+                }
+                (None, _) => {}
+            }
+        }
+        set
     }
 
     pub(crate) fn is_empty(self) -> bool {
-        self.0 == 0
+        self.bits == 0 && self.custom.iter().all(Option::is_none)
     }
 
     pub(crate) fn iter(self) -> impl Iterator<Item = TileProfile> {
-        ALL.into_iter().filter(move |p| self.0 & p.bit() != 0)
+        let builtin = ALL
+            .into_iter()
+            .filter(move |p| p.bit().is_some_and(|bit| self.bits & bit != 0));
+        builtin.chain(self.custom.into_iter().flatten().map(TileProfile::Custom))
     }
 }
 
 impl fmt::Debug for TileProfiles {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<TileProfile> = self.iter().collect();
         f.debug_set()
-            .entries(self.iter().map(TileProfile::name))
+            .entries(names.iter().map(|p| p.name()))
             .finish()
     }
 }
@@ -293,6 +378,8 @@ pub enum TileDetail {
         may_be_direct: bool,
         /// What turnip 22.3 does with the group on its first frame.
         first_frame: FirstFrame,
+        /// Why the bin has its size, where turnip's grid gives one ([`TileFit::bin_reason`]).
+        reason: Option<BinReason>,
     },
     /// Apple: past the budget Metal refuses the render pass.
     Apple {
@@ -305,6 +392,22 @@ pub enum TileDetail {
         /// Spilled colour slot indices, in slot order.
         spilled: Vec<u32>,
     },
+}
+
+/// What bounds an Adreno bin ([`TileFit::bin_reason`]): the pixels the attachments' GMEM
+/// shares hold, the bin's alignment, and the GMEM kept for the 2D engine's resolve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct BinReason {
+    /// Pixels a bin may hold: each attachment's share of GMEM in aligned blocks, the smallest
+    /// in pixels.
+    pub pixels: u64,
+    /// Width and height alignment of a bin, in pixels.
+    pub align: (u32, u32),
+    /// Bytes of GMEM kept free for the 2D engine (16 KiB a CCU) because a resolve is in a
+    /// format the blit event cannot resolve (sRGB, snorm, channels over 10 bits, RG8); 0 when
+    /// none is.
+    pub kept_for_2d: u64,
 }
 
 /// What Mesa's turnip 22.3 (Adreno 6xx) does with a render group on its first frame, before its
@@ -336,6 +439,34 @@ impl FirstFrame {
 }
 
 impl TileFit {
+    /// Why an Adreno bin has its size, in words: what bounds its area, its alignment, and the
+    /// GMEM kept for the 2D engine's resolve. `None` for other profiles and where no bin is
+    /// given.
+    pub fn bin_reason(&self) -> Option<String> {
+        let TileDetail::Adreno {
+            reason: Some(r),
+            bin: Some((w, h)),
+            ..
+        } = &self.detail
+        else {
+            return None;
+        };
+        let mut s = format!(
+            "the attachments' GMEM shares hold {} pixels a bin; {w}x{h} is the grid's cut, aligned to {}x{}",
+            r.pixels, r.align.0, r.align.1
+        );
+        if r.kept_for_2d > 0 {
+            let _ = std::fmt::Write::write_fmt(
+                &mut s,
+                format_args!(
+                    "; {} KiB of GMEM kept for the 2D engine, which resolves the sRGB, snorm or float target the blit event cannot",
+                    r.kept_for_2d / 1024
+                ),
+            );
+        }
+        Some(s)
+    }
+
     /// What the figures mean for the group, as a sentence (a model's consequence, not a
     /// measurement).
     pub fn consequence(&self) -> String {
@@ -412,11 +543,8 @@ impl TileFit {
 
 /// A GMEM size in MiB, as the vendors quote it.
 fn mib(bytes: u64) -> String {
-    if bytes.is_multiple_of(MIB) {
-        format!("{} MiB", bytes / MIB)
-    } else {
-        format!("{:.1} MiB", bytes as f64 / MIB as f64)
-    }
+    let s = format!("{:.3}", bytes as f64 / MIB as f64);
+    format!("{} MiB", s.trim_end_matches('0').trim_end_matches('.'))
 }
 
 /// One attachment as the profiles count it.
@@ -484,15 +612,71 @@ impl TileShape {
             .fold(0, u64::saturating_add)
     }
 
+    /// Adreno: every view's colour and depth/stencil against GMEM, cut into turnip's bins
+    /// (a630, a660, custom profiles) or the lower bound (a740); what the driver does on its
+    /// first frame.
+    fn adreno(&self, profile: TileProfile, budget: u64) -> (u64, bool, TileDetail) {
+        // GMEM holds every view of a bin at once, colour and depth/stencil.
+        let (w, h) = (u64::from(self.width), u64::from(self.height));
+        let bytes = self
+            .color_bytes()
+            .saturating_add(self.depth.map_or(0, TileAttachment::bytes))
+            .saturating_mul(u64::from(self.views));
+        let (bins, bin, fits, reason) = match Turnip::of(profile) {
+            Some(turnip) => {
+                let kept = if self.resolves_through_2d {
+                    (turnip.ccus * 16 * 1024).min(budget)
+                } else {
+                    0
+                };
+                match turnip.bins(&self.turnip_cpps(), w, h, budget - kept) {
+                    Some(b) => {
+                        let size = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+                        let reason = BinReason {
+                            pixels: b.pixels,
+                            align: (size(turnip.align_w), size(turnip.align_h)),
+                            kept_for_2d: kept,
+                        };
+                        let bin = (size(b.width), size(b.height));
+                        (b.count, Some(bin), true, Some(reason))
+                    }
+                    None => (1, None, false, None),
+                }
+            }
+            None => {
+                let bins = w
+                    .saturating_mul(h)
+                    .saturating_mul(bytes)
+                    .div_ceil(budget)
+                    .max(1);
+                let (bw, bh) = ADRENO_MIN_BIN;
+                (bins, None, bw * bh * bytes <= budget, None)
+            }
+        };
+        // Turnip counts draws, not passes: a merged group of few draws goes to memory too.
+        let first_frame = if self.views > 1 || !fits {
+            FirstFrame::Memory
+        } else if self.multisampled() {
+            FirstFrame::Tiled
+        } else {
+            FirstFrame::MemoryIfFewDraws
+        };
+        let detail = TileDetail::Adreno {
+            bins,
+            bin,
+            may_be_direct: first_frame != FirstFrame::Tiled,
+            first_frame,
+            reason,
+        };
+        (bytes, fits, detail)
+    }
+
     /// How the group fares on `profile`.
     pub(crate) fn fit(&self, profile: TileProfile) -> TileFit {
         let budget = profile.budget();
         let (w, h) = (u64::from(self.width), u64::from(self.height));
-        let (bytes, fits, detail) = match profile {
-            TileProfile::MaliG71
-            | TileProfile::MaliG52
-            | TileProfile::MaliG610
-            | TileProfile::MaliG720 => {
+        let (bytes, fits, detail) = match profile.rule() {
+            TileRule::Mali => {
                 // Each view is its own layer of tiles: one view's colour counts.
                 let bytes = self.color_bytes();
                 let (width, height) = MALI_TILES
@@ -509,64 +693,15 @@ impl TileShape {
                 };
                 (bytes, (width, height) == MALI_TILES[0], detail)
             }
-            TileProfile::Adreno630 | TileProfile::Adreno660 | TileProfile::Adreno740 => {
-                // GMEM holds every view of a bin at once, colour and depth/stencil.
-                let bytes = self
-                    .color_bytes()
-                    .saturating_add(self.depth.map_or(0, TileAttachment::bytes))
-                    .saturating_mul(u64::from(self.views));
-                let (bins, bin, fits) = match Turnip::of(profile) {
-                    Some(turnip) => {
-                        let gmem = if self.resolves_through_2d {
-                            budget - turnip.ccus * 16 * 1024
-                        } else {
-                            budget
-                        };
-                        match turnip.bins(&self.turnip_cpps(), w, h, gmem) {
-                            Some((bins, bw, bh)) => {
-                                let size = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-                                (bins, Some((size(bw), size(bh))), true)
-                            }
-                            None => (1, None, false),
-                        }
-                    }
-                    None => {
-                        let bins = w
-                            .saturating_mul(h)
-                            .saturating_mul(bytes)
-                            .div_ceil(budget)
-                            .max(1);
-                        let (bw, bh) = ADRENO_MIN_BIN;
-                        (bins, None, bw * bh * bytes <= budget)
-                    }
-                };
-                // Turnip counts draws, not passes: a merged group of few draws goes to memory too.
-                let first_frame = if self.views > 1 || !fits {
-                    FirstFrame::Memory
-                } else if self.multisampled() {
-                    FirstFrame::Tiled
-                } else {
-                    FirstFrame::MemoryIfFewDraws
-                };
-                (
-                    bytes,
-                    fits,
-                    TileDetail::Adreno {
-                        bins,
-                        bin,
-                        may_be_direct: first_frame != FirstFrame::Tiled,
-                        first_frame,
-                    },
-                )
-            }
-            TileProfile::AppleA8 | TileProfile::AppleA11 => {
+            TileRule::Adreno => self.adreno(profile, budget),
+            TileRule::Apple => {
                 let bytes = u64::from(color_bytes_per_sample(self.color.iter().map(|a| a.format)));
                 let detail = TileDetail::Apple {
                     memoryless: self.memoryless,
                 };
                 (bytes, bytes <= budget, detail)
             }
-            TileProfile::PowerVr => {
+            TileRule::PowerVr => {
                 // A slot that would take the registers past the budget spills and adds nothing.
                 let (mut registers, mut spilled) = (0u64, Vec::new());
                 for (slot, a) in self.color.iter().enumerate() {

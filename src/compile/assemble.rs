@@ -92,5 +92,6 @@ pub(super) fn assemble(
         warnings: hand_over(&mut planned.warnings, &mut returned.warnings),
         dependencies: OnceLock::new(),
         reads: Reads::default(),
+        remedy_names: crate::plan::Remedy::rust_api,
     }
 }

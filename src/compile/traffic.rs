@@ -5,6 +5,7 @@ use super::Decls;
 use super::validate::Checked;
 use super::versions::VersionId;
 use crate::error::GraphError;
+use crate::options::Fps;
 use crate::plan::{Traffic, naive_loads};
 use crate::resource::{
     ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange,
@@ -84,7 +85,7 @@ pub(super) fn measure_traffic(
     declared_bytes: Option<u64>,
     pass_bytes: &[PassBytes],
     live: &[bool],
-    fps: u32,
+    fps: Fps,
 ) -> Result<Traffic, GraphError> {
     let overflow = || GraphError::invalid("attachment traffic overflows a 64-bit byte count");
     let planned_bytes = planned_bytes.ok_or_else(overflow)?;
@@ -100,7 +101,7 @@ pub(super) fn measure_traffic(
             .and_then(|b| sampled.checked_add(b))
             .ok_or_else(overflow)?;
     }
-    let per_second = |b: u64| b.checked_mul(u64::from(fps)).ok_or_else(overflow);
+    let per_second = |b: u64| fps.per_second(b).ok_or_else(overflow);
     Ok(Traffic {
         bytes_per_frame: planned_bytes,
         naive_bytes_per_frame: naive_bytes,

@@ -1,7 +1,9 @@
 //! Byte arithmetic of a plan: bytes of a resource and of a subresource, attachment bytes moved by
 //! groups, memory, and the bytes a group's ops save.
 
-use super::{AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, ResourceUsage, StoreOp};
+use super::{
+    AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, ResourceUsage, StoreOp, TransientBlock,
+};
 use crate::ids::GroupId;
 use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource};
 
@@ -75,10 +77,16 @@ impl CompiledGraph {
             .filter(|(plan, decl)| !plan.culled && decl.import.is_none())
             .map(|(_, decl)| resource_bytes(decl.kind))
             .fold(0, u64::saturating_add);
-        let (mut allocated, mut transient) = (0u64, 0u64);
+        let (mut allocated, mut transient, mut blocked) = (0u64, 0u64, 0u64);
         for p in &self.physical {
             let bytes = resource_bytes(p.kind);
             allocated = allocated.saturating_add(bytes);
+            if p.resources
+                .iter()
+                .all(|&r| self.transient_blocked(r).is_some())
+            {
+                blocked = blocked.saturating_add(bytes);
+            }
             if let ResourceUsage::Texture(u) = p.usage
                 && u.contains(wgpu::TextureUsages::TRANSIENT_ATTACHMENT)
             {
@@ -89,7 +97,44 @@ impl CompiledGraph {
             declared_bytes: declared,
             allocated_bytes: allocated,
             transient_bytes: transient,
+            transient_blocked_bytes: blocked,
         }
+    }
+
+    /// Why a texture the plan keeps only on tile is allocated all the same: wgpu 30 refuses
+    /// `TRANSIENT_ATTACHMENT` on a texture of more than one layer, so a multiview target (one
+    /// layer a view) that would otherwise be memoryless is not
+    /// ([guide](crate::guide#will-it-fit-the-tile)). `None` for every other resource.
+    pub fn transient_blocked(&self, resource: ResourceId) -> Option<TransientBlock> {
+        let plan = self.resources.get(resource.index())?;
+        let decl = &self.resource_decls[resource.index()];
+        let ResourceKind::Texture(t) = decl.kind else {
+            return None;
+        };
+        let group = plan.first_group?;
+        let would_qualify = self.options.transient
+            && !plan.culled
+            && !plan.transient
+            && decl.import.is_none()
+            && !decl.keep_memory
+            && t.mips == 1
+            && t.layers > 1
+            && plan.usage == ResourceUsage::Texture(wgpu::TextureUsages::RENDER_ATTACHMENT)
+            && plan.last_group == Some(group);
+        if !would_qualify {
+            return None;
+        }
+        let g = &self.groups[group.index()];
+        let on_tile_only = g.attachments().filter(|a| a.resource == resource).all(|a| {
+            matches!(a.load, LoadOp::Clear(_) | LoadOp::DontCare) && a.store == StoreOp::Discard
+        });
+        let resolved_into = g.color.iter().any(|c| c.resolve == Some(resource));
+        (on_tile_only && !resolved_into).then_some(TransientBlock::Layers)
+    }
+
+    /// Bytes of a whole resource: every mip and layer × samples (a buffer: its size).
+    pub(crate) fn resource_bytes(&self, resource: ResourceId) -> u64 {
+        resource_bytes(self.resource_decls[resource.index()].kind)
     }
 
     /// Attachment bytes the group's ops save a frame against loading and storing every

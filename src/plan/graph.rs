@@ -37,9 +37,18 @@ pub struct CompiledGraph {
     /// Built from `reads` when first asked for.
     pub(crate) dependencies: OnceLock<Vec<Dependency>>,
     pub(crate) reads: Reads,
+    /// How the reports name a [`Remedy`](super::Remedy) ([`Self::name_remedies`]).
+    pub(crate) remedy_names: fn(super::Remedy) -> &'static str,
 }
 
 impl CompiledGraph {
+    /// Names the switches warnings and advice point to as `names` does in every report
+    /// (table, JSON, HTML, DOT): a command-line tool names its flags. By default the reports
+    /// name the Rust API ([`Remedy::rust_api`](super::Remedy::rust_api)).
+    pub fn name_remedies(&mut self, names: fn(super::Remedy) -> &'static str) {
+        self.remedy_names = names;
+    }
+
     /// Fingerprint of the graph this plan was compiled from.
     pub fn fingerprint(&self) -> u128 {
         self.fingerprint

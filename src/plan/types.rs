@@ -334,7 +334,7 @@ pub struct Traffic {
     /// was restructured).
     pub declared_bytes_per_frame: u64,
     /// Frame rate the per-second figures use.
-    pub fps: u32,
+    pub fps: crate::options::Fps,
     /// `bytes_per_frame × fps`.
     pub bytes_per_second: u64,
     /// `naive_bytes_per_frame × fps`.
@@ -359,6 +359,33 @@ pub struct Memory {
     pub allocated_bytes: u64,
     /// Of those, transient textures: memoryless on tilers.
     pub transient_bytes: u64,
+    /// Of the rest, the textures the plan keeps on tile only but wgpu will not make memoryless
+    /// ([`CompiledGraph::transient_blocked`](crate::CompiledGraph::transient_blocked)): what
+    /// declaring the frame per view (a texture a view) would make memoryless.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub transient_blocked_bytes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// Why a texture that would live only on tile is allocated ([`CompiledGraph::transient_blocked`](crate::CompiledGraph::transient_blocked)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TransientBlock {
+    /// More than one layer: wgpu 30 refuses `TRANSIENT_ATTACHMENT` on such a texture; one
+    /// texture per view (per layer) would be memoryless.
+    Layers,
+}
+
+impl TransientBlock {
+    /// The plan's name: `layers`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransientBlock::Layers => "layers",
+        }
+    }
 }
 
 /// What a warning is about.
@@ -380,6 +407,38 @@ impl WarningKind {
             WarningKind::SlowClearValue => "slow_clear_value",
             WarningKind::ClearForWrite => "clear_for_write",
             WarningKind::MsaaStored => "msaa_stored",
+        }
+    }
+}
+
+impl WarningKind {
+    /// The switch that avoids what the warning is about, where one does.
+    pub fn remedy(self) -> Option<Remedy> {
+        match self {
+            WarningKind::ClearForWrite => Some(Remedy::DontCare),
+            WarningKind::SlowClearValue | WarningKind::MsaaStored => None,
+        }
+    }
+}
+
+/// A switch that warnings and advice point to. The reports name it as the Rust API does
+/// ([`rust_api`](Self::rust_api)) unless the plan is given other names
+/// ([`CompiledGraph::name_remedies`](crate::CompiledGraph::name_remedies)), e.g. a command
+/// line's flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Remedy {
+    /// Handing over `wgpu::LoadOpDontCare`: `write` accesses load `DontCare`.
+    DontCare,
+}
+
+impl Remedy {
+    /// How the Rust API does it, as a phrase of a sentence.
+    pub fn rust_api(self) -> &'static str {
+        match self {
+            Remedy::DontCare => {
+                "handing over wgpu::LoadOpDontCare with CompileOptions::with_dont_care"
+            }
         }
     }
 }

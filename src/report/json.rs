@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::per_slot;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::PlanLimits;
-use crate::plan::{AttachmentPlan, CompiledGraph, Memory, Restructuring, Traffic};
+use crate::plan::{AttachmentPlan, CompiledGraph, Memory, Restructuring, Traffic, TransientBlock};
 use crate::resource::{PassId, PassKind, ResourceId};
 use crate::tile::{TileDetail, TileFit};
 
@@ -72,13 +72,35 @@ struct GroupJson<'p> {
     /// The tile profiles asked for, on render groups.
     #[serde(skip_serializing_if = "Option::is_none")]
     tile: Option<Vec<TileJson>>,
+    /// Up to three changes that would save bytes, the largest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    advice: Vec<AdviceJson<'p>>,
+}
+
+/// A piece of advice: what, about which resources and pass, and the bytes saved.
+#[derive(Serialize)]
+struct AdviceJson<'p> {
+    kind: &'static str,
+    resources: Vec<&'p str>,
+    pass: Option<&'p str>,
+    /// `memory` or `frame`: what `bytes` are bytes of.
+    per: &'static str,
+    bytes: u64,
+    message: String,
 }
 
 /// One group on one tile profile: the common fields, then the profile's own.
 #[derive(Serialize)]
 struct TileJson {
-    profile: &'static str,
+    profile: String,
     bytes_per_pixel: u64,
+    /// A multiview group: its views, and the figure per view and for all views.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    views: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes_per_view: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes_all_views: Option<u64>,
     budget: u64,
     fits: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -89,6 +111,9 @@ struct TileJson {
     bins: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bin: Option<[u32; 2]>,
+    /// Why the bin has its size, in words ([`TileFit::bin_reason`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bin_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     may_be_direct: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,11 +130,15 @@ struct TileJson {
 }
 
 impl TileJson {
-    /// `ops_saved` is the group's [`CompiledGraph::ops_saved_bytes`].
-    fn of(fit: TileFit, ops_saved: u64) -> Self {
+    /// `ops_saved` is the group's [`CompiledGraph::ops_saved_bytes`], `views` its view count.
+    fn of(fit: TileFit, ops_saved: u64, views: u32) -> Self {
+        let per_view = super::per_view_bytes(&fit, views);
         let mut json = TileJson {
-            profile: fit.profile.name(),
+            profile: fit.profile.name().to_owned(),
             bytes_per_pixel: fit.bytes_per_pixel,
+            views: per_view.map(|_| views),
+            bytes_per_view: per_view.map(|(one, _)| one),
+            bytes_all_views: per_view.map(|(_, all)| all),
             budget: fit.budget,
             fits: fit.fits,
             tile: None,
@@ -122,6 +151,7 @@ impl TileJson {
             memoryless: None,
             spilled: None,
             consequence: format!("model: {}", fit.consequence()),
+            bin_reason: fit.bin_reason(),
         };
         match fit.detail {
             TileDetail::Mali {
@@ -186,6 +216,11 @@ struct ResourceJson<'p> {
     first_group: Option<GroupId>,
     last_group: Option<GroupId>,
     physical: Option<PhysicalId>,
+    /// Why a texture kept on tile only is allocated all the same, and its bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transient_blocked: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transient_blocked_bytes: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -262,8 +297,27 @@ impl CompiledGraph {
                             let id = GroupId::new(index);
                             let saved = self.ops_saved_bytes(id);
                             let fits = self.tile_fits(id);
-                            fits.into_iter().map(|f| TileJson::of(f, saved)).collect()
+                            let views = g.views();
+                            fits.into_iter()
+                                .map(|f| TileJson::of(f, saved, views))
+                                .collect()
                         }),
+                        advice: self
+                            .advice(GroupId::new(index))
+                            .iter()
+                            .map(|a| AdviceJson {
+                                kind: a.kind.as_str(),
+                                resources: a.resources.iter().map(|&r| rname(r)).collect(),
+                                pass: a.pass.map(|p| self.pass_name(p)),
+                                per: if a.kind.saves_memory() {
+                                    "memory"
+                                } else {
+                                    "frame"
+                                },
+                                bytes: a.bytes,
+                                message: self.advice_message(a),
+                            })
+                            .collect(),
                     }
                 })
                 .collect(),
@@ -277,13 +331,19 @@ impl CompiledGraph {
                 .resources
                 .iter()
                 .enumerate()
-                .map(|(r, plan)| ResourceJson {
-                    name: rname(ResourceId::new(r)),
-                    culled: plan.culled,
-                    transient: plan.transient,
-                    first_group: plan.first_group,
-                    last_group: plan.last_group,
-                    physical: plan.physical,
+                .map(|(r, plan)| {
+                    let blocked = self.transient_blocked(ResourceId::new(r));
+                    ResourceJson {
+                        name: rname(ResourceId::new(r)),
+                        culled: plan.culled,
+                        transient: plan.transient,
+                        first_group: plan.first_group,
+                        last_group: plan.last_group,
+                        physical: plan.physical,
+                        transient_blocked: blocked.map(TransientBlock::as_str),
+                        transient_blocked_bytes: blocked
+                            .map(|_| self.resource_bytes(ResourceId::new(r))),
+                    }
                 })
                 .collect(),
             traffic: &self.traffic,

@@ -8,8 +8,27 @@ mod table;
 
 use std::fmt::Write as _;
 
-use crate::plan::{AttachmentPlan, CompiledGraph, Restructuring, Warning, WarningKind};
+use crate::plan::{AttachmentPlan, CompiledGraph, Remedy, Restructuring, Warning, WarningKind};
 use crate::resource::{ResourceId, ResourceKind, Subresource};
+
+/// A multiview group's figure on a profile, per view and for all `views`: Adreno's GMEM holds
+/// every view of a bin (its count is all views'), the other tilers one view at a time (theirs
+/// is one view's). `None` for a group of one view.
+pub(crate) fn per_view_bytes(fit: &crate::tile::TileFit, views: u32) -> Option<(u64, u64)> {
+    if views < 2 {
+        return None;
+    }
+    let views = u64::from(views);
+    Some(match fit.detail {
+        crate::tile::TileDetail::Adreno { .. } => {
+            (fit.bytes_per_pixel / views, fit.bytes_per_pixel)
+        }
+        _ => (
+            fit.bytes_per_pixel,
+            fit.bytes_per_pixel.saturating_mul(views),
+        ),
+    })
+}
 
 impl CompiledGraph {
     /// A warning explained in a sentence, with the names and figures involved.
@@ -22,7 +41,8 @@ impl CompiledGraph {
                 w.clear.map(|c| c.to_string()).unwrap_or_default()
             ),
             WarningKind::ClearForWrite => format!(
-                "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; handing over wgpu::LoadOpDontCare with CompileOptions::with_dont_care skips the clear"
+                "pass `{pass}` overwrites every pixel of `{resource}` but it is cleared first; {} skips the clear",
+                (self.remedy_names)(Remedy::DontCare)
             ),
             WarningKind::MsaaStored => {
                 let samples = match w.resource.map(|r| self.resource_decl(r).kind) {

@@ -6,7 +6,7 @@ use crate::format::format_name;
 use crate::ids::GroupId;
 use crate::plan::{AttachmentPlan, CompiledGraph, LoadOp, Restructuring};
 use crate::resource::{PassId, ResourceId, ResourceKind, Subresource};
-use crate::tile::{FirstFrame, TileDetail, TileProfile};
+use crate::tile::{FirstFrame, TileDetail, TileRule};
 
 impl CompiledGraph {
     /// The plan as a table for people: groups with their passes, every op and the reason each group
@@ -53,6 +53,9 @@ impl CompiledGraph {
                 );
             }
             let _ = writeln!(out, "         break  {}", group.break_reason.as_str());
+            for (i, a) in self.advice(GroupId::new(g)).iter().enumerate() {
+                let _ = writeln!(out, "        advice  {}. {}", i + 1, self.advice_message(a));
+            }
         }
         let culled: Vec<&str> = self
             .passes
@@ -140,6 +143,9 @@ impl CompiledGraph {
             if plan.transient {
                 notes.push("transient");
             }
+            if self.transient_blocked(ResourceId::new(r)).is_some() {
+                notes.push("on tile only, not memoryless: layers");
+            }
             if decl.import.is_some() {
                 notes.push("imported");
             }
@@ -157,26 +163,22 @@ impl CompiledGraph {
         let _ = writeln!(out, "\nTRAFFIC (attachments, uncompressed, {} fps)", t.fps);
         let _ = writeln!(
             out,
-            "  {:<8} {:>16} {:>20}",
-            "", "bytes/frame", "bytes/second"
+            "  {:<8} {:>16} {:>20} {:>9}",
+            "", "bytes/frame", "bytes/second", "GB/s"
         );
-        let _ = writeln!(
-            out,
-            "  {:<8} {:>16} {:>20}",
-            "planned", t.bytes_per_frame, t.bytes_per_second
-        );
+        let mut row = |name: &str, frame: u64, second: u64| {
+            let gb = second as f64 / 1e9;
+            let _ = writeln!(out, "  {name:<8} {frame:>16} {second:>20} {gb:>9.2}");
+        };
+        row("planned", t.bytes_per_frame, t.bytes_per_second);
         if !self.restructure.is_empty() {
-            let _ = writeln!(
-                out,
-                "  {:<8} {:>16} {:>20}",
-                "declared", t.declared_bytes_per_frame, t.declared_bytes_per_second
+            row(
+                "declared",
+                t.declared_bytes_per_frame,
+                t.declared_bytes_per_second,
             );
         }
-        let _ = writeln!(
-            out,
-            "  {:<8} {:>16} {:>20}",
-            "naive", t.naive_bytes_per_frame, t.naive_bytes_per_second
-        );
+        row("naive", t.naive_bytes_per_frame, t.naive_bytes_per_second);
         if t.naive_bytes_per_frame > 0 {
             let saved = t.naive_bytes_per_frame - t.bytes_per_frame.min(t.naive_bytes_per_frame);
             let _ = writeln!(
@@ -205,12 +207,7 @@ impl CompiledGraph {
     /// The TRAFFIC section's lines for each Adreno profile asked for: the render groups turnip
     /// may render straight to memory on their first frame, and what the plan's ops save there.
     fn first_frame_table(&self, out: &mut String) {
-        let adreno = self.options.tile_set().iter().filter(|p| {
-            matches!(
-                p,
-                TileProfile::Adreno630 | TileProfile::Adreno660 | TileProfile::Adreno740
-            )
-        });
+        let adreno = (self.options.tile_set().iter()).filter(|p| p.rule() == TileRule::Adreno);
         for profile in adreno {
             let mut rows = Vec::new();
             let (mut saved, mut all) = (0u64, 0u64);
@@ -292,6 +289,19 @@ impl CompiledGraph {
             "  transient {:>16}  of those, memoryless on tilers",
             m.transient_bytes
         );
+        if m.transient_blocked_bytes > 0 {
+            let names: Vec<&str> = (0..self.resources.len())
+                .map(ResourceId::new)
+                .filter(|&r| self.transient_blocked(r).is_some())
+                .map(|r| self.resource_name(r))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  blocked   {:>16}  on tile only but not memoryless: wgpu refuses TRANSIENT_ATTACHMENT on a texture of several layers ({}); declared a texture per view, these would be memoryless",
+                m.transient_blocked_bytes,
+                names.join(", ")
+            );
+        }
         if self.options.tile_set().is_empty() {
             return;
         }
@@ -318,14 +328,26 @@ impl CompiledGraph {
                     TileDetail::Apple { .. } => "B/sample",
                     _ => "B/pixel",
                 };
+                let views = match super::per_view_bytes(&fit, group.views()) {
+                    Some((one, all)) => {
+                        format!(
+                            "; {one} {unit} a view, {all} for its {} views",
+                            group.views()
+                        )
+                    }
+                    None => String::new(),
+                };
                 let _ = writeln!(
                     out,
-                    "         {:<11} {:>6} {unit:<8} {:<4}  {}",
+                    "         {:<11} {:>6} {unit:<8} {:<4}  {}{views}",
                     fit.profile.name(),
                     fit.bytes_per_pixel,
                     if fit.fits { "fits" } else { "over" },
                     fit.consequence()
                 );
+                if let Some(reason) = fit.bin_reason() {
+                    let _ = writeln!(out, "                     bin: {reason}");
+                }
             }
         }
     }

@@ -1436,7 +1436,7 @@ fn plan_cache_hits_for_the_same_structure_and_options_only() {
     // Other options, another plan.
     let fps30 = CompileOptions::default().with_fps(30);
     let other = cache.get_or_compile(&again, &fps30).unwrap();
-    assert_eq!(other.traffic().fps, 30);
+    assert_eq!(other.traffic().fps, tilegraph::Fps::from(30));
     assert_eq!((cache.hits(), cache.misses()), (1, 2));
     // Another graph: a miss, which evicts the least recently used (deferred at 60 fps).
     let chain = RenderGraph::from_json(CHAIN).unwrap();

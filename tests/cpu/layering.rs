@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// The layers of lib.rs, bottom first.
 const LAYERS: [&[&str]; 10] = [
-    &["ids", "hash", "format", "error", "tile"],
+    &["ids", "hash", "format", "error", "tile", "tile_custom"],
     &["resource", "passes"],
     &["context"],
     &["declare"],

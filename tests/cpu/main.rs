@@ -24,3 +24,4 @@ mod reset;
 mod restructure;
 mod subresources;
 mod tile;
+mod tile_custom;

@@ -448,3 +448,172 @@ fn a_multiview_resolve_that_a_later_pass_reads_is_kept() {
         .any(|r| r["kind"] == "resolve_dropped");
     assert!(!dropped, "{:#}", p["restructure"]);
 }
+
+/// A multiview pass reading `src` (two layers) through `entry`, into a two-layer target.
+fn views_read(entry: &str) -> String {
+    format!(
+        r#"{{"resources": [
+        {{"name": "src", "texture": {{"format": "rgba8unorm", "size": [32, 32, 2]}}}},
+        {{"name": "dst", "texture": {{"format": "rgba8unorm", "size": [32, 32, 2]}}, "import": {{"contents": "undefined", "after": "keep"}}}}],
+      "passes": [
+        {{"name": "fill", "type": "render", "multiview": 2, "color": [{{"resource": "src", "access": "clear"}}]}},
+        {{"name": "blur", "type": "render", "multiview": 2, "sample": [{entry}],
+         "color": [{{"resource": "dst", "access": "write"}}]}}]}}"#
+    )
+}
+
+#[test]
+fn a_multiview_read_of_one_subresource_without_a_layer_asks_for_the_layers() {
+    // `mip` alone would read layer 0 in both views: the right eye's source lost, silently.
+    let e = error(&views_read(r#"{"resource": "src", "mip": 0}"#));
+    assert_eq!(
+        (e.kind().as_str(), e.pass(), e.resource()),
+        ("invalid_subresource", Some("blur"), Some("src"))
+    );
+    let message = e.to_string();
+    assert!(
+        message.contains(r#""layers": [0, 2], "mips": [0, 1]"#),
+        "{message}"
+    );
+    assert!(
+        message.contains("2 views") && message.contains("`sample`"),
+        "{message}"
+    );
+    // The same as an `input`, and with neither `mip` nor `layer`.
+    let input = views_read(r#"{"resource": "src"}"#).replace(r#""sample""#, r#""input""#);
+    assert_eq!(error(&input).kind().as_str(), "invalid_subresource");
+    // Saying which layers is accepted: the views' range, the whole texture, or layer 0 alone.
+    for entry in [
+        r#"{"resource": "src", "layers": [0, 2], "mips": [0, 1]}"#,
+        r#""src""#,
+        r#"{"resource": "src", "mip": 0, "layer": 0}"#,
+    ] {
+        let p = plan(&views_read(entry));
+        // Both of `src`'s layers are stored for the read unless layer 0 alone is read.
+        let stores: Vec<String> = colors(&p, 0).into_iter().map(|c| c.3).collect();
+        let expected = if entry.contains(r#""layer": 0"#) {
+            ["store", "discard"]
+        } else {
+            ["store", "store"]
+        };
+        assert_eq!(stores, expected, "{entry}");
+    }
+    // A texture of one layer has no layer to choose: `mip` alone reads it in every view.
+    let flat = r#"{"resources": [
+        {"name": "src", "texture": {"format": "rgba8unorm", "size": [32, 32], "mips": 2}},
+        {"name": "dst", "texture": {"format": "rgba8unorm", "size": [32, 32, 2]}, "import": {"contents": "undefined", "after": "keep"}}],
+      "passes": [
+        {"name": "fill", "type": "render", "color": [{"resource": "src", "access": "clear"}]},
+        {"name": "blur", "type": "render", "multiview": 2, "sample": [{"resource": "src", "mip": 0}],
+         "color": [{"resource": "dst", "access": "write"}]}]}"#;
+    assert_eq!(colors(&plan(flat), 0), [entry("src", 0, "clear", "store")]);
+}
+
+#[test]
+fn a_depth_resolve_is_a_typed_error_saying_wgpu_has_none() {
+    let json = r#"{"resources": [
+        {"name": "depth_msaa", "texture": {"format": "depth24plus-stencil8", "size": [32, 32, 2], "samples": 4}, "clear": 1.0},
+        {"name": "depth", "texture": {"format": "depth24plus-stencil8", "size": [32, 32, 2]}, "import": {"contents": "undefined", "after": "keep"}}],
+      "passes": [{"name": "opaque", "type": "render", "multiview": 2,
+        "depth": {"resource": "depth_msaa", "access": "clear", "resolve": "depth"}}]}"#;
+    let e = error(json);
+    assert_eq!(
+        (e.kind().as_str(), e.pass(), e.resource()),
+        ("resolve_mismatch", Some("opaque"), Some("depth_msaa"))
+    );
+    let message = e.to_string();
+    assert!(
+        message.contains("wgpu has no depth or stencil resolve"),
+        "{message}"
+    );
+    assert!(
+        message.contains("samples the multisampled depth"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_multiview_target_kept_on_tile_says_what_per_view_would_make_memoryless() {
+    let stereo = plan(&headset(true));
+    let per_eye = plan(&headset(false));
+    // wgpu refuses TRANSIENT_ATTACHMENT on a texture of two layers: nothing is memoryless...
+    assert_eq!(stereo["memory"]["transient_bytes"], 0);
+    // ...though the 4× colour and depth live on tile only, each 1832 × 1920 × 2 layers × 4
+    // samples × 8 and 4 bytes.
+    let blocked: Vec<(&str, u64)> = stereo["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["transient_blocked"] == "layers")
+        .map(|r| {
+            let bytes = r["transient_blocked_bytes"].as_u64().unwrap();
+            (r["name"].as_str().unwrap(), bytes)
+        })
+        .collect();
+    let (msaa, depth) = (1832 * 1920 * 2 * 4 * 8, 1832 * 1920 * 2 * 4 * 4);
+    assert_eq!(blocked, [("msaa", msaa), ("depth", depth)]);
+    assert_eq!(stereo["memory"]["transient_blocked_bytes"], msaa + depth);
+    // Declared per eye, the same textures are memoryless: the figure the report gives (each
+    // eye's own; pooled, the two eyes' passes share one of each).
+    let unpooled = plan_with(
+        &headset(false),
+        &CompileOptions::default().with_alias(false),
+    );
+    assert_eq!(unpooled["memory"]["transient_bytes"], msaa + depth);
+    assert_eq!(per_eye["memory"]["transient_bytes"], (msaa + depth) / 2);
+    assert!(per_eye["memory"].get("transient_blocked_bytes").is_none());
+    assert!(
+        per_eye["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.get("transient_blocked").is_none())
+    );
+    // A texture that opts out of memoryless is not blocked: it asked to be allocated.
+    let msaa_decl = r#""size": [1832, 1920, 2], "samples": 4}}"#;
+    let json = headset(true).replacen(
+        msaa_decl,
+        r#""size": [1832, 1920, 2], "samples": 4}, "keep_memory": true}"#,
+        1,
+    );
+    assert_ne!(json, headset(true));
+    let kept = plan(&json);
+    assert_eq!(kept["memory"]["transient_blocked_bytes"], depth);
+    // Without transient textures there is nothing to block.
+    let off = plan_with(
+        &headset(true),
+        &CompileOptions::default().with_transient(false),
+    );
+    assert!(off["memory"].get("transient_blocked_bytes").is_none());
+}
+
+#[test]
+fn tile_entries_of_a_multiview_group_give_bytes_per_view_and_for_all_views() {
+    use tilegraph::plan::TileProfile::{Adreno630, MaliG52};
+    let options = CompileOptions::default().with_tile_profiles(&[MaliG52, Adreno630]);
+    let p = plan_with(&headset(true), &options);
+    let g = (0..p["groups"].as_array().unwrap().len())
+        .find(|&g| passes_of(&p, g).contains(&"opaque"))
+        .expect("a group with opaque");
+    let tile = p["groups"][g]["tile"].as_array().unwrap();
+    let figures = |t: &Value| {
+        [
+            &t["views"],
+            &t["bytes_per_pixel"],
+            &t["bytes_per_view"],
+            &t["bytes_all_views"],
+        ]
+        .map(|v| v.as_u64().unwrap())
+    };
+    // Mali counts one view's colour (rgba16float × 4 samples); Adreno colour and depth
+    // (depth32float × 4) of both views.
+    assert_eq!(tile[0]["profile"], "mali-g52");
+    assert_eq!(figures(&tile[0]), [2, 32, 32, 64]);
+    assert_eq!(tile[1]["profile"], "adreno-630");
+    assert_eq!(figures(&tile[1]), [2, 96, 48, 96]);
+    // The shadow pass has one view: no per-view figures.
+    let shadows = (0..p["groups"].as_array().unwrap().len())
+        .find(|&g| passes_of(&p, g).contains(&"shadows"))
+        .unwrap();
+    assert!(p["groups"][shadows]["tile"][0].get("views").is_none());
+}

@@ -610,6 +610,7 @@ fn profile_names_are_the_plan_json_names() {
             "mali-g610",
             "mali-g720",
             "adreno-630",
+            "adreno-650",
             "adreno-660",
             "adreno-740",
             "apple-a8",
@@ -620,7 +621,19 @@ fn profile_names_are_the_plan_json_names() {
     let budgets: Vec<u64> = TileProfile::all().iter().map(|p| p.budget()).collect();
     assert_eq!(
         budgets,
-        [16, 32, 64, 128, 1 << 20, 3 << 19, 3 << 20, 32, 64, 16]
+        [
+            16,
+            32,
+            64,
+            128,
+            1 << 20,
+            9 << 17,
+            3 << 19,
+            3 << 20,
+            32,
+            64,
+            16
+        ]
     );
     for &p in TileProfile::all() {
         assert_eq!(TileProfile::from_name(&p.to_string()), Some(p));

@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tilegraph::plan::TileProfile;
-use tilegraph::{CompileOptions, CompiledGraph, GraphError, RenderGraph};
+use tilegraph::plan::{Remedy, TileProfile};
+use tilegraph::{CompileOptions, CompiledGraph, Fps, GraphError, RenderGraph};
 
 /// Plan, explain and draw render graphs described in JSON: what tilegraph decides for a frame
 /// (groups, every load and store op and why, lifetimes, traffic), and the frame run on a GPU with
@@ -31,9 +31,9 @@ enum Command {
         /// What to print: a table, the plan JSON, or a self-contained HTML viewer.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Frame rate of the per-second traffic figures.
-        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
-        fps: u32,
+        /// Frame rate of the per-second traffic figures: a whole or decimal number (72, 72.5).
+        #[arg(long, default_value = "60", value_parser = parse_fps)]
+        fps: Fps,
     },
     /// Compiles a description and prints the plan as a Graphviz DOT graph.
     Dot {
@@ -67,10 +67,20 @@ struct CompileArgs {
     #[arg(long, value_enum)]
     limits: Option<LimitsPreset>,
     /// Report how every render group fits this tiler's on-chip budget (a model; repeat for
-    /// several): mali-g71, mali-g52, mali-g610, mali-g720, adreno-630, adreno-660, adreno-740,
-    /// apple-a8, apple-a11, powervr.
+    /// several): mali-g71, mali-g52, mali-g610, mali-g720, adreno-630, adreno-650, adreno-660,
+    /// adreno-740, apple-a8, apple-a11, powervr.
     #[arg(long = "tile", value_name = "PROFILE", value_parser = parse_tile_profile)]
     tile: Vec<TileProfile>,
+    /// Report on a GPU the crate does not ship: a JSON profile of one of the four rules with
+    /// its own budget (the guide's "Will it fit the tile?"); repeat for several, at most 4.
+    #[arg(long = "tile-profile", value_name = "FILE", value_parser = read_tile_profile)]
+    tile_profile: Vec<TileProfile>,
+}
+
+/// A `--tile-profile` file, read and checked.
+fn read_tile_profile(path: &str) -> Result<TileProfile, String> {
+    let json = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    TileProfile::from_json(&json).map_err(|e| format!("`{path}`: {e}"))
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -96,6 +106,17 @@ fn parse_tile_profile(name: &str) -> Result<TileProfile, String> {
         let names: Vec<&str> = TileProfile::all().iter().map(|p| p.name()).collect();
         format!("unknown tile profile (one of {})", names.join(", "))
     })
+}
+
+/// A `--fps` rate: a positive number, whole or decimal.
+fn parse_fps(v: &str) -> Result<Fps, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|f| *f > 0.0)
+        .and_then(Fps::new)
+        .ok_or_else(|| {
+            format!("takes a positive number of frames a second, e.g. 72 or 72.5, not `{v}`")
+        })
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -165,12 +186,18 @@ fn read_description(path: &str) -> Result<String, Failure> {
 }
 
 /// Loads and compiles the description `plan` and `dot` print.
-fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, Failure> {
+fn compile(args: &CompileArgs, fps: Fps) -> Result<CompiledGraph, Failure> {
     let graph = RenderGraph::from_json(&read_description(&args.file)?)?;
+    let profiles: Vec<TileProfile> = args
+        .tile
+        .iter()
+        .chain(&args.tile_profile)
+        .copied()
+        .collect();
     let mut options = CompileOptions::default()
         .with_fps(fps)
         .with_restructure(!args.as_declared)
-        .with_tile_profiles(&args.tile);
+        .with_tile_profiles(&profiles);
     if args.dont_care {
         // SAFETY: `--dont-care` is the user's statement that every `write` access in the file
         // overwrites every pixel of its attachment (the guide), which is what the token asks for.
@@ -179,7 +206,17 @@ fn compile(args: &CompileArgs, fps: u32) -> Result<CompiledGraph, Failure> {
     if let Some(preset) = args.limits {
         options = options.with_limits(&preset.limits());
     }
-    Ok(graph.compile(&options)?)
+    let mut plan = graph.compile(&options)?;
+    plan.name_remedies(flag_of);
+    Ok(plan)
+}
+
+/// The tool's flag for a switch the reports point to.
+fn flag_of(remedy: Remedy) -> &'static str {
+    match remedy {
+        Remedy::DontCare => "--dont-care",
+        other => other.rust_api(),
+    }
 }
 
 fn main() -> ExitCode {
@@ -196,8 +233,18 @@ fn main() -> ExitCode {
             format,
             fps,
         } => (compile, *fps, *format == Format::Json),
-        Command::Dot { compile } => (compile, 60, false),
+        Command::Dot { compile } => (compile, Fps::from(60), false),
     };
+    if args.tile_profile.len() > 4 {
+        use clap::CommandFactory;
+        let n = args.tile_profile.len();
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::TooManyValues,
+                format!("at most 4 --tile-profile files, not {n}"),
+            )
+            .exit();
+    }
     let text = compile(args, fps).map(|plan| match &cli.command {
         Command::Plan {
             format: Format::Json,
@@ -388,7 +435,8 @@ mod run_command {
                 eprintln!("wgpu: {e}");
             }
         }
-        let output = output?;
+        let mut output = output?;
+        output.plan.name_remedies(super::flag_of);
         if output
             .plan
             .pass_decls()

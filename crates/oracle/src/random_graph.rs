@@ -781,6 +781,29 @@ fn multiview(d: &mut Decoder<'_, '_>, passes: &mut [Value]) {
                 _ => 1,
             };
             pass["multiview"] = json!(views);
+            name_the_layers_read(d, pass);
+        }
+    }
+}
+
+/// In a multiview pass, a `sample` or `input` entry of one subresource of a texture of several
+/// layers must say its layer (the guide): an absent one, meaning layer 0, is said.
+fn name_the_layers_read(d: &Decoder<'_, '_>, pass: &mut Value) {
+    for list in ["sample", "input"] {
+        let Some(entries) = pass.get_mut(list).and_then(Value::as_array_mut) else {
+            continue;
+        };
+        for e in entries.iter_mut().filter(|e| e.is_object()) {
+            let layered = d
+                .res
+                .iter()
+                .find(|r| r.name == e["resource"].as_str().unwrap_or(""))
+                .and_then(|r| r.texture)
+                .is_some_and(|t| t.layers > 1);
+            let ranged = e.get("mips").is_some() || e.get("layers").is_some();
+            if layered && !ranged && e.get("layer").is_none() {
+                e["layer"] = json!(0);
+            }
         }
     }
 }

@@ -217,6 +217,7 @@
     if (R.desc.clear != null) lines.push(['clear value: ' + JSON.stringify(R.desc.clear)]);
     if (R.imported) lines.push(['imported: contents ' + str(R.imported.contents) + ', after ' + str(R.imported.after)]);
     if (R.transient) lines.push(['transient: TRANSIENT_ATTACHMENT, memoryless on tilers']);
+    if (R.blocked === 'layers') lines.push(['on tile only, not memoryless: wgpu makes no texture of several layers transient; a texture per view would save ' + fmtBytes(R.blockedBytes)]);
     if (R.culled) lines.push(['culled: no live pass uses it']);
     else if (R.first != null) lines.push(['lifetime: groups #' + R.first + '..#' + R.last]);
     if (R.physical != null) {

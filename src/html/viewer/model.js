@@ -130,6 +130,7 @@
         bufSize: buf ? num(buf.size, null) : null,
         imported: isObj(rd.import) ? rd.import : null,
         transient: pr.transient === true, culled: pr.culled === true,
+        blocked: pr.transient_blocked != null ? str(pr.transient_blocked) : null, blockedBytes: num(pr.transient_blocked_bytes, null),
         first: int(pr.first_group), last: int(pr.last_group), physical: int(pr.physical),
         inPlan: planRes.has(name)
       };

@@ -117,7 +117,10 @@
       [['declared', declared, 'every live graph-owned resource allocated on its own'],
         ['allocated', allocated, 'the pooled physical resources' + (declared && allocated != null && declared > 0
           ? ' (' + (100 * (declared - allocated) / declared).toFixed(1) + '% less)' : '')],
-        ['transient', num(m.transient_bytes, null), 'of those, memoryless on tilers']].forEach(function (row) {
+        ['transient', num(m.transient_bytes, null), 'of those, memoryless on tilers']].concat(
+        num(m.transient_blocked_bytes, null) ? [['blocked', num(m.transient_blocked_bytes, null),
+          'on tile only but not memoryless: wgpu makes no texture of several layers transient; declared a texture per view, these would be']] : []
+      ).forEach(function (row) {
         var li = el('li');
         li.setAttribute('data-k', row[0]);
         li.appendChild(el('span', 'mkind', row[0]));

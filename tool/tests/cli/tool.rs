@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use tilegraph::plan::Remedy;
 use tilegraph::{CompileOptions, RenderGraph};
 
 const DEFERRED: &str = concat!(
@@ -57,15 +58,24 @@ fn plan_prints_a_table_of_the_plan() {
     }
 }
 
+/// The library's plan JSON, its switches named as the tool names them (its flags, where the
+/// library names its API): otherwise the tool prints the same plan.
+fn library_json(graph: &RenderGraph<'_>, options: &CompileOptions) -> Value {
+    let mut plan = graph.compile(options).unwrap();
+    plan.name_remedies(|r| match r {
+        Remedy::DontCare => "--dont-care",
+        other => other.rust_api(),
+    });
+    serde_json::from_str(&plan.to_json()).unwrap()
+}
+
 #[test]
 fn plan_as_json_is_the_library_plan() {
     let o = tool(&["plan", DEFERRED, "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let graph = RenderGraph::from_json(&std::fs::read_to_string(DEFERRED).unwrap()).unwrap();
-    let library: Value =
-        serde_json::from_str(&graph.compile(&CompileOptions::default()).unwrap().to_json())
-            .unwrap();
+    let library = library_json(&graph, &CompileOptions::default());
     assert_eq!(printed, library);
     assert_eq!(printed["traffic"]["bytes_per_frame"], 74_838_016);
     assert_eq!(printed["passes"][5]["culled"], true);
@@ -79,6 +89,44 @@ fn fps_flag_sets_the_rate() {
     assert_eq!(p["traffic"]["fps"], 30);
     assert_eq!(p["traffic"]["bytes_per_second"], 74_838_016u64 * 30);
     assert_eq!(p["traffic"]["naive_bytes_per_second"], 199_254_016u64 * 30);
+}
+
+#[test]
+fn fps_takes_a_decimal_and_the_table_shows_gb_a_second() {
+    let o = tool(&["plan", "--fps", "72.5", DEFERRED, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(p["traffic"]["fps"], 72.5);
+    // 74 838 016 × 72.5 = 5 425 756 160 exactly.
+    assert_eq!(p["traffic"]["bytes_per_second"], 5_425_756_160u64);
+    let text = stdout(&tool(&["plan", "--fps", "72.5", DEFERRED]));
+    assert!(
+        text.contains("(attachments, uncompressed, 72.5 fps)"),
+        "{text}"
+    );
+    let planned = text.lines().find(|l| l.trim_start().starts_with("planned"));
+    assert_eq!(
+        planned.map(|l| l.split_whitespace().collect::<Vec<_>>()),
+        Some(vec!["planned", "74838016", "5425756160", "5.43"]),
+        "{text}"
+    );
+    assert!(text.contains("GB/s"), "{text}");
+}
+
+#[test]
+fn warnings_name_the_tools_flags() {
+    let text = stdout(&tool(&["plan", DEFERRED]));
+    let warning = text
+        .lines()
+        .find(|l| l.contains("clear_for_write"))
+        .expect("deferred's lighting pass writes a cleared target");
+    assert!(
+        warning.ends_with("--dont-care skips the clear"),
+        "{warning}"
+    );
+    assert!(!text.contains("CompileOptions"), "{text}");
+    let json = stdout(&tool(&["plan", DEFERRED, "--format", "json"]));
+    assert!(json.contains("--dont-care") && !json.contains("with_dont_care"));
 }
 
 #[test]
@@ -115,8 +163,7 @@ fn tile_flags_report_each_profile_asked_for() {
     let graph = RenderGraph::from_json(&std::fs::read_to_string(DEFERRED).unwrap()).unwrap();
     use tilegraph::plan::TileProfile::*;
     let options = CompileOptions::default().with_tile_profiles(&[MaliG52, Adreno630, PowerVr]);
-    let library: Value = serde_json::from_str(&graph.compile(&options).unwrap().to_json()).unwrap();
-    assert_eq!(p, library);
+    assert_eq!(p, library_json(&graph, &options));
     for g in p["groups"].as_array().unwrap() {
         let profiles: Vec<&str> = match g["type"].as_str().unwrap() {
             "render" => g["tile"]
@@ -274,6 +321,9 @@ fn usage_mistakes_fail_without_panicking() {
         vec!["explain", DEFERRED],
         vec!["plan", DEFERRED, "--fps", "0"],
         vec!["plan", DEFERRED, "--fps", "sixty"],
+        vec!["plan", DEFERRED, "--fps", "-72.5"],
+        vec!["plan", DEFERRED, "--fps", "NaN"],
+        vec!["plan", DEFERRED, "--fps", "inf"],
         vec!["plan", DEFERRED, "--format", "yaml"],
         vec!["plan", DEFERRED, "--verbose"],
     ] {
@@ -329,11 +379,8 @@ fn as_declared_gives_the_declared_order_plan_and_the_default_restructures() {
     assert_eq!(declared["restructure"], serde_json::json!([]));
     // The flag is the library's switch.
     let graph = RenderGraph::from_json(&std::fs::read_to_string(BEVY).unwrap()).unwrap();
-    let library = graph
-        .compile(&CompileOptions::default().with_restructure(false))
-        .unwrap()
-        .to_json();
-    assert_eq!(declared, serde_json::from_str::<Value>(&library).unwrap());
+    let options = CompileOptions::default().with_restructure(false);
+    assert_eq!(declared, library_json(&graph, &options));
     // At most half of naive restructured (the contract's figure for this frame).
     let t = &restructured["traffic"];
     assert!(
@@ -469,5 +516,79 @@ fn limits_checks_the_plan_against_wgpus_presets() {
     assert_eq!(
         tool(&["plan", four, "--limits", "metal"]).status.code(),
         Some(2)
+    );
+}
+
+const HEADSET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/graphs/headset/");
+
+#[test]
+fn the_headset_frames_say_what_multiview_costs_and_what_would_save_it() {
+    let forward = format!("{HEADSET}quest3_forward.json");
+    let o = tool(&["plan", &forward, "--fps", "90", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // 4× rgba16float and depth24plus-stencil8, two 1832 × 1920 layers: on tile only, allocated.
+    let (msaa, depth) = (1832 * 1920 * 2 * 4 * 8u64, 1832 * 1920 * 2 * 4 * 4u64);
+    assert_eq!(p["memory"]["transient_bytes"], 0);
+    assert_eq!(p["memory"]["transient_blocked_bytes"], msaa + depth);
+    let advice = &p["groups"][0]["advice"][0];
+    assert_eq!(advice["kind"], "per_view");
+    assert_eq!(advice["bytes"], msaa + depth);
+    assert!(
+        advice["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("-337.7 MB of memory"),
+        "{advice}"
+    );
+    // The deferred frame's G-buffer group: what framebuffer fetch would keep on tile.
+    let deferred = format!("{HEADSET}quest3_deferred.json");
+    let text = stdout(&tool(&["plan", &deferred, "--fps", "90"]));
+    let line = text
+        .lines()
+        .find(|l| l.contains("advice") && l.contains("framebuffer fetch"))
+        .expect("advice on the G-buffer group");
+    // albedo, normal, material 4 B, emissive 8 B, depth 4 B: 24 B × 1832 × 1920 × 2.
+    assert_eq!(24 * 1832 * 1920 * 2, 168_837_120);
+    assert!(line.contains("-168.8 MB a frame; wgpu has none"), "{line}");
+    let quest2 = format!("{HEADSET}quest2_forward.json");
+    assert!(tool(&["plan", &quest2, "--fps", "72"]).status.success());
+}
+
+#[test]
+fn a_tile_profile_file_is_reported_beside_the_built_in_ones() {
+    let xr2 = file(
+        "xr2.json",
+        br#"{"name": "xr2", "rule": "adreno", "gmem_bytes": 1179648, "bin_align": [96, 16], "ccus": 3}"#,
+    );
+    let quest2 = format!("{HEADSET}quest2_forward.json");
+    let args = ["plan", &quest2, "--tile", "adreno-630", "--tile-profile"];
+    let o = tool(&[&args[..], &[xr2.to_str().unwrap(), "--format", "json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let tile = &p["groups"][0]["tile"];
+    assert_eq!(tile[0]["profile"], "adreno-630");
+    assert_eq!(tile[1]["profile"], "xr2");
+    // Meta's published XR2 bin for 4× MSAA 32-bit colour + D24S8, multiview.
+    assert_eq!(tile[1]["bin"], serde_json::json!([96, 176]));
+    assert!(
+        tile[1]["bin_reason"]
+            .as_str()
+            .unwrap()
+            .contains("48 KiB of GMEM kept for the 2D engine"),
+        "{tile}"
+    );
+    // A bad file is a usage error naming the file and what is wrong.
+    let bad = file("bad.json", br#"{"name": "x", "rule": "adreno", "gmem": 1}"#);
+    let o = tool(&["plan", &quest2, "--tile-profile", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("has no field `gmem`"), "{}", stderr(&o));
+    let five: Vec<&str> = ["--tile-profile", xr2.to_str().unwrap()].repeat(5);
+    let o = tool(&[&["plan", quest2.as_str()][..], &five].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("at most 4 --tile-profile"),
+        "{}",
+        stderr(&o)
     );
 }

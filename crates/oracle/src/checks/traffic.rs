@@ -40,11 +40,11 @@ pub fn check_traffic(
         "planned traffic {planned} exceeds naive {naive}"
     );
     ensure!(
-        t.bytes_per_second == planned * u64::from(t.fps),
+        Some(t.bytes_per_second) == t.fps.per_second(planned),
         "bytes per second"
     );
     ensure!(
-        t.naive_bytes_per_second == naive * u64::from(t.fps),
+        Some(t.naive_bytes_per_second) == t.fps.per_second(naive),
         "naive bytes per second"
     );
     let sampled: u64 = graph
