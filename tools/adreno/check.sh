@@ -45,14 +45,17 @@ missing=""
 for p in $DEPS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-if [ -n "$missing" ] || [ -z "$(apt-cache showsrc mesa 2>/dev/null)" ]; then
+# Debian 12's mesa source: other deb-src entries (another suite's) do not bring it.
+no_source() { ! apt-cache showsrc mesa 2>/dev/null | grep -q '^Version: 22\.3\.6'; }
+if [ -n "$missing" ] || no_source; then
     SUDO=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)
-    if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    $SUDO apt-get update -qq
+    if no_source; then
         echo "adding deb-src entries for bookworm"
         printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm bookworm-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
             $SUDO tee /etc/apt/sources.list.d/tilegraph-adreno-src.sources >/dev/null
+        $SUDO apt-get update -qq
     fi
-    $SUDO apt-get update -qq
     # shellcheck disable=SC2086
     $SUDO apt-get install -y -qq --no-install-recommends $DEPS >/dev/null
 fi
