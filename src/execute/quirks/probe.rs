@@ -123,6 +123,41 @@ pub(super) fn submit_and_read(
     Some(data)
 }
 
+/// A probe's pipeline: `source`'s vertex stage `vs` (no vertex buffers) and fragment stage
+/// `fs` into one `format` target, with the shader's own layout.
+pub(super) fn pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    source: &str,
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[Some(format.into())],
+        }),
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
 /// What a draw reads through the bindings of one bind group, where the adapter gets it wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(in crate::execute) struct BindingDefects {
@@ -215,31 +250,7 @@ pub(super) fn binding_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> Bin
         uniform("tilegraph probe: u0", 0.25),
         uniform("tilegraph probe: u1", 0.75),
     );
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("tilegraph probe: bindings"),
-        source: wgpu::ShaderSource::Wgsl(BINDINGS_PROBE.into()),
-    });
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("tilegraph probe: bindings"),
-        layout: None,
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs"),
-            compilation_options: Default::default(),
-            targets: &[Some(format.into())],
-        }),
-        primitive: Default::default(),
-        depth_stencil: None,
-        multisample: Default::default(),
-        multiview_mask: None,
-        cache: None,
-    });
+    let pipeline = pipeline(device, "tilegraph probe: bindings", BINDINGS_PROBE, format);
     let view = |t: &wgpu::Texture| t.create_view(&Default::default());
     let (red_view, green_view, out_view) = (view(&red), view(&green), view(&out));
     let group = device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -3,7 +3,7 @@
 //! are probed, one draw per kind, each into its own texel, read back and compared with the
 //! texel the view names.
 
-use super::probe::submit_and_read;
+use super::probe::{pipeline, submit_and_read};
 use crate::context::{ViewDefects, ViewKind};
 
 /// The kinds whose reads depend on the driver, drawn by the probe in this order: a mip past 0
@@ -213,7 +213,12 @@ impl Probe {
             ..Default::default()
         });
         for (x, (view, fragment, _)) in draws.iter().enumerate() {
-            let pipeline = pipeline(device, fragment);
+            let pipeline = pipeline(
+                device,
+                "tilegraph probe: views",
+                &format!("{VERTEX}{fragment}"),
+                wgpu::TextureFormat::Rgba8Unorm,
+            );
             let mut entries = vec![wgpu::BindGroupEntry {
                 binding: 0,
                 resource: wgpu::BindingResource::TextureView(view),
@@ -237,36 +242,6 @@ impl Probe {
         drop(pass);
         draws.into_iter().map(|(_, _, want)| want).collect()
     }
-}
-
-/// The probe's pipeline for one fragment stage, with the shader's own layout.
-fn pipeline(device: &wgpu::Device, fragment: &str) -> wgpu::RenderPipeline {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("tilegraph probe: views"),
-        source: wgpu::ShaderSource::Wgsl(format!("{VERTEX}{fragment}").into()),
-    });
-    let module = &module;
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("tilegraph probe: views"),
-        layout: None,
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::TextureFormat::Rgba8Unorm.into())],
-        }),
-        primitive: Default::default(),
-        depth_stencil: None,
-        multisample: Default::default(),
-        multiview_mask: None,
-        cache: None,
-    })
 }
 
 #[cfg(test)]
