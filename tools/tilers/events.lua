@@ -1,9 +1,11 @@
--- cffdump script (a6xx): one line per event of a render pass, with raw register values, for
--- tools/adreno/compare.py to group into render passes and attachments.
+-- cffdump script (a6xx and a7xx): one line per event of a render pass, with raw register values,
+-- for tools/tilers/compare.py to group into render passes and attachments.
 --
 --   S / E                            a submit starts / ends
---   M <mode> <regs>                  CP_SET_MARKER (RM6_BYPASS, RM6_BINNING, RM6_GMEM, RM6_RESOLVE, ...)
---   B <regs>                         CP_EVENT_WRITE(BLIT): a GMEM load, clear, store or resolve
+--   M <mode> <regs>                  CP_SET_MARKER (RM6_DIRECT_RENDER, RM6_BIN_VISIBILITY,
+--                                    RM6_BIN_RENDER_START, RM6_BIN_RESOLVE, ...)
+--   B <regs>                         CP_EVENT_WRITE(BLIT) (CP_EVENT_WRITE7 on a7xx): a GMEM load,
+--                                    clear, store or resolve
 --   2 <regs>                         CP_BLIT: the 2D engine (sysmem clears and resolves, float MSAA resolves)
 --   D <primtype> <regs>              a draw
 --
@@ -56,6 +58,10 @@ function CP_SET_MARKER(pkt, size)
 	io.write("M ", mode, " ", state(), "\n")
 end
 
+function CP_EVENT_WRITE7(pkt, size)
+	CP_EVENT_WRITE(pkt, size)
+end
+
 function CP_EVENT_WRITE(pkt, size)
 	if tostring(pkt[0].EVENT) ~= "BLIT" then
 		return
@@ -71,15 +77,18 @@ end
 function CP_BLIT(pkt, size)
 	io.write("2 ", mode,
 		" cntl=", hex(reg(0x8c00)),                  -- RB_2D_BLIT_CNTL
-		" src=", hex(reg64(0xb4c2)),                 -- SP_PS_2D_SRC
-		" src_info=", hex(reg(0xb4c0)),              -- SP_PS_2D_SRC_INFO
+		" src=", hex(reg64(0xb4c2)),                 -- SP_PS_2D_SRC (a6xx)
+		" src_info=", hex(reg(0xb4c0)),              -- SP_PS_2D_SRC_INFO (a6xx)
+		" src7=", hex(reg64(0xb2c2)),                -- SP_PS_2D_SRC (a7xx)
+		" src_info7=", hex(reg(0xb2c0)),             -- SP_PS_2D_SRC_INFO (a7xx)
 		" dst=", hex(reg64(0x8c18)),                 -- RB_2D_DST
 		" ", state(), "\n")
 end
 
 function draw(primtype, nindx)
 	local p = tostring(primtype)
-	if p:sub(1, 6) == "EVENT:" then
+	-- events and the 2D engine's blits (a7xx decodes CP_BLIT as a draw) are not draws
+	if p:sub(1, 6) == "EVENT:" or p:sub(1, 8) == "BLIT_OP_" then
 		return
 	end
 	io.write("D ", mode, " ", p, " ", state(), "\n")

@@ -26,6 +26,18 @@ import sys
 
 GMEM_BASE = 0x100000  # MSM_PARAM_GMEM_BASE of the freedreno shim
 
+# Render-mode markers under the names Mesa 25's register database gives them, from the a6xx names
+# of older databases.
+MODES = {
+    "RM6_BYPASS": "RM6_DIRECT_RENDER",
+    "RM6_BINNING": "RM6_BIN_VISIBILITY",
+    "RM6_GMEM": "RM6_BIN_RENDER_START",
+    "RM6_RESOLVE": "RM6_BIN_RESOLVE",
+    "RM6_ENDVIS": "RM6_BIN_END_OF_DRAWS",
+}
+# Markers inside a pass that neither start nor end one.
+PASSING = ("RM6_BIN_END_OF_DRAWS", "RM6_BIN_RENDER_END")
+
 
 def parse_kv(fields):
     out = {}
@@ -73,7 +85,7 @@ class Pass:
         self.extra = None
 
 
-def read_passes(path):
+def read_passes(path, a7xx=False):
     """Cuts the event log into render pass instances.
 
     With `cffdump --once` a pass's draw and tile-store command buffers are decoded for its first
@@ -112,11 +124,13 @@ def read_passes(path):
                 if kind == "S":
                     submit += 1
                 continue
-            mode = parts[1]
+            mode = MODES.get(parts[1], parts[1])
             kv = parse_kv(parts[2:])
+            if a7xx:
+                kv["src"], kv["src_info"] = kv.get("src7", "0"), kv.get("src_info7", "0")
             st = state_of(kv)
             if kind == "M":
-                if mode == "RM6_GMEM":
+                if mode == "RM6_BIN_RENDER_START":
                     if tile_open:
                         # the previous tile had no events of its own: a later tile of cur
                         tile_open = False
@@ -124,21 +138,21 @@ def read_passes(path):
                             cur.tiles += 1
                     tile_open = True
                     continue
-                if mode == "RM6_RESOLVE":
+                if mode == "RM6_BIN_RESOLVE":
                     tile_content()
                     if cur is not None:
                         cur.state = st
                     continue
-                if mode == "RM6_ENDVIS":
+                if mode in PASSING:
                     continue
                 if tile_open:
                     tile_open = False
                     if cur is not None and cur.mode == "gmem":
                         cur.tiles += 1
-                if mode == "RM6_BYPASS":
+                if mode == "RM6_DIRECT_RENDER":
                     cur = Pass("sysmem", submit)
                     passes.append(cur)
-                elif mode == "RM6_BINNING":
+                elif mode == "RM6_BIN_VISIBILITY":
                     cur = Pass("gmem", submit)
                     cur.binning = True
                     passes.append(cur)
@@ -146,14 +160,14 @@ def read_passes(path):
                 else:
                     cur = None
                 continue
-            if mode == "RM6_GMEM":
+            if mode == "RM6_BIN_RENDER_START":
                 tile_content()
-            if cur is None or (mode == "RM6_BINNING"):
+            if cur is None or (mode == "RM6_BIN_VISIBILITY"):
                 continue
-            if cur.mode == "gmem" and mode in ("RM6_GMEM", "RM6_RESOLVE"):
+            if cur.mode == "gmem" and mode in ("RM6_BIN_RENDER_START", "RM6_BIN_RESOLVE"):
                 cur.bin = st["bin"]
             if kind == "D":
-                if mode in ("RM6_GMEM", "RM6_BYPASS"):
+                if mode in ("RM6_BIN_RENDER_START", "RM6_DIRECT_RENDER"):
                     cur.draws += 1
                     cur.state = st
             elif kind == "B":
@@ -168,7 +182,7 @@ def read_passes(path):
                 cntl = int(kv["cntl"], 16)
                 src = int(kv["src"], 16)
                 dst = int(kv["dst"], 16)
-                if GMEM_BASE <= src < GMEM_BASE + (16 << 20) and mode == "RM6_RESOLVE":
+                if GMEM_BASE <= src < GMEM_BASE + (16 << 20) and mode == "RM6_BIN_RESOLVE":
                     cur.blits.append(("out2d", src - GMEM_BASE, dst))
                 elif cntl & 0x80:  # SOLID_COLOR: a fill
                     cur.blits.append(("fill", None, dst))
@@ -282,7 +296,7 @@ def main():
 
     rec = json.load(open(args.recorded))
     groups = rec["groups"]
-    passes = read_passes(args.events)
+    passes = read_passes(args.events, a7xx=args.label.rsplit(".a", 1)[-1].startswith("7"))
     # Every pass of the run: wgpu's zero-initialisations and the tool's own passes before the
     # frame are told apart by having no draws.
     frame_passes = passes
