@@ -159,6 +159,12 @@ if [ "${TILERS_ADRENO:-1}" = 1 ]; then
     done
 fi
 
+if [ "${TILERS_MALI:-1}" = 1 ]; then
+    # panvk on the panfrost shim: its own section (uses OUT, selected, frame_cmd, failed, totals).
+    # shellcheck source=tools/tilers/mali.sh
+    . "$HERE/mali.sh"
+fi
+
 read -r n_attachments total <<<"$(totals "$OUT/*.summary")"
 [ "$total" = 0 ] || status=1
 echo "$n_attachments attachments, $total disagreements"
