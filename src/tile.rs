@@ -58,11 +58,17 @@ const ALL: [TileProfile; 11] = [
 
 const MIB: u64 = 1 << 20;
 
-/// Whether turnip's blit event cannot resolve `format` (`blit_can_resolve`): sRGB, snorm,
-/// channels over 10 bits (every float format), RG8.
+/// The driver whose rules the Adreno entries follow: its bin grid, its GMEM layout and its
+/// first-frame choice between GMEM and memory. Checked against the driver on its drm shim
+/// (`tools/tilers/check.sh`).
+pub(crate) const ADRENO_DRIVER: &str = "turnip 25.0";
+
+/// Whether turnip's blit event cannot resolve `format` (`blit_can_resolve`): snorm, channels
+/// over 10 bits (every float format), RG8. Turnip then resolves with the 2D engine and keeps the
+/// CCUs' share of GMEM free.
 pub(crate) fn resolves_through_2d(format: TextureFormat) -> bool {
     let name = format!("{format:?}");
-    ["Srgb", "Snorm", "Float", "16", "32"]
+    ["Snorm", "Float", "16", "32"]
         .iter()
         .any(|part| name.contains(part))
         || matches!(
@@ -74,79 +80,93 @@ pub(crate) fn resolves_through_2d(format: TextureFormat) -> bool {
 /// Mali's tile sizes (width × height), largest first: past its budget the tile shrinks.
 const MALI_TILES: [(u32, u32); 5] = [(16, 16), (16, 8), (8, 8), (8, 4), (4, 4)];
 
-/// The smallest Adreno bin the a740's lower bound checks: a group whose pixel does not fit one of
-/// these renders to memory.
-const ADRENO_MIN_BIN: (u64, u64) = (32, 16);
-
-/// Turnip 22.3's tiling of an Adreno 6xx: the CCUs (each keeps 16 KiB of GMEM free when a resolve
-/// needs the 2D engine) and the bin's width alignment (96 with three CCUs, else 32).
+/// Turnip 25.0's view of an Adreno chip (Mesa's `freedreno_devices.py`): its CCUs, the bin's
+/// alignment, the largest bin, and the GMEM each CCU keeps when a resolve needs the 2D engine.
 struct Turnip {
     ccus: u64,
     align_w: u64,
     align_h: u64,
+    max_bin: (u64, u64),
+    ccu_gmem: u64,
 }
 
-/// Turnip's bin grid: how many bins, each bin's size, and the pixels the attachments' GMEM
-/// shares hold (what bounds a bin's area).
+/// Turnip's bin grid: how many bins, each bin's size, the pixels the attachments' GMEM shares
+/// hold (what bounds a bin's area, all views together) and the alignment it was cut to.
 struct Bins {
     count: u64,
     width: u64,
     height: u64,
     pixels: u64,
+    align: (u64, u64),
 }
 
-/// Turnip's bin alignment in height, and the largest bin.
-const TURNIP_ALIGN_H: u64 = 32;
-const TURNIP_MAX_BIN: (u64, u64) = (1024, 1008);
+/// Layer strides in GMEM are multiples of this (`RB_BLIT_BASE_GMEM` ignores the low 12 bits).
+const GMEM_LAYER_ALIGN: u64 = 4096;
 
 impl Turnip {
-    /// The Adreno 6xx profiles turnip 22.3 drives (the a650 as the a660: three CCUs, bins
-    /// 96 wide), and custom Adreno profiles; `None` for the a740 (an Adreno 7xx).
-    fn of(profile: TileProfile) -> Option<Turnip> {
-        match profile {
-            TileProfile::Adreno630 => Some(Turnip {
-                ccus: 2,
-                align_w: 32,
-                align_h: TURNIP_ALIGN_H,
-            }),
-            TileProfile::Adreno650 | TileProfile::Adreno660 => Some(Turnip {
-                ccus: 3,
-                align_w: 96,
-                align_h: TURNIP_ALIGN_H,
-            }),
-            TileProfile::Custom(c) if c.rule() == TileRule::Adreno => Some(Turnip {
-                ccus: u64::from(c.ccus()),
-                align_w: u64::from(c.bin_align().0),
-                align_h: u64::from(c.bin_align().1),
-            }),
-            _ => None,
+    /// An Adreno 6xx: bins 16 high, at most 1024 × 1008, 16 KiB of GMEM a CCU for the 2D engine.
+    fn a6xx(ccus: u64, align: (u64, u64)) -> Turnip {
+        Turnip {
+            ccus,
+            align_w: align.0,
+            align_h: align.1,
+            max_bin: (1024, 1008),
+            ccu_gmem: 16 * 1024,
         }
     }
 
-    /// The bin grid turnip 22.3 cuts a `w` × `h` render area into, attachments of `cpps` bytes a
-    /// pixel each (in render-pass order), `gmem` bytes of GMEM: `(bins, bin width, bin height)`,
-    /// or `None` when no bin fits and the driver renders to memory. `tu_render_pass_gmem_config`
-    /// gives each attachment a share of GMEM in aligned blocks, the smallest share in pixels
-    /// bounds the bin; `tu_tiling_config_update_tile_layout` starts from one bin aligned to the
-    /// alignment, within the largest bin, and cuts the longer side into more columns or rows
-    /// until a bin fits.
-    fn bins(&self, cpps: &[(u64, bool)], w: u64, h: u64, gmem: u64) -> Option<Bins> {
+    /// An Adreno 7xx: bins at most 1728 × 1728, 8 KiB of GMEM a CCU for the 2D engine.
+    fn a7xx(ccus: u64, align: (u64, u64)) -> Turnip {
+        Turnip {
+            ccus,
+            align_w: align.0,
+            align_h: align.1,
+            max_bin: (1728, 1728),
+            ccu_gmem: 8 * 1024,
+        }
+    }
+
+    /// The chip behind an Adreno profile (turnip 25.0's tables), a custom one's from its fields.
+    fn of(profile: TileProfile) -> Turnip {
+        match profile {
+            TileProfile::Adreno630 => Turnip::a6xx(2, (32, 16)),
+            TileProfile::Adreno650 | TileProfile::Adreno660 => Turnip::a6xx(3, (96, 16)),
+            TileProfile::Adreno740 => Turnip::a7xx(6, (96, 32)),
+            TileProfile::Custom(c) => {
+                let align = (u64::from(c.bin_align().0), u64::from(c.bin_align().1));
+                let ccus = u64::from(c.ccus().max(1));
+                if c.generation() == 7 {
+                    Turnip::a7xx(ccus, align)
+                } else {
+                    Turnip::a6xx(ccus, align)
+                }
+            }
+            _ => Turnip::a6xx(2, (32, 16)),
+        }
+    }
+
+    /// The pixels a bin may hold (`tu_render_pass_gmem_config`): each attachment, `cpps` bytes
+    /// a pixel in render-pass order, gets a share of `gmem` in aligned blocks; the smallest share
+    /// in pixels bounds the bin. Also the bin's width alignment (doubled for a 1-byte attachment,
+    /// whose pitch is aligned to 64 pixels) and the smallest bytes a pixel. `None` when the
+    /// shares do not fit.
+    fn gmem_pixels(&self, cpps: &[(u64, bool)], gmem: u64) -> Option<(u64, u64, u64)> {
         let (mut align_w, mut shift) = (self.align_w, 3u32);
         for &(_, cpp1) in cpps {
-            // A 1-byte attachment needs a pitch aligned to 64 pixels.
             if cpp1 && !align_w.is_multiple_of(64) {
                 align_w *= 2;
                 shift -= 1;
             }
         }
-        let gmem_align = (1u64 << shift) * align_w * self.align_h;
+        let gmem_align = (1u64 << shift) * self.align_w * self.align_h;
         let mut blocks = gmem / gmem_align;
         let mut total: u64 = cpps.iter().map(|&(cpp, _)| cpp).sum();
+        let min_cpp = cpps.iter().map(|&(cpp, _)| cpp).filter(|&c| c > 0).min();
+        let Some(min_cpp) = min_cpp else {
+            return Some((1 << 20, align_w, 1));
+        };
         let mut pixels = u64::MAX;
-        for &(cpp, _) in cpps {
-            if cpp == 0 {
-                continue;
-            }
+        for &(cpp, _) in cpps.iter().filter(|&&(cpp, _)| cpp > 0) {
             let align = (cpp >> shift).max(1);
             let n = ((blocks.saturating_mul(cpp) / total) & !(align - 1)).max(align);
             if n > blocks {
@@ -156,41 +176,49 @@ impl Turnip {
             total -= cpp;
             pixels = pixels.min(n * gmem_align / cpp);
         }
-        if pixels == u64::MAX {
-            pixels = 1 << 20;
-        }
-        if align_w * self.align_h > pixels {
-            return None;
+        Some((pixels, align_w, min_cpp))
+    }
+
+    /// The bin grid turnip 25.0 cuts a `w` × `h` render area of `views` views into
+    /// (`tu_tiling_config_update_tile_layout`): for every aligned bin width up to the largest,
+    /// the tallest aligned bin whose pixels over all views fit, then the rows evened out; the
+    /// fewest bins win, the squarest bin on a tie. `None` when no bin fits: the driver renders
+    /// to memory.
+    fn bins(&self, cpps: &[(u64, bool)], (w, h): (u64, u64), views: u64, gmem: u64) -> Option<Bins> {
+        let (pixels, align_w, min_cpp) = self.gmem_pixels(cpps, gmem)?;
+        let layers = views.max(1);
+        let mut align_h = self.align_h;
+        let stride = align_w * align_h * min_cpp;
+        if layers > 1 && !stride.is_multiple_of(GMEM_LAYER_ALIGN) {
+            align_h <<= GMEM_LAYER_ALIGN.trailing_zeros() - stride.trailing_zeros();
         }
         let (w, h) = (w.max(1), h.max(1));
-        let (mut cw, mut ch) = (1u64, 1u64);
-        let (mut tw, mut th) = (
-            w.next_multiple_of(align_w),
-            h.next_multiple_of(self.align_h),
-        );
-        while tw > TURNIP_MAX_BIN.0 {
-            cw += 1;
-            tw = w.div_ceil(cw).next_multiple_of(align_w);
-        }
-        while th > TURNIP_MAX_BIN.1 {
-            ch += 1;
-            th = h.div_ceil(ch).next_multiple_of(self.align_h);
-        }
-        while tw * th > pixels {
-            if tw > align_w.max(th) {
-                cw += 1;
-                tw = w.div_ceil(cw).next_multiple_of(align_w);
-            } else {
-                ch += 1;
-                th = h.div_ceil(ch).next_multiple_of(self.align_h);
+        let max_w = self.max_bin.0.min(w.next_multiple_of(align_w));
+        let max_h = self.max_bin.1.min(h.next_multiple_of(align_h));
+        let mut best: Option<Bins> = None;
+        for width in (align_w..=max_w).step_by(align_w as usize) {
+            let tall = (pixels / (width * layers)).min(max_h) / align_h * align_h;
+            if tall == 0 {
+                continue;
+            }
+            let (columns, rows) = (w.div_ceil(width), h.div_ceil(tall));
+            let height = h.div_ceil(rows).next_multiple_of(align_h);
+            let count = columns * rows;
+            let better = best.as_ref().is_none_or(|b| {
+                count < b.count
+                    || (count == b.count && width.abs_diff(height) < b.width.abs_diff(b.height))
+            });
+            if better {
+                best = Some(Bins {
+                    count,
+                    width,
+                    height,
+                    pixels,
+                    align: (align_w, align_h),
+                });
             }
         }
-        Some(Bins {
-            count: cw * ch,
-            width: tw,
-            height: th,
-            pixels,
-        })
+        best
     }
 }
 
@@ -341,8 +369,8 @@ pub struct TileFit {
     pub bytes_per_pixel: u64,
     /// The profile's budget ([`TileProfile::budget`]).
     pub budget: u64,
-    /// Mali keeps 16×16 tiles, Adreno has a bin (turnip's on the a630 and a660, a 32×16 one on
-    /// the a740), Apple stays within its budget, PowerVR spills nothing.
+    /// Mali keeps 16×16 tiles, Adreno has a bin (the driver finds a GMEM layout), Apple stays
+    /// within its budget, PowerVR spills nothing.
     pub fits: bool,
     /// What the profile does with the group.
     pub detail: TileDetail,
@@ -362,23 +390,24 @@ pub enum TileDetail {
         /// Tiles covering the render area.
         tiles: u64,
     },
-    /// Adreno: how many bins GMEM splits the render area into, and whether the driver renders
-    /// the group straight to memory on its first frame.
+    /// Adreno: the bins the driver cuts the render area into, and whether it renders the group
+    /// straight to memory on its first frame.
     #[non_exhaustive]
     Adreno {
-        /// The a630 and a660: turnip 22.3's own bin count (aligned GMEM shares per attachment, a
-        /// grid of aligned bins). The a740, which turnip 22.3 does not drive: the lower bound
-        /// `⌈W × H × bytes ÷ GMEM⌉`, at least 1.
+        /// The driver whose rules these are (`"turnip 25.0"`): the Adreno entries follow Mesa's
+        /// turnip, held against it on its drm shim; Qualcomm's own driver may cut other bins.
+        driver: &'static str,
+        /// The driver's bin count (aligned GMEM shares per attachment, the fewest aligned bins
+        /// over every view); 1 when no bin fits.
         bins: u64,
-        /// Turnip's bin, width × height in pixels (a630, a660); `None` for the a740's lower
-        /// bound and when no bin fits.
+        /// The driver's bin, width × height in pixels; `None` when no bin fits.
         bin: Option<(u32, u32)>,
         /// The driver may render the group straight to memory, with no GMEM at all:
         /// `first_frame` is not [`FirstFrame::Tiled`].
         may_be_direct: bool,
-        /// What turnip 22.3 does with the group on its first frame.
+        /// What the driver does with the group on its first frame.
         first_frame: FirstFrame,
-        /// Why the bin has its size, where turnip's grid gives one ([`TileFit::bin_reason`]).
+        /// Why the bin has its size, where the grid gives one ([`TileFit::bin_reason`]).
         reason: Option<BinReason>,
     },
     /// Apple: past the budget Metal refuses the render pass.
@@ -404,21 +433,20 @@ pub struct BinReason {
     pub pixels: u64,
     /// Width and height alignment of a bin, in pixels.
     pub align: (u32, u32),
-    /// Bytes of GMEM kept free for the 2D engine (16 KiB a CCU) because a resolve is in a
-    /// format the blit event cannot resolve (sRGB, snorm, channels over 10 bits, RG8); 0 when
-    /// none is.
+    /// Bytes of GMEM kept free for the 2D engine (16 KiB a CCU on a 6xx, 8 KiB on a 7xx)
+    /// because a resolve is in a format the blit event cannot resolve (snorm, channels over 10
+    /// bits, RG8); 0 when none is.
     pub kept_for_2d: u64,
 }
 
-/// What Mesa's turnip 22.3 (Adreno 6xx) does with a render group on its first frame, before its
-/// autotuner has history ([guide](crate::guide#will-it-fit-the-tile)): `use_sysmem_rendering`
-/// and `fallback_use_bypass` in `tu_cmd_buffer.c` / `tu_autotune.c`.
+/// What Mesa's turnip 25.0 does with a render group on its first frame, before its autotuner has
+/// history ([guide](crate::guide#will-it-fit-the-tile)): `use_sysmem_rendering` and
+/// `fallback_use_bypass` in `tu_cmd_buffer.cc` / `tu_autotune.cc`. A multiview group is binned
+/// as any other (turnip 22.3 rendered every multiview pass to memory).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FirstFrame {
-    /// Rendered to memory whatever its draws: a multiview group (turnip 22.3 renders every
-    /// multiview pass to memory, even with `TU_DEBUG=gmem`), or a group whose pixel does not fit
-    /// the smallest bin.
+    /// Rendered to memory whatever its draws: its pixel does not fit the smallest bin.
     Memory,
     /// No attachment is multisampled: rendered to memory if the group records at most 5 draws
     /// (turnip counts draws, whatever the passes; the plan cannot count them), tiled otherwise.
@@ -444,6 +472,7 @@ impl TileFit {
     /// given.
     pub fn bin_reason(&self) -> Option<String> {
         let TileDetail::Adreno {
+            driver,
             reason: Some(r),
             bin: Some((w, h)),
             ..
@@ -452,14 +481,14 @@ impl TileFit {
             return None;
         };
         let mut s = format!(
-            "the attachments' GMEM shares hold {} pixels a bin; {w}x{h} is the grid's cut, aligned to {}x{}",
+            "the attachments' GMEM shares hold {} pixels a bin over every view; {w}x{h} is {driver}'s cut into the fewest bins, aligned to {}x{}",
             r.pixels, r.align.0, r.align.1
         );
         if r.kept_for_2d > 0 {
             let _ = std::fmt::Write::write_fmt(
                 &mut s,
                 format_args!(
-                    "; {} KiB of GMEM kept for the 2D engine, which resolves the sRGB, snorm or float target the blit event cannot",
+                    "; {} KiB of GMEM kept for the 2D engine, which resolves the snorm or float target the blit event cannot",
                     r.kept_for_2d / 1024
                 ),
             );
@@ -486,6 +515,7 @@ impl TileFit {
                 }
             }
             TileDetail::Adreno {
+                driver,
                 bins,
                 bin,
                 first_frame,
@@ -498,16 +528,15 @@ impl TileFit {
                         format!("no bin fits GMEM of {gmem}: the driver renders to memory")
                     }
                     Some((w, h)) => format!("{bins} bin{plural} of {w}x{h} in {gmem} of GMEM"),
-                    None => format!("at least {bins} bin{plural} in {gmem} of GMEM"),
+                    None => format!("{bins} bin{plural} in {gmem} of GMEM"),
                 };
-                match first_frame {
-                    FirstFrame::Memory if self.fits => s.push_str(
-                        "; multiview: turnip 22.3 renders it straight to memory, where the loads and stores the plan skips save nothing",
-                    ),
-                    FirstFrame::MemoryIfFewDraws => s.push_str(
-                        "; no MSAA: turnip renders it straight to memory on its first frame if it has at most 5 draws",
-                    ),
-                    _ => {}
+                if *first_frame == FirstFrame::MemoryIfFewDraws {
+                    let _ = std::fmt::Write::write_fmt(
+                        &mut s,
+                        format_args!(
+                            "; no MSAA: {driver} renders it straight to memory on its first frame if it has at most 5 draws"
+                        ),
+                    );
                 }
                 s
             }
@@ -587,19 +616,17 @@ impl TileShape {
     }
 
     /// Each attachment's bytes a pixel as turnip counts them, in render-pass order (colour
-    /// slots, then depth), with whether it is 1 byte: texel bytes × samples × views, the stencil
-    /// of a depth32float-stencil8 apart (1 byte a sample).
+    /// slots, then depth), with whether it is 1 byte: texel bytes × samples (views divide the
+    /// bin instead), the stencil of a depth32float-stencil8 apart (1 byte a sample).
     fn turnip_cpps(&self) -> Vec<(u64, bool)> {
-        let views = u64::from(self.views.max(1));
         let mut cpps = Vec::new();
         for a in self.color.iter().chain(&self.depth) {
             let samples = u64::from(a.samples);
             if a.format == TextureFormat::Depth32FloatStencil8 {
-                cpps.push((4 * samples * views, false));
-                cpps.push((samples * views, samples == 1));
+                cpps.push((4 * samples, false));
+                cpps.push((samples, samples == 1));
             } else {
-                let cpp = a.bytes() * views;
-                cpps.push((cpp, a.bytes() == 1));
+                cpps.push((a.bytes(), a.bytes() == 1));
             }
         }
         cpps
@@ -612,49 +639,40 @@ impl TileShape {
             .fold(0, u64::saturating_add)
     }
 
-    /// Adreno: every view's colour and depth/stencil against GMEM, cut into turnip's bins
-    /// (a630, a660, custom profiles) or the lower bound (a740); what the driver does on its
-    /// first frame.
+    /// Adreno: every view's colour and depth/stencil against GMEM, cut into the driver's bins;
+    /// what the driver does on its first frame.
     fn adreno(&self, profile: TileProfile, budget: u64) -> (u64, bool, TileDetail) {
         // GMEM holds every view of a bin at once, colour and depth/stencil.
-        let (w, h) = (u64::from(self.width), u64::from(self.height));
         let bytes = self
             .color_bytes()
             .saturating_add(self.depth.map_or(0, TileAttachment::bytes))
             .saturating_mul(u64::from(self.views));
-        let (bins, bin, fits, reason) = match Turnip::of(profile) {
-            Some(turnip) => {
-                let kept = if self.resolves_through_2d {
-                    (turnip.ccus * 16 * 1024).min(budget)
-                } else {
-                    0
-                };
-                match turnip.bins(&self.turnip_cpps(), w, h, budget - kept) {
-                    Some(b) => {
-                        let size = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-                        let reason = BinReason {
-                            pixels: b.pixels,
-                            align: (size(turnip.align_w), size(turnip.align_h)),
-                            kept_for_2d: kept,
-                        };
-                        let bin = (size(b.width), size(b.height));
-                        (b.count, Some(bin), true, Some(reason))
-                    }
-                    None => (1, None, false, None),
-                }
-            }
-            None => {
-                let bins = w
-                    .saturating_mul(h)
-                    .saturating_mul(bytes)
-                    .div_ceil(budget)
-                    .max(1);
-                let (bw, bh) = ADRENO_MIN_BIN;
-                (bins, None, bw * bh * bytes <= budget, None)
-            }
+        let turnip = Turnip::of(profile);
+        // The GMEM layout that avoids the CCUs' share, where a resolve needs the 2D engine.
+        let kept = if self.resolves_through_2d {
+            (turnip.ccus * turnip.ccu_gmem).min(budget)
+        } else {
+            0
         };
+        let area = (u64::from(self.width), u64::from(self.height));
+        let views = u64::from(self.views);
+        let grid = turnip.bins(&self.turnip_cpps(), area, views, budget - kept);
+        let size = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+        let (bins, bin, reason) = match &grid {
+            Some(b) => (
+                b.count,
+                Some((size(b.width), size(b.height))),
+                Some(BinReason {
+                    pixels: b.pixels,
+                    align: (size(b.align.0), size(b.align.1)),
+                    kept_for_2d: kept,
+                }),
+            ),
+            None => (1, None, None),
+        };
+        let fits = grid.is_some();
         // Turnip counts draws, not passes: a merged group of few draws goes to memory too.
-        let first_frame = if self.views > 1 || !fits {
+        let first_frame = if !fits {
             FirstFrame::Memory
         } else if self.multisampled() {
             FirstFrame::Tiled
@@ -662,6 +680,7 @@ impl TileShape {
             FirstFrame::MemoryIfFewDraws
         };
         let detail = TileDetail::Adreno {
+            driver: ADRENO_DRIVER,
             bins,
             bin,
             may_be_direct: first_frame != FirstFrame::Tiled,

@@ -42,7 +42,7 @@ impl TileRule {
     fn fields(self) -> (&'static [&'static str], &'static [&'static str]) {
         match self {
             TileRule::Mali => (&["tile_buffer_bytes"], &[]),
-            TileRule::Adreno => (&["gmem_bytes"], &["bin_align", "ccus"]),
+            TileRule::Adreno => (&["gmem_bytes"], &["bin_align", "ccus", "generation"]),
             TileRule::Apple => (&["bytes_per_sample"], &[]),
             TileRule::PowerVr => (&["bytes_per_pixel"], &[]),
         }
@@ -63,6 +63,7 @@ pub struct CustomTileProfile {
     budget: u64,
     bin_align: (u32, u32),
     ccus: u32,
+    generation: u8,
 }
 
 impl fmt::Debug for CustomTileProfile {
@@ -73,6 +74,7 @@ impl fmt::Debug for CustomTileProfile {
             .field("budget", &self.budget)
             .field("bin_align", &self.bin_align)
             .field("ccus", &self.ccus)
+            .field("generation", &self.generation)
             .finish()
     }
 }
@@ -102,10 +104,16 @@ impl CustomTileProfile {
         self.bin_align
     }
 
-    /// Adreno: the CCUs, each of which keeps 16 KiB of GMEM free when a resolve goes through the
-    /// 2D engine; 0 for the other rules.
+    /// Adreno: the CCUs, each of which keeps part of GMEM free when a resolve goes through the
+    /// 2D engine (16 KiB on a 6xx, 8 KiB on a 7xx); 0 for the other rules.
     pub fn ccus(&self) -> u32 {
         self.ccus
+    }
+
+    /// Adreno: the generation, 6 (Adreno 6xx) or 7 (Adreno 7xx), whose limits turnip 25.0 uses
+    /// (the largest bin, each CCU's share of GMEM); 0 for the other rules.
+    pub fn generation(&self) -> u8 {
+        self.generation
     }
 
     /// Reads a profile: `{"name", "rule", ...}` with the rule's own fields (the guide).
@@ -149,6 +157,7 @@ impl CustomTileProfile {
             budget: 0,
             bin_align: (0, 0),
             ccus: 0,
+            generation: 0,
         };
         profile.name[..name.len()].copy_from_slice(name.as_bytes());
         profile.budget = match rule {
@@ -171,6 +180,10 @@ impl CustomTileProfile {
             profile.ccus = match map.get("ccus") {
                 None => 2,
                 Some(_) => number(&map, "ccus", 1..=16)? as u32,
+            };
+            profile.generation = match map.get("generation") {
+                None => 6,
+                Some(_) => number(&map, "generation", 6..=7)? as u8,
             };
         }
         Ok(profile)

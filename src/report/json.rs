@@ -107,6 +107,9 @@ struct TileJson {
     tile: Option<[u32; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tiles: Option<u64>,
+    /// Adreno: the driver whose rules the entry follows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    driver: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bins: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -143,6 +146,7 @@ impl TileJson {
             fits: fit.fits,
             tile: None,
             tiles: None,
+            driver: None,
             bins: None,
             bin: None,
             may_be_direct: None,
@@ -163,12 +167,14 @@ impl TileJson {
                 json.tiles = Some(tiles);
             }
             TileDetail::Adreno {
+                driver,
                 bins,
                 bin,
                 may_be_direct,
                 first_frame,
                 ..
             } => {
+                json.driver = Some(driver);
                 json.bins = Some(bins);
                 json.bin = bin.map(|(w, h)| [w, h]);
                 json.may_be_direct = Some(may_be_direct);

@@ -220,7 +220,6 @@ impl CompiledGraph {
                     continue;
                 };
                 let why = match first_frame {
-                    FirstFrame::Memory if fit.fits => "memory (multiview)",
                     FirstFrame::Memory => "memory (over GMEM)",
                     FirstFrame::MemoryIfFewDraws => "memory if <= 5 draws",
                     _ => continue,

@@ -1,12 +1,12 @@
 //! The render passes an execute mode records, as JSON: what a check of a driver's command stream
-//! compares with (`tools/adreno`).
+//! compares with (`tools/tilers`).
 //!
 //! One entry per render group in recording order, with the groups of the mode actually recorded
 //! ([`ExecuteMode::plan_to_record`]: the naive groups of the declared order for
 //! [`ExecuteMode::Naive`], the plan's groups for `Planned`), and per attachment what wgpu is handed: the resource, its
 //! format, size at that mip, samples, and the load, store and resolve. A multiview group lists
 //! each slot once (one array attachment for all views). Planned groups also carry the tile
-//! report's Adreno 630 and 660 entries (`"adreno"`: bins, bin, first frame), so a check can hold
+//! report's Adreno 630, 650, 660 and 740 entries (`"adreno"`: driver, bins, bin, first frame), so a check can hold
 //! the model to what the driver did.
 
 use serde_json::{Value, json};
@@ -57,6 +57,7 @@ pub fn to_json(plan: &CompiledGraph, mode: ExecuteMode) -> String {
             let adreno = |profile: TileProfile| {
                 let fit = plan.tile_fit(GroupId::new(index), profile)?;
                 let TileDetail::Adreno {
+                    driver,
                     bins,
                     bin,
                     first_frame,
@@ -66,6 +67,7 @@ pub fn to_json(plan: &CompiledGraph, mode: ExecuteMode) -> String {
                     return None;
                 };
                 Some(json!({
+                    "driver": driver,
                     "bins": bins,
                     "bin": bin.map(|(w, h)| [w, h]),
                     "fits": fit.fits,
@@ -75,7 +77,9 @@ pub fn to_json(plan: &CompiledGraph, mode: ExecuteMode) -> String {
             let report = (label == "planned").then(|| {
                 json!({
                     "630": adreno(TileProfile::Adreno630),
+                    "650": adreno(TileProfile::Adreno650),
                     "660": adreno(TileProfile::Adreno660),
+                    "740": adreno(TileProfile::Adreno740),
                 })
             });
             json!({

@@ -8,8 +8,9 @@ and the events `events.lua` printed while cffdump decoded the frame's command st
 The stream is cut into render pass instances by the render-mode markers: `RM6_BYPASS` starts a
 pass rendered to memory; `RM6_BINNING` starts a tiled pass; `RM6_GMEM` starts a tile, and the
 first tile of a tiled pass without a binning pass is the one at window offset (0,0). In a tile,
-`CP_EVENT_WRITE(BLIT)` with `RB_BLIT_INFO.GMEM` loads (no clear mask) or clears (a clear mask) an
-attachment's GMEM range, and under `RM6_RESOLVE` without GMEM writes it to memory: to the
+`CP_EVENT_WRITE(BLIT)` of `RB_BLIT_INFO.TYPE` LOAD or CLEAR loads or clears an attachment's GMEM
+range (on the a750, a CLEAR in a pass rendered to memory fills the attachment's memory: its
+generic clear), and STORE (or STORE_AND_CLEAR) under `RM6_RESOLVE` writes it to memory: to the
 attachment's own memory (a store) or elsewhere (a resolve). Float MSAA resolves read GMEM through
 the 2D engine (`CP_BLIT` with a source inside GMEM). In a pass rendered to memory, load and store
 ops do nothing; clears are 2D fills of the attachment (or draws, for MSAA) and resolves 2D blits
@@ -25,6 +26,8 @@ import json
 import sys
 
 GMEM_BASE = 0x100000  # MSM_PARAM_GMEM_BASE of the freedreno shim
+# RB_BLIT_INFO.TYPE (a6xx_blit_event_type): what a blit event does.
+BLIT_STORE, BLIT_STORE_AND_CLEAR, BLIT_CLEAR, BLIT_LOAD = 0, 1, 2, 3
 
 # Render-mode markers under the names Mesa 25's register database gives them, from the a6xx names
 # of older databases.
@@ -174,10 +177,19 @@ def read_passes(path, a7xx=False):
                 info = int(kv["info"], 16)
                 gmem = int(kv["gmem"], 16)
                 dst = int(kv["dst"], 16)
-                if info & 0x2:  # GMEM: into the tile
-                    cur.blits.append(("clear" if (info >> 4) & 0xF else "load", gmem, dst))
+                kind_of = info & 0x3  # RB_BLIT_INFO.TYPE
+                if kind_of == BLIT_LOAD:
+                    cur.blits.append(("load", gmem, dst))
+                elif kind_of == BLIT_CLEAR and cur.mode != "gmem":
+                    # a7xx's generic clear (a750): the blit event fills memory directly.
+                    cur.blits.append(("fill", None, dst))
+                elif kind_of == BLIT_CLEAR:
+                    cur.blits.append(("clear", gmem, dst))
                 else:
                     cur.blits.append(("out", gmem, dst))
+                    if kind_of == BLIT_STORE_AND_CLEAR:
+                        # Stores the tile, then clears GMEM for the next tile's render.
+                        cur.blits.append(("clear", gmem, dst))
             elif kind == "2":
                 cntl = int(kv["cntl"], 16)
                 src = int(kv["src"], 16)
