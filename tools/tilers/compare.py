@@ -167,8 +167,10 @@ def read_passes(path, a7xx=False):
                 tile_content()
             if cur is None or (mode == "RM6_BIN_VISIBILITY"):
                 continue
-            if cur.mode == "gmem" and mode in ("RM6_BIN_RENDER_START", "RM6_BIN_RESOLVE"):
-                cur.bin = st["bin"]
+            # The bin size as the first tile programs it (a 2D-engine resolve leaves the
+            # register unset).
+            if cur.mode == "gmem" and mode in ("RM6_BIN_RENDER_START", "RM6_BIN_RESOLVE") and not cur.bin:
+                cur.bin = st["bin"] if any(st["bin"]) else None
             if kind == "D":
                 if mode in ("RM6_BIN_RENDER_START", "RM6_DIRECT_RENDER"):
                     cur.draws += 1
@@ -340,7 +342,7 @@ def main():
             atts.append(("d", g["depth"]))
         mode = p.mode
         mode_s = "memory" if mode == "sysmem" else (
-            f"tiled {p.tiles} bin{'s' if p.tiles != 1 else ''} {p.bin[0]}x{p.bin[1]}" + (" +binning" if p.binning else ""))
+            f"tiled {p.tiles} bin{'s' if p.tiles != 1 else ''} {(p.bin or (0, 0))[0]}x{(p.bin or (0, 0))[1]}" + (" +binning" if p.binning else ""))
         for (label, att), slot in zip(atts, slots):
             got = emitted(p, slot, all_addresses)
             want = expected(att, mode)
