@@ -184,7 +184,13 @@ impl Turnip {
     /// the tallest aligned bin whose pixels over all views fit, then the rows evened out; the
     /// fewest bins win, the squarest bin on a tie. `None` when no bin fits: the driver renders
     /// to memory.
-    fn bins(&self, cpps: &[(u64, bool)], (w, h): (u64, u64), views: u64, gmem: u64) -> Option<Bins> {
+    fn bins(
+        &self,
+        cpps: &[(u64, bool)],
+        (w, h): (u64, u64),
+        views: u64,
+        gmem: u64,
+    ) -> Option<Bins> {
         let (pixels, align_w, min_cpp) = self.gmem_pixels(cpps, gmem)?;
         let layers = views.max(1);
         let mut align_h = self.align_h;
@@ -254,8 +260,9 @@ impl TileProfile {
 
     /// A profile of a GPU the crate does not ship, from JSON ([guide](crate::guide#will-it-fit-the-tile)):
     /// `{"name", "rule", ...}` with the rule's budget: `"tile_buffer_bytes"` (Mali, the colour
-    /// tile buffer of a 16×16 tile), `"gmem_bytes"` and optionally `"bin_align": [w, h]` and
-    /// `"ccus"` (Adreno), `"bytes_per_sample"` (Apple), `"bytes_per_pixel"` (PowerVR).
+    /// tile buffer of a 16×16 tile), `"gmem_bytes"` and optionally `"bin_align": [w, h]`,
+    /// `"ccus"` and `"generation"` (6 or 7) (Adreno), `"bytes_per_sample"` (Apple),
+    /// `"bytes_per_pixel"` (PowerVR).
     pub fn from_json(json: &str) -> Result<TileProfile, TileProfileError> {
         let builtin: Vec<&str> = ALL.iter().map(|p| p.name()).collect();
         CustomTileProfile::from_json(json, &builtin).map(TileProfile::Custom)

@@ -237,10 +237,11 @@ fn number(
     })
 }
 
-/// Adreno's `bin_align`: `[w, h]`, each a multiple of 16 from 16 to 512; `[32, 32]` if absent.
+/// Adreno's `bin_align`: `[w, h]`, each a multiple of 16 from 16 to 512; `[32, 16]` (the
+/// a630's) if absent.
 fn bin_align(map: &Map<String, Value>) -> Result<(u32, u32), TileProfileError> {
     let Some(value) = map.get("bin_align") else {
-        return Ok((32, 32));
+        return Ok((32, 16));
     };
     let expected = "[w, h], each a multiple of 16 from 16 to 512";
     let pair = value

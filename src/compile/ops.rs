@@ -122,7 +122,14 @@ fn plan_attachment(
     // The group's last write of the slot is what a later reader would need.
     let written = last_write(passes, slot, v);
     let (store, store_reason) = store_op(written, g, v, readers);
-    let (store, read_only) = read_only_depth(a.is_depth, load, store);
+    let (mut store, mut read_only) = read_only_depth(a.is_depth, load, store);
+    let mut store_reason = store_reason;
+    if read_only && !needed_later(loaded, g, v, readers) && !sampled_in(graph, passes, a.resource) {
+        // wgpu hands a read-only depth to Vulkan as Load + Store, and a tiler writes it back in
+        // every bin; nothing needs it after the group, so it is discarded instead (no pipeline
+        // that reads it writes depth).
+        (store, read_only, store_reason) = (StoreOp::Discard, false, StoreReason::NotNeeded);
+    }
     AttachmentPlan {
         resource: a.resource,
         sub: a.sub,
@@ -205,6 +212,24 @@ fn store_op(
         return (StoreOp::Store, StoreReason::ReadLater { reader });
     }
     (StoreOp::Store, StoreReason::KeptImport)
+}
+
+/// Whether a later group reads `loaded`, the version the group loaded, or the frame keeps it.
+fn needed_later(loaded: Option<VersionId>, g: usize, v: &Versions, readers: &Readers) -> bool {
+    loaded.is_some_and(|version| {
+        v.kept_at_end[version as usize] || readers.last_group[version as usize] > g as u32 + 1
+    })
+}
+
+/// Whether a pass of the group samples `resource` (or reads it as an input attachment): an
+/// attached depth a shader reads must stay read-only.
+fn sampled_in(graph: Decls<'_>, passes: &[PassId], resource: ResourceId) -> bool {
+    passes.iter().any(|&p| {
+        let pass = graph.passes.pass(p);
+        (pass.sample().iter())
+            .chain(pass.input())
+            .any(|e| e.resource == resource)
+    })
 }
 
 /// A depth that no pass of the group writes is read-only when loaded; a clear nobody writes over

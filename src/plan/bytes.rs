@@ -46,16 +46,18 @@ pub(crate) fn attachment_bytes(
     u64::try_from(total).ok()
 }
 
-/// Attachment bytes one attachment moves: its load, its store and its resolve each move one
-/// subresource, of `bytes(resource, subresource)`. In `u128`, where no frame's sum overflows:
+/// Attachment bytes one attachment moves: its load, its store (a read-only depth's by the
+/// backend) and its resolve each move one subresource, of `bytes(resource, subresource)`. In `u128`, where no frame's sum overflows:
 /// whether it fits a `u64` is asked once, of the total.
 #[inline]
 pub(crate) fn moved_bytes(
     a: &AttachmentPlan,
     bytes: impl Fn(ResourceId, Subresource) -> u64,
 ) -> u128 {
-    // `matches!`, not `==`: comparing load ops compares their clear values.
-    let moved = u128::from(matches!(a.load, LoadOp::Load)) + u128::from(a.store == StoreOp::Store);
+    // `matches!`, not `==`: comparing load ops compares their clear values. A read-only depth
+    // is stored by the backend (wgpu-core hands Vulkan Load + Store).
+    let moved = u128::from(matches!(a.load, LoadOp::Load))
+        + u128::from(a.store == StoreOp::Store || a.read_only);
     let mut total = 0;
     if moved > 0 {
         total = u128::from(bytes(a.resource, a.sub)) * moved;
@@ -140,7 +142,7 @@ impl CompiledGraph {
     /// Attachment bytes the group's ops save a frame against loading and storing every
     /// attachment of the group ([guide](crate::guide#will-it-fit-the-tile)): each attachment not
     /// loaded (cleared, `dont_care`) and each store discarded, at its subresource's bytes
-    /// (read-only depth, never written, saves nothing). What a tiler saves by the plan's ops; a
+    /// (a read-only depth, which the backend stores, saves nothing). What a tiler saves by the plan's ops; a
     /// group the driver renders straight to memory realises none of it. 0 for compute and copy
     /// groups; saturates.
     pub fn ops_saved_bytes(&self, group: GroupId) -> u64 {

@@ -209,6 +209,9 @@ struct DepthJson<'p> {
     load: &'static str,
     store: &'static str,
     read_only: bool,
+    /// A read-only depth: `"backend"`, which stores it (wgpu-core hands Vulkan Load + Store).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_by: Option<&'static str>,
     /// In a multiview group: the attachment's views 1 .. N, each in this shape.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     views: Vec<DepthJson<'p>>,
@@ -248,6 +251,7 @@ impl CompiledGraph {
             load: a.load.as_str(),
             store: a.store.as_str(),
             read_only: a.read_only,
+            store_by: a.read_only.then_some("backend"),
             views: Vec::new(),
         };
         let color_json = |a: &AttachmentPlan| ColorJson {

@@ -6,7 +6,7 @@ use crate::format::format_name;
 use crate::ids::GroupId;
 use crate::plan::{AttachmentPlan, CompiledGraph, LoadOp, Restructuring};
 use crate::resource::{PassId, ResourceId, ResourceKind, Subresource};
-use crate::tile::{FirstFrame, TileDetail, TileRule};
+use crate::tile::{ADRENO_DRIVER, FirstFrame, TileDetail, TileRule};
 
 impl CompiledGraph {
     /// The plan as a table for people: groups with their passes, every op and the reason each group
@@ -239,7 +239,7 @@ impl CompiledGraph {
             }
             let _ = writeln!(
                 out,
-                "  {profile}, first frame: turnip 22.3 renders to memory a group without MSAA of at most 5 draws (the plan cannot count draws: \"if <= 5 draws\"), every multiview group, and a group over GMEM"
+                "  {profile}, first frame: {ADRENO_DRIVER} renders to memory a group without MSAA of at most 5 draws (the plan cannot count draws: \"if <= 5 draws\") and a group over GMEM; Qualcomm's driver may choose otherwise"
             );
             let _ = writeln!(
                 out,
@@ -375,7 +375,7 @@ impl CompiledGraph {
             let _ = write!(s, ", resolve -> {target}");
         }
         if a.read_only {
-            s.push_str(", read-only");
+            s.push_str(", read-only (the backend stores it)");
         }
         let _ = write!(
             s,

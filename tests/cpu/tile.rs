@@ -210,8 +210,9 @@ fn adreno_bins(fit: TileFit) -> (u64, Option<(u32, u32)>) {
 #[test]
 fn adreno_cuts_turnips_bins_and_renders_to_memory_when_none_fits() {
     use TileProfile::*;
-    // The a630 and a660 follow turnip 22.3's rule; the figures are tools/adreno/model.py's.
-    // rgba8unorm + depth32float, 8 B: 512 × 256 is one bin (a660: 96-wide alignment).
+    // Every Adreno entry follows turnip 25.0's rule (held against the driver on its shim by
+    // tools/tilers/check.sh). rgba8unorm + depth32float, 8 B: 512 × 256 is one bin (the a660
+    // and a740: 96-wide alignment).
     let exact = Group {
         color: &[("rgba8unorm", 1)],
         depth: Some(("depth32float", 1)),
@@ -221,28 +222,32 @@ fn adreno_cuts_turnips_bins_and_renders_to_memory_when_none_fits() {
     assert_eq!(adreno(exact.fit(Adreno630)), (8, true, 1, true));
     assert_eq!(adreno_bins(exact.fit(Adreno630)), (1, Some((512, 256))));
     assert_eq!(adreno_bins(exact.fit(Adreno660)), (1, Some((576, 256))));
-    // One row more: the a630 cuts the frame in two 256 × 288 bins.
+    assert_eq!(adreno_bins(exact.fit(Adreno740)), (1, Some((576, 256))));
+    // One row more: the a630's GMEM holds 131 072 pixels, so two 256 × 272 bins (rows of 16).
     let one_more = Group {
         size: (512, 257),
         ..exact
     };
-    assert_eq!(adreno_bins(one_more.fit(Adreno630)), (2, Some((256, 288))));
-    assert_eq!(adreno_bins(one_more.fit(Adreno660)), (1, Some((576, 288))));
-    // 1920 × 1080: 20 bins on an a630 (the bound says 16), 12 on an a660 (11); the a740, which
-    // turnip 22.3 does not drive, keeps the lower bound ⌈W × H × bytes ÷ GMEM⌉ = 6.
+    assert_eq!(adreno_bins(one_more.fit(Adreno630)), (2, Some((256, 272))));
+    assert_eq!(adreno_bins(one_more.fit(Adreno650)), (2, Some((288, 272))));
+    assert_eq!(adreno_bins(one_more.fit(Adreno660)), (1, Some((576, 272))));
+    assert_eq!(adreno_bins(one_more.fit(Adreno740)), (1, Some((576, 288))));
+    // 1920 × 1080: the fewest bins over every aligned width, the squarest on a tie.
     let hd = Group {
         size: (1920, 1080),
         ..exact
     };
-    assert_eq!(adreno_bins(hd.fit(Adreno630)), (20, Some((384, 288))));
-    assert_eq!(adreno_bins(hd.fit(Adreno660)), (12, Some((480, 384))));
-    assert_eq!(adreno_bins(hd.fit(Adreno740)), (6, None));
+    assert_eq!(adreno_bins(hd.fit(Adreno630)), (16, Some((480, 272))));
+    assert_eq!(adreno_bins(hd.fit(Adreno650)), (15, Some((384, 368))));
+    assert_eq!(adreno_bins(hd.fit(Adreno660)), (12, Some((480, 368))));
+    assert_eq!(adreno_bins(hd.fit(Adreno740)), (6, Some((672, 544))));
     let hd720 = Group {
         size: (1280, 720),
         ..exact
     };
-    assert_eq!(adreno_bins(hd720.fit(Adreno630)), (8, Some((320, 384))));
-    assert_eq!(adreno_bins(hd720.fit(Adreno660)), (6, Some((480, 384))));
+    assert_eq!(adreno_bins(hd720.fit(Adreno630)), (8, Some((352, 368))));
+    assert_eq!(adreno_bins(hd720.fit(Adreno660)), (6, Some((480, 368))));
+    assert_eq!(adreno_bins(hd720.fit(Adreno740)), (3, Some((480, 736))));
     // A 1-byte attachment doubles the width alignment; depth32float-stencil8's stencil takes a
     // share of its own.
     let r8 = Group {
@@ -250,28 +255,33 @@ fn adreno_cuts_turnips_bins_and_renders_to_memory_when_none_fits() {
         size: (1280, 720),
         ..Group::default()
     };
-    assert_eq!(adreno_bins(r8.fit(Adreno630)), (6, Some((448, 384))));
-    assert_eq!(adreno_bins(r8.fit(Adreno660)), (6, Some((576, 384))));
+    assert_eq!(adreno_bins(r8.fit(Adreno630)), (5, Some((256, 720))));
+    assert_eq!(adreno_bins(r8.fit(Adreno660)), (4, Some((384, 720))));
     let stencil = Group {
         depth: Some(("depth32float-stencil8", 1)),
         ..hd720
     };
-    assert_eq!(adreno_bins(stencil.fit(Adreno630)), (12, Some((320, 256))));
-    assert_eq!(adreno_bins(stencil.fit(Adreno660)), (8, Some((384, 384))));
-    // 8 × rgba32float × 8 samples × 2 views, 2048 B: each 256 B attachment needs a share of 32
-    // blocks of GMEM and GMEM runs out of blocks: no bin fits, the driver renders to memory. The
-    // a740's bound: 64 × 32 × 2048 B in 3 MiB, 2 bins.
+    assert_eq!(adreno_bins(stencil.fit(Adreno630)), (9, Some((448, 240))));
+    assert_eq!(adreno_bins(stencil.fit(Adreno660)), (7, Some((192, 720))));
+    // Views divide a bin's height: the same frame in two views takes twice the bins.
+    let stereo = Group { views: 2, ..hd720 };
+    assert_eq!(adreno(stereo.fit(Adreno740)).0, 16);
+    assert_eq!(adreno_bins(stereo.fit(Adreno740)), (6, Some((480, 384))));
+    // 8 × rgba32float × 8 samples, 1024 B a view, 64 × 32 in two views: on the a630 each
+    // attachment's share holds 1024 pixels, four 32 × 16 bins of both views. The a740's bins
+    // are 96 × 32 at least, more than a share holds for two views: no bin fits, the driver
+    // renders to memory.
     let full = Group {
         color: &[("rgba32float", 8); 8],
         views: 2,
         size: (64, 32),
         ..Group::default()
     };
-    let (bytes, fits, bins, direct) = adreno(full.fit(Adreno630));
+    assert_eq!(adreno(full.fit(Adreno630)), (2048, true, 4, false));
+    assert_eq!(adreno_bins(full.fit(Adreno630)), (4, Some((32, 16))));
+    let (bytes, fits, bins, direct) = adreno(full.fit(Adreno740));
     assert_eq!((bytes, fits, bins, direct), (2048, false, 1, true));
-    assert_eq!(adreno_bins(full.fit(Adreno630)).1, None);
-    assert!(!adreno(full.fit(Adreno660)).1);
-    assert_eq!(adreno(full.fit(Adreno740)), (2048, true, 2, true));
+    assert_eq!(adreno_bins(full.fit(Adreno740)).1, None);
 }
 
 #[test]
@@ -291,18 +301,30 @@ fn adreno_keeps_the_ccus_share_of_gmem_when_a_resolve_needs_the_2d_engine() {
             .compile(&CompileOptions::default())
             .unwrap()
     };
-    // rgba8unorm resolves with the blit event: all of GMEM, 35 bins on an a630.
-    let plain = graph("rgba8unorm");
     let fit = |plan: &CompiledGraph, p| adreno_bins(plan.tile_fit(GroupId::new(0), p).unwrap());
-    assert_eq!(fit(&plain, Adreno630), (35, Some((288, 224))));
-    assert_eq!(fit(&plain, Adreno660), (28, Some((288, 288))));
-    // An sRGB resolve goes through the 2D engine: 16 KiB a CCU less, 40 bins.
-    let srgb = graph("rgba8unorm-srgb");
-    assert_eq!(fit(&srgb, Adreno630), (40, Some((256, 224))));
-    assert_eq!(fit(&srgb, Adreno660), (28, Some((288, 288))));
+    let kept = |plan: &CompiledGraph, p| match plan.tile_fit(GroupId::new(0), p).unwrap().detail {
+        TileDetail::Adreno {
+            reason: Some(r), ..
+        } => r.kept_for_2d,
+        other => panic!("no bin reason: {other:?}"),
+    };
+    // rgba8unorm and its sRGB form resolve with the blit event: all of GMEM.
+    for format in ["rgba8unorm", "rgba8unorm-srgb"] {
+        let plan = graph(format);
+        assert_eq!(fit(&plan, Adreno630), (34, Some((960, 64))), "{format}");
+        assert_eq!(fit(&plan, Adreno660), (24, Some((480, 192))), "{format}");
+        assert_eq!(kept(&plan, Adreno660), 0);
+    }
+    // A float resolve goes through the 2D engine: 16 KiB a CCU less on a 6xx (48 KiB on the
+    // a660: 46 bins where all of GMEM would give 45), 8 KiB a CCU on a 7xx.
+    let float = graph("rgba16float");
+    assert_eq!(kept(&float, Adreno660), 48 * 1024);
+    assert_eq!(fit(&float, Adreno660), (46, Some((960, 48))));
+    assert_eq!(kept(&float, Adreno740), 48 * 1024);
+    assert_eq!(fit(&float, Adreno740), (24, Some((480, 192))));
 }
 
-/// Adreno: what turnip 22.3 does with the group on its first frame.
+/// Adreno: what turnip 25.0 does with the group on its first frame.
 fn first_frame(fit: TileFit) -> FirstFrame {
     match fit.detail {
         TileDetail::Adreno {
@@ -343,9 +365,19 @@ fn adreno_follows_turnips_first_frame_rule() {
         ..Group::default()
     };
     assert_eq!(adreno(msaa_depth.fit(Adreno630)), (32, true, 1, false));
-    // Multiview: always to memory, MSAA or not.
+    // Multiview: binned as any other group (turnip 22.3 rendered it to memory).
     let stereo = Group { views: 2, ..msaa };
-    assert_eq!(first_frame(stereo.fit(Adreno630)), Memory);
+    assert_eq!(first_frame(stereo.fit(Adreno630)), Tiled);
+    let stereo_plain = Group { views: 2, ..one };
+    assert_eq!(first_frame(stereo_plain.fit(Adreno630)), MemoryIfFewDraws);
+    // A pixel that fits no bin: to memory.
+    let full = Group {
+        color: &[("rgba32float", 8); 8],
+        size: (64, 32),
+        views: 2,
+        ..Group::default()
+    };
+    assert_eq!(first_frame(full.fit(TileProfile::Adreno740)), Memory);
 }
 
 /// A merged group without MSAA (a cleared colour stored, a cleared depth discarded), an MSAA
@@ -385,7 +417,7 @@ fn traffic_says_which_groups_adreno_renders_to_memory_and_what_the_ops_save_ther
         })
         .collect();
     use FirstFrame::*;
-    assert_eq!(firsts, [MemoryIfFewDraws, Tiled, Memory]);
+    assert_eq!(firsts, [MemoryIfFewDraws, Tiled, MemoryIfFewDraws]);
 
     let json: Value = serde_json::from_str(&plan.to_json()).unwrap();
     let entry = |g: usize| json["groups"][g]["tile"][0].clone();
@@ -393,18 +425,19 @@ fn traffic_says_which_groups_adreno_renders_to_memory_and_what_the_ops_save_ther
     assert_eq!(entry(0)["ops_saved_bytes"], 49152);
     assert_eq!(entry(1)["first_frame"], "tiled");
     assert!(entry(1).get("ops_saved_bytes").is_none());
-    assert_eq!(entry(2)["first_frame"], "memory");
+    assert_eq!(entry(2)["first_frame"], "memory_if_few_draws");
+    assert_eq!(entry(2)["driver"], "turnip 25.0");
     assert_eq!(entry(2)["ops_saved_bytes"], 32768);
 
     let table = plan.to_table();
     let traffic = &table[table.find("TRAFFIC").unwrap()..table.find("MEMORY").unwrap()];
-    assert!(traffic.contains("adreno-630, first frame: turnip 22.3 renders to memory a group without MSAA of at most 5 draws"), "{traffic}");
+    assert!(traffic.contains("adreno-630, first frame: turnip 25.0 renders to memory a group without MSAA of at most 5 draws"), "{traffic}");
     assert!(
         traffic.contains("    #0   memory if <= 5 draws            49152  gbuffer + light\n"),
         "{traffic}"
     );
     assert!(
-        traffic.contains("    #2   memory (multiview)              32768  stereo\n"),
+        traffic.contains("    #2   memory if <= 5 draws            32768  stereo\n"),
         "{traffic}"
     );
     assert!(!traffic.contains("aa\n"), "{traffic}");

@@ -39,11 +39,15 @@ fn a_custom_profile_restating_a_built_in_one_reports_the_same() {
     let pairs = [
         (
             TileProfile::Adreno630,
-            r#"{"name": "my-630", "rule": "adreno", "gmem_bytes": 1048576, "bin_align": [32, 32], "ccus": 2}"#,
+            r#"{"name": "my-630", "rule": "adreno", "gmem_bytes": 1048576, "bin_align": [32, 16], "ccus": 2}"#,
         ),
         (
             TileProfile::Adreno660,
-            r#"{"name": "my-660", "rule": "adreno", "gmem_bytes": 1572864, "bin_align": [96, 32], "ccus": 3}"#,
+            r#"{"name": "my-660", "rule": "adreno", "gmem_bytes": 1572864, "bin_align": [96, 16], "ccus": 3}"#,
+        ),
+        (
+            TileProfile::Adreno740,
+            r#"{"name": "my-740", "rule": "adreno", "gmem_bytes": 3145728, "bin_align": [96, 32], "ccus": 6, "generation": 7}"#,
         ),
         (
             TileProfile::MaliG52,
@@ -165,7 +169,7 @@ fn the_adreno_650_is_turnips_a6xx_rule_with_its_gmem() {
     let a650 = TileProfile::from_name("adreno-650").expect("a built-in profile");
     assert_eq!((a650.rule(), a650.budget()), (TileRule::Adreno, 1_179_648));
     let same = custom(
-        r#"{"name": "a650", "rule": "adreno", "gmem_bytes": 1179648, "bin_align": [96, 32], "ccus": 3}"#,
+        r#"{"name": "a650", "rule": "adreno", "gmem_bytes": 1179648, "bin_align": [96, 16], "ccus": 3}"#,
     );
     for (file, plan) in examples(&[a650, same]) {
         for g in 0..plan.groups().len() {

@@ -10,7 +10,7 @@ pass rendered to memory; `RM6_BINNING` starts a tiled pass; `RM6_GMEM` starts a 
 first tile of a tiled pass without a binning pass is the one at window offset (0,0). In a tile,
 `CP_EVENT_WRITE(BLIT)` of `RB_BLIT_INFO.TYPE` LOAD or CLEAR loads or clears an attachment's GMEM
 range (on the a750, a CLEAR in a pass rendered to memory fills the attachment's memory: its
-generic clear), and STORE (or STORE_AND_CLEAR) under `RM6_RESOLVE` writes it to memory: to the
+generic clear; other chips' blit events there touch no attachment), and STORE (or STORE_AND_CLEAR) under `RM6_RESOLVE` writes it to memory: to the
 attachment's own memory (a store) or elsewhere (a resolve). Float MSAA resolves read GMEM through
 the 2D engine (`CP_BLIT` with a source inside GMEM). In a pass rendered to memory, load and store
 ops do nothing; clears are 2D fills of the attachment (or draws, for MSAA) and resolves 2D blits
@@ -88,7 +88,7 @@ class Pass:
         self.extra = None
 
 
-def read_passes(path, a7xx=False):
+def read_passes(path, a7xx=False, generic_clear=False):
     """Cuts the event log into render pass instances.
 
     With `cffdump --once` a pass's draw and tile-store command buffers are decoded for its first
@@ -182,8 +182,9 @@ def read_passes(path, a7xx=False):
                 kind_of = info & 0x3  # RB_BLIT_INFO.TYPE
                 if kind_of == BLIT_LOAD:
                     cur.blits.append(("load", gmem, dst))
-                elif kind_of == BLIT_CLEAR and cur.mode != "gmem":
-                    # a7xx's generic clear (a750): the blit event fills memory directly.
+                elif kind_of == BLIT_CLEAR and cur.mode != "gmem" and generic_clear:
+                    # The a750's generic clear: the blit event fills memory directly. (Other
+                    # chips' blit events in a pass rendered to memory touch no attachment.)
                     cur.blits.append(("fill", None, dst))
                 elif kind_of == BLIT_CLEAR:
                     cur.blits.append(("clear", gmem, dst))
@@ -310,7 +311,9 @@ def main():
 
     rec = json.load(open(args.recorded))
     groups = rec["groups"]
-    passes = read_passes(args.events, a7xx=args.label.rsplit(".a", 1)[-1].startswith("7"))
+    chip = args.label.rsplit(".a", 1)[-1].split(".")[0]
+    # Chips of a7xx's third generation clear memory with the blit event (has_generic_clear).
+    passes = read_passes(args.events, a7xx=chip.startswith("7"), generic_clear=chip == "750")
     # Every pass of the run: wgpu's zero-initialisations and the tool's own passes before the
     # frame are told apart by having no draws.
     frame_passes = passes

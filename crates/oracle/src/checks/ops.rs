@@ -146,9 +146,35 @@ pub fn check_planned_ops(
                     }
                 }
                 // Nothing written: a cleared never-written depth is dropped, a loaded one is
-                // attached read-only.
+                // attached read-only where a later group reads what it holds, the frame keeps it
+                // or the group samples it, and is loaded and discarded otherwise.
                 None if fallback => (StoreOp::Discard, StoreReason::NotNeeded, false),
-                None => (StoreOp::None, StoreReason::NothingWritten, d.is_depth),
+                None => {
+                    let needed = loaded.is_some_and(|c| {
+                        reference.expected.iter().any(|(obs, &e)| {
+                            e == c
+                                && match *obs {
+                                    Observation::Read { pass, .. } => {
+                                        group_of(pass).is_some_and(|h| h > g)
+                                    }
+                                    Observation::FrameEnd(r, sub) => {
+                                        (r, sub) == (d.resource, d.sub)
+                                    }
+                                }
+                        })
+                    });
+                    let sampled = group.passes.iter().any(|&q| {
+                        let pass = passes.at(q.index());
+                        (pass.sample().iter())
+                            .chain(pass.input())
+                            .any(|e| e.resource == d.resource)
+                    });
+                    if d.is_depth && !needed && !sampled {
+                        (StoreOp::Discard, StoreReason::NotNeeded, false)
+                    } else {
+                        (StoreOp::None, StoreReason::NothingWritten, d.is_depth)
+                    }
+                }
             };
             ensure!(
                 (a.store, a.store_reason, a.read_only) == (store, store_reason, read_only),

@@ -3,13 +3,17 @@
 
 use super::*;
 
-/// Bytes the groups' attachments move (the guide): a load and a store move the attached
-/// subresource; a resolve moves the target's mip 0 of layer 0 (single-sampled).
+/// Bytes the groups' attachments move (the guide): a load and a store (a read-only depth's by
+/// the backend) move the attached subresource; a resolve moves the target's mip 0 of layer 0 (single-sampled).
 pub fn group_bytes(graph: &RenderGraph<'_>, groups: &[tilegraph::plan::Group]) -> u64 {
     let mut total = 0;
     for a in groups.iter().flat_map(|g| g.attachments()) {
         let bytes = sub_bytes(graph, a.resource, a.sub);
         total += crate::minimal::op_bytes(a.load, a.store, bytes);
+        // A read-only depth: wgpu-core hands Vulkan Load + Store, and the store counts.
+        if a.read_only && a.store != StoreOp::Store {
+            total += bytes;
+        }
         if let Some(t) = a.resolve {
             total += sub_bytes(graph, t, BASE);
         }
@@ -122,6 +126,29 @@ pub fn model_traffic(
                         }
                 });
                 if needed {
+                    bytes += b;
+                }
+            } else if a.is_depth && reads && !reference.fallback_clears.contains(&(first, a.slot)) {
+                // A loaded depth nothing in the group writes: read-only (the backend stores
+                // it) where a later group reads what it holds, the frame keeps it or the group
+                // samples it; loaded and discarded otherwise.
+                let loaded = attachment_read(reference, first, a.slot, a.resource, a.sub);
+                let needed = loaded.is_some_and(|c| {
+                    reference.expected.iter().any(|(obs, &e)| {
+                        e == c
+                            && match *obs {
+                                Observation::Read { pass, .. } => group_of[pass.index()] > g,
+                                Observation::FrameEnd(r, sub) => (r, sub) == (a.resource, a.sub),
+                            }
+                    })
+                });
+                let sampled = members.iter().any(|&q| {
+                    let pass = passes.at(q.index());
+                    (pass.sample().iter())
+                        .chain(pass.input())
+                        .any(|e| e.resource == a.resource)
+                });
+                if needed || sampled {
                     bytes += b;
                 }
             }
