@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per graph, what turnip did with the plan: a Markdown table from the check's .summary files.
 
-    python3 tools/adreno/summary.py target/adreno/runs [KIND-NAME ...]
+    python3 tools/tilers/summary.py target/tilers/runs [KIND-NAME ...]
 
 One row per chip, mode (planned, naive) and tiling (TU_DEBUG=gmem, or the driver's own choice):
 the plan's render passes, how many the driver tiled and how many it rendered to memory, the bins
@@ -23,6 +23,8 @@ def load(runs):
         for line in open(f):
             r = json.loads(line)
             case, mode, tiling, chip = r["label"].rsplit(".", 3)
+            if not (chip.startswith("a") and chip[1:].isdigit()):
+                continue  # another driver's case
             out.setdefault(case, []).append((chip, mode, tiling, r))
     return out
 
