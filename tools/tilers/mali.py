@@ -141,7 +141,8 @@ def summarise(job):
     depth = None
     z_write = p.get("Z Write Enable") == "true"
     s_write = p.get("S Write Enable") == "true"
-    if z_write or s_write or p.get("Has ZS CRC Extension") == "true" and job["zs"].get("ZS Writeback Base", "0x0") != "0x0":
+    zs_surface = p.get("Has ZS CRC Extension") == "true" and job["zs"].get("ZS Writeback Base", "0x0") != "0x0"
+    if z_write or s_write or zs_surface:
         ops = set()
         if job["zs"].get("ZS Clean Pixel Write Enable") == "true":
             ops.add("clear")
@@ -316,7 +317,7 @@ def model_rows(runs):
     import os
 
     rows = []
-    for f in sorted(glob.glob(os.path.join(runs, "graph-*.planned.mali-g610.summary"))):
+    for f in sorted(glob.glob(os.path.join(runs, "*.planned.mali-g610.summary"))):
         case = os.path.basename(f).split(".")[0]
         plan_f = os.path.join(runs, case + ".mali-plan.json")
         if not os.path.exists(plan_f):
@@ -354,29 +355,26 @@ def model_report(rows):
               f"| {shape(r['driver_tile'])} | {r['driver_tib']} | {per_px:g} | "
               f"{'tile and fits' if same_tile and same_fits else 'fits only' if same_fits else 'NO'} |")
     n = len(rows)
-    print(f"mali-g610 model vs panvk 25.0: fits agrees on {fits_ok} of {n} groups, tile size on {tile_ok} of {n}")
-    # What panvk's own rule gives on the other chips, for the same colour bytes (no run needed:
-    # pan_select_tile_size is arithmetic on the bytes; only the G610 is a run on the shim).
+    print(f"mali-g610 model vs panvk 25.0 (run): fits agrees on {fits_ok} of {n} groups, tile size on {tile_ok} of {n}")
+    # panvk's rule on the other chips for the same tile-buffer bytes: arithmetic only, as panvk 25
+    # opens no Bifrost device (G71, G52) and has no v12 path (G720).
     for prof, chip in CHIPS.items():
         if prof == "mali-g610":
             continue
-        agree = total = 0
-        for r in rows:
-            e = r["model"].get(prof)
-            if e is None or chip is None:
-                continue
-            total += 1
-            budget, largest = chip
-            bpp = r["model"]["mali-g610"]["bytes_per_pixel"]
-            tib_bpp = r["driver_tib"] / r["driver_tile"] if r["driver_tile"] else 0
-            need = 1 << max(0, math.ceil(math.log2(tib_bpp))) if tib_bpp else 1
-            area = min(budget // need, largest)
-            agree += (e["fits"] == (area >= 256))
         if chip is None:
-            print(f"{prof}: not checked (panvk 25.0 has no Valhall v12 path; the shim has no such chip)")
-        else:
-            print(f"{prof}: fits agrees with panvk's rule (pan_select_tile_size at {chip[0]} B, "
-                  f"the G610's tile-buffer bytes a pixel) on {agree} of {total} groups")
+            print(f"{prof}: not checked (panvk 25.0 has no Valhall v12 path)")
+            continue
+        budget, largest = chip
+        agree_fits = agree_tile = 0
+        for r in rows:
+            e = r["model"][prof]
+            tib_bpp = r["driver_tib"] / r["driver_tile"] if r["driver_tile"] else 0
+            need = 1 << max(0, math.ceil(math.log2(tib_bpp))) if tib_bpp >= 1 else 1
+            area = max(16, min(budget // need, largest))
+            agree_fits += e["fits"] == (area >= 256)
+            agree_tile += e["tile"][0] * e["tile"][1] == area
+        print(f"{prof} model vs panvk's rule (computed, not run: half of {budget * 2} B, at most {shape(largest)}): "
+              f"fits agrees on {agree_fits} of {n} groups, tile size on {agree_tile} of {n}")
 
 
 def model_main(argv):

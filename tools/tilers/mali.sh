@@ -16,7 +16,12 @@ run_mali() {
     local mode=$1 kind=$2 what=$3 extra=${4:-}
     local name="$kind-$what.$mode.mali-g610${extra:+.neg}"
     local base=$OUT/$name
-    frame_cmd "$kind" "$what" "$mode" "$base"
+    if [ "$kind" = probe ]; then
+        CMD=("$TARGET/release/tilegraph" run "$HERE/$what.json" --backend vulkan --size "$SIZE"
+            --recorded-json "$base.json" --mode "$mode")
+    else
+        frame_cmd "$kind" "$what" "$mode" "$base"
+    fi
     rm -f "$base".pd.ctx-*
     if ! env VK_DRIVER_FILES="$PAN_ICD" VK_ICD_FILENAMES="$PAN_ICD" LD_PRELOAD="$PAN_SHIM" \
         PAN_GPU_ID=0xa867 PANVK_DEBUG=interpret PANDECODE_DUMP_FILE="$base.pd" \
@@ -40,10 +45,13 @@ for c in $selected; do
     mali_cases+=("planned $kind $what" "naive $kind $what")
     [ "$kind" = graph ] && mali_cases+=("dont-care $kind $what")
 done
+# Groups from 16 to 128 colour bytes a pixel, to hold the tile model against panvk past its budget
+# (no example graph comes near it).
+mali_cases+=("planned probe mali_budget")
 echo "== ${#mali_cases[@]} frames on panvk 25.0 (Mali-G610 on the panfrost shim; $SIZE; $JOBS at a time)"
 mali_start=$(date +%s)
 printf '%s\n' "${mali_cases[@]}" | xargs -P "$JOBS" -L 1 bash -c 'run_mali "$@"' _
-for c in $selected; do
+for c in $selected probe:mali_budget; do
     for mode in planned naive dont-care; do
         f="$OUT/${c%%:*}-${c#*:}.$mode.mali-g610.txt"
         [ -f "$f" ] && cat "$f"
@@ -58,6 +66,8 @@ for c in $selected; do
         --tile mali-g610 --tile mali-g720 --format json >"$OUT/graph-${c#*:}.mali-plan.json" 2>/dev/null ||
         rm -f "$OUT/graph-${c#*:}.mali-plan.json"
 done
+"$TARGET/release/tilegraph" plan "$HERE/mali_budget.json" --tile mali-g71 --tile mali-g52 --tile mali-g610 \
+    --tile mali-g720 --format json >"$OUT/probe-mali_budget.mali-plan.json"
 python3 "$HERE/mali.py" model --runs "$OUT" || true
 
 echo "== negative control: panvk told to preload where the plan says DontCare (PANVK_DONT_CARE_AS_LOAD, patch 0003)"
