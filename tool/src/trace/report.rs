@@ -274,7 +274,7 @@ fn sub_bytes(plan: &CompiledGraph, resource: &str, mip: u32, one_sample: bool) -
 }
 
 /// The app's bytes for one attachment, as the plan's traffic counts them: a load, a store, a
-/// resolve (a read-only depth: its load).
+/// resolve (a read-only depth: its load and the backend's store).
 fn app_bytes(
     plan: &CompiledGraph,
     model: &Model,
@@ -288,7 +288,8 @@ fn app_bytes(
     if matches!(ops.load, "load" | "read_only") {
         bytes += b;
     }
-    if ops.store == "store" {
+    // A read-only depth is stored by the backend, as the plan's traffic counts it.
+    if ops.store == "store" || ops.load == "read_only" {
         bytes += b;
     }
     if let Some(r) = a.resolve {
@@ -381,7 +382,8 @@ fn group_ops(
     let (store, resolve) = if !last {
         ("tile", false)
     } else {
-        if att.store == StoreOp::Store {
+        // A read-only depth is stored by the backend (wgpu-core hands Vulkan Load + Store).
+        if att.store == StoreOp::Store || att.read_only {
             bytes += b;
         }
         if let Some(r) = att.resolve {

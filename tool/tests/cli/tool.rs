@@ -184,8 +184,10 @@ fn tile_flags_report_each_profile_asked_for() {
     assert_eq!(gbuffer[0]["bytes_per_pixel"], 12);
     assert_eq!(gbuffer[0]["tile"], serde_json::json!([16, 16]));
     assert_eq!(gbuffer[1]["bytes_per_pixel"], 16);
-    // turnip 22.3's grid: 35 bins (the lower bound ⌈W×H×16 B ÷ 1 MiB⌉ would say 32).
-    assert_eq!(gbuffer[1]["bins"], 35);
+    // turnip 25.0's grid: 34 bins of 960x64 (the lower bound ⌈W×H×16 B ÷ 1 MiB⌉ would say 32).
+    assert_eq!(gbuffer[1]["driver"], "turnip 25.0");
+    assert_eq!(gbuffer[1]["bins"], 34);
+    assert_eq!(gbuffer[1]["bin"], serde_json::json!([960, 64]));
     assert_eq!(gbuffer[2]["spilled"], serde_json::json!([]));
     assert!(p["memory"]["declared_bytes"].as_u64().unwrap() > 0);
 
@@ -569,13 +571,16 @@ fn a_tile_profile_file_is_reported_beside_the_built_in_ones() {
     let tile = &p["groups"][0]["tile"];
     assert_eq!(tile[0]["profile"], "adreno-630");
     assert_eq!(tile[1]["profile"], "xr2");
-    // Meta's published XR2 bin for 4× MSAA 32-bit colour + D24S8, multiview.
-    assert_eq!(tile[1]["bin"], serde_json::json!([96, 176]));
+    // Turnip 25.0's grid with the XR2's figures: the fewest bins (Meta's published 96x176 for
+    // 4× MSAA 32-bit colour + D24S8, multiview, also fits: 135 of them; the guide compares).
+    assert_eq!(tile[1]["bin"], serde_json::json!([288, 64]));
+    assert_eq!(tile[1]["bins"], 125);
+    assert_eq!(tile[1]["driver"], "turnip 25.0");
     assert!(
         tile[1]["bin_reason"]
             .as_str()
             .unwrap()
-            .contains("48 KiB of GMEM kept for the 2D engine"),
+            .contains("36864 pixels a bin over every view"),
         "{tile}"
     );
     // A bad file is a usage error naming the file and what is wrong.
