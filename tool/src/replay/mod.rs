@@ -187,6 +187,7 @@ pub struct Outcome {
 pub fn replay(dir: &Path, options: &ReplayOptions) -> Result<Outcome, ReplayError> {
     let trace = crate::trace::read_trace(dir)?;
     let model = crate::trace::build_model(&trace)?;
+    player::check_handled(&trace)?;
     let (plan, changes) = if options.replanned {
         let report = crate::trace::analyse(dir, 60)?;
         let discard = options.discard_store.as_deref();

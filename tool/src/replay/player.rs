@@ -8,8 +8,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use tilegraph::helpers::{Backend, DeviceOptions};
+use wgpu_core::command::{Command, DrawCommandFamily, PointerReferences, RenderCommand};
 use wgpu_core::device::trace::{Action, Data, DataKind};
 use wgpu_core::id::{Marker, PointerId, markers};
+use wgpu_core::pipeline::RenderPipelineVertexProcessor;
 
 use super::replan::Plan;
 use super::{Image, ReplayError, Replayed};
@@ -36,6 +38,56 @@ pub(super) fn init(trace: &Trace, model: &Model) -> Result<Init, ReplayError> {
         }),
         _ => Err(ReplayError::NoInit { action: 0 }),
     }
+}
+
+/// The first action the replay cannot perform, found before any GPU work: shaders other than
+/// WGSL, mesh shaders, render bundles, textures wgpu refused. (What `tilegraph trace` already
+/// refuses, `build_model` reports.)
+pub(super) fn check_handled(trace: &Trace) -> Result<(), ReplayError> {
+    for (action, a) in trace.actions.iter().enumerate() {
+        let what = match a {
+            Action::CreateShaderModule { data, .. } if !is_wgsl(data) => {
+                "a shader module whose source is not WGSL"
+            }
+            Action::CreateShaderModulePassthrough { .. } => "a passthrough shader module",
+            Action::CreateTextureError(..) => "a texture wgpu refused to create",
+            Action::CreateGeneralRenderPipeline { desc, .. }
+                if matches!(desc.vertex, RenderPipelineVertexProcessor::Mesh(..)) =>
+            {
+                "a mesh shader pipeline"
+            }
+            Action::Submit(_, commands) if commands.iter().any(unhandled_command) => {
+                "a render bundle or mesh shader draw in a render pass"
+            }
+            _ => continue,
+        };
+        return Err(ReplayError::Unhandled {
+            action,
+            what: what.into(),
+        });
+    }
+    Ok(())
+}
+
+fn unhandled_command(command: &Command<PointerReferences>) -> bool {
+    let Command::RunRenderPass { pass, .. } = command else {
+        return false;
+    };
+    pass.commands.iter().any(|c| {
+        matches!(
+            c,
+            RenderCommand::ExecuteBundle(_)
+                | RenderCommand::DrawMeshTasks { .. }
+                | RenderCommand::DrawIndirect {
+                    family: DrawCommandFamily::DrawMeshTasks,
+                    ..
+                }
+                | RenderCommand::MultiDrawIndirectCount {
+                    family: DrawCommandFamily::DrawMeshTasks,
+                    ..
+                }
+        )
+    })
 }
 
 /// A device on `backend` with the trace's features and limits (DESIGN 2.6's documented path).
