@@ -717,9 +717,10 @@ mod replay_command {
             out.push_str("; recorded and replanned images byte-equal");
         }
         if o.unrecorded > 0 {
+            let s = if o.unrecorded == 1 { "" } else { "s" };
             let _ = write!(
                 out,
-                " ({} submissions missing from the trace)",
+                " ({} submission{s} missing from the trace)",
                 o.unrecorded
             );
         }
