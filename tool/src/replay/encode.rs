@@ -219,28 +219,7 @@ fn render_pass(
         }));
     }
     let depth = match target.depth {
-        Some(d) => {
-            let (v, format) = view(&d.view)?;
-            let new = ops_of(None);
-            let depth = format.has_depth_aspect().then(|| {
-                channel(&d.depth, new, |c| match c {
-                    ClearValue::Depth(v) | ClearValue::DepthStencil { depth: v, .. } => Some(v),
-                    ClearValue::Color(_) => None,
-                })
-            });
-            let stencil = format.has_stencil_aspect().then(|| {
-                channel(&d.stencil, new, |c| match c {
-                    ClearValue::Depth(_) => Some(0),
-                    ClearValue::DepthStencil { stencil, .. } => Some(stencil),
-                    ClearValue::Color(_) => None,
-                })
-            });
-            Some(wgpu::RenderPassDepthStencilAttachment {
-                view: v,
-                depth_ops: depth.flatten(),
-                stencil_ops: stencil.flatten(),
-            })
-        }
+        Some(d) => Some(depth_attachment(view(&d.view)?, d, ops_of(None))),
         None => None,
     };
     let timestamp_writes = match target.timestamps {
@@ -268,6 +247,33 @@ fn render_pass(
         render_command(&mut rp, o, pass, command, (&mut cursor, action))?;
     }
     Ok(())
+}
+
+/// The depth-stencil attachment, its aspects' ops replaced by `new`'s where it changes them;
+/// an aspect the format lacks has none.
+fn depth_attachment<'v>(
+    (view, format): &'v (wgpu::TextureView, wgpu::TextureFormat),
+    d: &ResolvedRenderPassDepthStencilAttachment<PointerId<markers::TextureView>>,
+    new: NewOps,
+) -> wgpu::RenderPassDepthStencilAttachment<'v> {
+    let depth = format.has_depth_aspect().then(|| {
+        channel(&d.depth, new, |c| match c {
+            ClearValue::Depth(v) | ClearValue::DepthStencil { depth: v, .. } => Some(v),
+            ClearValue::Color(_) => None,
+        })
+    });
+    let stencil = format.has_stencil_aspect().then(|| {
+        channel(&d.stencil, new, |c| match c {
+            ClearValue::Depth(_) => Some(0),
+            ClearValue::DepthStencil { stencil, .. } => Some(stencil),
+            ClearValue::Color(_) => None,
+        })
+    });
+    wgpu::RenderPassDepthStencilAttachment {
+        view,
+        depth_ops: depth.flatten(),
+        stencil_ops: stencil.flatten(),
+    }
 }
 
 /// A depth or stencil aspect's ops (`None`: read-only), with the plan's where it changes them.
@@ -492,6 +498,21 @@ fn draw_or_query(
                 DrawCommandFamily::DrawMeshTasks => return Err(unhandled("a mesh shader draw")),
             }
         }
+        RenderCommand::DrawMeshTasks { .. } => return Err(unhandled("a mesh shader draw")),
+        RenderCommand::ExecuteBundle(_) => return Err(unhandled("a render bundle")),
+        other => query(rp, o, other, action)?,
+    }
+    Ok(())
+}
+
+/// Queries of a render pass.
+fn query(
+    rp: &mut wgpu::RenderPass<'_>,
+    o: &Objects,
+    command: &RenderCommand<PointerReferences>,
+    action: usize,
+) -> Result<(), ReplayError> {
+    match command {
         RenderCommand::WriteTimestamp {
             query_set,
             query_index,
@@ -505,9 +526,12 @@ fn draw_or_query(
             query_index,
         } => rp.begin_pipeline_statistics_query(query_set_of(o, query_set, action)?, *query_index),
         RenderCommand::EndPipelineStatisticsQuery => rp.end_pipeline_statistics_query(),
-        RenderCommand::DrawMeshTasks { .. } => return Err(unhandled("a mesh shader draw")),
-        RenderCommand::ExecuteBundle(_) => return Err(unhandled("a render bundle")),
-        _ => return Err(unhandled("a render pass command")),
+        _ => {
+            return Err(ReplayError::Unhandled {
+                action,
+                what: "a render pass command".into(),
+            });
+        }
     }
     Ok(())
 }

@@ -131,6 +131,31 @@ pub(super) struct Surface {
     current: Option<wgpu::Texture>,
 }
 
+impl Surface {
+    /// The offscreen stand-in for a surface configured with `config`.
+    fn new(config: &wgpu::wgt::SurfaceConfiguration<Vec<wgpu::TextureFormat>>) -> Self {
+        Surface {
+            desc: wgpu::TextureDescriptor {
+                label: Some("surface"),
+                size: wgpu::Extent3d {
+                    width: config.width,
+                    height: config.height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: config.format,
+                usage: readable(config.usage, config.format, 1)
+                    | wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            },
+            view_formats: config.view_formats.clone(),
+            current: None,
+        }
+    }
+}
+
 /// Objects of one kind by their trace id. A dropped object stays until the next submission
 /// has run: an app may drop a view or buffer after recording the commands that use it and
 /// before submitting them (wgpu keeps it alive meanwhile, so its id cannot be reused before).
@@ -485,29 +510,7 @@ impl Objects {
                 gpu.queue.write_texture(to, &bytes, *layout, *size);
             }
             Action::ConfigureSurface(surface, config) => {
-                let desc = wgpu::TextureDescriptor {
-                    label: Some("surface"),
-                    size: wgpu::Extent3d {
-                        width: config.width,
-                        height: config.height,
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    format: config.format,
-                    usage: readable(config.usage, config.format, 1)
-                        | wgpu::TextureUsages::RENDER_ATTACHMENT,
-                    view_formats: &[],
-                };
-                let view_formats = config.view_formats.clone();
-                let current = None;
-                let state = Surface {
-                    desc,
-                    view_formats,
-                    current,
-                };
-                self.surfaces.insert(*surface, state);
+                self.surfaces.insert(*surface, Surface::new(config));
                 self.indexed.push(Indexed::Surface(*surface));
             }
             Action::GetSurfaceTexture { id, parent } => {
