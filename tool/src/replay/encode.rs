@@ -128,7 +128,7 @@ fn copy(
             destination_offset,
         } => encoder.resolve_query_set(
             query_set_of(o, query_set, action)?,
-            *start_query..start_query + query_count,
+            *start_query..start_query.saturating_add(*query_count),
             buffer(destination)?,
             *destination_offset,
         ),
@@ -350,14 +350,24 @@ fn immediates(all: &[u32], values_offset: Option<u32>, size_bytes: u32) -> Vec<u
     }
 }
 
+/// The part of `buffer` a vertex or index binding names; past its end is an error (wgpu would
+/// panic).
 fn slice(
     buffer: &wgpu::Buffer,
     offset: u64,
     size: Option<wgpu::BufferSize>,
-) -> wgpu::BufferSlice<'_> {
-    match size {
-        Some(size) => buffer.slice(offset..offset + size.get()),
-        None => buffer.slice(offset..),
+    action: usize,
+) -> Result<wgpu::BufferSlice<'_>, ReplayError> {
+    let end = size.map_or(Some(buffer.size()), |s| offset.checked_add(s.get()));
+    match end {
+        Some(end) if offset <= end && end <= buffer.size() => Ok(buffer.slice(offset..end)),
+        _ => Err(ReplayError::Wgpu {
+            action,
+            message: format!(
+                "a vertex or index buffer binding at {offset} (size {size:?}) past the end of a buffer of {} bytes",
+                buffer.size()
+            ),
+        }),
     }
 }
 
@@ -391,14 +401,14 @@ fn render_command(
             index_format,
             offset,
             size,
-        } => rp.set_index_buffer(slice(buffer(b)?, *offset, *size), *index_format),
+        } => rp.set_index_buffer(slice(buffer(b)?, *offset, *size, action)?, *index_format),
         RenderCommand::SetVertexBuffer {
             slot,
             buffer: b,
             offset,
             size,
         } => match b {
-            Some(b) => rp.set_vertex_buffer(*slot, slice(buffer(b)?, *offset, *size)),
+            Some(b) => rp.set_vertex_buffer(*slot, slice(buffer(b)?, *offset, *size, action)?),
             None => rp.set_vertex_buffer(*slot, None),
         },
         RenderCommand::SetBlendConstant(c) => rp.set_blend_constant(*c),
@@ -448,8 +458,8 @@ fn draw_or_query(
             first_vertex,
             first_instance,
         } => rp.draw(
-            *first_vertex..first_vertex + vertex_count,
-            *first_instance..first_instance + instance_count,
+            *first_vertex..first_vertex.saturating_add(*vertex_count),
+            *first_instance..first_instance.saturating_add(*instance_count),
         ),
         RenderCommand::DrawIndexed {
             index_count,
@@ -458,9 +468,9 @@ fn draw_or_query(
             base_vertex,
             first_instance,
         } => rp.draw_indexed(
-            *first_index..first_index + index_count,
+            *first_index..first_index.saturating_add(*index_count),
             *base_vertex,
-            *first_instance..first_instance + instance_count,
+            *first_instance..first_instance.saturating_add(*instance_count),
         ),
         RenderCommand::DrawIndirect {
             buffer: b,

@@ -10,6 +10,10 @@
 //! - `encode`: a submission's commands, with the replanned ops put in.
 //! - `replan`: the proven ops of the trace's report, per attachment.
 //!
+//! The actions are translated into wgpu calls here rather than fed to wgpu-core's own player
+//! (which is not published): the device is opened the documented way through wgpu, and the
+//! surface and buffer mappings need standing in for anyway.
+//!
 //! The trace is read through wgpu-core's own action types, as `tilegraph trace` reads it; a
 //! submission wgpu could not record (one using `LoadOp::DontCare`) is missing from the trace and
 //! so from both replays alike.
