@@ -12,6 +12,8 @@
 //! - [`timings`]: median GPU time per group and per frame from the executor's timestamps.
 //! - [`trace`]: a wgpu API trace of any app rebuilt as graph descriptions, each frame's plan
 //!   set beside the app's own load and store ops (`tilegraph trace`).
+//! - [`replay`]: a wgpu API trace played back through wgpu as recorded and with the proven ops,
+//!   each frame's image compared byte for byte (`tilegraph replay`).
 //! - [`soak`]: a long run of changing graphs, sizes and histories on one executor, checking that
 //!   memory and every cache stay bounded.
 //!
@@ -22,6 +24,7 @@
 pub mod adapt;
 pub mod executed;
 pub mod headless;
+pub mod replay;
 pub mod soak;
 pub mod synthetic;
 pub mod timings;

@@ -46,6 +46,10 @@ enum Command {
     /// frame, the app's load, store and resolve ops beside the plan's and the bytes between
     /// them: proven from the trace, and if every pixel is written.
     Trace(trace_command::TraceArgs),
+    /// Replays a wgpu 30 API trace through wgpu, as recorded and (`--replan`) with the ops
+    /// `trace` proves in place of the app's; prints each frame's image hash and compares the
+    /// two replays byte for byte (a difference exits non-zero, naming frame and texture).
+    Replay(replay_command::ReplayArgs),
 }
 
 /// How a description is compiled: shared by every command.
@@ -228,6 +232,7 @@ fn main() -> ExitCode {
     let (args, fps, json) = match &cli.command {
         Command::Run(args) => return run_command::main(args),
         Command::Trace(args) => return trace_command::main(args),
+        Command::Replay(args) => return replay_command::main(args),
         Command::Plan {
             compile,
             format,
@@ -593,5 +598,171 @@ mod trace_command {
             Format::Json => report.to_json(),
             Format::Html => report.to_html(),
         })
+    }
+}
+
+/// `tilegraph replay`: a wgpu trace played back as recorded and with the proven ops.
+mod replay_command {
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    use tilegraph::helpers::Backend;
+    use tilegraph_tool::replay::{self, Outcome, ReplayError, ReplayOptions};
+
+    /// `tilegraph replay`'s arguments.
+    #[derive(clap::Args)]
+    pub(super) struct ReplayArgs {
+        /// The trace's directory (`trace.ron` and its data files).
+        dir: PathBuf,
+        /// Replay with the ops `tilegraph trace` proves (loads, stores, resolves) in place of
+        /// the app's, and compare with the replay as recorded (unless `--no-compare`).
+        #[arg(long)]
+        replan: bool,
+        /// Replay as recorded and replanned, and compare their images byte for byte.
+        #[arg(long)]
+        compare: bool,
+        /// With `--replan`: only the replanned replay.
+        #[arg(long, requires = "replan", conflicts_with = "compare")]
+        no_compare: bool,
+        /// The wgpu backend (default: `TILEGRAPH_BACKEND`, else Vulkan, then GL).
+        #[arg(long, value_enum)]
+        backend: Option<BackendArg>,
+        /// What to print: one line per image, or JSON.
+        #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
+        format: ReplayFormat,
+        /// A deliberately wrong replan, to show that a difference is caught: the store of
+        /// PASS/RESOURCE (as `trace` names them) becomes a discard in the replanned replay.
+        #[arg(long, value_name = "PASS/RESOURCE", hide = true)]
+        discard_store: Option<String>,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+    enum BackendArg {
+        Vulkan,
+        Gl,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+    enum ReplayFormat {
+        Text,
+        Json,
+    }
+
+    pub(super) fn main(args: &ReplayArgs) -> ExitCode {
+        match run(args) {
+            Ok(outcome) => {
+                match args.format {
+                    ReplayFormat::Text => print!("{}", text(&outcome)),
+                    ReplayFormat::Json => println!("{}", json(&outcome)),
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", e.kind());
+                if args.format == ReplayFormat::Json {
+                    println!("{}", json_error(&e));
+                }
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn run(args: &ReplayArgs) -> Result<Outcome, ReplayError> {
+        let backend = match args.backend {
+            Some(BackendArg::Vulkan) => Backend::Vulkan,
+            Some(BackendArg::Gl) => Backend::Gl,
+            None => Backend::from_env()?,
+        };
+        let both = args.compare || (args.replan && !args.no_compare);
+        let mut options = ReplayOptions::new(backend, both || !args.replan, args.replan || both);
+        options.discard_store = args.discard_store.clone();
+        replay::replay(&args.dir, &options)
+    }
+
+    fn text(o: &Outcome) -> String {
+        use std::fmt::Write as _;
+        let mut out = format!("replay {} on {}\n", o.dir.display(), o.adapter);
+        let runs = [("recorded", &o.recorded), ("replanned", &o.replanned)];
+        let first = runs.iter().find_map(|(_, r)| r.as_ref());
+        for (i, image) in first
+            .map(|r| r.images.iter())
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let _ = write!(
+                out,
+                "frame {} (action {}): {} {}x{} {:?}",
+                image.frame, image.action, image.texture, image.size.0, image.size.1, image.format
+            );
+            for (name, run) in &runs {
+                if let Some(img) = run.as_ref().and_then(|r| r.images.get(i)) {
+                    let _ = write!(out, "  {name} {:016x}", img.hash());
+                }
+            }
+            out.push('\n');
+        }
+        let images = first.map_or(0, |r| r.images.len());
+        let frames = first.map_or(0, |r| r.frames);
+        let _ = write!(out, "{frames} frames, {images} images");
+        if o.replanned.is_some() {
+            let c = o.changes;
+            let _ = write!(
+                out,
+                "; replanned: {} loads, {} stores, {} resolves changed",
+                c.loads, c.stores, c.resolves
+            );
+        }
+        if o.recorded.is_some() && o.replanned.is_some() {
+            out.push_str("; recorded and replanned images byte-equal");
+        }
+        if o.unrecorded > 0 {
+            let s = if o.unrecorded == 1 { "" } else { "s" };
+            let _ = write!(
+                out,
+                " ({} submission{s} missing from the trace)",
+                o.unrecorded
+            );
+        }
+        out.push('\n');
+        out
+    }
+
+    fn json(o: &Outcome) -> serde_json::Value {
+        let run = |r: &Option<replay::Replayed>| {
+            r.as_ref().map(|r| {
+                serde_json::json!({
+                    "frames": r.frames,
+                    "images": r.images.iter().map(|i| serde_json::json!({
+                        "frame": i.frame,
+                        "action": i.action,
+                        "texture": i.texture,
+                        "format": format!("{:?}", i.format),
+                        "size": [i.size.0, i.size.1],
+                        "hash": format!("{:016x}", i.hash()),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+        };
+        serde_json::json!({
+            "dir": o.dir.display().to_string(),
+            "adapter": o.adapter,
+            "recorded": run(&o.recorded),
+            "replanned": run(&o.replanned),
+            "changes": {"loads": o.changes.loads, "stores": o.changes.stores,
+                "resolves": o.changes.resolves},
+            "equal": (o.recorded.is_some() && o.replanned.is_some()).then_some(true),
+            "unrecorded_submissions": o.unrecorded,
+        })
+    }
+
+    fn json_error(e: &ReplayError) -> serde_json::Value {
+        let mut error = serde_json::json!({
+            "kind": e.kind(), "action": e.action(), "message": e.to_string()});
+        if let ReplayError::Differs { frame, texture, .. } = e {
+            error["frame"] = (*frame).into();
+            error["texture"] = texture.clone().into();
+        }
+        serde_json::json!({ "error": error })
     }
 }

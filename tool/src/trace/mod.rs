@@ -15,8 +15,8 @@
 //! submissions leave the same gap (wgpu records no action for them).
 
 mod describe;
-mod model;
-mod read;
+pub(crate) mod model;
+pub(crate) mod read;
 mod report;
 mod text;
 
@@ -108,6 +108,16 @@ impl TraceError {
             | TraceError::Graph { action, .. } => Some(*action),
         }
     }
+}
+
+/// Reads the trace in `dir` (for `tilegraph replay`).
+pub(crate) fn read_trace(dir: &Path) -> Result<read::Trace, TraceError> {
+    read::read(dir)
+}
+
+/// The trace's objects and frames (for `tilegraph replay`).
+pub(crate) fn build_model(trace: &read::Trace) -> Result<model::Model, TraceError> {
+    model::build(trace)
 }
 
 /// Reads the trace in `dir` and reports every frame.

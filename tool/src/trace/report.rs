@@ -6,7 +6,7 @@
 use serde_json::Value;
 use tilegraph::decl::ResourceKind;
 use tilegraph::plan::{AttachmentPlan, Group, LoadOp, StoreOp};
-use tilegraph::{CompileOptions, CompiledGraph, PassId, RenderGraph, Subresource};
+use tilegraph::{ClearValue, CompileOptions, CompiledGraph, PassId, RenderGraph, Subresource};
 
 use super::TraceError;
 use super::describe::Described;
@@ -45,6 +45,12 @@ pub struct Row {
     /// a frame that saves against the proven plan. `None` where the app's op is neither a
     /// Clear nor a Load, or the attachment is read-only.
     pub if_covered: Option<(&'static str, u64)>,
+    /// Where the attachment is in the trace: the `Submit` action, the render pass's place among
+    /// that submission's render passes, and the colour attachment's place among the pass's
+    /// colour attachments (`None`: its depth-stencil attachment); all from 0.
+    pub at: (usize, usize, Option<usize>),
+    /// The plan's clear value where its load is `clear`.
+    pub plan_clear: Option<ClearValue>,
 }
 
 /// One frame's report.
@@ -157,10 +163,17 @@ fn frame_report(
 ) -> Result<FrameReport, TraceError> {
     let frame = &model.frames[index];
     let mut rows = Vec::new();
+    let mut ordinal = (usize::MAX, 0);
     for (p, pass) in frame.passes.iter().enumerate() {
         if pass.kind != PassKind::Render {
             continue;
         }
+        // The render pass's place among its submission's render passes.
+        ordinal = if ordinal.0 == pass.action {
+            (pass.action, ordinal.1 + 1)
+        } else {
+            (pass.action, 0)
+        };
         let name = &d.pass_names[p];
         let attachments = pass.color.iter().enumerate().map(|(s, a)| (a, Some(s)));
         for (a, slot) in attachments.chain(pass.depth.iter().map(|a| (a, None))) {
@@ -169,7 +182,7 @@ fn frame_report(
                 mip: a.range.mips.0,
                 layer: a.range.layers.0,
             };
-            let (plan_ops, plan_bytes) = plan_ops(&plan, &d, name, &resource, sub);
+            let (plan_ops, plan_bytes, plan_clear) = plan_ops(&plan, &d, name, &resource, sub);
             let app_bytes = app_bytes(&plan, model, a, &resource, sub);
             let if_covered = if_covered(&d, p, slot, a, plan.traffic().bytes_per_frame, fps);
             rows.push(Row {
@@ -182,6 +195,8 @@ fn frame_report(
                 app_bytes,
                 plan_bytes,
                 if_covered,
+                at: (pass.action, ordinal.1, slot),
+                plan_clear,
             });
         }
     }
@@ -299,31 +314,32 @@ fn app_bytes(
 }
 
 /// The plan's ops for one attachment of one pass: the group's load where the pass is the
-/// group's first to attach it, its store where the last; `tile` between.
+/// group's first to attach it, its store where the last; `tile` between. With the bytes, and
+/// the clear value where the load is a clear.
 fn plan_ops(
     plan: &CompiledGraph,
     d: &Described,
     pass: &str,
     resource: &str,
     sub: Subresource,
-) -> (Ops, u64) {
+) -> (Ops, u64, Option<ClearValue>) {
     let culled = Ops {
         load: "culled",
         store: "culled",
         resolve: false,
     };
     let (Some(pid), Some(rid)) = (plan.pass_id(pass), plan.resource_id(resource)) else {
-        return (culled, 0);
+        return (culled, 0, None);
     };
     let Some(group_id) = plan.passes()[pid.index()].group else {
-        return (culled, 0);
+        return (culled, 0, None);
     };
     let group = plan.group(group_id);
     let Some(att) = group
         .attachments()
         .find(|a| a.resource == rid && a.sub == sub)
     else {
-        return (culled, 0);
+        return (culled, 0, None);
     };
     let attaching: Vec<PassId> = group
         .passes
@@ -333,7 +349,12 @@ fn plan_ops(
         .collect();
     let first = attaching.first() == Some(&pid);
     let last = attaching.last() == Some(&pid);
-    group_ops(plan, group, att, resource, (first, last))
+    let clear = match att.load {
+        LoadOp::Clear(v) if first => Some(v),
+        _ => None,
+    };
+    let (ops, bytes) = group_ops(plan, group, att, resource, (first, last));
+    (ops, bytes, clear)
 }
 
 /// Whether pass `p` of the plan attaches `resource` at `sub` (by its description entry).

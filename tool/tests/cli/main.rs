@@ -2,5 +2,6 @@
 //! library's answers to the same bad input.
 
 mod bad_input;
+mod replay;
 mod tool;
 mod trace;

@@ -3,5 +3,6 @@
 
 mod apitrace;
 mod inputs;
+mod replay;
 mod run;
 mod vendor;
