@@ -26,8 +26,14 @@ fn record(app: &str, exe: &str, args: &[&str]) -> (PathBuf, String) {
         args.join("").replace('-', "")
     ));
     let _ = std::fs::remove_dir_all(&dir);
+    let frames = if args.contains(&"--frames") {
+        vec![]
+    } else {
+        vec!["--frames".to_string(), FRAMES.to_string()]
+    };
     let out = Command::new(exe)
-        .args(["--backend", &backend, "--frames", &FRAMES.to_string()])
+        .args(["--backend", &backend])
+        .args(frames)
         .args(["--size", &format!("{W}x{H}")])
         .arg("--trace-dir")
         .arg(&dir)
@@ -213,5 +219,26 @@ fn mipmap_levels_are_stored_for_the_next_level_and_the_frames() {
         assert_eq!(rows.len(), 1, "{rows:?}");
         assert_eq!((rows[0].1.as_str(), rows[0].3), ("clear/store", SCREEN));
         assert_eq!(frame.plan_bytes, frame.app_bytes);
+    }
+}
+
+#[test]
+fn boids_load_is_proven_unneeded_only_on_images_no_earlier_frame_drew() {
+    // Six frames over three images: frames 0-2 load images nothing drew, frames 3-5 load what
+    // frames 0-2 drew (the original draws over the surface's contents).
+    let report = report("boids", env!("CARGO_BIN_EXE_boids"), &["--frames", "6"]);
+    assert_eq!(report.frames.len(), 6);
+    for (i, frame) in report.frames.iter().enumerate() {
+        let rows = rows(frame);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].1, "load/store");
+        let fresh = i < tilegraph_traced_apps::IMAGES;
+        let (plan, saved) = if fresh {
+            ("clear/store", SCREEN)
+        } else {
+            ("load/store", 0)
+        };
+        assert_eq!(rows[0].2, plan, "frame {i}");
+        assert_eq!(frame.app_bytes - frame.plan_bytes, saved, "frame {i}");
     }
 }
