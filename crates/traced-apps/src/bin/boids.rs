@@ -37,6 +37,43 @@ fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
+/// The simulation's bind group layout (parameters, boids read, boids written) and pipeline.
+fn compute_pipeline(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: None,
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: wgpu::BufferSize::new(28),
+                },
+                count: None,
+            },
+            storage(1, true),
+            storage(2, false),
+        ],
+    });
+    let compute_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("compute"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let module =
+        device.create_shader_module(wgpu::include_wgsl!("../../shaders/boids_compute.wgsl"));
+    let compute = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("boids"),
+        layout: Some(&compute_layout),
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    (layout, compute)
+}
+
 struct Boids {
     groups: Vec<wgpu::BindGroup>,
     buffers: Vec<wgpu::Buffer>,
@@ -54,38 +91,7 @@ impl Boids {
             contents: bytemuck::cast_slice(&params),
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: None,
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(28),
-                    },
-                    count: None,
-                },
-                storage(1, true),
-                storage(2, false),
-            ],
-        });
-        let compute_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("compute"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let module =
-            device.create_shader_module(wgpu::include_wgsl!("../../shaders/boids_compute.wgsl"));
-        let compute = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("boids"),
-            layout: Some(&compute_layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let (layout, compute) = compute_pipeline(device);
         let start = start();
         let buffers: Vec<_> = (0..2)
             .map(|i| {

@@ -136,6 +136,59 @@ fn scene_pipeline(
     })
 }
 
+/// The tone-mapping pass's pipeline: a triangle over the screen sampling the HDR image.
+fn tonemap_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderPipeline {
+    let tonemap_shader =
+        device.create_shader_module(wgpu::include_wgsl!("../../shaders/hdr_tonemap.wgsl"));
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("tonemap"),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &tonemap_shader,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: &tonemap_shader,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(format.into())],
+        }),
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// The scene's pipelines: the instanced cubes, the light marker and the sky.
+fn scene_pipelines(device: &wgpu::Device) -> [wgpu::RenderPipeline; 3] {
+    let shader = device.create_shader_module(wgpu::include_wgsl!("../../shaders/hdr_scene.wgsl"));
+    let cube_layout = wgpu::VertexBufferLayout {
+        array_stride: 24,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+    };
+    let instance_layout = wgpu::VertexBufferLayout {
+        array_stride: 12,
+        step_mode: wgpu::VertexStepMode::Instance,
+        attributes: &wgpu::vertex_attr_array![2 => Float32x3],
+    };
+    let cube_buffers = [Some(cube_layout.clone()), Some(instance_layout)];
+    let light_buffers = [Some(cube_layout)];
+    let kind = |entry, buffers, depth_write| Kind {
+        entry,
+        buffers,
+        depth_write,
+    };
+    let cubes = scene_pipeline(device, &shader, kind("cube", &cube_buffers, true));
+    let light = scene_pipeline(device, &shader, kind("light", &light_buffers, true));
+    let sky = scene_pipeline(device, &shader, kind("sky", &[], false));
+    [cubes, light, sky]
+}
+
 struct Hdr {
     cubes: wgpu::RenderPipeline,
     light: wgpu::RenderPipeline,
@@ -174,28 +227,7 @@ fn group(
 impl Hdr {
     fn new(gpu: &Gpu, screen: &Screen) -> Self {
         let device = &gpu.device;
-        let shader =
-            device.create_shader_module(wgpu::include_wgsl!("../../shaders/hdr_scene.wgsl"));
-        let cube_layout = wgpu::VertexBufferLayout {
-            array_stride: 24,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
-        };
-        let instance_layout = wgpu::VertexBufferLayout {
-            array_stride: 12,
-            step_mode: wgpu::VertexStepMode::Instance,
-            attributes: &wgpu::vertex_attr_array![2 => Float32x3],
-        };
-        let cube_buffers = [Some(cube_layout.clone()), Some(instance_layout)];
-        let light_buffers = [Some(cube_layout)];
-        let kind = |entry, buffers, depth_write| Kind {
-            entry,
-            buffers,
-            depth_write,
-        };
-        let cubes = scene_pipeline(device, &shader, kind("cube", &cube_buffers, true));
-        let light = scene_pipeline(device, &shader, kind("light", &light_buffers, true));
-        let sky = scene_pipeline(device, &shader, kind("sky", &[], false));
+        let [cubes, light, sky] = scene_pipelines(device);
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let camera_buf = init(
             device,
@@ -219,29 +251,7 @@ impl Hdr {
             group(device, &sky, &both[..1]),
         ];
         let hdr = target(device, screen.size, HDR);
-        let tonemap_shader =
-            device.create_shader_module(wgpu::include_wgsl!("../../shaders/hdr_tonemap.wgsl"));
-        let tonemap = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("tonemap"),
-            layout: None,
-            vertex: wgpu::VertexState {
-                module: &tonemap_shader,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &tonemap_shader,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(screen.format.into())],
-            }),
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            multiview_mask: None,
-            cache: None,
-        });
+        let tonemap = tonemap_pipeline(device, screen.format);
         let sampler = device.create_sampler(&Default::default());
         let tonemap_group = group(
             device,

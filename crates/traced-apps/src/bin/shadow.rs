@@ -355,29 +355,7 @@ fn lights(shadow: &wgpu::Texture) -> Vec<Light> {
 impl Shadow {
     fn new(gpu: &Gpu, screen: &Screen, shadow_layers: u32) -> Self {
         let device = &gpu.device;
-        let entity_size = size_of::<EntityRaw>();
-        let stride = (entity_size as u32)
-            .next_multiple_of(device.limits().min_uniform_buffer_offset_alignment);
-        let entities = entities(stride);
-        let entity_buf = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("entities"),
-            size: u64::from(stride) * entities.len() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let entity_layout = layout(device, &[uniform_entry(0, true, entity_size)]);
-        let entity_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &entity_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &entity_buf,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(entity_size as u64),
-                }),
-            }],
-        });
+        let (entities, entity_buf, entity_layout, entity_group) = entity_uniforms(device);
         let shadow = texture(
             device,
             wgpu::Extent3d {
@@ -400,48 +378,13 @@ impl Shadow {
         });
         let forward_layout = forward_layout(device, lights_size);
         let lights = lights(&shadow);
-        let globals = Globals {
-            view_proj: camera(screen.size.0 as f32 / screen.size.1 as f32).to_cols_array_2d(),
-            light_count: [lights.len() as u32, 0, 0, 0],
-        };
-        let globals_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("globals"),
-            contents: bytemuck::bytes_of(&globals),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        });
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("shadow"),
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            compare: Some(wgpu::CompareFunction::LessEqual),
-            ..Default::default()
-        });
-        let shadow_view = shadow.create_view(&wgpu::TextureViewDescriptor {
-            dimension: Some(wgpu::TextureViewDimension::D2Array),
-            ..Default::default()
-        });
-        let forward_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &forward_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: globals_buf.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: light_buf.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(&shadow_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
-            ],
-        });
+        let aspect = screen.size.0 as f32 / screen.size.1 as f32;
+        let forward_group = forward_group(
+            device,
+            &forward_layout,
+            [&camera_globals(device, aspect, lights.len()), &light_buf],
+            &shadow,
+        );
         let forward = pipeline(
             device,
             PipelineParts {
@@ -474,6 +417,87 @@ impl Shadow {
             depth,
         }
     }
+}
+
+/// The entities, their uniform buffer (one aligned slot each, bound with a dynamic offset),
+/// its layout and bind group.
+fn entity_uniforms(
+    device: &wgpu::Device,
+) -> (
+    Vec<Entity>,
+    wgpu::Buffer,
+    wgpu::BindGroupLayout,
+    wgpu::BindGroup,
+) {
+    let entity_size = size_of::<EntityRaw>();
+    let stride =
+        (entity_size as u32).next_multiple_of(device.limits().min_uniform_buffer_offset_alignment);
+    let entities = entities(stride);
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("entities"),
+        size: u64::from(stride) * entities.len() as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let layout = layout(device, &[uniform_entry(0, true, entity_size)]);
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &buffer,
+                offset: 0,
+                size: wgpu::BufferSize::new(entity_size as u64),
+            }),
+        }],
+    });
+    (entities, buffer, layout, group)
+}
+
+/// The forward pass's globals: the camera and how many lights there are.
+fn camera_globals(device: &wgpu::Device, aspect: f32, lights: usize) -> wgpu::Buffer {
+    let globals = Globals {
+        view_proj: camera(aspect).to_cols_array_2d(),
+        light_count: [lights as u32, 0, 0, 0],
+    };
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("globals"),
+        contents: bytemuck::bytes_of(&globals),
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// The forward pass's group 0: `[globals, lights]`, the whole shadow array and a comparison
+/// sampler.
+fn forward_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    [globals, lights]: [&wgpu::Buffer; 2],
+    shadow: &wgpu::Texture,
+) -> wgpu::BindGroup {
+    let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some("shadow"),
+        mag_filter: wgpu::FilterMode::Linear,
+        min_filter: wgpu::FilterMode::Linear,
+        compare: Some(wgpu::CompareFunction::LessEqual),
+        ..Default::default()
+    });
+    let view = shadow.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        ..Default::default()
+    });
+    let entry = |binding, resource| wgpu::BindGroupEntry { binding, resource };
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout,
+        entries: &[
+            entry(0, globals.as_entire_binding()),
+            entry(1, lights.as_entire_binding()),
+            entry(2, wgpu::BindingResource::TextureView(&view)),
+            entry(3, wgpu::BindingResource::Sampler(&sampler)),
+        ],
+    })
 }
 
 /// The bake pass: a depth-only pipeline with a slope-scaled bias, and its globals (one light's
