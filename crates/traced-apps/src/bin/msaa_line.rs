@@ -1,0 +1,223 @@
+//! wgpu's `msaa_line` example on wgpu 30, headless: fifty coloured lines drawn from a render
+//! bundle into a multisampled image (Clear, Discard) resolved into the screen image, at the
+//! highest sample count the adapter offers for the format.
+
+use bytemuck::{Pod, Zeroable};
+use clap::Parser;
+use tilegraph_traced_apps::{Args, Gpu, Screen, exit_on_error, extent, finish, open};
+use wgpu::util::DeviceExt;
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct Vertex {
+    position: [f32; 2],
+    color: [f32; 4],
+}
+
+/// The shared command line, and how the lines are drawn.
+#[derive(Parser)]
+struct MsaaArgs {
+    #[command(flatten)]
+    common: Args,
+    /// Draws the lines straight into the pass instead of from a render bundle (wgpu's example
+    /// records a bundle once and executes it every frame).
+    #[arg(long)]
+    no_bundle: bool,
+}
+
+/// The highest sample count the adapter offers for `format` (1 where it offers none).
+fn max_samples(adapter: &wgpu::Adapter, format: wgpu::TextureFormat) -> u32 {
+    let flags = adapter.get_texture_format_features(format).flags;
+    [16, 8, 4, 2]
+        .into_iter()
+        .find(|&n| flags.sample_count_supported(n))
+        .unwrap_or(1)
+}
+
+fn lines() -> Vec<Vertex> {
+    let count = 50;
+    (0..count)
+        .flat_map(|i| {
+            let turn = i as f32 / count as f32 * std::f32::consts::TAU;
+            let (sin, cos) = turn.sin_cos();
+            [
+                Vertex {
+                    position: [0.0, 0.0],
+                    color: [1.0, -sin, cos, 1.0],
+                },
+                Vertex {
+                    position: [cos, sin],
+                    color: [sin, -cos, 1.0, 1.0],
+                },
+            ]
+        })
+        .collect()
+}
+
+struct MsaaLine {
+    pipeline: wgpu::RenderPipeline,
+    vertices: wgpu::Buffer,
+    count: u32,
+    bundle: Option<wgpu::RenderBundle>,
+    samples: u32,
+    multisampled: wgpu::TextureView,
+}
+
+impl MsaaLine {
+    fn new(gpu: &Gpu, screen: &Screen, bundle: bool) -> Self {
+        let device = &gpu.device;
+        let samples = max_samples(&gpu.adapter, screen.format);
+        eprintln!("sample count: {samples}");
+        let shader =
+            device.create_shader_module(wgpu::include_wgsl!("../../shaders/msaa_line.wgsl"));
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: None,
+            bind_group_layouts: &[],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("lines"),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: size_of::<Vertex>() as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x4],
+                })],
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(screen.format.into())],
+            }),
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::LineList,
+                ..Default::default()
+            },
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState {
+                count: samples,
+                ..Default::default()
+            },
+            multiview_mask: None,
+            cache: None,
+        });
+        let lines = lines();
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("lines"),
+            contents: bytemuck::cast_slice(&lines),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let multisampled = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("multisampled"),
+                size: extent(screen.size),
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format: screen.format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            })
+            .create_view(&Default::default());
+        let mut app = MsaaLine {
+            pipeline,
+            vertices,
+            count: lines.len() as u32,
+            bundle: None,
+            samples,
+            multisampled,
+        };
+        if bundle {
+            app.bundle = Some(app.record_bundle(device, screen.format));
+        }
+        app
+    }
+
+    fn record_bundle(
+        &self,
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+    ) -> wgpu::RenderBundle {
+        let mut encoder =
+            device.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
+                label: None,
+                color_formats: &[Some(format)],
+                depth_stencil: None,
+                sample_count: self.samples,
+                multiview: None,
+            });
+        encoder.set_pipeline(&self.pipeline);
+        encoder.set_vertex_buffer(0, self.vertices.slice(..));
+        encoder.draw(0..self.count, 0..1);
+        encoder.finish(&wgpu::RenderBundleDescriptor {
+            label: Some("lines"),
+        })
+    }
+
+    fn frame(&self, gpu: &Gpu, screen: &mut Screen) {
+        let view = screen.acquire();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let attachment = if self.samples == 1 {
+            wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            }
+        } else {
+            wgpu::RenderPassColorAttachment {
+                view: &self.multisampled,
+                depth_slice: None,
+                resolve_target: Some(&view),
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Discard,
+                },
+            }
+        };
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("lines"),
+                color_attachments: &[Some(attachment)],
+                ..Default::default()
+            });
+            match &self.bundle {
+                Some(bundle) => pass.execute_bundles([bundle]),
+                None => {
+                    pass.set_pipeline(&self.pipeline);
+                    pass.set_vertex_buffer(0, self.vertices.slice(..));
+                    pass.draw(0..self.count, 0..1);
+                }
+            }
+        }
+        screen.present(&mut encoder);
+        gpu.queue.submit([encoder.finish()]);
+    }
+}
+
+fn main() {
+    let MsaaArgs {
+        common: args,
+        no_bundle,
+    } = MsaaArgs::parse();
+    exit_on_error((|| {
+        let gpu = open(
+            &args,
+            wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES,
+        )?;
+        let mut screen = Screen::new(&gpu.device, args.size);
+        let app = MsaaLine::new(&gpu, &screen, !no_bundle);
+        for _ in 0..args.frames {
+            app.frame(&gpu, &mut screen);
+        }
+        finish("msaa_line", &gpu, &screen, &args)
+    })());
+}
