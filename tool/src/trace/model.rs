@@ -265,6 +265,26 @@ impl Objects {
             .ok_or_else(|| TraceError::unknown(action, "texture view"))
     }
 
+    /// A resolve target's view: a description resolves into mip 0, layer 0 of its target, so a
+    /// resolve into another subresource is refused rather than read as that one.
+    fn resolve_target(
+        &self,
+        id: PointerId<markers::TextureView>,
+        action: usize,
+    ) -> Result<Range, TraceError> {
+        let range = self.view(id, action)?;
+        if range.mips.0 != 0 || range.layers.0 != 0 {
+            return Err(TraceError::Unhandled {
+                action,
+                what: format!(
+                    "a resolve into mip {}, layer {} of `{}` (a description resolves into mip 0, layer 0 of its target)",
+                    range.mips.0, range.layers.0, self.textures[range.texture].name
+                ),
+            });
+        }
+        Ok(range)
+    }
+
     fn whole(&self, texture: usize) -> Range {
         let t = &self.textures[texture];
         Range {
@@ -526,7 +546,10 @@ impl Objects {
                     wgpu::LoadOp::DontCare(_) => AppLoad::DontCare,
                 },
                 store: a.store_op == wgpu::StoreOp::Store,
-                resolve: a.resolve_target.map(|v| self.view(v, index)).transpose()?,
+                resolve: a
+                    .resolve_target
+                    .map(|v| self.resolve_target(v, index))
+                    .transpose()?,
                 stencil: None,
             });
         }

@@ -22,10 +22,15 @@ fn json(o: &Output) -> Value {
 
 /// A copy of the naive trace in a directory of its own, with `trace.ron` changed by `edit`.
 fn edited(name: &str, edit: impl Fn(&str) -> String) -> PathBuf {
+    edited_from(NAIVE, name, edit)
+}
+
+/// A copy of the trace in `from`, in a directory of its own, with `trace.ron` changed by `edit`.
+fn edited_from(from: &str, name: &str, edit: impl Fn(&str) -> String) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tilegraph-trace-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(NAIVE).unwrap() {
+    for entry in std::fs::read_dir(from).unwrap() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
     }
@@ -212,6 +217,28 @@ fn an_unhandled_action_is_named() {
     let (kind, message) = error(&dir);
     assert_eq!(kind, "unhandled_action");
     assert!(message.contains("multiview"), "{message}");
+}
+
+#[test]
+fn a_resolve_into_a_later_layer_is_refused_not_read_as_layer_0() {
+    // The forward example's MSAA colour resolves into a view; that view made one of layer 1.
+    let forward = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/traces/forward-naive");
+    let dir = edited_from(forward, "resolve-layer", |ron| {
+        let at =
+            ron.find("resolve_target: Some(PointerId(").unwrap() + "resolve_target: Some(".len();
+        let id = &ron[at..at + ron[at..].find(')').unwrap() + 1];
+        let view = ron
+            .find(&format!("CreateTextureView(\n    id: {id}"))
+            .unwrap();
+        let (head, tail) = ron.split_at(view);
+        head.to_owned() + &tail.replacen("baseArrayLayer: 0", "baseArrayLayer: 1", 1)
+    });
+    let (kind, message) = error(&dir);
+    assert_eq!(kind, "unhandled_action");
+    assert!(
+        message.contains("a resolve into mip 0, layer 1") && message.contains("action "),
+        "{message}"
+    );
 }
 
 #[test]
