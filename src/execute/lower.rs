@@ -728,9 +728,11 @@ mod tests {
             .color(color, Access::Write)
             .depth(depth, Access::Read)
             .finish();
+        // `present` samples the depth afterwards: the group keeps it read-only.
         graph
             .add_compute_pass("present")
             .sample(color)
+            .sample(depth)
             .side_effects()
             .finish();
         let groups = poison_groups(&graph);
@@ -756,6 +758,60 @@ mod tests {
         assert_eq!(
             first_use,
             [vec!["poison depth"], vec!["poison color"], vec![]]
+        );
+    }
+
+    #[test]
+    fn poison_carries_a_discarded_read_depth_through_the_group_s_passes() {
+        // Nothing reads the depth after `a` and `b`: the group loads and discards it, and split
+        // for poisoning, `a` stores it for `b`, which discards it.
+        let mut graph = RenderGraph::new();
+        let color = graph.create_texture("color", TextureDesc::new(HDR, 32, 32));
+        let depth = graph.create_texture("depth", TextureDesc::new(DEPTH, 32, 32));
+        graph
+            .add_render_pass("prepass")
+            .depth(depth, Access::Clear)
+            .finish();
+        graph
+            .add_render_pass("a")
+            .color(color, Access::Clear)
+            .depth(depth, Access::Read)
+            .side_effects()
+            .finish();
+        graph
+            .add_render_pass("b")
+            .color(color, Access::Write)
+            .depth(depth, Access::Read)
+            .finish();
+        graph
+            .add_compute_pass("present")
+            .sample(color)
+            .side_effects()
+            .finish();
+        let groups = poison_groups(&graph);
+        let group = groups
+            .iter()
+            .find(|g| g.label == "a+b")
+            .expect("a and b merge");
+        let ops: Vec<_> = group
+            .split
+            .iter()
+            .map(|s| {
+                let d = s
+                    .ops
+                    .depth
+                    .expect("depth attached")
+                    .depth
+                    .expect("not read-only");
+                (d.load, d.store)
+            })
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                (wgpu::LoadOp::Load, wgpu::StoreOp::Store),
+                (wgpu::LoadOp::Load, wgpu::StoreOp::Discard)
+            ]
         );
     }
 }
