@@ -40,10 +40,12 @@ pub use readback::{Readback, ReadbackError, read_buffer, read_subresource, read_
 pub use views::{ViewPipelines, ViewShaderError, ViewVariant};
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::context::{ContextError, PassContext, PassError, Views};
 use crate::declare::RenderGraph;
+use crate::hash::FastHasher;
 use crate::resource::{
     BufferHandle, ResourceKind, SubresourceHandle, SubresourceRange, TextureDesc, TextureHandle,
     TextureRef,
@@ -150,7 +152,7 @@ struct Entry {
 #[derive(Default)]
 struct Inner {
     /// Keyed by `[layout, resources...]`.
-    entries: HashMap<Vec<Key>, Entry>,
+    entries: HashMap<Vec<Key>, Entry, BuildHasherDefault<FastHasher>>,
     /// The key being looked up, reused from call to call.
     scratch: Vec<Key>,
     frame: u64,

@@ -42,6 +42,10 @@ struct Args {
     /// Shapes, comma-separated: boids, mrt, bunnymark.
     #[arg(long, value_delimiter = ',', default_value = "boids,mrt,bunnymark")]
     shapes: Vec<Shape>,
+    /// Runs only the variants listed (comma-separated: wgpu, graph+cache, graph), e.g. to
+    /// profile one; the others' columns are then empty.
+    #[arg(long, value_delimiter = ',', default_value = "wgpu,graph+cache,graph")]
+    variants: Vec<String>,
     /// cargo bench passes `--bench`.
     #[arg(long, hide = true)]
     bench: bool,
@@ -52,6 +56,16 @@ enum Variant {
     Wgpu,
     GraphCached,
     Graph,
+}
+
+impl Variant {
+    fn name(self) -> &'static str {
+        match self {
+            Variant::Wgpu => "wgpu",
+            Variant::GraphCached => "graph+cache",
+            Variant::Graph => "graph",
+        }
+    }
 }
 
 const VARIANTS: [Variant; 3] = [Variant::Wgpu, Variant::GraphCached, Variant::Graph];
@@ -109,6 +123,9 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 3] {
         for k in 0..VARIANTS.len() {
             // A different variant first each round.
             let v = (k + round) % VARIANTS.len();
+            if !args.variants.iter().any(|name| name == VARIANTS[v].name()) {
+                continue;
+            }
             let mut times = Vec::with_capacity(args.frames);
             for _ in 0..args.frames {
                 frame_index += 1;
@@ -131,9 +148,10 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 3] {
     medians.map(|mut m| median(&mut m))
 }
 
+/// The middle value; NaN for a variant that did not run.
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn print_row(shape: Shape, draws: u32, [wgpu, cached, graph]: [f64; 3]) {
@@ -152,7 +170,9 @@ fn print_row(shape: Shape, draws: u32, [wgpu, cached, graph]: [f64; 3]) {
     );
 }
 
-/// The frame recorded by hand; `frame` picks the ping-pong buffers by parity.
+/// The frame recorded by hand; `frame` picks the ping-pong buffers by parity. Never inlined, so
+/// that a profiler sees each variant's frame as one function.
+#[inline(never)]
 fn by_hand(
     scene: &Scene,
     shape: Shape,
@@ -195,6 +215,7 @@ fn encoder_compute(encoder: &mut wgpu::CommandEncoder) -> wgpu::ComputePass<'_> 
 }
 
 /// The frame declared, planned (from the cache or compiled) and recorded through the graph.
+#[inline(never)]
 fn through_graph<'s>(
     scene: &'s Scene,
     shape: Shape,
