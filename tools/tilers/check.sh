@@ -8,6 +8,7 @@
 #   bash tools/tilers/check.sh            the whole matrix and the negative controls
 #   TILERS_CHIPS="740" TILERS_CASES="graph:post_chain example:deferred" bash tools/tilers/check.sh   (a part)
 #   TILERS_MALI=0 / TILERS_ADRENO=0       leave one driver out
+#   TILERS_REPLAY=0                       leave out `tilegraph replay` of the committed traces on turnip
 #
 # tools/tilers/build.sh builds the drivers, shims and decoders from Debian 13's sources (cached in
 # $TARGET/tilers). Adreno: for chips 630, 650, 660, 730, 740 and 750, planned and naive, tiled
@@ -157,6 +158,12 @@ if [ "${TILERS_ADRENO:-1}" = 1 ]; then
         read -r n d <<<"$(totals "$OUT/*.a$chip.summary")"
         echo "turnip 25.0 adreno-$chip: $n attachments, $d disagreements"
     done
+fi
+
+if [ "${TILERS_REPLAY:-1}" = 1 ]; then
+    # `tilegraph replay` on turnip: what the driver emits for a trace as recorded and replanned.
+    # shellcheck source=tools/tilers/replay.sh
+    . "$HERE/replay.sh"
 fi
 
 if [ "${TILERS_MALI:-1}" = 1 ]; then
