@@ -48,6 +48,8 @@ mod poison;
 mod pool;
 mod prepare;
 mod quirks;
+
+pub(crate) use quirks::full_screen_pipeline;
 mod record;
 mod recorder;
 mod stats;

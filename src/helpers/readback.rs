@@ -251,31 +251,12 @@ fn read_cube_face(
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     });
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("tilegraph readback: cube face"),
-        source: wgpu::ShaderSource::Wgsl(CUBE_FACE.into()),
-    });
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("tilegraph readback: cube face"),
-        layout: None,
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs"),
-            compilation_options: Default::default(),
-            targets: &[Some(format.into())],
-        }),
-        primitive: Default::default(),
-        depth_stencil: None,
-        multisample: Default::default(),
-        multiview_mask: None,
-        cache: None,
-    });
+    let pipeline = crate::execute::full_screen_pipeline(
+        device,
+        "tilegraph readback: cube face",
+        CUBE_FACE,
+        format,
+    );
     let view = texture.create_view(&wgpu::TextureViewDescriptor {
         dimension: Some(wgpu::TextureViewDimension::Cube),
         base_mip_level: mip,

@@ -123,9 +123,9 @@ pub(super) fn submit_and_read(
     Some(data)
 }
 
-/// A probe's pipeline: `source`'s vertex stage `vs` (no vertex buffers) and fragment stage
-/// `fs` into one `format` target, with the shader's own layout.
-pub(super) fn pipeline(
+/// A full-screen pipeline (a probe's, a read-back's draw): `source`'s vertex stage `vs` (no
+/// vertex buffers) and fragment stage `fs` into one `format` target, with the shader's own layout.
+pub(crate) fn pipeline(
     device: &wgpu::Device,
     label: &str,
     source: &str,
