@@ -104,44 +104,35 @@ struct Bins {
 const GMEM_LAYER_ALIGN: u64 = 4096;
 
 impl Turnip {
-    /// An Adreno 6xx: bins 16 high, at most 1024 × 1008, 16 KiB of GMEM a CCU for the 2D engine.
-    fn a6xx(ccus: u64, align: (u64, u64)) -> Turnip {
+    /// A chip of `generation` 6 or 7 (Adreno 6xx, 7xx) with `ccus` CCUs and bins aligned to
+    /// `align`: a 6xx's bins are at most 1024 × 1008 and each CCU keeps 16 KiB of GMEM for the 2D
+    /// engine; a 7xx's 1728 × 1728 and 8 KiB.
+    fn new(generation: u8, ccus: u64, align: (u64, u64)) -> Turnip {
+        let (max_bin, ccu_gmem) = if generation == 7 {
+            ((1728, 1728), 8 * 1024)
+        } else {
+            ((1024, 1008), 16 * 1024)
+        };
         Turnip {
             ccus,
             align_w: align.0,
             align_h: align.1,
-            max_bin: (1024, 1008),
-            ccu_gmem: 16 * 1024,
-        }
-    }
-
-    /// An Adreno 7xx: bins at most 1728 × 1728, 8 KiB of GMEM a CCU for the 2D engine.
-    fn a7xx(ccus: u64, align: (u64, u64)) -> Turnip {
-        Turnip {
-            ccus,
-            align_w: align.0,
-            align_h: align.1,
-            max_bin: (1728, 1728),
-            ccu_gmem: 8 * 1024,
+            max_bin,
+            ccu_gmem,
         }
     }
 
     /// The chip behind an Adreno profile (turnip 25.0's tables), a custom one's from its fields.
     fn of(profile: TileProfile) -> Turnip {
         match profile {
-            TileProfile::Adreno630 => Turnip::a6xx(2, (32, 16)),
-            TileProfile::Adreno650 | TileProfile::Adreno660 => Turnip::a6xx(3, (96, 16)),
-            TileProfile::Adreno740 => Turnip::a7xx(6, (96, 32)),
+            TileProfile::Adreno630 => Turnip::new(6, 2, (32, 16)),
+            TileProfile::Adreno650 | TileProfile::Adreno660 => Turnip::new(6, 3, (96, 16)),
+            TileProfile::Adreno740 => Turnip::new(7, 6, (96, 32)),
             TileProfile::Custom(c) => {
                 let align = (u64::from(c.bin_align().0), u64::from(c.bin_align().1));
-                let ccus = u64::from(c.ccus().max(1));
-                if c.generation() == 7 {
-                    Turnip::a7xx(ccus, align)
-                } else {
-                    Turnip::a6xx(ccus, align)
-                }
+                Turnip::new(c.generation(), u64::from(c.ccus().max(1)), align)
             }
-            _ => Turnip::a6xx(2, (32, 16)),
+            _ => Turnip::new(6, 2, (32, 16)),
         }
     }
 
