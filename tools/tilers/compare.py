@@ -270,6 +270,12 @@ def plan_op(att):
     return s
 
 
+def attachment_label(att):
+    """An attachment as the tables name it: its resource, format and samples."""
+    samples = f" x{att['samples']}" if att["samples"] > 1 else ""
+    return f"{att['resource']} ({att['format']}{samples})"
+
+
 def signature_of_group(g):
     return (len(g["color"]), g["depth"] is not None)
 
@@ -361,7 +367,7 @@ def main():
             if not ok:
                 disagreements += 1
                 problems.append(f"{'+'.join(g['passes'])} {att['resource']}: plan {plan_op(att)} expects {sorted(want)}, driver emitted {sorted(got)} ({mode_s})")
-            rows.append(("+".join(g["passes"]), f"{att['resource']} ({att['format']}{' x%d' % att['samples'] if att['samples'] > 1 else ''})",
+            rows.append(("+".join(g["passes"]), attachment_label(att),
                          mode_s, plan_op(att), (",".join(sorted(got)) or "-") + note + ("" if ok else "  <-- DISAGREES")))
         if len(slots) != len(atts):
             disagreements += 1

@@ -27,8 +27,12 @@ zero-initialisation of a texture, any other is listed as outside the plan.
 import argparse
 import json
 import math
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import attachment_label, plan_op  # noqa: E402
 
 INSTR = re.compile(r"^ (?: [0-9a-f]{2}){8} ")
 SUBMIT = re.compile(r"^Submit CS \d+ on subqueue (\d+)")
@@ -240,13 +244,6 @@ def expected(att):
     return ops
 
 
-def plan_op(att):
-    s = att["load"] + "/" + att["store"]
-    if att.get("resolve"):
-        s += "+resolve"
-    return s
-
-
 def tile_text(inst):
     return f"{inst['tile']} px, {inst['cbuf']} B tib" + (f", {inst['views']} views" if inst["views"] > 1 else "")
 
@@ -291,8 +288,7 @@ def compare(rec, insts):
             if not ok:
                 problems.append(f"{'+'.join(g['passes'])} {att['resource']}: plan {plan_op(att)} expects "
                                 f"{sorted(want)}, panvk emitted {sorted(got)}")
-            rows.append(("+".join(g["passes"]), f"{att['resource']} ({att['format']}"
-                         f"{' x%d' % att['samples'] if att['samples'] > 1 else ''})", tile_text(inst),
+            rows.append(("+".join(g["passes"]), attachment_label(att), tile_text(inst),
                          plan_op(att), (",".join(sorted(got)) or "-") + note + ("" if ok else "  <-- DISAGREES")))
         if len(slots) != len(atts):
             problems.append(f"{'+'.join(g['passes'])}: {len(atts)} attachments recorded, {len(slots)} in the stream")
