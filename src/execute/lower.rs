@@ -708,8 +708,9 @@ mod tests {
         assert!(group.target.is_some_and(|t| t.samples == 4));
     }
 
-    #[test]
-    fn poison_keeps_a_read_only_depth_read_only_in_every_pass() {
+    /// A prepass clears the depth; `a` (cleared colour) and `b` (written colour) test against
+    /// it read, and merge; `present` samples the colour and, with `sample_depth`, the depth.
+    fn prepass_then_two_depth_reads(sample_depth: bool) -> RenderGraph<'static> {
         let mut graph = RenderGraph::new();
         let color = graph.create_texture("color", TextureDesc::new(HDR, 32, 32));
         let depth = graph.create_texture("depth", TextureDesc::new(DEPTH, 32, 32));
@@ -728,13 +729,20 @@ mod tests {
             .color(color, Access::Write)
             .depth(depth, Access::Read)
             .finish();
-        // `present` samples the depth afterwards: the group keeps it read-only.
+        let present = graph.add_compute_pass("present").sample(color);
+        let present = if sample_depth {
+            present.sample(depth)
+        } else {
+            present
+        };
+        present.side_effects().finish();
         graph
-            .add_compute_pass("present")
-            .sample(color)
-            .sample(depth)
-            .side_effects()
-            .finish();
+    }
+
+    #[test]
+    fn poison_keeps_a_read_only_depth_read_only_in_every_pass() {
+        // `present` samples the depth afterwards: the group keeps it read-only.
+        let graph = prepass_then_two_depth_reads(true);
         let groups = poison_groups(&graph);
         let group = groups
             .iter()
@@ -765,29 +773,7 @@ mod tests {
     fn poison_carries_a_discarded_read_depth_through_the_group_s_passes() {
         // Nothing reads the depth after `a` and `b`: the group loads and discards it, and split
         // for poisoning, `a` stores it for `b`, which discards it.
-        let mut graph = RenderGraph::new();
-        let color = graph.create_texture("color", TextureDesc::new(HDR, 32, 32));
-        let depth = graph.create_texture("depth", TextureDesc::new(DEPTH, 32, 32));
-        graph
-            .add_render_pass("prepass")
-            .depth(depth, Access::Clear)
-            .finish();
-        graph
-            .add_render_pass("a")
-            .color(color, Access::Clear)
-            .depth(depth, Access::Read)
-            .side_effects()
-            .finish();
-        graph
-            .add_render_pass("b")
-            .color(color, Access::Write)
-            .depth(depth, Access::Read)
-            .finish();
-        graph
-            .add_compute_pass("present")
-            .sample(color)
-            .side_effects()
-            .finish();
+        let graph = prepass_then_two_depth_reads(false);
         let groups = poison_groups(&graph);
         let group = groups
             .iter()
