@@ -37,9 +37,9 @@
 //! texture from one frame to the next.
 //!
 //! ```
-//! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
-//! use tilegraph::plan::{GroupBreak, LoadOp, StoreOp};
+//! use tilegraph::plan::{GroupBreak, StoreOp};
 //! use tilegraph::wgpu::TextureFormat;
+//! use tilegraph::{Access, CompileOptions, Import, RenderGraph, TextureDesc};
 //!
 //! let mut graph = RenderGraph::new();
 //! let size = (1920, 1080);
@@ -82,12 +82,12 @@
 //!   ([`CompiledGraph::traffic`]) and **warnings** about avoidable costs.
 //!
 //! Each optimisation has a switch ([`CompileOptions::with_cull`], `with_merge`,
-//! `with_transient`, `with_alias`) so a suspected miscompile can be bisected. Plans are
-//! deterministic; [`PlanCache`] reuses them across frames, keyed by the graph's structure. A
-//! renderer that compiles every frame keeps a [`Compiler`] and hands it back each plan it is
-//! done with: compiles then allocate nothing per pass. One that declares every frame declares
-//! into the graph [`RenderGraph::reset`] returns: declarations shaped like the last frame's then
-//! allocate nothing.
+//! `with_transient`, `with_alias`, `with_restructure`) so a suspected miscompile can be
+//! bisected. Plans are deterministic; [`PlanCache`] reuses them across frames, keyed by the
+//! graph's structure. A renderer that compiles every frame keeps a [`Compiler`] and hands it back
+//! each plan it is done with: compiles then allocate nothing per pass. One that declares every
+//! frame declares into the graph [`RenderGraph::reset`] returns: declarations shaped like the
+//! last frame's then allocate nothing.
 //!
 //! ## Executing
 //!
@@ -101,10 +101,11 @@
 //! ([guide](guide#recording-on-several-threads)); pass closures are `Send` for that.
 //!
 //! ```no_run
-//! use tilegraph::{Access, ClearValue, CompileOptions, CompiledGraph, GraphError, History, Import, PassContext, PlanCache, RenderGraph, Subresource, TextureDesc, TextureHandle};
-//! use tilegraph::plan::{GroupBreak, LoadOp, StoreOp};
 //! use tilegraph::wgpu;
-//! use tilegraph::{ExecuteMode, Executor, Imports};
+//! use tilegraph::{
+//!     Access, CompileOptions, ExecuteMode, Executor, Import, Imports, PlanCache, RenderGraph,
+//!     TextureDesc,
+//! };
 //!
 //! fn frame(
 //!     device: &wgpu::Device,

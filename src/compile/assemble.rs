@@ -1,4 +1,4 @@
-//! The plan put together from the steps' results: each pass's plan (culled, its group, why it
+//! Step 11: the plan put together from the steps' results: each pass's plan (culled, its group, why it
 //! is live, the resolve its copy was folded into), the restructurings made, and the lists the
 //! steps filled for it, each moved out of the workspace that holds it with the list of the plan
 //! handed back left in its place.

@@ -1,4 +1,4 @@
-//! Step 11, limits: that the plan fits the caller's device limits, if given.
+//! Step 12: limits: that the plan fits the caller's device limits, if given.
 
 use crate::error::GraphError;
 use crate::plan::CompiledGraph;

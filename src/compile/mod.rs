@@ -1,20 +1,21 @@
 //! Compile: from the declared graph to the plan. Pure CPU, no device.
 //!
 //! `compile` is the whole compiler on one screen. Each step is a function named after what it
-//! decides, in a file of its own, and hands the next step a small result:
+//! decides, in a file of its own, and hands the next step a small result; they run in the order
+//! of their numbers, which each file's first line gives:
 //!
-//! | step | file | decides |
-//! |---|---|---|
-//! | validate | `validate.rs` | that the declared graph is well formed (one checker method per rule) |
-//! | versions | `versions.rs` | which version of which subresource every access reads and writes |
-//! | liveness | `liveness.rs` | which passes are live (and why); who reads each version last |
-//! | plan an order | `planned.rs` | groups (`groups.rs`), ops (`ops.rs`), lifetimes, warnings of one order |
-//! | restructure | `restructure/` | dead resolves dropped and copies folded (`edits.rs`), passes moved (`reorder.rs`) |
-//! | naive | `naive.rs` | what the naive plan (the executor's `Naive` mode) would load |
-//! | resources | `resources.rs` | lifetimes, usages, transient textures, physical textures |
-//! | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
-//! | assemble | `assemble.rs` | each pass's plan, and the plan of the steps' results, moved out of their workspaces |
-//! | limits | `limits.rs` | that the plan fits the caller's device limits, if given |
+//! | # | step | file | decides |
+//! |---|---|---|---|
+//! | 1 | validate | `validate.rs` | that the declared graph is well formed (one checker method per rule) |
+//! | 2 | versions | `versions.rs` | which version of which subresource every access reads and writes |
+//! | 3 | liveness | `liveness.rs` | which passes are live (and why); who reads each version last |
+//! | 4–6 | plan an order | `planned.rs` | for one execution order: 4 its groups (`groups.rs`), 5 their ops (`ops.rs`) with the resources' lifetimes and transient textures (`resources.rs`), 6 the warnings (`warnings.rs`) |
+//! | 7 | restructure | `restructure/` | dead resolves dropped and copies folded (`edits.rs`), passes moved (`reorder.rs`); each order tried is planned as in 4–6 |
+//! | 8 | naive | `naive.rs` | what the naive plan (the executor's `Naive` mode) would load |
+//! | 9 | resources | `resources.rs` | the physical textures of the order kept |
+//! | 10 | traffic | `traffic.rs` | attachment bytes of the plan and of the naive plan |
+//! | 11 | assemble | `assemble.rs` | each pass's plan, and the plan of the steps' results, moved out of their workspaces |
+//! | 12 | limits | `limits.rs` | that the plan fits the caller's device limits, if given |
 //!
 //! What the steps share: `accesses.rs` holds every pass's attachment slots, list entries, kind
 //! and key, and every resource's facts, in dense tables that validation fills while each

@@ -1,4 +1,4 @@
-//! The naive plan's inputs: for every attachment slot of every pass, whether it would find
+//! Step 8: the naive plan's inputs: for every attachment slot of every pass, whether it would find
 //! contents to load and who wrote them. The plan builds the naive groups from these when they are
 //! first asked for ([`CompiledGraph::naive_groups`](crate::CompiledGraph::naive_groups)), so a
 //! compile allocates none of them; the naive traffic is counted from the same rule.

@@ -1,5 +1,6 @@
-//! Step 6: what each resource needs: its lifetime and usages, whether it can live on tile only
-//! (transient), and which pooled physical resource holds it.
+//! Step 9: what each resource needs: its lifetime and usages and whether it can live on tile
+//! only (transient), found while an order is planned (steps 4–6), and which pooled physical
+//! resource holds it, found once for the order kept.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

@@ -1,4 +1,4 @@
-//! Step 7: attachment traffic of the plan and of the naive plan
+//! Step 10: attachment traffic of the plan and of the naive plan
 //! ([guide](crate::guide#traffic-model)).
 
 use super::Decls;

@@ -1,4 +1,4 @@
-//! Step 8: warnings: what costs bandwidth or time and could be avoided
+//! Step 6: warnings: what costs bandwidth or time and could be avoided
 //! ([guide](crate::guide#warnings)).
 
 use super::Decls;

@@ -372,6 +372,31 @@ pub fn instance_descriptor(backend: Backend, validation: bool) -> wgpu::Instance
 /// [`DeviceError::NoAdapter`]; adapters without what is required are
 /// [`DeviceError::MissingFeatures`] or [`DeviceError::MissingLimits`].
 ///
+/// # Headless on Linux: `NODEVICE_SELECT=1`
+///
+/// Most Linux machines install Mesa's Vulkan device-selection layer as an implicit layer: every
+/// Vulkan instance loads it, and whenever adapters are enumerated it connects to the Wayland or
+/// X server to put the GPU driving the display first. On a machine without a display server
+/// (a CI runner, a render farm, a container) `XDG_RUNTIME_DIR` is unset, and it prints
+/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` to stderr on every
+/// enumeration. `open_device` ranks the adapters itself (hardware first), so the layer has
+/// nothing to add to a headless application, which turns it off with `NODEVICE_SELECT=1`; an
+/// application that presents to a window leaves it on. The library does not change the process
+/// environment: set the variable in the shell, or first thing in `main`, before any thread
+/// starts ([`std::env::set_var`] is `unsafe` because no other thread may read or write the
+/// environment meanwhile):
+///
+/// ```no_run
+/// // First thing in `main`, before any thread starts:
+/// if std::env::var_os("NODEVICE_SELECT").is_none() {
+///     // SAFETY: no other thread has started yet.
+///     unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+/// }
+/// // ... compile the frame, then `open_device`.
+/// ```
+///
+/// # Example
+///
 /// ```no_run
 /// use tilegraph::helpers::{Backend, DeviceOptions, open_device};
 /// use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc, wgpu};
@@ -391,9 +416,6 @@ pub fn instance_descriptor(backend: Backend, validation: bool) -> wgpu::Instance
 /// # Ok::<(), tilegraph::helpers::DeviceError>(())
 /// ```
 pub fn open_device(options: &DeviceOptions) -> Result<OpenedDevice, DeviceError> {
-    if options.backend.backends().contains(wgpu::Backends::VULKAN) {
-        stay_off_window_systems_if_alone();
-    }
     let instance = wgpu::Instance::new(instance_descriptor(options.backend, options.validation));
     open_device_with(instance, options, None)
 }
@@ -505,28 +527,5 @@ fn lacking(adapter: &wgpu::Adapter, options: &DeviceOptions) -> DeviceError {
     DeviceError::MissingLimits {
         adapter: name,
         message: misses.join(", "),
-    }
-}
-
-/// Keeps Mesa's Vulkan device-selection layer (an implicit layer on most Linux machines) off a
-/// headless process, where it would print `error: XDG_RUNTIME_DIR is invalid or not set in the
-/// environment.` for every adapter enumeration: it connects to the Wayland server to find the
-/// GPU driving the display, and there is none without `XDG_RUNTIME_DIR`. [`open_device`] ranks
-/// adapters itself, so the layer has nothing to add. Sets `NODEVICE_SELECT=1` only when
-/// `XDG_RUNTIME_DIR` is unset, neither `NODEVICE_SELECT` nor `MESA_VK_DEVICE_SELECT` says
-/// otherwise, and the calling thread is the process's only one, so that nothing reads the
-/// environment meanwhile. A program that opens its device from another thread sets the
-/// variable itself, first thing in `main`.
-fn stay_off_window_systems_if_alone() {
-    let unset = |name| std::env::var_os(name).is_none();
-    if !(unset("XDG_RUNTIME_DIR") && unset("NODEVICE_SELECT") && unset("MESA_VK_DEVICE_SELECT")) {
-        return;
-    }
-    // Linux lists a process's threads in /proc; elsewhere the layer does not exist.
-    let alone = std::fs::read_dir("/proc/self/task").is_ok_and(|threads| threads.count() == 1);
-    if alone {
-        // SAFETY: this thread is the only one, and only it can start another, so nothing reads
-        // or writes the environment while it is changed.
-        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
     }
 }

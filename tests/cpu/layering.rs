@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The layers of lib.rs, bottom first.
-const LAYERS: [&[&str]; 10] = [
+pub(crate) const LAYERS: [&[&str]; 10] = [
     &["ids", "hash", "format", "error", "tile", "tile_custom"],
     &["resource", "passes"],
     &["context"],

@@ -1,5 +1,6 @@
 //! The CPU tests, one binary: the compiler's scenarios and errors, the plan properties on random
-//! graphs against a reference interpreter, the fuzz corpus, and the crate's layering. No device.
+//! graphs against a reference interpreter, the fuzz corpus, the crate's layering and the README's
+//! layout. No device.
 
 mod common;
 
@@ -17,6 +18,7 @@ mod multiview;
 mod prop_interpreter;
 mod prop_plan;
 mod prop_regressions;
+mod readme_layout;
 mod report;
 mod report_views;
 mod requirements;

@@ -404,8 +404,7 @@ pub fn init_logging() {
 /// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` before any work starts.
 /// Headless work picks its adapter itself, so this turns the layer off (`NODEVICE_SELECT=1`)
 /// unless the environment already says otherwise. Processes that present to a window leave it on.
-/// ([`tilegraph::helpers::open_device`] does the same on its own where the calling thread is the
-/// process's only one.)
+/// (The library leaves the environment to the application: [`tilegraph::helpers::open_device`].)
 ///
 /// # Safety
 ///

@@ -79,6 +79,11 @@ struct GraphState<'s> {
 }
 
 fn main() {
+    // Headless: Mesa's Vulkan device-selection layer stays off (`helpers::open_device`'s docs).
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        // SAFETY: first thing in `main`: no other thread exists yet.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
     let args = Args::parse();
     let backend = tilegraph::helpers::Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
     let max_draws = args.draws.iter().copied().max().unwrap_or(1);

@@ -66,6 +66,8 @@ fn parse(cli: Cli) -> Result<(SoakOptions, Backend), String> {
 /// Parses the command line, runs the soak and prints its checkpoints; failure if a figure grew
 /// past its bound after warm-up, or on a bad flag or device.
 pub fn main() -> ExitCode {
+    // SAFETY: first thing in `main`: no other thread exists yet.
+    unsafe { headless::stay_off_window_systems() };
     headless::init_logging();
     let (options, backend) = match parse(<Cli as clap::Parser>::parse()) {
         Ok(parsed) => parsed,

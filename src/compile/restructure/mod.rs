@@ -1,7 +1,7 @@
-//! Step 3b: restructuring ([guide](crate::guide#restructuring)). The frame may run in another
+//! Step 7: restructuring ([guide](crate::guide#restructuring)). The frame may run in another
 //! way than declared, never compute anything else: `edits.rs` drops dead resolves and folds
-//! copies into resolves, `reorder.rs` moves passes to join earlier groups. Each is kept only if
-//! the frame gets cheaper.
+//! copies into resolves, `reorder.rs` moves passes to join earlier groups. Each order tried is
+//! planned as the declared one was (steps 4–6), and kept only if the frame gets cheaper.
 
 mod edits;
 mod reorder;
