@@ -1,6 +1,6 @@
 //! The CPU tests, one binary: the compiler's scenarios and errors, the plan properties on random
-//! graphs against a reference interpreter, the fuzz corpus, the crate's layering and the README's
-//! layout. No device.
+//! graphs against a reference interpreter, the fuzz corpus, the crate's layering and the
+//! repository's layout as CONTRIBUTING.md describes it. No device.
 
 mod common;
 
@@ -18,7 +18,7 @@ mod multiview;
 mod prop_interpreter;
 mod prop_plan;
 mod prop_regressions;
-mod readme_layout;
+mod layout_doc;
 mod report;
 mod report_views;
 mod requirements;

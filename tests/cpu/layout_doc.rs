@@ -1,4 +1,4 @@
-//! The README's "Layout" section names what the tree holds, no more and no less: the library's
+//! The "Layout" section of CONTRIBUTING.md names what the tree holds, no more and no less: the library's
 //! top-level modules in its layer table (layer by layer as the `layering` test has them), the
 //! tool's modules in its table, and every crate in `crates/` and folder in `tools/` in the
 //! table of folders, where every path named exists.
@@ -12,11 +12,11 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The README's `## Layout` section.
+/// The `## Layout` section of CONTRIBUTING.md.
 fn layout_section(readme: &str) -> &str {
     let start = readme
         .find("\n## Layout\n")
-        .expect("README.md has a `## Layout` section");
+        .expect("CONTRIBUTING.md has a `## Layout` section");
     let rest = &readme[start + 1..];
     let end = rest[1..].find("\n## ").map_or(rest.len(), |i| i + 1);
     &rest[..end]
@@ -91,20 +91,20 @@ fn folders(dir: &str) -> BTreeSet<String> {
 fn differences(what: &str, listed: &BTreeSet<String>, found: &BTreeSet<String>) -> Vec<String> {
     let missing = found
         .difference(listed)
-        .map(|n| format!("{what} `{n}` is missing from the README's Layout section"));
+        .map(|n| format!("{what} `{n}` is missing from CONTRIBUTING.md's Layout section"));
     let stale = listed
         .difference(found)
-        .map(|n| format!("the README's Layout section names {what} `{n}`, which does not exist"));
+        .map(|n| format!("CONTRIBUTING.md's Layout section names {what} `{n}`, which does not exist"));
     missing.chain(stale).collect()
 }
 
-fn readme() -> String {
-    std::fs::read_to_string(root().join("README.md")).expect("read README.md")
+fn layout_doc() -> String {
+    std::fs::read_to_string(root().join("CONTRIBUTING.md")).expect("read CONTRIBUTING.md")
 }
 
 #[test]
 fn the_layer_table_lists_every_module_of_src_in_its_layer() {
-    let readme = readme();
+    let readme = layout_doc();
     let tables = tables(layout_section(&readme));
     let rows = table(&tables, "layer");
     let mut problems = Vec::new();
@@ -114,7 +114,7 @@ fn the_layer_table_lists_every_module_of_src_in_its_layer() {
         let expected = LAYERS.get(layer).copied().unwrap_or_default();
         if row[0] != layer.to_string() || named != expected {
             problems.push(format!(
-                "the README's layer row {} names {named:?}; the layering test's layer {layer} is {expected:?}",
+                "CONTRIBUTING.md's layer row {} names {named:?}; the layering test's layer {layer} is {expected:?}",
                 row[0]
             ));
         }
@@ -122,7 +122,7 @@ fn the_layer_table_lists_every_module_of_src_in_its_layer() {
     }
     if rows.len() != LAYERS.len() {
         problems.push(format!(
-            "the README lists {} layers, the layering test {}",
+            "CONTRIBUTING.md lists {} layers, the layering test {}",
             rows.len(),
             LAYERS.len()
         ));
@@ -134,7 +134,7 @@ fn the_layer_table_lists_every_module_of_src_in_its_layer() {
 
 #[test]
 fn the_tool_table_lists_every_module_of_the_tool() {
-    let readme = readme();
+    let readme = layout_doc();
     let tables = tables(layout_section(&readme));
     let listed: BTreeSet<String> = table(&tables, "tool module")
         .iter()
@@ -147,7 +147,7 @@ fn the_tool_table_lists_every_module_of_the_tool() {
 
 #[test]
 fn the_folder_table_names_every_crate_and_tool_folder_and_nothing_gone() {
-    let readme = readme();
+    let readme = layout_doc();
     let tables = tables(layout_section(&readme));
     let listed: BTreeSet<String> = table(&tables, "folder")
         .iter()
@@ -156,13 +156,13 @@ fn the_folder_table_names_every_crate_and_tool_folder_and_nothing_gone() {
     let mut problems: Vec<String> = listed
         .iter()
         .filter(|path| !root().join(path).exists())
-        .map(|path| format!("the README's Layout section names `{path}`, which does not exist"))
+        .map(|path| format!("CONTRIBUTING.md's Layout section names `{path}`, which does not exist"))
         .collect();
     for dir in ["crates", "tools"] {
         problems.extend(
             folders(dir)
                 .difference(&listed)
-                .map(|f| format!("the folder `{f}` is missing from the README's Layout section")),
+                .map(|f| format!("the folder `{f}` is missing from CONTRIBUTING.md's Layout section")),
         );
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
