@@ -92,9 +92,9 @@ fn differences(what: &str, listed: &BTreeSet<String>, found: &BTreeSet<String>) 
     let missing = found
         .difference(listed)
         .map(|n| format!("{what} `{n}` is missing from CONTRIBUTING.md's Layout section"));
-    let stale = listed
-        .difference(found)
-        .map(|n| format!("CONTRIBUTING.md's Layout section names {what} `{n}`, which does not exist"));
+    let stale = listed.difference(found).map(|n| {
+        format!("CONTRIBUTING.md's Layout section names {what} `{n}`, which does not exist")
+    });
     missing.chain(stale).collect()
 }
 
@@ -156,13 +156,15 @@ fn the_folder_table_names_every_crate_and_tool_folder_and_nothing_gone() {
     let mut problems: Vec<String> = listed
         .iter()
         .filter(|path| !root().join(path).exists())
-        .map(|path| format!("CONTRIBUTING.md's Layout section names `{path}`, which does not exist"))
+        .map(|path| {
+            format!("CONTRIBUTING.md's Layout section names `{path}`, which does not exist")
+        })
         .collect();
     for dir in ["crates", "tools"] {
         problems.extend(
-            folders(dir)
-                .difference(&listed)
-                .map(|f| format!("the folder `{f}` is missing from CONTRIBUTING.md's Layout section")),
+            folders(dir).difference(&listed).map(|f| {
+                format!("the folder `{f}` is missing from CONTRIBUTING.md's Layout section")
+            }),
         );
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

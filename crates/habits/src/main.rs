@@ -79,13 +79,12 @@ impl FnVisitor<'_> {
                 .push(format!("{at} ({} parameters)", sig.inputs.len()));
         }
         for input in &sig.inputs {
-            if let syn::FnArg::Typed(typed) = input {
-                if matches!(*typed.ty, syn::Type::Tuple(ref t) if !t.elems.is_empty())
-                    || matches!(*typed.pat, syn::Pat::Tuple(_))
-                {
-                    self.counts.tuple_params.push(at.clone());
-                    break;
-                }
+            if let syn::FnArg::Typed(typed) = input
+                && (matches!(*typed.ty, syn::Type::Tuple(ref t) if !t.elems.is_empty())
+                    || matches!(*typed.pat, syn::Pat::Tuple(_)))
+            {
+                self.counts.tuple_params.push(at.clone());
+                break;
             }
         }
     }
