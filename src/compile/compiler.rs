@@ -80,17 +80,15 @@ impl CompiledGraph {
         }
         self.declared.get_or_init(|| {
             let options = self.options.with_restructure(false);
-            let declared = with_thread_work(|work| {
-                super::compile_decls(
-                    (&self.pass_decls, &self.resource_decls),
-                    None,
-                    self.fingerprint,
-                    &options,
-                    work,
-                )
-            })
-            // The same declarations compiled once already; the declared order checks less.
-            .expect("a graph that compiled restructured compiles in declared order");
+            let source = super::Source {
+                passes: &self.pass_decls,
+                resources: &self.resource_decls,
+                names: None,
+                fingerprint: self.fingerprint,
+            };
+            let declared = with_thread_work(|work| super::compile_decls(&source, &options, work))
+                // The same declarations compiled once already; the declared order checks less.
+                .expect("a graph that compiled restructured compiles in declared order");
             Box::new(declared)
         })
     }

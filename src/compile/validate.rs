@@ -1,11 +1,11 @@
 //! Step 1: validate the whole declared graph, culled passes included. Every rule is a function
 //! (or a method of [`PassChecker`]) named after what it checks.
 
+use super::Source;
 use super::accesses::{Accesses, Lists};
 use super::compiler::emptied;
 use super::prefetch;
 use super::subresources::SubTable;
-use crate::declare::NameHashes;
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable};
 use crate::hash::NAMED;
@@ -69,15 +69,14 @@ pub(super) struct Workspace {
 
 /// Checks everything but reads before writes (the versions step finds those).
 ///
-/// `names` are the declarations' name hashes; `None` skips the unique-name check, for
+/// `source.names` are the declarations' name hashes; `None` skips the unique-name check, for
 /// declarations that passed it before. `checked` (the compiler's) is cleared and filled.
 pub(super) fn validate<'w>(
-    passes: &Passes,
-    res: &[ResourceDecl],
-    names: Option<&NameHashes>,
+    source: &Source<'_>,
     work: &mut Workspace,
     checked: &'w mut Checked,
 ) -> Result<&'w Checked, GraphError> {
+    let (passes, res, names) = (&**source.passes, &source.resources[..], source.names);
     if passes.is_empty() {
         return Err(GraphError::invalid("the graph declares no passes"));
     }
@@ -144,7 +143,8 @@ fn check_resources_and_passes(
         // its dense copy.
         acc.push(pass, lists);
         let (slots, entries) = (acc.slots(p), acc.entries(p));
-        checker.accesses(&work.marks, slots, entries, repeated, &mut work.roles)?;
+        let roles = repeated.then_some(&mut work.roles);
+        checker.accesses(&work.marks, slots, entries, roles)?;
     }
     Ok(())
 }
@@ -460,14 +460,14 @@ impl PassChecker<'_> {
     }
 
     /// The checks of every attachment slot and list entry (`slots` and `entries`, as
-    /// [`Accesses`] holds them).
+    /// [`Accesses`] holds them); the one-role check with the list `roles`, given where a
+    /// resource is named twice.
     fn accesses(
         mut self,
         marks: &[Marks],
         slots: &[AttachmentDecl],
         entries: &[(ListAccess, Entry)],
-        repeated: bool,
-        uses: &mut Vec<Role>,
+        roles: Option<&mut Vec<Role>>,
     ) -> Result<(), GraphError> {
         for &a in slots {
             self.attachment(a, marks[a.resource.index()].attachable)?;
@@ -476,7 +476,7 @@ impl PassChecker<'_> {
             self.list_entry(access, entry)?;
         }
         // Only a resource named twice can play two roles.
-        if repeated {
+        if let Some(uses) = roles {
             self.one_role_per_subresource(slots, entries, uses)?;
         }
         Ok(())
