@@ -6,7 +6,7 @@
 //!
 //! | # | step | file | decides |
 //! |---|---|---|---|
-//! | 1 | validate | `validate.rs` | that the declared graph is well formed (one checker method per rule) |
+//! | 1 | validate | `validate/` | that the declared graph is well formed (one checker method per rule) |
 //! | 2 | versions | `versions.rs` | which version of which subresource every access reads and writes |
 //! | 3 | liveness | `liveness.rs` | which passes are live (and why); who reads each version last |
 //! | 4–6 | plan an order | `planned.rs` | for one execution order: 4 its groups (`groups.rs`), 5 their ops (`ops.rs`) with the resources' lifetimes and transient textures (`resources.rs`), 6 the warnings (`warnings.rs`) |
