@@ -1,7 +1,7 @@
 //! Step 11: the plan put together from the steps' results: each pass's plan (culled, its group, why it
 //! is live, the resolve its copy was folded into), the restructurings made, and the lists the
 //! steps filled for it, each moved out of the workspace that holds it with the list of the plan
-//! handed back left in its place.
+//! dropped last left in its place.
 
 use std::sync::{Arc, OnceLock};
 
@@ -20,7 +20,7 @@ pub(super) struct Found {
     pub needed_by: Vec<Option<NeededBy>>,
 }
 
-/// The workspaces the plan takes its lists from, and the lists of the plan handed back.
+/// The workspaces the plan takes its lists from, and the lists of the plan dropped last.
 pub(super) struct Lists<'a> {
     /// The plan of the order the frame runs.
     pub planned: &'a mut Planned,

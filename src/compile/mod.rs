@@ -25,7 +25,7 @@
 //! caches. Every table lives in a workspace the compiler (`compiler.rs`)
 //! owns: one per step for its own lists, one per result a step hands the next, which the step
 //! that fills it clears first and the later steps borrow. The plan's lists are moved out of
-//! their workspaces, and those of the plan handed back take their places. Each group's bytes,
+//! their workspaces, and those of the last plan dropped take their places. Each group's bytes,
 //! transient textures and warnings are found right after its ops. `prefetch.rs` holds the
 //! cache hints.
 
@@ -135,6 +135,7 @@ fn compile_decls(
     options: &CompileOptions,
     work: &mut Workspaces,
 ) -> Result<CompiledGraph, GraphError> {
+    compiler::take_dropped(&mut work.returned);
     let steps = &mut work.steps;
     let checked = validate::validate(source, &mut steps.validate, &mut work.checked)?;
     let declared = Decls {
