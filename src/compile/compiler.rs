@@ -264,11 +264,6 @@ impl<'l, T> Refill<'l, T> {
         &mut self.list[index]
     }
 
-    /// The items filled and the old ones after them, for prefetching those about to be reused.
-    pub(super) fn items(&self) -> &[T] {
-        self.list
-    }
-
     /// Ends the list after the items filled; the old items after them become spares.
     pub(super) fn finish(self) {
         self.spare.extend(self.list.drain(self.used..));

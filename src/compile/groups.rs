@@ -7,7 +7,6 @@ use super::Frame;
 use super::accesses::Accesses;
 use super::compiler::Refill;
 use super::planned::Planned;
-use super::prefetch;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
@@ -246,7 +245,6 @@ impl<'a> GroupFill<'a> {
 
     /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
     fn start(&mut self, kind: PassKind, multiview: Option<u32>, first: PassId) {
-        prefetch::reused_groups(self.0.items(), self.0.len());
         let group = self.0.next(|| Group {
             kind,
             passes: Vec::new(),

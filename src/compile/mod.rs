@@ -26,8 +26,7 @@
 //! owns: one per step for its own lists, one per result a step hands the next, which the step
 //! that fills it clears first and the later steps borrow. The plan's lists are moved out of
 //! their workspaces, and those of the last plan dropped take their places. Each group's bytes,
-//! transient textures and warnings are found right after its ops. `prefetch.rs` holds the
-//! cache hints.
+//! transient textures and warnings are found right after its ops.
 
 mod accesses;
 mod assemble;
@@ -38,7 +37,6 @@ mod liveness;
 mod naive;
 mod ops;
 mod planned;
-mod prefetch;
 mod resources;
 mod restructure;
 mod subresources;

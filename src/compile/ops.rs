@@ -2,7 +2,6 @@
 //! group ([guide](crate::guide#load-ops)).
 
 use super::liveness::Readers;
-use super::prefetch;
 use super::versions::{VersionId, Versions};
 use super::{Decls, Frame};
 use crate::options::CompileOptions;
@@ -28,9 +27,7 @@ pub(super) fn infer_attachment_ops(
     // No frame's attachments move more than `u128` counts: whether the total fits a `u64` is
     // asked once, at the end.
     let mut total = 0u128;
-    for g in 0..groups.len() {
-        prefetch::planned_groups(frame.decls, groups, g);
-        let group = &mut groups[g];
+    for (g, group) in groups.iter_mut().enumerate() {
         if group.kind != PassKind::Render {
             continue;
         }

@@ -7,7 +7,6 @@
 use super::Source;
 use super::accesses::{Accesses, Lists};
 use super::compiler::emptied;
-use super::prefetch;
 use super::subresources::SubTable;
 use crate::error::GraphError;
 use crate::hash::NAMED;
@@ -131,7 +130,6 @@ fn check_resources_and_passes(
     let acc = &mut checked.acc;
     let histories = acc.has_histories();
     for (p, pass) in passes.iter().enumerate() {
-        prefetch::declarations(passes, res, p);
         let lists = Lists::of(pass);
         let checker = PassChecker {
             res,
@@ -154,26 +152,19 @@ fn check_resources_and_passes(
 /// slot keeps the table of 10 000 names in a core's L2): the hashes were taken when the names
 /// were declared ([`name_hash`](crate::hash::name_hash)), so the check reads one dense table
 /// and touches a name's text only when two hashes are equal, to confirm the repeat. The first
-/// repeat in declaration order is reported. Each slot is prefetched `AHEAD` names before its
-/// name goes in, so that the loads of the table's scattered slots overlap.
+/// repeat in declaration order is reported.
 fn check_unique_names<'n>(
     hashes: &[u32],
     name: impl Fn(usize) -> &'n str,
     what: &'static str,
     table: &mut Vec<(u32, u32)>,
 ) -> Result<(), GraphError> {
-    const AHEAD: usize = 8;
     let capacity = (hashes.len() * 2).next_power_of_two().max(16);
     let mask = capacity - 1;
     table.clear();
     table.resize(capacity, (0, u32::MAX));
-    let slot = |table: &[(u32, u32)], hash: u32| prefetch::prefetch(&table[hash as usize & mask]);
-    for i in 0..AHEAD {
-        prefetch::ahead(hashes, i, 0, |&hash| slot(table, hash));
-    }
     let mut found = Ok(());
     'names: for (i, &hash) in hashes.iter().enumerate() {
-        prefetch::ahead(hashes, i, AHEAD, |&later| slot(table, later));
         if hash & NAMED == 0 {
             found = Err(GraphError::invalid(format!("a {what} has an empty name")));
             break;
