@@ -14,7 +14,8 @@ use crate::plan::CompiledGraph;
 /// compiling: the fingerprint is maintained while the graph is declared, so a hit costs a lookup.
 /// The cache keeps the `capacity` most recently used plans (a renderer alternating between a few
 /// graph shapes — menus, split screen — keeps hitting). It compiles with a [`Compiler`] of its
-/// own, which reuses the storage of evicted plans that nobody else still holds.
+/// own; an evicted plan that nobody else still holds is dropped, and its storage reused by the
+/// next compile on the thread.
 #[derive(Debug)]
 pub struct PlanCache {
     entries: Vec<(u128, CompileOptions, Arc<CompiledGraph>)>,
@@ -84,13 +85,11 @@ impl PlanCache {
             .iter()
             .position(|(k, o, _)| *k == key && o == options)
         {
-            let (_, _, stale) = self.entries.remove(i);
-            self.recycle(stale);
+            self.entries.remove(i);
         }
         self.entries.insert(0, (key, *options, plan.clone()));
         while self.entries.len() > self.capacity {
-            let (_, _, evicted) = self.entries.pop().expect("over capacity");
-            self.recycle(evicted);
+            self.entries.pop().expect("over capacity");
         }
         Ok(plan)
     }
@@ -122,16 +121,7 @@ impl PlanCache {
 
     /// Forgets every plan.
     pub fn clear(&mut self) {
-        for (_, _, plan) in std::mem::take(&mut self.entries) {
-            self.recycle(plan);
-        }
-    }
-
-    /// Hands a plan leaving the cache to the compiler, unless someone still holds it.
-    fn recycle(&mut self, plan: Arc<CompiledGraph>) {
-        if let Ok(plan) = Arc::try_unwrap(plan) {
-            self.compiler.recycle(plan);
-        }
+        self.entries.clear();
     }
 }
 
@@ -182,7 +172,7 @@ mod tests {
             } else {
                 (&b, &fresh[1])
             };
-            // Nothing else holds the plan, so the next miss evicts it into the compiler.
+            // Nothing else holds the plan, so the next miss drops it and compiles in its storage.
             let plan = cache.get_or_compile(graph, &options).unwrap();
             assert_eq!(plan.to_json(), fresh.to_json(), "round {round}");
         }

@@ -1,19 +1,16 @@
 //! Step 11: the plan put together from the steps' results: each pass's plan (culled, its group, why it
 //! is live, the resolve its copy was folded into), the restructurings made, and the lists the
 //! steps filled for it, each moved out of the workspace that holds it with the list of the plan
-//! handed back left in its place.
+//! dropped last left in its place.
 
 use std::sync::{Arc, OnceLock};
 
-use super::Planned;
 use super::compiler::{PlanLists, emptied, hand_over};
 use super::restructure::Restructured;
-use crate::options::CompileOptions;
-use crate::passes::Passes;
+use super::{Frame, Planned, Source};
 use crate::plan::{
     CompiledGraph, NaiveSources, NeededBy, PassPlan, PhysicalResource, Reads, Traffic,
 };
-use crate::resource::ResourceDecl;
 
 /// What the steps after planning the order found: the compiler's lists, refilled each compile.
 #[derive(Default)]
@@ -23,7 +20,7 @@ pub(super) struct Found {
     pub needed_by: Vec<Option<NeededBy>>,
 }
 
-/// The workspaces the plan takes its lists from, and the lists of the plan handed back.
+/// The workspaces the plan takes its lists from, and the lists of the plan dropped last.
 pub(super) struct Lists<'a> {
     /// The plan of the order the frame runs.
     pub planned: &'a mut Planned,
@@ -31,17 +28,33 @@ pub(super) struct Lists<'a> {
     pub returned: &'a mut PlanLists,
 }
 
-/// The plan of the frame as it runs (`frame`), with `live` the liveness of the declarations
-/// and `run_live` that of the frame as it runs.
+/// What the steps after planning decided, for the plan.
+pub(super) struct Results<'a> {
+    pub restructured: Restructured,
+    /// The liveness of the frame as it runs.
+    pub run_live: &'a [bool],
+    pub traffic: Traffic,
+}
+
+/// The plan of the frame as it runs (`results.restructured`) of `source`'s declarations;
+/// `declared` holds their liveness and the options.
 pub(super) fn assemble(
-    (passes, resources): (&Arc<Passes>, &Arc<Vec<ResourceDecl>>),
-    fingerprint: u128,
-    options: &CompileOptions,
-    frame: Restructured,
-    (live, run_live): (&[bool], &[bool]),
-    traffic: Traffic,
+    source: &Source<'_>,
+    declared: Frame<'_>,
+    results: Results<'_>,
     lists: Lists<'_>,
 ) -> CompiledGraph {
+    let Source {
+        passes,
+        resources,
+        fingerprint,
+        ..
+    } = *source;
+    let Results {
+        restructured: frame,
+        run_live,
+        traffic,
+    } = results;
     let Lists {
         planned,
         found,
@@ -65,7 +78,7 @@ pub(super) fn assemble(
     log::debug!(
         "compiled {} passes ({} culled) into {} groups: {} attachment bytes a frame, naive {}, {} restructured",
         passes.len(),
-        live.iter().filter(|&&l| !l).count(),
+        declared.live.iter().filter(|&&l| !l).count(),
         groups.len(),
         traffic.bytes_per_frame,
         traffic.naive_bytes_per_frame,
@@ -73,7 +86,7 @@ pub(super) fn assemble(
     );
     CompiledGraph {
         fingerprint,
-        options: *options,
+        options: *declared.options,
         pass_decls: Arc::clone(passes),
         resource_decls: Arc::clone(resources),
         passes: pass_plans,

@@ -2,10 +2,10 @@
 //! workspace of the compiler's ([`Workspaces`]): one per step for the lists that stay inside
 //! it, one per result that passes from step to step. The step that fills a workspace clears it
 //! first (keeping its capacity), and the steps after it borrow it. The plan's own lists are
-//! moved out of their workspaces into the plan, and the lists of the plan handed back with
-//! [`Compiler::recycle`] take their places; so a frame that compiles a graph like the last
-//! one's allocates nothing per pass or group, gives nothing back, and works in memory the last
-//! compile left in the caches. Groups and physical resources a list has no room for come from
+//! moved out of their workspaces into the plan, and the lists of the last plan dropped on the
+//! thread (`impl Drop for CompiledGraph`, the one way back) take their places; so a frame that
+//! compiles a graph like the last one's allocates nothing per pass or group, gives nothing back,
+//! and works in memory the last compile left in the caches. Groups and physical resources a list has no room for come from
 //! spares, and those a smaller graph leaves over become spares (their own lists keeping their
 //! storage): graphs of different sizes compiled in turn allocate nothing once each was compiled.
 
@@ -27,9 +27,19 @@ use crate::plan::{
 use crate::resource::PassId;
 
 thread_local! {
-    /// The workspaces of [`RenderGraph::compile`] on this thread, with the lists of the last
-    /// plan dropped on it, kept between calls.
+    /// The workspaces of [`RenderGraph::compile`] on this thread, kept between calls.
     static THREAD_WORK: Cell<Workspaces> = Cell::new(Workspaces::default());
+    /// The lists of the last plan dropped on this thread, for the next compile on it.
+    static DROPPED: Cell<PlanLists> = Cell::new(PlanLists::default());
+}
+
+/// Puts the lists of the last plan dropped on this thread into `returned`, if a plan left some
+/// (else `returned` keeps what it holds).
+pub(super) fn take_dropped(returned: &mut PlanLists) {
+    let dropped = DROPPED.try_with(Cell::take).unwrap_or_default();
+    if dropped.passes.capacity() != 0 {
+        *returned = dropped;
+    }
 }
 
 /// Runs `f` with this thread's workspaces (new ones inside a compile that holds them, or while
@@ -46,24 +56,25 @@ impl RenderGraph<'_> {
     /// frames.
     ///
     /// The compile works in this thread's workspaces, kept between calls as a [`Compiler`]'s
-    /// are, and a plan dropped on the thread leaves its lists there: a thread that compiles
+    /// are, and takes the lists of the last plan dropped on the thread: a thread that compiles
     /// graphs one after another this way costs what a reused `Compiler` does. What is kept is
     /// bounded by the largest graph compiled and the largest plan dropped on the thread; a
-    /// renderer that wants that memory under its own control keeps a `Compiler`.
+    /// renderer that wants the workspaces under its own control keeps a `Compiler`.
     pub fn compile(&self, options: &CompileOptions) -> Result<CompiledGraph, GraphError> {
         with_thread_work(|work| super::compile(self, options, work))
     }
 }
 
 impl Drop for CompiledGraph {
-    /// Leaves the plan's lists to this thread's workspaces, for the next
-    /// [`RenderGraph::compile`] on the thread (a plan handed to [`Compiler::recycle`] has
-    /// none left).
+    /// Leaves the plan's lists to this thread, for the next compile on it (with
+    /// [`RenderGraph::compile`] or a [`Compiler`]), in place of those of the plan dropped
+    /// before.
     fn drop(&mut self) {
         // The declared-order plan, if made, goes first: this plan's lists are the ones kept.
         drop(self.declared.take());
         if self.passes.capacity() != 0 {
-            with_thread_work(|work| work.returned = PlanLists::of(self));
+            let lists = PlanLists::of(self);
+            let _ = DROPPED.try_with(|kept| kept.set(lists));
         }
     }
 }
@@ -80,29 +91,27 @@ impl CompiledGraph {
         }
         self.declared.get_or_init(|| {
             let options = self.options.with_restructure(false);
-            let declared = with_thread_work(|work| {
-                super::compile_decls(
-                    (&self.pass_decls, &self.resource_decls),
-                    None,
-                    self.fingerprint,
-                    &options,
-                    work,
-                )
-            })
-            // The same declarations compiled once already; the declared order checks less.
-            .expect("a graph that compiled restructured compiles in declared order");
+            let source = super::Source {
+                passes: &self.pass_decls,
+                resources: &self.resource_decls,
+                names: None,
+                fingerprint: self.fingerprint,
+            };
+            let declared = with_thread_work(|work| super::compile_decls(&source, &options, work))
+                // The same declarations compiled once already; the declared order checks less.
+                .expect("a graph that compiled restructured compiles in declared order");
             Box::new(declared)
         })
     }
 }
 
-/// Compiles graphs, reusing the storage of plans it is handed back.
+/// Compiles graphs, keeping its working tables between compiles.
 ///
-/// [`RenderGraph::compile`] compiles with one kept per thread (and plans dropped on the thread
-/// come back to it). A renderer that compiles every frame keeps one and hands each plan back
-/// with [`recycle`](Self::recycle) once it is done with it; [`PlanCache`](crate::PlanCache)
-/// keeps one and recycles the plans it evicts. Plans are the same either way. The storage kept
-/// is what the largest compile used and the lists of the last plan handed back.
+/// [`RenderGraph::compile`] compiles with one kept per thread. A renderer that compiles every
+/// frame keeps one, and drops each plan once it is done with it: the next compile on the
+/// thread (this compiler's or another's) reuses the lists of the last plan dropped there.
+/// [`PlanCache`](crate::PlanCache) keeps one. Plans are the same either way. The storage kept
+/// is what the largest compile used.
 #[derive(Default)]
 pub struct Compiler {
     work: Workspaces,
@@ -129,9 +138,14 @@ impl Compiler {
         super::compile(graph, options, &mut self.work)
     }
 
-    /// Takes back a plan nobody needs any more: the next compiles reuse its lists.
-    pub fn recycle(&mut self, mut plan: CompiledGraph) {
-        self.work.returned = PlanLists::of(&mut plan);
+    /// Drops `plan`: as any plan dropped on the thread, it leaves its lists to the next
+    /// compile there.
+    #[deprecated(
+        since = "0.1.0",
+        note = "drop the plan instead: a plan dropped leaves its lists to the next compile on the thread; removed in 0.2"
+    )]
+    pub fn recycle(&mut self, plan: CompiledGraph) {
+        drop(plan);
     }
 }
 
@@ -150,8 +164,8 @@ pub(super) struct Workspaces {
     pub found: Found,
     /// The lists that stay inside one step.
     pub steps: Steps,
-    /// The lists of the last plan handed back: they take the places of the next plan's lists in
-    /// the workspaces.
+    /// The lists of the last plan dropped on the thread, taken at the start of a compile: they
+    /// take the places of the next plan's lists in the workspaces.
     pub returned: PlanLists,
 }
 
@@ -169,7 +183,7 @@ pub(super) struct Steps {
     pub pooling: Pooling,
 }
 
-/// The lists of a plan handed back, contents and all: the next plan leaves them in the
+/// The lists of a plan dropped, contents and all: the next plan leaves them in the
 /// workspaces it takes its own lists from, and the steps that fill those clear them (groups and
 /// physical resources are reset where they lie, their lists keeping their capacity).
 #[derive(Default)]
@@ -202,14 +216,14 @@ impl PlanLists {
     }
 }
 
-/// The list `list` holds, moved out for the plan, with `returned` (a list of the plan handed
-/// back) in its place.
+/// The list `list` holds, moved out for the plan, with `returned` (a list of the plan dropped
+/// last) in its place.
 pub(super) fn hand_over<T>(list: &mut Vec<T>, returned: &mut Vec<T>) -> Vec<T> {
     std::mem::replace(list, std::mem::take(returned))
 }
 
 /// A list refilled in place: the items it held (its last compile's, or those of a plan handed
-/// back) are reset where they lie, their own lists keeping their storage. Past its end, items
+/// dropped) are reset where they lie, their own lists keeping their storage. Past its end, items
 /// come from a spare list, and the old items a shorter fill leaves over go there when it
 /// finishes: a compile of a smaller graph keeps the larger one's items for the next compile of it.
 pub(super) struct Refill<'l, T> {
@@ -250,11 +264,6 @@ impl<'l, T> Refill<'l, T> {
         &mut self.list[index]
     }
 
-    /// The items filled and the old ones after them, for prefetching those about to be reused.
-    pub(super) fn items(&self) -> &[T] {
-        self.list
-    }
-
     /// Ends the list after the items filled; the old items after them become spares.
     pub(super) fn finish(self) {
         self.spare.extend(self.list.drain(self.used..));
@@ -291,15 +300,20 @@ mod tests {
         };
         let mut compiler = Compiler::new();
         for _ in 0..20 {
-            compiler.recycle(g.compile(&options).unwrap());
+            drop(g.compile(&options).unwrap());
         }
-        // One plan's lists are kept, however many plans come back.
-        let kept = lists(&compiler.work.returned.groups);
+        // One plan's lists are kept, however many plans are dropped.
+        let kept = DROPPED.with(|d| {
+            let dropped = d.take();
+            let kept = lists(&dropped.groups);
+            d.set(dropped);
+            kept
+        });
         assert_eq!(kept.len(), 8);
         // The next compile takes them into its workspaces; the one after fills them.
         let plan = compiler.compile(&g, &options).unwrap();
         assert!(compiler.work.returned.groups.is_empty());
-        compiler.recycle(plan);
+        drop(plan);
         let plan = compiler.compile(&g, &options).unwrap();
         assert_eq!(lists(plan.groups()), kept);
         assert_eq!(plan.to_json(), g.compile(&options).unwrap().to_json());
@@ -337,7 +351,6 @@ mod tests {
             match (fresh, reused) {
                 (Ok(fresh), Ok(reused)) => {
                     assert_eq!(fresh.to_json(), reused.to_json());
-                    compiler.recycle(reused);
                 }
                 (Err(fresh), Err(reused)) => assert_eq!(fresh.to_string(), reused.to_string()),
                 _ => panic!("a reused compiler and a fresh one disagree"),

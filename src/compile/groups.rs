@@ -3,11 +3,10 @@
 //! declared order, or the restructured one), one at a time, so restructuring can try an order
 //! on a stretch of the frame with the same rule.
 
-use super::Decls;
+use super::Frame;
 use super::accesses::Accesses;
 use super::compiler::Refill;
 use super::planned::Planned;
-use super::prefetch;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
@@ -41,22 +40,18 @@ pub(super) struct Grouper<'a> {
 }
 
 impl<'a> Grouper<'a> {
-    pub(super) fn new(
-        graph: Decls<'a>,
-        subs: &'a SubTable,
-        v: &'a Versions,
-        options: &'a CompileOptions,
-        marks: &'a mut GroupMarks,
-    ) -> Self {
+    /// The merge rule on `frame`, with the compiler's `marks`.
+    pub(super) fn new(frame: Frame<'a>, marks: &'a mut GroupMarks) -> Self {
+        let subs = &frame.checked.subs;
         for list in [&mut marks.written_in, &mut marks.touched_in] {
             list.clear();
             list.resize(subs.len(), 0);
         }
         Grouper {
-            acc: graph.acc,
+            acc: frame.decls.acc,
             subs,
-            v,
-            options,
+            v: frame.v,
+            options: frame.options,
             marks,
             stamp: 0,
             current: None,
@@ -209,14 +204,8 @@ pub(super) struct Grouping {
 /// Groups the live passes of `planned.order` (execution order) into `planned.groups` and
 /// `planned.group_of` (cleared here). Groups `planned.groups` has no room for come from the
 /// workspace's spares, and those it has left over go there.
-pub(super) fn form_groups(
-    graph: Decls<'_>,
-    subs: &SubTable,
-    v: &Versions,
-    options: &CompileOptions,
-    work: &mut Grouping,
-    planned: &mut Planned,
-) {
+pub(super) fn form_groups(frame: Frame<'_>, work: &mut Grouping, planned: &mut Planned) {
+    let graph = frame.decls;
     let Grouping { marks, spare } = work;
     let Planned {
         order,
@@ -227,7 +216,7 @@ pub(super) fn form_groups(
     let mut groups = GroupFill::new(groups, spare, order.len());
     group_of.clear();
     group_of.resize(graph.passes.len(), None);
-    let mut grouper = Grouper::new(graph, subs, v, options, marks);
+    let mut grouper = Grouper::new(frame, marks);
     for &p in order.iter() {
         match (grouper.push(p), groups.last_mut()) {
             (None, Some(group)) => group.passes.push(p),
@@ -256,7 +245,6 @@ impl<'a> GroupFill<'a> {
 
     /// Starts a group of one pass after the last one, of `kind` and `multiview` views.
     fn start(&mut self, kind: PassKind, multiview: Option<u32>, first: PassId) {
-        prefetch::reused_groups(self.0.items(), self.0.len());
         let group = self.0.next(|| Group {
             kind,
             passes: Vec::new(),

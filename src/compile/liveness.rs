@@ -7,15 +7,15 @@ use super::compiler::emptied;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
-use crate::options::CompileOptions;
 use crate::plan::NeededBy;
 use crate::resource::PassId;
 
-/// Per pass: live, into `needed` (the compiler's list, cleared here).
+/// Per pass: live, into `needed` (the compiler's list, cleared here); every pass when `cull`
+/// (the options' `cull`) is off.
 pub(super) fn find_live_passes<'w>(
     acc: &Accesses,
     v: &Versions,
-    options: &CompileOptions,
+    cull: bool,
     needed: &'w mut Vec<bool>,
 ) -> &'w [bool] {
     needed.clear();
@@ -26,7 +26,7 @@ pub(super) fn find_live_passes<'w>(
         }
     }
     for p in (0..acc.len()).rev() {
-        needed[p] |= acc.info(p).side_effects || !options.cull;
+        needed[p] |= acc.info(p).side_effects || !cull;
         if needed[p] {
             for &version in v.reads_of(p) {
                 if let Some(w) = v.writer[version as usize] {

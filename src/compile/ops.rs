@@ -1,10 +1,9 @@
 //! Step 5: load op, store op, resolve and read-only depth of every attachment of every render
 //! group ([guide](crate::guide#load-ops)).
 
-use super::Decls;
 use super::liveness::Readers;
-use super::prefetch;
 use super::versions::{VersionId, Versions};
+use super::{Decls, Frame};
 use crate::options::CompileOptions;
 use crate::plan::{
     AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, color_bytes_per_sample,
@@ -18,130 +17,133 @@ use crate::resource::{
 /// (`None` beyond `u64`), counted as each group is planned, while it is in the caches;
 /// `each_group` sees each render group once its ops are set.
 pub(super) fn infer_attachment_ops(
-    graph: Decls<'_>,
+    frame: Frame<'_>,
     groups: &mut [Group],
-    v: &Versions,
     readers: &Readers,
-    options: &CompileOptions,
     bytes: impl Fn(ResourceId, Subresource) -> u64,
     mut each_group: impl FnMut(&Group),
 ) -> Option<u64> {
+    let ops = Ops { frame, readers };
     // No frame's attachments move more than `u128` counts: whether the total fits a `u64` is
     // asked once, at the end.
     let mut total = 0u128;
-    for g in 0..groups.len() {
-        prefetch::planned_groups(graph, groups, g);
-        let group = &mut groups[g];
+    for (g, group) in groups.iter_mut().enumerate() {
         if group.kind != PassKind::Render {
             continue;
         }
-        total += plan_group(graph, g, group, v, readers, options, &bytes);
+        total += ops.plan_group(g, group, &bytes);
         each_group(group);
     }
     u64::try_from(total).ok()
 }
 
-/// The attachments of render group `g`; returns the bytes they move.
-fn plan_group(
-    graph: Decls<'_>,
-    g: usize,
-    group: &mut Group,
-    v: &Versions,
-    readers: &Readers,
-    options: &CompileOptions,
-    bytes: impl Fn(ResourceId, Subresource) -> u64,
-) -> u128 {
-    let first_id = group.passes[0];
-    let (first_slots, last_slots) = (
-        graph.acc.slots(first_id.index()),
-        graph
-            .acc
-            .slots(group.passes[group.passes.len() - 1].index()),
-    );
-    let color_slots = first_slots.iter().take_while(|a| !a.is_depth).count();
-    // Into the group's own lists: a reused group keeps its capacity. Room for the colour
-    // slots first, as extending by them would make.
-    let (mut color, mut depth_views) = (
-        std::mem::take(&mut group.color),
-        std::mem::take(&mut group.depth_views),
-    );
-    color.reserve(color_slots);
-    group.depth = None;
-    let mut moved = 0u128;
-    let attachments = first_slots.iter().zip(last_slots).enumerate();
-    for (slot, (&a, at_end)) in attachments {
-        let plan = plan_attachment(
-            graph,
-            g,
-            &group.passes,
-            (slot, a, at_end),
-            v,
-            readers,
-            options,
-        );
-        moved += moved_bytes(&plan, &bytes);
-        if slot < color_slots {
-            color.push(plan);
-        } else if group.depth.is_none() {
-            group.depth = Some(plan);
-        } else {
-            depth_views.push(plan);
-        }
-    }
-    group.color = color;
-    group.depth_views = depth_views;
-    // The first view of each slot: the views of a slot share its format.
-    group.color_bytes_per_sample = color_bytes_per_sample(
-        group
-            .color
-            .iter()
-            .step_by(group.multiview.unwrap_or(1).max(1) as usize)
-            .filter_map(|a| match graph.resources[a.resource.index()].kind {
-                ResourceKind::Texture(t) => Some(t.format),
-                ResourceKind::Buffer(_) => None,
-            }),
-    );
-    moved
+/// What planning a group's ops reads: the frame, and who reads each version last.
+#[derive(Clone, Copy)]
+struct Ops<'a> {
+    frame: Frame<'a>,
+    readers: &'a Readers,
 }
 
-/// The plan of attachment slot `slot` of a group of `passes` (group `g`): `a` as its first pass
-/// declares it, `at_end` as its last does.
-#[inline(always)]
-fn plan_attachment(
-    graph: Decls<'_>,
-    g: usize,
-    passes: &[PassId],
-    (slot, a, at_end): (usize, AttachmentDecl, &AttachmentDecl),
-    v: &Versions,
-    readers: &Readers,
-    options: &CompileOptions,
-) -> AttachmentPlan {
-    let decl = &graph.resources[a.resource.index()];
-    let loaded = v.slot_read[v.slot(passes[0], slot)];
-    let (load, load_reason) = load_op(a, decl, loaded, v, options);
-    // The group's last write of the slot is what a later reader would need.
-    let written = last_write(passes, slot, v);
-    let (store, store_reason) = store_op(written, g, v, readers);
-    let (mut store, mut read_only) = read_only_depth(a.is_depth, load, store);
-    let mut store_reason = store_reason;
-    if read_only && !needed_later(loaded, g, v, readers) && !sampled_in(graph, passes, a.resource) {
-        // wgpu hands a read-only depth to Vulkan as Load + Store, and a tiler writes it back in
-        // every bin; nothing needs it after the group, so it is discarded instead (no pipeline
-        // that reads it writes depth).
-        (store, read_only, store_reason) = (StoreOp::Discard, false, StoreReason::NotNeeded);
+/// An attachment slot of a group: its index, as the group's first pass declares it and as its
+/// last does.
+#[derive(Clone, Copy)]
+struct Slot<'a> {
+    index: usize,
+    first: AttachmentDecl,
+    last: &'a AttachmentDecl,
+}
+
+impl Ops<'_> {
+    /// The attachments of render group `g`; returns the bytes they move.
+    fn plan_group(
+        self,
+        g: usize,
+        group: &mut Group,
+        bytes: impl Fn(ResourceId, Subresource) -> u64,
+    ) -> u128 {
+        let graph = self.frame.decls;
+        let first_id = group.passes[0];
+        let (first_slots, last_slots) = (
+            graph.acc.slots(first_id.index()),
+            graph
+                .acc
+                .slots(group.passes[group.passes.len() - 1].index()),
+        );
+        let color_slots = first_slots.iter().take_while(|a| !a.is_depth).count();
+        // Into the group's own lists: a reused group keeps its capacity. Room for the colour
+        // slots first, as extending by them would make.
+        let (mut color, mut depth_views) = (
+            std::mem::take(&mut group.color),
+            std::mem::take(&mut group.depth_views),
+        );
+        color.reserve(color_slots);
+        group.depth = None;
+        let mut moved = 0u128;
+        let attachments = first_slots.iter().zip(last_slots).enumerate();
+        for (index, (&first, last)) in attachments {
+            let slot = Slot { index, first, last };
+            let plan = self.plan_attachment(g, &group.passes, slot);
+            moved += moved_bytes(&plan, &bytes);
+            if index < color_slots {
+                color.push(plan);
+            } else if group.depth.is_none() {
+                group.depth = Some(plan);
+            } else {
+                depth_views.push(plan);
+            }
+        }
+        group.color = color;
+        group.depth_views = depth_views;
+        // The first view of each slot: the views of a slot share its format.
+        group.color_bytes_per_sample = color_bytes_per_sample(
+            group
+                .color
+                .iter()
+                .step_by(group.multiview.unwrap_or(1).max(1) as usize)
+                .filter_map(|a| match graph.resources[a.resource.index()].kind {
+                    ResourceKind::Texture(t) => Some(t.format),
+                    ResourceKind::Buffer(_) => None,
+                }),
+        );
+        moved
     }
-    AttachmentPlan {
-        resource: a.resource,
-        sub: a.sub,
-        load,
-        store,
-        resolve: at_end.resolve,
-        read_only,
-        load_reason,
-        store_reason: match (store, store_reason) {
-            (StoreOp::Discard, StoreReason::NothingWritten) => StoreReason::NotNeeded,
-            (_, reason) => reason,
-        },
+
+    /// The plan of attachment slot `slot` of a group of `passes` (group `g`).
+    #[inline(always)]
+    fn plan_attachment(self, g: usize, passes: &[PassId], slot: Slot<'_>) -> AttachmentPlan {
+        let Ops { frame, readers } = self;
+        let (graph, v) = (frame.decls, frame.v);
+        let a = slot.first;
+        let decl = &graph.resources[a.resource.index()];
+        let loaded = v.slot_read[v.slot(passes[0], slot.index)];
+        let (load, load_reason) = load_op(a, decl, loaded, v, frame.options);
+        // The group's last write of the slot is what a later reader would need.
+        let written = last_write(passes, slot.index, v);
+        let (store, store_reason) = store_op(written, g, v, readers);
+        let (mut store, mut read_only) = read_only_depth(a.is_depth, load, store);
+        let mut store_reason = store_reason;
+        if read_only
+            && !needed_later(loaded, g, v, readers)
+            && !sampled_in(graph, passes, a.resource)
+        {
+            // wgpu hands a read-only depth to Vulkan as Load + Store, and a tiler writes it back
+            // in every bin; nothing needs it after the group, so it is discarded instead (no
+            // pipeline that reads it writes depth).
+            (store, read_only, store_reason) = (StoreOp::Discard, false, StoreReason::NotNeeded);
+        }
+        AttachmentPlan {
+            resource: a.resource,
+            sub: a.sub,
+            load,
+            store,
+            resolve: slot.last.resolve,
+            read_only,
+            load_reason,
+            store_reason: match (store, store_reason) {
+                (StoreOp::Discard, StoreReason::NothingWritten) => StoreReason::NotNeeded,
+                (_, reason) => reason,
+            },
+        }
     }
 }
 

@@ -4,9 +4,8 @@
 
 use super::groups::Grouping;
 use super::liveness::Readers;
-use super::{Decls, groups, liveness, ops, resources, validate, versions, warnings};
+use super::{Frame, groups, liveness, ops, resources, warnings};
 use crate::ids::{GroupId, PassId};
-use crate::options::CompileOptions;
 use crate::plan::{Group, ResourcePlan, Warning};
 
 /// The groups of one execution order with their ops, what they cost, the resources' lifetimes
@@ -63,22 +62,14 @@ pub(in crate::compile) struct Workspace {
 
 /// Plans `planned.order` (filled by the caller) into the rest of `planned`.
 pub(in crate::compile) fn plan_order(
-    decls: Decls<'_>,
-    checked: &validate::Checked,
-    v: &versions::Versions,
-    live: &[bool],
-    options: &CompileOptions,
+    frame: Frame<'_>,
     planned: &mut Planned,
     work: &mut Workspace,
 ) {
-    groups::form_groups(
-        decls,
-        &checked.subs,
-        v,
-        options,
-        &mut work.grouping,
-        planned,
-    );
+    groups::form_groups(frame, &mut work.grouping, planned);
+    let Frame {
+        decls, checked, v, ..
+    } = frame;
     let Planned {
         groups,
         group_of,
@@ -87,18 +78,18 @@ pub(in crate::compile) fn plan_order(
         warnings: list,
         ..
     } = planned;
-    resources::lifetimes_and_usage(decls, live, group_of, plans);
-    let readers = liveness::last_readers(v, live, group_of, &mut work.readers);
+    resources::lifetimes_and_usage(decls, frame.live, group_of, plans);
+    let readers = liveness::last_readers(v, frame.live, group_of, &mut work.readers);
     let bytes_of = |r, sub| checked.subresource_bytes(decls.resources, r, sub);
     // Each group's transient textures, then its warnings (which depend on them), right after
     // its ops, while it is in the caches.
     let said = &mut work.clear_for_write_said;
     let mut warnings = warnings::Warnings::new(list, decls.resources.len(), said);
     let each_group = |group: &Group| {
-        resources::mark_transients(decls, plans, group, options);
-        warnings.group(decls, group, plans, options);
+        resources::mark_transients(frame, plans, group);
+        warnings.group(frame, group, plans);
     };
-    *bytes = ops::infer_attachment_ops(decls, groups, v, readers, options, bytes_of, each_group);
+    *bytes = ops::infer_attachment_ops(frame, groups, readers, bytes_of, each_group);
 }
 
 /// The live passes in declared order, into `order` (cleared here; sized once: a filtered

@@ -7,11 +7,10 @@ use std::collections::BinaryHeap;
 
 use wgpu::{BufferUsages, TextureUsages};
 
-use super::Decls;
 use super::FastMap;
 use super::compiler::{Refill, emptied};
+use super::{Decls, Frame};
 use crate::ids::{GroupId, PhysicalId};
-use crate::options::CompileOptions;
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
 use crate::resource::{ListAccess, ResourceId, ResourceKind};
 
@@ -96,13 +95,9 @@ pub(super) fn lifetimes_and_usage(
 /// an attachment (never sampled, stored to, copied or resolved into), all within one group that
 /// clears or ignores it on entry and discards it on exit. Called for each group in turn: a transient texture's one
 /// group is where it is marked.
-pub(super) fn mark_transients(
-    graph: Decls<'_>,
-    plans: &mut [ResourcePlan],
-    group: &Group,
-    options: &CompileOptions,
-) {
-    if !options.transient {
+pub(super) fn mark_transients(frame: Frame<'_>, plans: &mut [ResourcePlan], group: &Group) {
+    let graph = frame.decls;
+    if !frame.options.transient {
         return;
     }
     for a in group.color.iter().chain(group.depth.iter()) {
@@ -133,12 +128,12 @@ pub(super) fn mark_transients(
 /// numbered before buffers, so texture indices do not depend on where buffers are used.
 /// Into `physical`, the compiler's list refilled in place ([`Refill`]) with `pooling`'s spares.
 pub(super) fn plan_physical_resources(
-    graph: Decls<'_>,
+    frame: Frame<'_>,
     plans: &mut [ResourcePlan],
-    options: &CompileOptions,
     pooling: &mut Pooling,
     physical: &mut Vec<PhysicalResource>,
 ) {
+    let (graph, options) = (frame.decls, frame.options);
     let res = &graph.resources;
     let Pooling {
         keyed,

@@ -46,7 +46,7 @@ impl SubTable {
     }
 
     /// The lists (per resource, its first index and, last, the total; its mip count), moved
-    /// out for the plan, with the plan's lists handed back (`base`, `mips`) in their place.
+    /// out for the plan, with the lists of the plan dropped last (`base`, `mips`) in their place.
     pub(super) fn hand_over(
         &mut self,
         base: &mut Vec<u32>,

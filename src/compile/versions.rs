@@ -43,7 +43,7 @@ pub(super) struct Versions {
 
 impl Versions {
     /// The lists the plan builds its dependency list from (with `subs`'s), moved out, with the
-    /// lists of the plan handed back (`returned`) in their place.
+    /// lists of the plan dropped last (`returned`) in their place.
     pub(super) fn hand_over_reads(&mut self, subs: &mut SubTable, returned: &mut Reads) -> Reads {
         let (sub_base, sub_mips) = subs.hand_over(&mut returned.sub_base, &mut returned.sub_mips);
         Reads {

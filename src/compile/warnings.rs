@@ -1,8 +1,7 @@
 //! Step 6: warnings: what costs bandwidth or time and could be avoided
 //! ([guide](crate::guide#warnings)).
 
-use super::Decls;
-use crate::options::CompileOptions;
+use super::Frame;
 use crate::plan::{Group, LoadOp, LoadReason, ResourcePlan, StoreOp, Warning, WarningKind};
 
 /// The warnings of a plan, group by group.
@@ -30,13 +29,8 @@ impl<'w> Warnings<'w> {
     }
 
     /// The warnings of one group, whose attachments' resources are planned (transient or not).
-    pub(super) fn group(
-        &mut self,
-        graph: Decls<'_>,
-        group: &Group,
-        resources: &[ResourcePlan],
-        options: &CompileOptions,
-    ) {
+    pub(super) fn group(&mut self, frame: Frame<'_>, group: &Group, resources: &[ResourcePlan]) {
+        let (graph, options) = (frame.decls, frame.options);
         if group.color.is_empty() && group.depth.is_none() {
             return;
         }

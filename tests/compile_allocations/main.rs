@@ -4,10 +4,10 @@
 //! What is counted: every call to the allocator's `alloc`, `alloc_zeroed` and `realloc` (each
 //! hands out a block, new or moved) made on the test's own thread while the counter is on;
 //! frees are not counted. A steady-state frame is one `Compiler::compile` of a graph the
-//! compiler has compiled before, followed by `Compiler::recycle` of the plan, as a renderer
+//! compiler has compiled before, followed by dropping the plan, as a renderer
 //! that compiles every frame runs it. Its count must not depend on the number of passes and
 //! stays within a handful: the compiler keeps its working lists between compiles, and the
-//! plan's per-pass, per-group and per-resource lists come from the plans handed back.
+//! plan's per-pass, per-group and per-resource lists come from the plans dropped.
 //! `RenderGraph::compile` does the same with the thread's workspaces and the plans dropped on
 //! the thread.
 
@@ -80,13 +80,13 @@ fn frame_blocks(graph: &RenderGraph<'_>) -> (u64, u64, u64) {
         let plan = compiler
             .compile(graph, &options)
             .expect("generated frames compile");
-        compiler.recycle(plan);
+        drop(plan);
     }
     let (steady, ()) = blocks_during(|| {
         let plan = compiler
             .compile(graph, &options)
             .expect("generated frames compile");
-        compiler.recycle(plan);
+        drop(plan);
     });
     // The plan's lists take turns with the workspaces' lists: two compiles warm both.
     for _ in 0..2 {

@@ -10,7 +10,7 @@
 //! the builder (and the time declaring them takes, into a new graph and into the last frame's
 //! graph reset, with the plan-cache hit that follows). Every row is the median (and range) of
 //! `--runs` compiles (25 by default) in this one process, after three that are not measured:
-//! with one `Compiler` that is handed back each plan (a renderer compiling every frame), and
+//! with one `Compiler`, each plan dropped once timed (a renderer compiling every frame), and
 //! with `RenderGraph::compile` (the thread's workspaces; each plan dropped once timed).
 //! Wall-clock time, and the compiling thread's CPU time, which leaves out the time other
 //! processes held the core. The per-pass cost at 10 000

@@ -4,11 +4,10 @@
 use super::{NONE, ReadersOf};
 use crate::compile::subresources::SubTable;
 use crate::compile::versions::{VersionId, Versions};
+use crate::compile::{Decls, Frame};
 use crate::passes::Passes;
 use crate::plan::Restructuring;
-use crate::resource::{
-    ImportAfter, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, SubresourceRange,
-};
+use crate::resource::{ImportAfter, PassId, PassKind, ResourceId, ResourceKind, SubresourceRange};
 
 /// Declarations as the restructured frame runs them, and what changed.
 pub(in crate::compile) struct Edits {
@@ -42,14 +41,11 @@ fn next_versions(v: &Versions, subs: &SubTable) -> Vec<u32> {
 
 /// Drops dead resolves and folds copies into resolves; `None` when neither applies.
 pub(in crate::compile) fn edit_resolves(
-    passes: &Passes,
-    res: &[ResourceDecl],
-    subs: &SubTable,
-    v: &Versions,
-    live: &[bool],
+    frame: Frame<'_>,
     readers: &ReadersOf,
     allow_folds: bool,
 ) -> Option<Edits> {
+    let (passes, v, live) = (frame.decls.passes, frame.v, frame.live);
     let mut edits: Option<Edits> = None;
     // Who overwrites a dead resolve, worked out at the first one.
     let mut next_version: Option<Vec<u32>> = None;
@@ -71,10 +67,11 @@ pub(in crate::compile) fn edit_resolves(
                     && !readers.of(version).iter().any(|r| live[r.index()])
             };
             let change = if versions.iter().all(|&version| dead(version)) {
+                let subs = &frame.checked.subs;
                 let next = next_version.get_or_insert_with(|| next_versions(v, subs));
-                Some(drop_dead_resolve(pid, target, &versions, next, v, live))
+                Some(drop_dead_resolve(frame, pid, target, &versions, next))
             } else if allow_folds && views == 1 {
-                fold_copy(passes, res, pid, target, readers.of(versions[0]), live)
+                fold_copy(frame, pid, target, readers.of(versions[0]))
             } else {
                 None
             };
@@ -100,13 +97,13 @@ pub(in crate::compile) fn edit_resolves(
 /// A resolve is dead when no live pass reads the version it writes and the frame does not keep
 /// it: the next access overwrites it, or nothing touches the target again.
 fn drop_dead_resolve(
+    frame: Frame<'_>,
     pass: PassId,
     target: ResourceId,
     versions: &[VersionId],
     next_version: &[u32],
-    v: &Versions,
-    live: &[bool],
 ) -> (Restructuring, Option<ResourceId>) {
+    let (v, live) = (frame.v, frame.live);
     // The first live pass that overwrites what a view resolved (every view's, in a multiview
     // pass, is overwritten by the same pass or by none in practice; the first view's is named).
     let mut overwritten_by = None;
@@ -138,13 +135,17 @@ fn drop_dead_resolve(
 /// A copy whose only source is what the resolve just wrote, into a graph-owned single-sampled
 /// texture of the same shape that nothing touches between the two, can be the resolve itself.
 fn fold_copy(
-    passes: &Passes,
-    res: &[ResourceDecl],
+    frame: Frame<'_>,
     pass: PassId,
     source: ResourceId,
     readers: &[PassId],
-    live: &[bool],
 ) -> Option<(Restructuring, Option<ResourceId>)> {
+    let Decls {
+        passes,
+        resources: res,
+        ..
+    } = frame.decls;
+    let live = frame.live;
     let &[copy] = readers else {
         return None;
     };

@@ -10,10 +10,9 @@ pub(super) use reorder::pass_key;
 
 use super::accesses::Accesses;
 use super::compiler::Steps;
-use super::planned::{Kept, Planned, Plans, declared_order, plan_order};
+use super::planned::{self, Kept, Planned, Plans, declared_order, plan_order};
 use super::versions::{self, VersionId, Versions};
-use super::{Decls, liveness, validate};
-use crate::options::CompileOptions;
+use super::{Decls, Frame, liveness};
 use crate::plan::Restructuring;
 use crate::resource::PassId;
 
@@ -27,6 +26,9 @@ pub(in crate::compile) struct ReadersOf {
     passes: Vec<PassId>,
     /// Per version: the next place to fill, while filling.
     fill: Vec<u32>,
+    /// The lists hold the readers of the versions the frame is restructured with: those they
+    /// were last filled for, while no retrace changed them.
+    filled: bool,
 }
 
 impl ReadersOf {
@@ -36,7 +38,9 @@ impl ReadersOf {
             start,
             passes,
             fill,
+            filled,
         } = self;
+        *filled = true;
         start.clear();
         start.resize(v.writer.len() + 1, 0);
         for p in 0..pass_count {
@@ -66,18 +70,23 @@ impl ReadersOf {
     }
 }
 
-/// Restructuring's lists, cleared where each is filled: who reads each version, and the edited
-/// declarations' tables, versions and liveness (which the steps after it read when the frame
-/// runs edited).
+/// Restructuring's lists, cleared where each is filled: who reads each version, the edited
+/// declarations' tables (which the steps after it read when the frame runs edited), and
+/// reordering's.
 #[derive(Default)]
 pub(in crate::compile) struct Workspace {
     readers: ReadersOf,
-    /// The edited declarations' dense tables.
-    edited_acc: Accesses,
-    /// The edited declarations' versions and liveness, when a fold changed them.
+    edited: EditedTables,
+    reorder: reorder::Workspace,
+}
+
+/// The edited declarations' dense tables, and their versions and liveness when a fold changed
+/// them.
+#[derive(Default)]
+struct EditedTables {
+    acc: Accesses,
     retraced: Versions,
     retraced_live: Vec<bool>,
-    reorder: reorder::Workspace,
 }
 
 /// What restructuring decided: the edited declarations (whose versions and liveness were traced
@@ -89,131 +98,62 @@ pub(super) struct Restructured {
     pub kept: Kept,
 }
 
+/// The edits made to the declarations, and whether their versions were traced again.
+struct Edited {
+    edits: Option<edits::Edits>,
+    retraced: bool,
+}
+
+/// The lists trying a reordered frame fills: who reads each version, reordering's own lists
+/// and planning's.
+struct Trial<'w> {
+    readers: &'w mut ReadersOf,
+    reorder: &'w mut reorder::Workspace,
+    planning: &'w mut planned::Workspace,
+}
+
 /// Restructures the frame, or `None` when that would not make it cheaper than
 /// `plans.declared`. Moves are kept only if they beat the same edits in declared order, and only
 /// while each moved pass still shares the group it joined.
 fn restructure_frame(
-    declared: Decls<'_>,
-    checked: &validate::Checked,
-    versions: &versions::Versions,
-    live: &[bool],
+    declared: Frame<'_>,
     plans: &mut Plans,
-    options: &CompileOptions,
     steps: &mut Steps,
 ) -> Option<Restructured> {
-    let (passes, resources) = (declared.passes, declared.resources);
-    let subs = &checked.subs;
     let Plans {
         declared: as_declared,
         edited,
         reordered,
     } = plans;
+    let work = &mut steps.restructure;
+    let Edited { edits, retraced } = edit_frame(declared, work, &mut steps.current_versions);
     let Workspace {
         readers,
-        edited_acc,
-        retraced,
-        retraced_live,
-        reorder: reorder_work,
-    } = &mut steps.restructure;
-    // Who reads each version: needed only where something resolves (or passes may move).
-    let resolving = |p: usize| declared.acc.slots(p).iter().any(|a| a.resolve.is_some());
-    let resolves = (0..passes.len()).any(|p| live[p] && resolving(p));
-    if resolves {
-        readers.fill(passes.len(), versions);
-    }
-    let edit = |folds| {
-        resolves
-            .then(|| edits::edit_resolves(passes, resources, subs, versions, live, readers, folds))
-            .flatten()
-    };
-    let mut edits = edit(true);
-    if let Some(e) = &edits {
-        edited_acc.fill(resources, &e.passes);
-    }
-    let mut is_retraced = false;
-    let mut untraceable = false;
-    if let Some(e) = edits.as_ref().filter(|e| e.folded()) {
-        // Folding moves a write from the copy to the resolve: versions change. A culled pass
-        // that read a dropped resolve can make them untraceable; then nothing is folded.
-        let graph = Decls {
-            passes: &e.passes,
-            resources,
-            acc: edited_acc,
-        };
-        let current = &mut steps.current_versions;
-        match versions::trace_versions(graph, checked, current, retraced) {
-            Ok(v) => {
-                liveness::find_live_passes(edited_acc, v, options, retraced_live);
-                // A folded copy does not run, also where culling is off.
-                for (live, folded) in retraced_live.iter_mut().zip(&e.folded_into) {
-                    *live &= folded.is_none();
-                }
-                is_retraced = true;
-            }
-            Err(_) => untraceable = true,
-        }
-    }
-    if untraceable {
-        edits = edit(false);
-        if let Some(e) = &edits {
-            edited_acc.fill(resources, &e.passes);
-        }
-    }
-    let (v, l) = if is_retraced {
-        (&*retraced, &retraced_live[..])
-    } else {
-        (versions, live)
-    };
-    let eff = Decls {
-        passes: edits.as_ref().map_or(passes, |e| &e.passes),
-        resources,
-        acc: if edits.is_some() {
-            &*edited_acc
-        } else {
-            declared.acc
-        },
-    };
+        edited: tables,
+        reorder,
+    } = work;
+    let eff = run_frame(declared, edits.as_ref(), retraced, tables);
+    let planning = &mut steps.planning;
     let baseline: &Planned = if edits.is_some() {
-        declared_order(l, &mut edited.order);
-        plan_order(eff, checked, v, l, options, edited, &mut steps.planning);
+        declared_order(eff.live, &mut edited.order);
+        plan_order(eff, edited, planning);
         edited
     } else {
         as_declared
     };
-    // The readers of `v` are those built above unless the versions were traced again.
-    let readers_of_v = resolves && !is_retraced;
-    let mut moves = reorder::reorder(
-        eff,
-        subs,
-        v,
-        l,
-        (readers, readers_of_v),
-        baseline,
-        &mut reordered.order,
-        options,
-        reorder_work,
-    );
-    let mut kept = edits.is_some().then_some(Kept::Edited);
-    if !moves.is_empty() {
-        plan_order(eff, checked, v, l, options, reordered, &mut steps.planning);
-        let pays = reordered
-            .bytes
-            .zip(baseline.bytes)
-            .is_some_and(|(a, b)| a < b);
-        // A later move can leave an earlier one's pass outside the group it joined.
-        moves.retain(|m| match m {
-            Restructuring::Moved { pass, joins, .. } => {
-                reordered.group_of[pass.index()] == reordered.group_of[joins.index()]
-            }
-            _ => true,
-        });
-        if pays && !moves.is_empty() {
-            kept = Some(Kept::Reordered);
-        } else {
-            moves.clear();
-        }
-    }
-    let kept = kept?;
+    let trial = Trial {
+        readers,
+        reorder,
+        planning,
+    };
+    let moves = reorder_frame(eff, baseline, reordered, trial);
+    let kept = if !moves.is_empty() {
+        Kept::Reordered
+    } else if edits.is_some() {
+        Kept::Edited
+    } else {
+        return None;
+    };
     // The guarantee: never more traffic than the declared order.
     let planned = if kept == Kept::Reordered {
         &*reordered
@@ -226,26 +166,161 @@ fn restructure_frame(
         .is_some_and(|(a, b)| a <= b);
     cheaper.then_some(Restructured {
         edits,
-        retraced: is_retraced,
+        retraced,
         moves,
         kept,
     })
 }
 
+/// Drops dead resolves and folds copies of the `declared` frame (into `work`'s edited tables),
+/// tracing versions and liveness again (with `current`) where a fold changed them. Fills
+/// `work`'s readers where something resolves.
+fn edit_frame(
+    declared: Frame<'_>,
+    work: &mut Workspace,
+    current: &mut Vec<Option<VersionId>>,
+) -> Edited {
+    let Decls {
+        passes, resources, ..
+    } = declared.decls;
+    let Workspace {
+        readers,
+        edited: tables,
+        ..
+    } = work;
+    // Who reads each version: needed only where something resolves (or passes may move).
+    readers.filled = false;
+    let resolving = |p: usize| {
+        declared
+            .decls
+            .acc
+            .slots(p)
+            .iter()
+            .any(|a| a.resolve.is_some())
+    };
+    if !(0..passes.len()).any(|p| declared.live[p] && resolving(p)) {
+        return Edited {
+            edits: None,
+            retraced: false,
+        };
+    }
+    readers.fill(passes.len(), declared.v);
+    let edits = edit(declared, readers, &mut tables.acc, true);
+    let Some(e) = edits.as_ref().filter(|e| e.folded()) else {
+        return Edited {
+            edits,
+            retraced: false,
+        };
+    };
+    // Folding moves a write from the copy to the resolve: versions change. A culled pass that
+    // read a dropped resolve can make them untraceable; then nothing is folded.
+    let graph = Decls {
+        passes: &e.passes,
+        resources,
+        acc: &tables.acc,
+    };
+    let checked = declared.checked;
+    let Ok(v) = versions::trace_versions(graph, checked, current, &mut tables.retraced) else {
+        return Edited {
+            edits: edit(declared, readers, &mut tables.acc, false),
+            retraced: false,
+        };
+    };
+    let live = &mut tables.retraced_live;
+    liveness::find_live_passes(&tables.acc, v, declared.options.cull, live);
+    // A folded copy does not run, also where culling is off.
+    for (live, folded) in live.iter_mut().zip(&e.folded_into) {
+        *live &= folded.is_none();
+    }
+    // The readers were those of the versions traced before.
+    readers.filled = false;
+    Edited {
+        edits,
+        retraced: true,
+    }
+}
+
+/// The edits of the `declared` frame (copies folded where `folds`), with their dense tables
+/// filled into `acc`.
+fn edit(
+    declared: Frame<'_>,
+    readers: &ReadersOf,
+    acc: &mut Accesses,
+    folds: bool,
+) -> Option<edits::Edits> {
+    let edits = edits::edit_resolves(declared, readers, folds);
+    if let Some(e) = &edits {
+        acc.fill(declared.decls.resources, &e.passes);
+    }
+    edits
+}
+
+/// The frame as it runs with `edits` (traced again when `retraced`, into `tables`).
+fn run_frame<'a>(
+    declared: Frame<'a>,
+    edits: Option<&'a edits::Edits>,
+    retraced: bool,
+    tables: &'a EditedTables,
+) -> Frame<'a> {
+    let Some(e) = edits else {
+        return declared;
+    };
+    let decls = Decls {
+        passes: &e.passes,
+        resources: declared.decls.resources,
+        acc: &tables.acc,
+    };
+    if retraced {
+        declared.with(decls, &tables.retraced, &tables.retraced_live)
+    } else {
+        declared.with(decls, declared.v, declared.live)
+    }
+}
+
+/// Moves passes of `eff` (planned as `baseline`) to join earlier groups, planning the order into
+/// `reordered`: the moves, where they make the frame cheaper than `baseline`, else none.
+fn reorder_frame(
+    eff: Frame<'_>,
+    baseline: &Planned,
+    reordered: &mut Planned,
+    trial: Trial<'_>,
+) -> Vec<Restructuring> {
+    let Trial {
+        readers,
+        reorder: work,
+        planning,
+    } = trial;
+    let mut moves = reorder::reorder(eff, readers, baseline, &mut reordered.order, work);
+    if moves.is_empty() {
+        return moves;
+    }
+    plan_order(eff, reordered, planning);
+    let pays = reordered
+        .bytes
+        .zip(baseline.bytes)
+        .is_some_and(|(a, b)| a < b);
+    // A later move can leave an earlier one's pass outside the group it joined.
+    moves.retain(|m| match m {
+        Restructuring::Moved { pass, joins, .. } => {
+            reordered.group_of[pass.index()] == reordered.group_of[joins.index()]
+        }
+        _ => true,
+    });
+    if !pays {
+        moves.clear();
+    }
+    moves
+}
+
 /// Restructures the frame where that makes it cheaper; else it runs as declared, with
 /// `plans.declared` its plan.
 pub(in crate::compile) fn restructure(
-    declared: Decls<'_>,
-    checked: &validate::Checked,
-    versions: &Versions,
-    live: &[bool],
+    declared: Frame<'_>,
     plans: &mut Plans,
-    options: &CompileOptions,
     steps: &mut Steps,
 ) -> Restructured {
-    let restructured = options
-        .restructure
-        .then(|| restructure_frame(declared, checked, versions, live, plans, options, steps));
+    let restructured =
+        (declared.options.restructure).then(|| restructure_frame(declared, plans, steps));
     restructured.flatten().unwrap_or(Restructured {
         edits: None,
         retraced: false,
@@ -255,27 +330,26 @@ pub(in crate::compile) fn restructure(
 }
 
 impl Restructured {
-    /// The declarations, versions and liveness the frame runs with: those edits and a retrace
-    /// made (in `work`), else the declared ones.
-    pub(in crate::compile) fn as_run<'d, 'v, 'w: 'd + 'v>(
+    /// The frame as it runs: the declarations, versions and liveness edits and a retrace made
+    /// (in `work`), else the declared ones.
+    pub(in crate::compile) fn as_run<'d>(
         &'d self,
-        declared: Decls<'d>,
-        versions: &'v Versions,
+        declared: Frame<'d>,
+        work: &'d Workspace,
+    ) -> Frame<'d> {
+        run_frame(declared, self.edits.as_ref(), self.retraced, &work.edited)
+    }
+
+    /// The liveness the frame runs with (`live` that of the declarations).
+    pub(in crate::compile) fn run_live<'v>(
+        &self,
         live: &'v [bool],
-        work: &'w Workspace,
-    ) -> (Decls<'d>, &'v Versions, &'v [bool]) {
-        let Some(e) = &self.edits else {
-            return (declared, versions, live);
-        };
-        let eff = Decls {
-            passes: &e.passes,
-            resources: declared.resources,
-            acc: &work.edited_acc,
-        };
+        work: &'v Workspace,
+    ) -> &'v [bool] {
         if self.retraced {
-            (eff, &work.retraced, &work.retraced_live[..])
+            &work.edited.retraced_live
         } else {
-            (eff, versions, live)
+            live
         }
     }
 }

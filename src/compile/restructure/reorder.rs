@@ -2,16 +2,14 @@
 //! hazard keeps its order and the traffic model says it pays.
 
 use super::ReadersOf;
-use crate::compile::Decls;
 use crate::compile::accesses::{Accesses, PassInfo};
 use crate::compile::compiler::emptied;
 use crate::compile::groups::{GroupMarks, Grouper, same_attachments};
 use crate::compile::ops;
 use crate::compile::planned::Planned;
 use crate::compile::subresources::SubTable;
-use crate::compile::versions::Versions;
+use crate::compile::{Decls, Frame};
 use crate::ids::GroupId;
-use crate::options::CompileOptions;
 use crate::plan::{Restructuring, subresource_bytes};
 use crate::resource::{Access, AttachmentDecl, PassId, PassKind};
 
@@ -76,20 +74,16 @@ pub(in crate::compile) struct Workspace {
 /// the rest after itself; it keeps that order when it merges there and the traffic of the
 /// regrouped stretch goes down. `declared` is the plan of the declared order (its order and
 /// grouping, which stands until the first move). The order goes into `out` (cleared here), the
-/// moves that made it are returned. `readers` holds the readers of `v`'s versions when its flag
-/// says so; else it is filled at the first trial.
-#[allow(clippy::too_many_arguments)]
+/// moves that made it are returned. `readers` holds the readers of the frame's versions when
+/// it says so; else it is filled at the first trial.
 pub(in crate::compile) fn reorder<'a>(
-    graph: Decls<'a>,
-    subs: &'a SubTable,
-    v: &'a Versions,
-    live: &'a [bool],
-    (readers, readers_of_v): (&'a mut ReadersOf, bool),
+    frame: Frame<'a>,
+    readers: &'a mut ReadersOf,
     declared: &'a Planned,
     out: &'a mut Vec<PassId>,
-    options: &'a CompileOptions,
     work: &'a mut Workspace,
 ) -> Vec<Restructuring> {
+    let graph = frame.decls;
     let passes = graph.passes;
     let keys = graph.acc.keys();
     let declared_groups = &declared.group_of[..];
@@ -105,7 +99,7 @@ pub(in crate::compile) fn reorder<'a>(
         tail_marks,
         trial_marks,
     } = work;
-    if !options.merge || !has_candidates(graph, keys, declared, last_seen) {
+    if !frame.options.merge || !has_candidates(graph, keys, declared, last_seen) {
         return Vec::new();
     }
     last_seen.reset(declared.len());
@@ -120,13 +114,8 @@ pub(in crate::compile) fn reorder<'a>(
     local_group.clear();
     local_group.resize(passes.len(), (0, 0));
     let mut r = Reorderer {
-        graph,
-        subs,
-        v,
-        live,
-        options,
+        frame,
         readers,
-        readers_built: readers_of_v,
         last_seen,
         declared_groups,
         keys,
@@ -270,15 +259,10 @@ fn attachment_key(pass: PassInfo, slots: &[AttachmentDecl]) -> u64 {
 }
 
 struct Reorderer<'a> {
-    graph: Decls<'a>,
-    subs: &'a SubTable,
-    v: &'a Versions,
-    live: &'a [bool],
-    options: &'a CompileOptions,
-    /// Per version of `v`: its readers, once `readers_built`.
+    frame: Frame<'a>,
+    /// Per version of the frame: its readers, once filled (by the caller, or at the first
+    /// trial).
     readers: &'a mut ReadersOf,
-    /// The caller's readers were those of `v`, or they were filled at the first trial.
-    readers_built: bool,
     /// Where each key of `out` was last seen.
     last_seen: &'a mut LastSeen,
     declared_groups: &'a [Option<GroupId>],
@@ -349,7 +333,7 @@ impl<'a> Reorderer<'a> {
 
     /// Marks what pass `p` reads and writes with `stamp`.
     fn mark_accesses(&mut self, p: PassId, stamp: u32) {
-        for (range, writes) in accesses(self.graph.acc, p, self.subs) {
+        for (range, writes) in accesses(self.frame.decls.acc, p, &self.frame.checked.subs) {
             let marks = if writes {
                 &mut self.write_mark
             } else {
@@ -364,7 +348,7 @@ impl<'a> Reorderer<'a> {
     /// Whether pass `p` and the passes marked with `stamp` touch one subresource, one of them
     /// writing it: then they must keep their order.
     fn conflicts(&self, p: PassId, stamp: u32) -> bool {
-        accesses(self.graph.acc, p, self.subs).any(|(mut range, writes)| {
+        accesses(self.frame.decls.acc, p, &self.frame.checked.subs).any(|(mut range, writes)| {
             range.any(|s| self.write_mark[s] == stamp || (writes && self.read_mark[s] == stamp))
         })
     }
@@ -372,74 +356,25 @@ impl<'a> Reorderer<'a> {
     /// Moves `x` (at position `i`, the last) back to join a group where that pays; returns the
     /// first position the move rewrote.
     fn try_move(&mut self, x: PassId, i: usize) -> Option<usize> {
-        let info = |p: PassId| self.graph.acc.info(p.index());
         if !self.last_seen.may_join(self.out_keys[i], i) {
             return None;
         }
         let out_keys = &self.out_keys[..];
-        let k = join_candidate(self.graph, self.out, |at| out_keys[at], i)?;
+        let k = join_candidate(self.frame.decls, self.out, |at| out_keys[at], i)?;
         let gs = self.group_start(k, i)?;
         if self.read_mark.is_empty() {
-            self.read_mark.resize(self.subs.len(), 0);
-            self.write_mark.resize(self.subs.len(), 0);
+            let subs = self.frame.checked.subs.len();
+            self.read_mark.resize(subs, 0);
+            self.write_mark.resize(subs, 0);
         }
-        // What x depends on among the passes in between goes ahead of the group: walking back,
-        // a pass that conflicts with x or with what already goes ahead must go ahead too.
-        self.stamp += 1;
-        let dep = self.stamp;
-        self.mark_accesses(x, dep);
-        let mut side_effects = info(x).side_effects;
-        for at in (k + 1..i).rev() {
-            let q = self.out[at];
-            let q_effects = info(q).side_effects;
-            if self.conflicts(q, dep) || (side_effects && q_effects) {
-                self.mark[q.index()] = dep;
-                side_effects |= q_effects;
-                self.mark_accesses(q, dep);
-            }
+        let dep = self.mark_dependencies(x, k, i);
+        if !self.groups_stay_whole(k, i, dep) || !self.ahead_may_pass(gs, k, i, dep) {
+            return None;
         }
-        // A merge made earlier is never split: each group in between goes ahead or after whole.
-        let mut group_ahead = None;
-        for at in k + 1..i {
-            let ahead = self.mark[self.out[at].index()] == dep;
-            if self.starts[at] {
-                group_ahead = Some(ahead);
-            } else if group_ahead != Some(ahead) {
-                return None;
-            }
-        }
-        // Listed only once the move passes its checks: most candidates fail them.
-        let goes_ahead = |mark: &[u32], q: PassId| mark[q.index()] == dep;
-        if self.out[k + 1..i].iter().any(|&q| goes_ahead(self.mark, q)) {
-            // Nothing moved ahead may conflict with the group, nor cross a pinned pass in it.
-            self.stamp += 1;
-            let moved = self.stamp;
-            let mut side_effects = false;
-            for at in k + 1..i {
-                let d = self.out[at];
-                if goes_ahead(self.mark, d) {
-                    self.mark_accesses(d, moved);
-                    side_effects |= info(d).side_effects;
-                }
-            }
-            for at in gs..=k {
-                let g = self.out[at];
-                let gd = info(g);
-                if gd.keep_order || (side_effects && gd.side_effects) || self.conflicts(g, moved) {
-                    return None;
-                }
-            }
-        }
-        let ahead: Vec<PassId> = self.out[k + 1..i]
-            .iter()
-            .copied()
-            .filter(|&q| goes_ahead(self.mark, q))
-            .collect();
-        let after: Vec<PassId> = self.out[k + 1..i]
-            .iter()
-            .copied()
-            .filter(|q| self.mark[q.index()] != dep)
-            .collect();
+        let goes_ahead = |q: &PassId| self.mark[q.index()] == dep;
+        let between = &self.out[k + 1..i];
+        let ahead: Vec<PassId> = between.iter().copied().filter(goes_ahead).collect();
+        let after: Vec<PassId> = between.iter().copied().filter(|q| !goes_ahead(q)).collect();
         // The stretch to regroup starts with the group before the joined one: what moves ahead
         // could join that one.
         let rs = if gs > 0 {
@@ -461,12 +396,94 @@ impl<'a> Reorderer<'a> {
         if !joined || new_cost >= old_cost {
             return None;
         }
-        // Keep the new order: positions, group starts and the merge rule's state.
-        let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
+        self.keep(rs, &new);
+        let names = |p: PassId| self.frame.decls.passes.at(p.index()).name();
+        log::debug!(
+            "restructure: `{}` joins `{}`, saving {} bytes",
+            names(x),
+            names(joins),
+            old_cost - new_cost
+        );
+        self.moves.push(Restructuring::Moved {
+            pass: x,
+            joins,
+            ahead,
+            after,
+            saved_bytes: old_cost - new_cost,
+        });
+        Some(rs)
+    }
+
+    /// Marks (in `mark`, with a new stamp, returned) what `x` at position `i` depends on among
+    /// the passes after position `k`: those go ahead of the group. Walking back, a pass that
+    /// conflicts with `x` or with what already goes ahead must go ahead too.
+    fn mark_dependencies(&mut self, x: PassId, k: usize, i: usize) -> u32 {
+        let acc = self.frame.decls.acc;
+        self.stamp += 1;
+        let dep = self.stamp;
+        self.mark_accesses(x, dep);
+        let mut side_effects = acc.info(x.index()).side_effects;
+        for at in (k + 1..i).rev() {
+            let q = self.out[at];
+            let q_effects = acc.info(q.index()).side_effects;
+            if self.conflicts(q, dep) || (side_effects && q_effects) {
+                self.mark[q.index()] = dep;
+                side_effects |= q_effects;
+                self.mark_accesses(q, dep);
+            }
+        }
+        dep
+    }
+
+    /// Whether each group between positions `k` and `i` goes ahead (its passes marked `dep`)
+    /// or after whole: a merge made earlier is never split.
+    fn groups_stay_whole(&self, k: usize, i: usize, dep: u32) -> bool {
+        let mut group_ahead = None;
+        for at in k + 1..i {
+            let ahead = self.mark[self.out[at].index()] == dep;
+            if self.starts[at] {
+                group_ahead = Some(ahead);
+            } else if group_ahead != Some(ahead) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether the passes between positions `k` and `i` marked `dep` may go ahead of the group
+    /// from `gs` to `k`: none conflicts with the group, nor crosses a pinned pass in it.
+    fn ahead_may_pass(&mut self, gs: usize, k: usize, i: usize, dep: u32) -> bool {
+        let acc = self.frame.decls.acc;
+        // Listed only once the move passes its checks: most candidates fail them.
+        let goes_ahead = |mark: &[u32], q: PassId| mark[q.index()] == dep;
+        if !self.out[k + 1..i].iter().any(|&q| goes_ahead(self.mark, q)) {
+            return true;
+        }
+        self.stamp += 1;
+        let moved = self.stamp;
+        let mut side_effects = false;
+        for at in k + 1..i {
+            let d = self.out[at];
+            if goes_ahead(self.mark, d) {
+                self.mark_accesses(d, moved);
+                side_effects |= acc.info(d.index()).side_effects;
+            }
+        }
+        (gs..=k).all(|at| {
+            let g = self.out[at];
+            let gd = acc.info(g.index());
+            !(gd.keep_order || (side_effects && gd.side_effects) || self.conflicts(g, moved))
+        })
+    }
+
+    /// Keeps the order `new` from position `rs` on: positions, group starts and the merge
+    /// rule's state.
+    fn keep(&mut self, rs: usize, new: &[PassId]) {
+        let frame = self.frame;
         let marks = &mut self.tail_marks;
         let tail = self.tail.get_or_insert_with(|| {
             let marks = marks.take().expect("the tail's marks until it is made");
-            Grouper::new(graph, subs, v, options, marks)
+            Grouper::new(frame, marks)
         });
         tail.reset();
         for (offset, &p) in new.iter().enumerate() {
@@ -480,20 +497,6 @@ impl<'a> Reorderer<'a> {
                 self.starts.push(starts);
             }
         }
-        log::debug!(
-            "restructure: `{}` joins `{}`, saving {} bytes",
-            self.graph.passes.at(x.index()).name(),
-            self.graph.passes.at(joins.index()).name(),
-            old_cost - new_cost
-        );
-        self.moves.push(Restructuring::Moved {
-            pass: x,
-            joins,
-            ahead,
-            after,
-            saved_bytes: old_cost - new_cost,
-        });
-        Some(rs)
     }
 
     /// Groups `seq` (which starts a group) with the merge rule and returns its attachment
@@ -502,15 +505,14 @@ impl<'a> Reorderer<'a> {
     fn simulate(&mut self, seq: &[PassId]) -> u64 {
         self.stamp += 1;
         let region = self.stamp;
-        if !self.readers_built {
-            self.readers.fill(self.graph.passes.len(), self.v);
-            self.readers_built = true;
+        let frame = self.frame;
+        if !self.readers.filled {
+            self.readers.fill(frame.decls.passes.len(), frame.v);
         }
-        let (graph, subs, v, options) = (self.graph, self.subs, self.v, self.options);
         let marks = &mut self.trial_marks;
         let trial = self.trial.get_or_insert_with(|| {
             let marks = marks.take().expect("the trial's marks until it is made");
-            Grouper::new(graph, subs, v, options, marks)
+            Grouper::new(frame, marks)
         });
         trial.reset();
         let mut group = 0u32;
@@ -536,13 +538,18 @@ impl<'a> Reorderer<'a> {
     /// its predicates): a reader outside the region counts as a later group.
     fn group_cost(&self, members: &[PassId], g: u32, region: u32) -> u64 {
         let first = members[0];
-        if self.graph.acc.info(first.index()).kind != PassKind::Render {
+        let Frame {
+            decls: graph,
+            v,
+            live,
+            ..
+        } = self.frame;
+        if graph.acc.info(first.index()).kind != PassKind::Render {
             return 0;
         }
-        let v = self.v;
         let mut cost = 0u64;
-        for (slot, a) in self.graph.acc.slots(first.index()).iter().enumerate() {
-            let bytes = subresource_bytes(&self.graph.resources[a.resource.index()], a.sub);
+        for (slot, a) in graph.acc.slots(first.index()).iter().enumerate() {
+            let bytes = subresource_bytes(&graph.resources[a.resource.index()], a.sub);
             if ops::loads(a.access, v.slot_read[v.slot(first, slot)]).is_some() {
                 cost = cost.saturating_add(bytes);
             }
@@ -551,11 +558,11 @@ impl<'a> Reorderer<'a> {
             };
             let read_later = || {
                 debug_assert!(
-                    self.readers_built,
+                    self.readers.filled,
                     "readers are filled before the first trial"
                 );
                 self.readers.of(version).iter().any(|r| {
-                    self.live[r.index()] && {
+                    live[r.index()] && {
                         let (stamp, rg) = self.local_group[r.index()];
                         stamp != region || rg > g
                     }
