@@ -18,6 +18,7 @@ use tilegraph::wgpu;
 use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, FrameCommands, Imports, PlanCache};
 use tilegraph_examples::deferred::{DeferredFrame, LIGHT_COUNT};
 use tilegraph_tool::headless::{self, Backend};
+use tilegraph_tool::timings::median_duration;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
@@ -52,10 +53,7 @@ struct Cli {
 }
 
 fn size_arg(v: &str) -> Result<(u32, u32), String> {
-    v.split_once('x')
-        .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
-        .filter(|&(w, h)| w > 0 && h > 0)
-        .ok_or(format!("takes WxH, not `{v}`"))
+    tilegraph_tool::parse_size(v).ok_or(format!("takes WxH, not `{v}`"))
 }
 
 fn positive(v: &str) -> Result<usize, String> {
@@ -72,11 +70,6 @@ fn args() -> Args {
         iterations: cli.iterations,
         rounds: cli.rounds,
     }
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort_unstable();
-    v[v.len() / 2]
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -203,10 +196,10 @@ fn main() {
         }
         all_graph.extend_from_slice(&graph);
         all_hand.extend_from_slice(&hand);
-        let (g, h) = (median(&mut graph), median(&mut hand));
+        let (g, h) = (median_duration(&graph), median_duration(&hand));
         let overhead = g.as_secs_f64() / h.as_secs_f64() - 1.0;
         overheads.push(overhead);
-        let [d, p, e] = parts.map(|mut v| median(&mut v));
+        let [d, p, e] = parts.map(|v| median_duration(&v));
         // Recording alone: what a caller that keeps its declared graph across frames pays.
         let recording = (p + e).as_secs_f64() / h.as_secs_f64() - 1.0;
         recording_overheads.push(recording);
