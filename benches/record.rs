@@ -226,19 +226,25 @@ fn main() {
         micros(percentile(&all_hand, 0.1)),
         micros(percentile(&all_hand, 0.9)),
     );
-    let mut sorted = overheads.clone();
-    sorted.sort_by(f64::total_cmp);
-    println!(
-        "overhead of declaring + recording through the graph over hand-written recording: median of rounds {:.1}% (range {:.1}% .. {:.1}%)",
-        sorted[sorted.len() / 2] * 100.0,
-        sorted[0] * 100.0,
-        sorted[sorted.len() - 1] * 100.0
+    print_overhead(
+        "declaring + recording through the graph over hand-written recording",
+        &mut overheads,
+        "",
     );
-    recording_overheads.sort_by(f64::total_cmp);
+    print_overhead(
+        "recording a declared graph (plan lookup + executor) over hand-written recording",
+        &mut recording_overheads,
+        "; budget 5%",
+    );
+}
+
+/// A summary line: an overhead's median over the rounds and its range.
+fn print_overhead(what: &str, rounds: &mut [f64], budget: &str) {
+    rounds.sort_by(f64::total_cmp);
     println!(
-        "overhead of recording a declared graph (plan lookup + executor) over hand-written recording: median of rounds {:.1}% (range {:.1}% .. {:.1}%); budget 5%",
-        recording_overheads[recording_overheads.len() / 2] * 100.0,
-        recording_overheads[0] * 100.0,
-        recording_overheads[recording_overheads.len() - 1] * 100.0
+        "overhead of {what}: median of rounds {:.1}% (range {:.1}% .. {:.1}%){budget}",
+        rounds[rounds.len() / 2] * 100.0,
+        rounds[0] * 100.0,
+        rounds[rounds.len() - 1] * 100.0
     );
 }
