@@ -26,11 +26,6 @@ struct Args {
     backend: Backend,
 }
 
-fn parse_size(v: &str) -> Option<(u32, u32)> {
-    let (w, h) = v.split_once('x')?;
-    Some((w.parse().ok()?, h.parse().ok()?)).filter(|&(w, h)| w > 0 && h > 0)
-}
-
 /// The GPU benchmark's flags.
 #[derive(clap::Parser)]
 #[command(
@@ -61,7 +56,7 @@ struct Sizes(Vec<(u32, u32)>);
 
 fn sizes_arg(v: &str) -> Result<Sizes, String> {
     v.split(',')
-        .map(parse_size)
+        .map(tilegraph_tool::parse_size)
         .collect::<Option<_>>()
         .map(Sizes)
         .ok_or(format!("takes WxH,WxH…, not `{v}`"))

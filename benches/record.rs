@@ -18,6 +18,7 @@ use tilegraph::wgpu;
 use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, FrameCommands, Imports, PlanCache};
 use tilegraph_examples::deferred::{DeferredFrame, LIGHT_COUNT};
 use tilegraph_tool::headless::{self, Backend};
+use tilegraph_tool::timings::median_duration;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
@@ -52,10 +53,7 @@ struct Cli {
 }
 
 fn size_arg(v: &str) -> Result<(u32, u32), String> {
-    v.split_once('x')
-        .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
-        .filter(|&(w, h)| w > 0 && h > 0)
-        .ok_or(format!("takes WxH, not `{v}`"))
+    tilegraph_tool::parse_size(v).ok_or(format!("takes WxH, not `{v}`"))
 }
 
 fn positive(v: &str) -> Result<usize, String> {
@@ -72,11 +70,6 @@ fn args() -> Args {
         iterations: cli.iterations,
         rounds: cli.rounds,
     }
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort_unstable();
-    v[v.len() / 2]
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -203,10 +196,10 @@ fn main() {
         }
         all_graph.extend_from_slice(&graph);
         all_hand.extend_from_slice(&hand);
-        let (g, h) = (median(&mut graph), median(&mut hand));
+        let (g, h) = (median_duration(&graph), median_duration(&hand));
         let overhead = g.as_secs_f64() / h.as_secs_f64() - 1.0;
         overheads.push(overhead);
-        let [d, p, e] = parts.map(|mut v| median(&mut v));
+        let [d, p, e] = parts.map(|v| median_duration(&v));
         // Recording alone: what a caller that keeps its declared graph across frames pays.
         let recording = (p + e).as_secs_f64() / h.as_secs_f64() - 1.0;
         recording_overheads.push(recording);
@@ -233,19 +226,25 @@ fn main() {
         micros(percentile(&all_hand, 0.1)),
         micros(percentile(&all_hand, 0.9)),
     );
-    let mut sorted = overheads.clone();
-    sorted.sort_by(f64::total_cmp);
-    println!(
-        "overhead of declaring + recording through the graph over hand-written recording: median of rounds {:.1}% (range {:.1}% .. {:.1}%)",
-        sorted[sorted.len() / 2] * 100.0,
-        sorted[0] * 100.0,
-        sorted[sorted.len() - 1] * 100.0
+    print_overhead(
+        "declaring + recording through the graph over hand-written recording",
+        &mut overheads,
+        "",
     );
-    recording_overheads.sort_by(f64::total_cmp);
+    print_overhead(
+        "recording a declared graph (plan lookup + executor) over hand-written recording",
+        &mut recording_overheads,
+        "; budget 5%",
+    );
+}
+
+/// A summary line: an overhead's median over the rounds and its range.
+fn print_overhead(what: &str, rounds: &mut [f64], budget: &str) {
+    rounds.sort_by(f64::total_cmp);
     println!(
-        "overhead of recording a declared graph (plan lookup + executor) over hand-written recording: median of rounds {:.1}% (range {:.1}% .. {:.1}%); budget 5%",
-        recording_overheads[recording_overheads.len() / 2] * 100.0,
-        recording_overheads[0] * 100.0,
-        recording_overheads[recording_overheads.len() - 1] * 100.0
+        "overhead of {what}: median of rounds {:.1}% (range {:.1}% .. {:.1}%){budget}",
+        rounds[rounds.len() / 2] * 100.0,
+        rounds[0] * 100.0,
+        rounds[rounds.len() - 1] * 100.0
     );
 }

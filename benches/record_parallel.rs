@@ -37,6 +37,7 @@ use tilegraph::{
     Access, CompileOptions, ExecuteMode, ExecutorOptions, Imports, RenderGraph, TextureDesc,
 };
 use tilegraph_tool::headless::{self, Backend};
+use tilegraph_tool::timings::median_duration;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// Dynamic-offset stride (the largest `min_uniform_buffer_offset_alignment` wgpu allows).
@@ -139,11 +140,6 @@ fn args() -> Args {
 fn fail(e: impl std::fmt::Display) -> ! {
     eprintln!("error: {e}");
     std::process::exit(1)
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort_unstable();
-    v[v.len() / 2]
 }
 
 fn millis(d: Duration) -> f64 {
@@ -366,7 +362,7 @@ fn main() {
                 times.push(t0.elapsed());
                 drop(commands);
             }
-            rounds.push(median(&mut times));
+            rounds.push(median_duration(&times));
         }
         let (fastest, slowest) = (
             *rounds.iter().min().expect("rounds"),
@@ -379,7 +375,7 @@ fn main() {
             }
             _ => "n/a".to_owned(),
         };
-        let m = median(&mut rounds);
+        let m = median_duration(&rounds);
         let base = *single.get_or_insert(m);
         println!(
             "{:>7} {:>12.2} {:>12.2} {:>12.2} {:>8.2}x {:>12}",

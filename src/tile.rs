@@ -105,9 +105,9 @@ const GMEM_LAYER_ALIGN: u64 = 4096;
 
 impl Turnip {
     /// A chip of `generation` 6 or 7 (Adreno 6xx, 7xx) with `ccus` CCUs and bins aligned to
-    /// `align`: a 6xx's bins are at most 1024 × 1008 and each CCU keeps 16 KiB of GMEM for the 2D
+    /// `align_w` × `align_h`: a 6xx's bins are at most 1024 × 1008 and each CCU keeps 16 KiB of GMEM for the 2D
     /// engine; a 7xx's 1728 × 1728 and 8 KiB.
-    fn new(generation: u8, ccus: u64, align: (u64, u64)) -> Turnip {
+    fn new(generation: u8, ccus: u64, align_w: u64, align_h: u64) -> Turnip {
         let (max_bin, ccu_gmem) = if generation == 7 {
             ((1728, 1728), 8 * 1024)
         } else {
@@ -115,8 +115,8 @@ impl Turnip {
         };
         Turnip {
             ccus,
-            align_w: align.0,
-            align_h: align.1,
+            align_w,
+            align_h,
             max_bin,
             ccu_gmem,
         }
@@ -125,14 +125,15 @@ impl Turnip {
     /// The chip behind an Adreno profile (turnip 25.0's tables), a custom one's from its fields.
     fn of(profile: TileProfile) -> Turnip {
         match profile {
-            TileProfile::Adreno630 => Turnip::new(6, 2, (32, 16)),
-            TileProfile::Adreno650 | TileProfile::Adreno660 => Turnip::new(6, 3, (96, 16)),
-            TileProfile::Adreno740 => Turnip::new(7, 6, (96, 32)),
+            TileProfile::Adreno630 => Turnip::new(6, 2, 32, 16),
+            TileProfile::Adreno650 | TileProfile::Adreno660 => Turnip::new(6, 3, 96, 16),
+            TileProfile::Adreno740 => Turnip::new(7, 6, 96, 32),
             TileProfile::Custom(c) => {
-                let align = (u64::from(c.bin_align().0), u64::from(c.bin_align().1));
-                Turnip::new(c.generation(), u64::from(c.ccus().max(1)), align)
+                let (align_w, align_h) = c.bin_align();
+                let ccus = u64::from(c.ccus().max(1));
+                Turnip::new(c.generation(), ccus, align_w.into(), align_h.into())
             }
-            _ => Turnip::new(6, 2, (32, 16)),
+            _ => Turnip::new(6, 2, 32, 16),
         }
     }
 
@@ -170,26 +171,23 @@ impl Turnip {
         Some((pixels, align_w, min_cpp))
     }
 
-    /// The bin grid turnip 25.0 cuts a `w` × `h` render area of `views` views into
+    /// The bin grid turnip 25.0 cuts `shape`'s render area of all its views into
     /// (`tu_tiling_config_update_tile_layout`): for every aligned bin width up to the largest,
     /// the tallest aligned bin whose pixels over all views fit, then the rows evened out; the
     /// fewest bins win, the squarest bin on a tie. `None` when no bin fits: the driver renders
     /// to memory.
-    fn bins(
-        &self,
-        cpps: &[(u64, bool)],
-        (w, h): (u64, u64),
-        views: u64,
-        gmem: u64,
-    ) -> Option<Bins> {
-        let (pixels, align_w, min_cpp) = self.gmem_pixels(cpps, gmem)?;
-        let layers = views.max(1);
+    fn bins(&self, shape: &TileShape, gmem: u64) -> Option<Bins> {
+        let (pixels, align_w, min_cpp) = self.gmem_pixels(&shape.turnip_cpps(), gmem)?;
+        let layers = u64::from(shape.views).max(1);
         let mut align_h = self.align_h;
         let stride = align_w * align_h * min_cpp;
         if layers > 1 && !stride.is_multiple_of(GMEM_LAYER_ALIGN) {
             align_h <<= GMEM_LAYER_ALIGN.trailing_zeros() - stride.trailing_zeros();
         }
-        let (w, h) = (w.max(1), h.max(1));
+        let (w, h) = (
+            u64::from(shape.width).max(1),
+            u64::from(shape.height).max(1),
+        );
         let max_w = self.max_bin.0.min(w.next_multiple_of(align_w));
         let max_h = self.max_bin.1.min(h.next_multiple_of(align_h));
         let mut best: Option<Bins> = None;
@@ -652,9 +650,7 @@ impl TileShape {
         } else {
             0
         };
-        let area = (u64::from(self.width), u64::from(self.height));
-        let views = u64::from(self.views);
-        let grid = turnip.bins(&self.turnip_cpps(), area, views, budget - kept);
+        let grid = turnip.bins(self, budget - kept);
         let size = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
         let (bins, bin, reason) = match &grid {
             Some(b) => (

@@ -16,49 +16,59 @@ impl CompiledGraph {
             "digraph tilegraph {\n  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n",
         );
         for (g, group) in self.groups.iter().enumerate() {
-            let _ = writeln!(out, "  subgraph cluster_{g} {{");
-            let mut tile = String::new();
-            let fits = self.tile_fits(GroupId::new(g));
-            if !fits.is_empty() {
-                let briefs: Vec<String> = fits.iter().map(tile_brief).collect();
-                let _ = write!(tile, "\\ntile model: {}", briefs.join("; "));
-            }
-            let views = group
-                .multiview
-                .map(|n| format!(" | {n} views (multiview)"))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "    label=\"group {g} ({}){views} | break: {}{tile}\";",
-                group.kind.as_str(),
-                group.break_reason.as_str()
-            );
-            let _ = writeln!(out, "    style=rounded; color=\"#4a7ab5\";");
-            for &p in &group.passes {
-                let mut label = escape(self.pass_name(p));
-                for change in self.restructure.iter().filter(|c| c.pass() == p) {
-                    match change {
-                        Restructuring::Moved { joins, .. } => {
-                            let _ = write!(
-                                label,
-                                "\\nmoved to join {}",
-                                escape(self.pass_name(*joins))
-                            );
-                        }
-                        Restructuring::ResolveDropped { resource, .. } => {
-                            let _ = write!(
-                                label,
-                                "\\nresolve into {} dropped",
-                                escape(self.resource_name(*resource))
-                            );
-                        }
-                        Restructuring::CopyFolded { .. } => {}
-                    }
-                }
-                let _ = writeln!(out, "    p{p} [label=\"{label}\"];");
-            }
-            let _ = writeln!(out, "  }}");
+            self.dot_cluster(&mut out, g, group);
         }
+        self.dot_folded_and_culled(&mut out);
+        self.dot_edges(&mut out);
+        out.push_str("}\n");
+        out
+    }
+
+    /// One group as a cluster of its passes, labelled with its kind, break and tile verdicts.
+    fn dot_cluster(&self, out: &mut String, g: usize, group: &Group) {
+        let _ = writeln!(out, "  subgraph cluster_{g} {{");
+        let mut tile = String::new();
+        let fits = self.tile_fits(GroupId::new(g));
+        if !fits.is_empty() {
+            let briefs: Vec<String> = fits.iter().map(tile_brief).collect();
+            let _ = write!(tile, "\\ntile model: {}", briefs.join("; "));
+        }
+        let views = group
+            .multiview
+            .map(|n| format!(" | {n} views (multiview)"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "    label=\"group {g} ({}){views} | break: {}{tile}\";",
+            group.kind.as_str(),
+            group.break_reason.as_str()
+        );
+        let _ = writeln!(out, "    style=rounded; color=\"#4a7ab5\";");
+        for &p in &group.passes {
+            let mut label = escape(self.pass_name(p));
+            for change in self.restructure.iter().filter(|c| c.pass() == p) {
+                match change {
+                    Restructuring::Moved { joins, .. } => {
+                        let _ =
+                            write!(label, "\\nmoved to join {}", escape(self.pass_name(*joins)));
+                    }
+                    Restructuring::ResolveDropped { resource, .. } => {
+                        let _ = write!(
+                            label,
+                            "\\nresolve into {} dropped",
+                            escape(self.resource_name(*resource))
+                        );
+                    }
+                    Restructuring::CopyFolded { .. } => {}
+                }
+            }
+            let _ = writeln!(out, "    p{p} [label=\"{label}\"];");
+        }
+        let _ = writeln!(out, "  }}");
+    }
+
+    /// Folded passes dotted, culled passes grey.
+    fn dot_folded_and_culled(&self, out: &mut String) {
         for (p, plan) in self.passes.iter().enumerate() {
             if let Some(into) = plan.folded_into {
                 let _ = writeln!(
@@ -76,9 +86,12 @@ impl CompiledGraph {
                 );
             }
         }
-        // Edges: every read, from the pass that wrote the version it sees, labelled with the
-        // resource, the access and what the plan does with the contents on the way. A whole read
-        // of several subresources written by one pass is one edge.
+    }
+
+    /// Edges: every read, from the pass that wrote the version it sees, labelled with the
+    /// resource, the access and what the plan does with the contents on the way. A whole read
+    /// of several subresources written by one pass is one edge.
+    fn dot_edges(&self, out: &mut String) {
         let key = |d: &crate::plan::Dependency| (d.from, d.to, d.resource, d.access);
         let dependencies = self.dependencies();
         for (i, d) in dependencies.iter().enumerate() {
@@ -125,8 +138,6 @@ impl CompiledGraph {
             }
             let _ = writeln!(out, "  p{from} -> p{} [label=\"{label}\"{style}];", d.to);
         }
-        out.push_str("}\n");
-        out
     }
 
     fn store_of(&self, group: &Group, resource: ResourceId, sub: Subresource) -> &'static str {

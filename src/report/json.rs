@@ -5,7 +5,9 @@ use serde::Serialize;
 use super::per_slot;
 use crate::ids::{GroupId, PhysicalId};
 use crate::options::PlanLimits;
-use crate::plan::{AttachmentPlan, CompiledGraph, Memory, Restructuring, Traffic, TransientBlock};
+use crate::plan::{
+    AttachmentPlan, CompiledGraph, Group, Memory, Restructuring, Traffic, TransientBlock,
+};
 use crate::resource::{PassId, PassKind, ResourceId};
 use crate::tile::{TileDetail, TileFit};
 
@@ -244,25 +246,6 @@ impl CompiledGraph {
     /// The plan as JSON ([guide](crate::guide#plan-json)). Byte-identical for identical inputs.
     pub fn to_json(&self) -> String {
         let rname = |r: ResourceId| self.resource_name(r);
-        let depth_json = |a: &AttachmentPlan| DepthJson {
-            resource: rname(a.resource),
-            mip: a.sub.mip,
-            layer: a.sub.layer,
-            load: a.load.as_str(),
-            store: a.store.as_str(),
-            read_only: a.read_only,
-            store_by: a.read_only.then_some("backend"),
-            views: Vec::new(),
-        };
-        let color_json = |a: &AttachmentPlan| ColorJson {
-            resource: rname(a.resource),
-            mip: a.sub.mip,
-            layer: a.sub.layer,
-            load: a.load.as_str(),
-            store: a.store.as_str(),
-            resolve: a.resolve.map(rname),
-            views: Vec::new(),
-        };
         let plan = PlanJson {
             passes: self
                 .passes
@@ -278,58 +261,8 @@ impl CompiledGraph {
                     folded_into: plan.folded_into.map(|p| self.pass_name(p)),
                 })
                 .collect(),
-            groups: self
-                .groups
-                .iter()
-                .enumerate()
-                .map(|(index, g)| {
-                    let render = g.kind == PassKind::Render;
-                    GroupJson {
-                        index,
-                        kind: g.kind.as_str(),
-                        passes: g.passes.iter().map(|&p| self.pass_name(p)).collect(),
-                        color: render.then(|| {
-                            per_slot(&g.color, g.views(), |first, rest| ColorJson {
-                                views: rest.iter().map(color_json).collect(),
-                                ..color_json(first)
-                            })
-                        }),
-                        depth: render.then(|| {
-                            g.depth.as_ref().map(|d| DepthJson {
-                                views: g.depth_views.iter().map(depth_json).collect(),
-                                ..depth_json(d)
-                            })
-                        }),
-                        multiview: g.multiview,
-                        color_bytes_per_sample: render.then_some(g.color_bytes_per_sample),
-                        break_reason: g.break_reason.as_str(),
-                        tile: (render && !self.options.tile_set().is_empty()).then(|| {
-                            let id = GroupId::new(index);
-                            let saved = self.ops_saved_bytes(id);
-                            let fits = self.tile_fits(id);
-                            let views = g.views();
-                            fits.into_iter()
-                                .map(|f| TileJson::of(f, saved, views))
-                                .collect()
-                        }),
-                        advice: self
-                            .advice(GroupId::new(index))
-                            .iter()
-                            .map(|a| AdviceJson {
-                                kind: a.kind.as_str(),
-                                resources: a.resources.iter().map(|&r| rname(r)).collect(),
-                                pass: a.pass.map(|p| self.pass_name(p)),
-                                per: if a.kind.saves_memory() {
-                                    "memory"
-                                } else {
-                                    "frame"
-                                },
-                                bytes: a.bytes,
-                                message: self.advice_message(a),
-                            })
-                            .collect(),
-                    }
-                })
+            groups: (self.groups.iter().enumerate())
+                .map(|(index, g)| self.group_json(index, g))
                 .collect(),
             order: self.order.iter().map(|&p| self.pass_name(p)).collect(),
             restructure: self
@@ -337,24 +270,8 @@ impl CompiledGraph {
                 .iter()
                 .map(|change| self.restructure_json(change))
                 .collect(),
-            resources: self
-                .resources
-                .iter()
-                .enumerate()
-                .map(|(r, plan)| {
-                    let blocked = self.transient_blocked(ResourceId::new(r));
-                    ResourceJson {
-                        name: rname(ResourceId::new(r)),
-                        culled: plan.culled,
-                        transient: plan.transient,
-                        first_group: plan.first_group,
-                        last_group: plan.last_group,
-                        physical: plan.physical,
-                        transient_blocked: blocked.map(TransientBlock::as_str),
-                        transient_blocked_bytes: blocked
-                            .map(|_| self.resource_bytes(ResourceId::new(r))),
-                    }
-                })
+            resources: (0..self.resources.len())
+                .map(|r| self.resource_json(ResourceId::new(r)))
                 .collect(),
             traffic: &self.traffic,
             required_limits: PlanLimits::of(&self.required_limits()),
@@ -371,6 +288,95 @@ impl CompiledGraph {
                 .collect(),
         };
         serde_json::to_string_pretty(&plan).expect("plans always serialize")
+    }
+
+    fn depth_json(&self, a: &AttachmentPlan) -> DepthJson<'_> {
+        DepthJson {
+            resource: self.resource_name(a.resource),
+            mip: a.sub.mip,
+            layer: a.sub.layer,
+            load: a.load.as_str(),
+            store: a.store.as_str(),
+            read_only: a.read_only,
+            store_by: a.read_only.then_some("backend"),
+            views: Vec::new(),
+        }
+    }
+
+    fn color_json(&self, a: &AttachmentPlan) -> ColorJson<'_> {
+        ColorJson {
+            resource: self.resource_name(a.resource),
+            mip: a.sub.mip,
+            layer: a.sub.layer,
+            load: a.load.as_str(),
+            store: a.store.as_str(),
+            resolve: a.resolve.map(|r| self.resource_name(r)),
+            views: Vec::new(),
+        }
+    }
+
+    fn group_json<'p>(&'p self, index: usize, g: &'p Group) -> GroupJson<'p> {
+        let render = g.kind == PassKind::Render;
+        GroupJson {
+            index,
+            kind: g.kind.as_str(),
+            passes: g.passes.iter().map(|&p| self.pass_name(p)).collect(),
+            color: render.then(|| {
+                per_slot(&g.color, g.views(), |first, rest| ColorJson {
+                    views: rest.iter().map(|a| self.color_json(a)).collect(),
+                    ..self.color_json(first)
+                })
+            }),
+            depth: render.then(|| {
+                g.depth.as_ref().map(|d| DepthJson {
+                    views: g.depth_views.iter().map(|a| self.depth_json(a)).collect(),
+                    ..self.depth_json(d)
+                })
+            }),
+            multiview: g.multiview,
+            color_bytes_per_sample: render.then_some(g.color_bytes_per_sample),
+            break_reason: g.break_reason.as_str(),
+            tile: (render && !self.options.tile_set().is_empty()).then(|| {
+                let id = GroupId::new(index);
+                let saved = self.ops_saved_bytes(id);
+                let fits = self.tile_fits(id);
+                let views = g.views();
+                fits.into_iter()
+                    .map(|f| TileJson::of(f, saved, views))
+                    .collect()
+            }),
+            advice: self
+                .advice(GroupId::new(index))
+                .iter()
+                .map(|a| AdviceJson {
+                    kind: a.kind.as_str(),
+                    resources: a.resources.iter().map(|&r| self.resource_name(r)).collect(),
+                    pass: a.pass.map(|p| self.pass_name(p)),
+                    per: if a.kind.saves_memory() {
+                        "memory"
+                    } else {
+                        "frame"
+                    },
+                    bytes: a.bytes,
+                    message: self.advice_message(a),
+                })
+                .collect(),
+        }
+    }
+
+    fn resource_json(&self, r: ResourceId) -> ResourceJson<'_> {
+        let plan = &self.resources[r.index()];
+        let blocked = self.transient_blocked(r);
+        ResourceJson {
+            name: self.resource_name(r),
+            culled: plan.culled,
+            transient: plan.transient,
+            first_group: plan.first_group,
+            last_group: plan.last_group,
+            physical: plan.physical,
+            transient_blocked: blocked.map(TransientBlock::as_str),
+            transient_blocked_bytes: blocked.map(|_| self.resource_bytes(r)),
+        }
     }
 
     fn restructure_json<'p>(&'p self, change: &Restructuring) -> RestructureJson<'p> {

@@ -22,6 +22,19 @@ impl CompiledGraph {
             self.passes.len() - live,
             self.groups.len()
         );
+        self.groups_table(&mut out);
+        self.culled_table(&mut out);
+        self.needed_by_table(&mut out);
+        self.resources_table(&mut out);
+        self.traffic_table(&mut out);
+        self.first_frame_table(&mut out);
+        self.tile_table(&mut out);
+        self.warnings_table(&mut out);
+        out
+    }
+
+    /// The GROUPS section: each group's passes, attachments, break reason and advice.
+    fn groups_table(&self, out: &mut String) {
         let _ = writeln!(out, "\nGROUPS");
         for (g, group) in self.groups.iter().enumerate() {
             let names: Vec<&str> = group.passes.iter().map(|&p| self.pass_name(p)).collect();
@@ -57,6 +70,10 @@ impl CompiledGraph {
                 let _ = writeln!(out, "        advice  {}. {}", i + 1, self.advice_message(a));
             }
         }
+    }
+
+    /// The CULLED and RESTRUCTURED sections.
+    fn culled_table(&self, out: &mut String) {
         let culled: Vec<&str> = self
             .passes
             .iter()
@@ -94,6 +111,10 @@ impl CompiledGraph {
                 );
             }
         }
+    }
+
+    /// The NEEDED BY section: why each live pass runs.
+    fn needed_by_table(&self, out: &mut String) {
         let _ = writeln!(out, "\nNEEDED BY (why each live pass runs)");
         for &p in &self.order {
             let why = self.passes[p.index()].needed_by.map_or_else(
@@ -107,6 +128,10 @@ impl CompiledGraph {
             );
             let _ = writeln!(out, "  {:<24} {why}", self.pass_name(p));
         }
+    }
+
+    /// The RESOURCES section: each resource's shape, span, physical slot and notes.
+    fn resources_table(&self, out: &mut String) {
         let _ = writeln!(out, "\nRESOURCES");
         let _ = writeln!(
             out,
@@ -159,6 +184,10 @@ impl CompiledGraph {
                 notes.join(", ")
             );
         }
+    }
+
+    /// The TRAFFIC section's rows: planned, declared, naive, saved and sampled bytes.
+    fn traffic_table(&self, out: &mut String) {
         let t = &self.traffic;
         let _ = writeln!(out, "\nTRAFFIC (attachments, uncompressed, {} fps)", t.fps);
         let _ = writeln!(
@@ -193,15 +222,16 @@ impl CompiledGraph {
             "  sampled  {:>16} (shader reads, not counted above)",
             t.sampled_bytes_per_frame
         );
-        self.first_frame_table(&mut out);
-        self.tile_table(&mut out);
+    }
+
+    /// The WARNINGS section.
+    fn warnings_table(&self, out: &mut String) {
         if !self.warnings.is_empty() {
             let _ = writeln!(out, "\nWARNINGS");
             for w in &self.warnings {
                 let _ = writeln!(out, "  {}: {}", w.kind.as_str(), self.warning_message(w));
             }
         }
-        out
     }
 
     /// The TRAFFIC section's lines for each Adreno profile asked for: the render groups turnip
@@ -259,6 +289,15 @@ impl CompiledGraph {
 
     /// The table's MEMORY section and, where profiles were asked for, its TILE section.
     fn tile_table(&self, out: &mut String) {
+        self.memory_table(out);
+        if self.options.tile_set().is_empty() {
+            return;
+        }
+        self.tile_fit_table(out);
+    }
+
+    /// The MEMORY section: declared, allocated, transient and blocked bytes.
+    fn memory_table(&self, out: &mut String) {
         let m = self.memory();
         let _ = writeln!(
             out,
@@ -301,9 +340,10 @@ impl CompiledGraph {
                 names.join(", ")
             );
         }
-        if self.options.tile_set().is_empty() {
-            return;
-        }
+    }
+
+    /// The TILE section: each profile's budget against each group's attachment bytes.
+    fn tile_fit_table(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "\nTILE (a model: each profile's budget against the group's attachment bytes)"

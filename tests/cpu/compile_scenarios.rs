@@ -15,16 +15,9 @@ const KB16: u64 = 64 * 64 * 4;
 
 #[test]
 fn seed_worked_example_one_attachment_loaded_and_stored() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "target", "texture": {"format": "rgba8unorm", "size": [1920, 1080]},
-             "import": {"contents": "preserved", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "blend", "type": "render", "color": [{"resource": "target", "access": "read_write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/seed_worked_example_one_attachment_loaded_and_stored.json"
+    ));
     assert_plan(
         &p,
         "g0 render [blend] end_of_graph
@@ -146,19 +139,7 @@ fn post_chain_example_ping_pongs_and_merges_ui_across_culled_compute() {
 // ---------------------------------------------------------------------------------------------
 // Depth: read-only depth, and what is not read-only.
 
-const PREPASS: &str = r#"{
-    "resources": [
-        {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-    ],
-    "passes": [
-        {"name": "prepass", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
-        {"name": "opaque", "type": "render",
-         "color": [{"resource": "out", "access": "clear"}], "depth": {"resource": "depth", "access": "read"}},
-        {"name": "transparent", "type": "render",
-         "color": [{"resource": "out", "access": "read_write"}], "depth": {"resource": "depth", "access": "read"}}
-    ]}"#;
+const PREPASS: &str = include_str!("scenarios/prepass.json");
 
 #[test]
 fn depth_prepass_then_read_only_depth() {
@@ -223,21 +204,9 @@ fn depth_prepass_from_the_builder_api_matches_the_description() {
 
 #[test]
 fn depth_read_then_written_in_one_group_is_not_read_only() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "prepass", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
-            {"name": "test_only", "type": "render",
-             "color": [{"resource": "out", "access": "clear"}], "depth": {"resource": "depth", "access": "read"}},
-            {"name": "test_and_write", "type": "render",
-             "color": [{"resource": "out", "access": "read_write"}], "depth": {"resource": "depth", "access": "read_write"}}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/depth_read_then_written_in_one_group_is_not_read_only.json"
+    ));
     // The group writes depth (test_and_write) and nobody reads it after: discard, not none.
     assert_plan(
         &p,
@@ -253,20 +222,9 @@ fn depth_read_then_written_in_one_group_is_not_read_only() {
 
 #[test]
 fn read_only_depth_of_a_preserved_import() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "scene_depth", "texture": {"format": "depth24plus", "size": [64, 64]},
-             "import": {"contents": "preserved", "after": "keep"}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "overlay", "type": "render",
-             "color": [{"resource": "out", "access": "write"}],
-             "depth": {"resource": "scene_depth", "access": "read"}}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/read_only_depth_of_a_preserved_import.json"
+    ));
     // Kept after the frame, but untouched: loaded, attached read-only (not discarded), and the
     // backend writes it back (wgpu-core hands Vulkan Load + Store): the store counts.
     assert_plan(
@@ -282,18 +240,9 @@ fn read_only_depth_of_a_preserved_import() {
 
 #[test]
 fn read_of_unwritten_depth_with_a_clear_value_clears_and_is_not_read_only() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}, "clear": 1.0},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "draw", "type": "render",
-             "color": [{"resource": "out", "access": "clear"}], "depth": {"resource": "depth", "access": "read"}}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/read_of_unwritten_depth_with_a_clear_value_clears_and_is_not_read_only.json"
+    ));
     assert_plan(
         &p,
         "g0 render [draw] end_of_graph
@@ -309,20 +258,9 @@ fn read_of_unwritten_depth_with_a_clear_value_clears_and_is_not_read_only() {
 
 #[test]
 fn msaa_resolve_discards_the_multisampled_attachments() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}},
-            {"name": "msaa_depth", "texture": {"format": "depth32float", "size": [64, 64], "samples": 4}},
-            {"name": "backbuffer", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "draw", "type": "render",
-             "color": [{"resource": "msaa", "access": "clear", "resolve": "backbuffer"}],
-             "depth": {"resource": "msaa_depth", "access": "clear"}}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/msaa_resolve_discards_the_multisampled_attachments.json"
+    ));
     assert_plan(
         &p,
         "g0 render [draw] end_of_graph
@@ -338,21 +276,9 @@ fn msaa_resolve_discards_the_multisampled_attachments() {
 
 #[test]
 fn msaa_attachment_sampled_later_is_stored_and_not_transient() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}},
-            {"name": "resolved", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "draw", "type": "render",
-             "color": [{"resource": "msaa", "access": "clear", "resolve": "resolved"}]},
-            {"name": "custom_resolve", "type": "render", "sample": ["msaa", "resolved"],
-             "color": [{"resource": "out", "access": "write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/msaa_attachment_sampled_later_is_stored_and_not_transient.json"
+    ));
     assert_plan(
         &p,
         "g0 render [draw] samples_group_output
@@ -375,21 +301,9 @@ fn msaa_attachment_sampled_later_is_stored_and_not_transient() {
 
 #[test]
 fn merge_across_culled_render_and_compute_passes() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "debug", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "stats", "buffer": {"size": 256}}
-        ],
-        "passes": [
-            {"name": "opaque", "type": "render", "color": [{"resource": "out", "access": "clear"}]},
-            {"name": "debug_draw", "type": "render", "color": [{"resource": "debug", "access": "clear"}]},
-            {"name": "histogram", "type": "compute", "sample": ["out"], "storage_write": ["stats"]},
-            {"name": "hud", "type": "render", "color": [{"resource": "out", "access": "read_write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/merge_across_culled_render_and_compute_passes.json"
+    ));
     // Neither the culled render pass nor the culled compute pass stands between opaque and hud.
     assert_plan(
         &p,
@@ -405,20 +319,9 @@ fn merge_across_culled_render_and_compute_passes() {
 
 #[test]
 fn break_not_render_around_a_compute_pass() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "tiles", "buffer": {"size": 4096}}
-        ],
-        "passes": [
-            {"name": "base", "type": "render", "color": [{"resource": "out", "access": "clear"}]},
-            {"name": "classify", "type": "compute", "sample": ["out"], "storage_write": ["tiles"]},
-            {"name": "shade", "type": "render", "storage_read": ["tiles"],
-             "color": [{"resource": "out", "access": "read_write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/break_not_render_around_a_compute_pass.json"
+    ));
     let groups = p["groups"].as_array().unwrap();
     assert_eq!(groups.len(), 3);
     assert_eq!(groups[0]["break"], "not_render"); // the next pass is compute
@@ -440,22 +343,9 @@ fn break_not_render_around_a_compute_pass() {
 
 #[test]
 fn break_samples_group_output_comes_before_attachments_differ() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "a", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "counts", "buffer": {"size": 64}}
-        ],
-        "passes": [
-            {"name": "draw_a", "type": "render", "color": [{"resource": "a", "access": "clear"}]},
-            {"name": "use_a", "type": "render", "sample": ["a"], "storage_write": ["counts"],
-             "color": [{"resource": "out", "access": "clear"}]},
-            {"name": "use_counts", "type": "render", "storage_read": ["counts"],
-             "color": [{"resource": "out", "access": "read_write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/break_samples_group_output_comes_before_attachments_differ.json"
+    ));
     // use_a samples a written by the group (and also has other attachments: the first reason wins);
     // use_counts has the same attachment as use_a but reads its storage output.
     assert_plan(
@@ -474,19 +364,7 @@ fn break_samples_group_output_comes_before_attachments_differ() {
 
 #[test]
 fn break_inputs_group_output() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "gbuf", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "fill", "type": "render", "color": [{"resource": "gbuf", "access": "clear"}]},
-            {"name": "resolve_lighting", "type": "render", "input": ["gbuf"],
-             "color": [{"resource": "out", "access": "write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!("scenarios/break_inputs_group_output.json"));
     assert_plan(
         &p,
         "g0 render [fill] inputs_group_output
@@ -502,23 +380,9 @@ fn break_inputs_group_output() {
 
 #[test]
 fn break_attachments_differ_on_slot_order() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "a", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "b", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "first", "type": "render",
-             "color": [{"resource": "a", "access": "clear"}, {"resource": "b", "access": "clear"}]},
-            {"name": "swapped", "type": "render",
-             "color": [{"resource": "b", "access": "read_write"}, {"resource": "a", "access": "read_write"}]},
-            {"name": "combine", "type": "render", "sample": ["a", "b"],
-             "color": [{"resource": "out", "access": "write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/break_attachments_differ_on_slot_order.json"
+    ));
     assert_plan(
         &p,
         "g0 render [first] attachments_differ
@@ -537,20 +401,7 @@ fn break_attachments_differ_on_slot_order() {
 
 #[test]
 fn break_clears_group_attachment() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}}
-        ],
-        "passes": [
-            {"name": "world", "type": "render",
-             "color": [{"resource": "out", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
-            {"name": "first_person", "type": "render",
-             "color": [{"resource": "out", "access": "read_write"}], "depth": {"resource": "depth", "access": "clear"}}
-        ]}"#,
-    );
+    let p = plan(include_str!("scenarios/break_clears_group_attachment.json"));
     // The depth clear can only be a load op; world's depth is dead (cleared again) and discarded.
     assert_plan(
         &p,
@@ -568,24 +419,7 @@ fn break_clears_group_attachment() {
 
 #[test]
 fn break_resolve() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}},
-            {"name": "early", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "late", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "opaque", "type": "render",
-             "color": [{"resource": "msaa", "access": "clear", "resolve": "early"}]},
-            {"name": "transparent", "type": "render",
-             "color": [{"resource": "msaa", "access": "read_write", "resolve": "late"}]},
-            {"name": "compare", "type": "render", "sample": ["early", "late"],
-             "color": [{"resource": "out", "access": "write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!("scenarios/break_resolve.json"));
     assert_plan(
         &p,
         "g0 render [opaque] resolve
@@ -612,21 +446,7 @@ fn break_resolve() {
 
 #[test]
 fn break_storage_hazard() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "mask", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "preserved", "after": "discard"}}
-        ],
-        "passes": [
-            {"name": "read_mask", "type": "render", "sample": ["mask"],
-             "color": [{"resource": "out", "access": "clear"}]},
-            {"name": "write_mask", "type": "render", "storage_write": ["mask"],
-             "color": [{"resource": "out", "access": "read_write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!("scenarios/break_storage_hazard.json"));
     // Same attachments, no clear, no resolve, but draws of one render pass have no barrier.
     assert_plan(
         &p,
@@ -642,17 +462,7 @@ fn break_storage_hazard() {
 // ---------------------------------------------------------------------------------------------
 // Load ops: DontCare opt-in, clear values, read_write without content.
 
-const WRITE_ONLY: &str = r#"{
-    "resources": [
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}},
-        {"name": "tint", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [0.25, 0.5, 0.75, 1]}
-    ],
-    "passes": [
-        {"name": "fill_tint", "type": "render", "color": [{"resource": "tint", "access": "write"}]},
-        {"name": "fullscreen", "type": "render", "sample": ["tint"],
-         "color": [{"resource": "out", "access": "write"}]}
-    ]}"#;
+const WRITE_ONLY: &str = include_str!("scenarios/write_only.json");
 
 #[test]
 fn write_loads_dont_care_only_with_the_opt_in_token() {
@@ -707,17 +517,7 @@ fn write_without_opt_in_clears_with_the_resource_or_fast_value() {
 fn access_clear_value_overrides_the_resource_clear_value() {
     use tilegraph::ClearValue;
     use tilegraph::plan::LoadOp;
-    let json = r#"{
-        "resources": [
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [0.5, 0.5, 0.5, 1],
-             "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "depth", "texture": {"format": "depth24plus-stencil8", "size": [64, 64]}, "clear": 0.5}
-        ],
-        "passes": [
-            {"name": "draw", "type": "render",
-             "color": [{"resource": "out", "access": "clear", "clear": [1, 1, 1, 1]}],
-             "depth": {"resource": "depth", "access": "clear", "clear": {"depth": 0, "stencil": 0}}}
-        ]}"#;
+    let json = include_str!("scenarios/access_clear_value_overrides_the_resource_clear_value.json");
     let compiled = RenderGraph::from_json(json)
         .unwrap()
         .compile(&CompileOptions::default())
@@ -737,20 +537,9 @@ fn access_clear_value_overrides_the_resource_clear_value() {
 
 #[test]
 fn read_write_without_content_but_with_a_clear_value_clears() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "accum", "texture": {"format": "rgba16float", "size": [64, 64]}, "clear": [0, 0, 0, 0]},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "accumulate", "type": "render", "color": [{"resource": "accum", "access": "read_write"}]},
-            {"name": "accumulate_more", "type": "render", "color": [{"resource": "accum", "access": "read_write"}]},
-            {"name": "present", "type": "render", "sample": ["accum"],
-             "color": [{"resource": "out", "access": "write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/read_write_without_content_but_with_a_clear_value_clears.json"
+    ));
     assert_plan(
         &p,
         "g0 render [accumulate accumulate_more] samples_group_output
@@ -774,16 +563,9 @@ fn read_write_without_content_but_with_a_clear_value_clears() {
 
 #[test]
 fn import_undefined_keep_is_cleared_by_write_and_stored() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "swapchain", "texture": {"format": "bgra8unorm-srgb", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "blit", "type": "render", "color": [{"resource": "swapchain", "access": "write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/import_undefined_keep_is_cleared_by_write_and_stored.json"
+    ));
     // An import is never pooled (no physical index) and never transient.
     assert_plan(
         &p,
@@ -795,23 +577,9 @@ fn import_undefined_keep_is_cleared_by_write_and_stored() {
 
 #[test]
 fn writers_of_an_import_discarded_after_the_frame_are_culled() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "history", "texture": {"format": "rgba16float", "size": [64, 64]},
-             "import": {"contents": "preserved", "after": "discard"}},
-            {"name": "scratch", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "discard"}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "present", "type": "render", "sample": ["history"],
-             "color": [{"resource": "out", "access": "write"}]},
-            {"name": "update_history", "type": "render", "color": [{"resource": "history", "access": "read_write"}]},
-            {"name": "scribble", "type": "render", "color": [{"resource": "scratch", "access": "clear"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/writers_of_an_import_discarded_after_the_frame_are_culled.json"
+    ));
     // present samples the preserved contents; update_history's version comes after, nobody reads
     // it and the world does not keep it.
     assert_plan(
@@ -828,23 +596,9 @@ fn writers_of_an_import_discarded_after_the_frame_are_culled() {
 
 #[test]
 fn an_import_overwritten_later_does_not_keep_its_writer_alive() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "history", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "preserved", "after": "keep"}},
-            {"name": "staging", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "preserved", "after": "discard"}}
-        ],
-        "passes": [
-            {"name": "draft", "type": "render", "color": [{"resource": "out", "access": "write"}]},
-            {"name": "touch_history", "type": "render", "color": [{"resource": "history", "access": "read_write"}]},
-            {"name": "final", "type": "render", "color": [{"resource": "out", "access": "clear"}]},
-            {"name": "upload", "type": "copy", "copy_src": ["staging"], "copy_dst": ["history"]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/an_import_overwritten_later_does_not_keep_its_writer_alive.json"
+    ));
     // final clears out and upload replaces all of history: draft and touch_history wrote dead versions.
     assert_plan(
         &p,
@@ -861,24 +615,9 @@ fn an_import_overwritten_later_does_not_keep_its_writer_alive() {
 
 #[test]
 fn side_effects_keep_a_pass_and_what_it_reads_alive() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "ids", "texture": {"format": "r32uint", "size": [64, 64]}},
-            {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}},
-            {"name": "marker", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "readback", "buffer": {"size": 16384},
-             "import": {"contents": "undefined", "after": "discard"}}
-        ],
-        "passes": [
-            {"name": "draw_ids", "type": "render",
-             "color": [{"resource": "ids", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
-            {"name": "pick", "type": "compute", "sample": ["ids"], "storage_write": ["readback"], "side_effects": true},
-            {"name": "gpu_marker", "type": "render", "color": [{"resource": "marker", "access": "clear"}],
-             "side_effects": true},
-            {"name": "unused", "type": "compute", "sample": ["ids"], "storage_write": ["readback"]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/side_effects_keep_a_pass_and_what_it_reads_alive.json"
+    ));
     assert_plan(
         &p,
         "g0 render [draw_ids] not_render
@@ -944,31 +683,9 @@ fn storage_write_kills_the_prior_version_and_read_write_keeps_it() {
 
 #[test]
 fn transient_only_when_used_inside_one_group_as_an_attachment() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "scratch", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "two_groups", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "owned_elsewhere", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "discard"}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "a", "type": "render",
-             "color": [{"resource": "out", "access": "clear"}, {"resource": "scratch", "access": "clear"},
-                       {"resource": "owned_elsewhere", "access": "clear"}]},
-            {"name": "b", "type": "render",
-             "color": [{"resource": "out", "access": "read_write"}, {"resource": "scratch", "access": "read_write"},
-                       {"resource": "owned_elsewhere", "access": "read_write"}]},
-            {"name": "c", "type": "render",
-             "color": [{"resource": "out", "access": "read_write"}, {"resource": "two_groups", "access": "clear"}]},
-            {"name": "d", "type": "render",
-             "color": [{"resource": "out", "access": "read_write"}, {"resource": "two_groups", "access": "read_write"}]},
-            {"name": "e", "type": "render",
-             "color": [{"resource": "out", "access": "read_write"}, {"resource": "two_groups", "access": "clear"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/transient_only_when_used_inside_one_group_as_an_attachment.json"
+    ));
     // owned_elsewhere would qualify but is imported; two_groups is cleared again by e.
     assert_plan(
         &p,
@@ -989,24 +706,7 @@ fn transient_only_when_used_inside_one_group_as_an_attachment() {
     );
 }
 
-const CHAIN: &str = r#"{
-    "resources": [
-        {"name": "a", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "b", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "c", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "d", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "wide", "texture": {"format": "rgba16float", "size": [64, 64]}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-    ],
-    "passes": [
-        {"name": "p0", "type": "render",
-         "color": [{"resource": "a", "access": "clear"}, {"resource": "b", "access": "clear"}]},
-        {"name": "p1", "type": "render", "sample": ["a", "b"], "color": [{"resource": "c", "access": "write"}]},
-        {"name": "p2", "type": "render", "sample": ["c"], "color": [{"resource": "d", "access": "write"}]},
-        {"name": "p3", "type": "render", "sample": ["d"], "color": [{"resource": "wide", "access": "write"}]},
-        {"name": "p4", "type": "render", "sample": ["wide"], "color": [{"resource": "out", "access": "write"}]}
-    ]}"#;
+const CHAIN: &str = include_str!("scenarios/chain.json");
 
 #[test]
 fn physical_textures_reuse_the_lowest_free_index() {
@@ -1166,36 +866,15 @@ fn fps_scales_the_per_second_figures() {
 fn slow_clear_values_are_warnings_fast_ones_are_not() {
     // Kept after the frame, so every clear reaches memory: a transient attachment's clear, or
     // one its group discards, never leaves the tile, so no value is slow there.
-    let json = r#"{
-        "resources": [
-            {"name": "grey", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [0.5, 0.5, 0.5, 1]},
-            {"name": "white", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [1, 1, 1, 1]},
-            {"name": "black", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [0, 0, 0, 1]},
-            {"name": "clear_white", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [1, 1, 1, 0]},
-            {"name": "depth_half", "texture": {"format": "depth32float", "size": [64, 64]}, "clear": 0.5},
-            {"name": "stencil_one", "texture": {"format": "depth24plus-stencil8", "size": [64, 64]},
-             "clear": {"depth": 0, "stencil": 1}},
-            {"name": "reverse_z", "texture": {"format": "depth24plus-stencil8", "size": [64, 64]},
-             "clear": {"depth": 0, "stencil": 0}}
-        ],
-        "passes": [
-            {"name": "colors", "type": "render", "side_effects": true,
-             "color": [{"resource": "grey", "access": "clear"}, {"resource": "white", "access": "clear"},
-                       {"resource": "black", "access": "write"}, {"resource": "clear_white", "access": "clear"}],
-             "depth": {"resource": "depth_half", "access": "clear"}},
-            {"name": "stencil", "type": "render", "side_effects": true,
-             "depth": {"resource": "stencil_one", "access": "clear"}},
-            {"name": "fast_depth", "type": "render", "side_effects": true,
-             "depth": {"resource": "reverse_z", "access": "clear"}}
-        ]}"#;
+    let json = include_str!("scenarios/slow_clear_values_are_warnings_fast_ones_are_not.json");
     let kept = json
         .replace(
             r#"]}, "clear""#,
             r#"]}, "import": {"contents": "undefined", "after": "keep"}, "clear""#,
         )
         .replace(
-            "]},\n             \"clear\"",
-            "]}, \"import\": {\"contents\": \"undefined\", \"after\": \"keep\"},\n             \"clear\"",
+            "]},\n         \"clear\"",
+            "]}, \"import\": {\"contents\": \"undefined\", \"after\": \"keep\"},\n         \"clear\"",
         );
     let p = plan_with(&kept, &CompileOptions::default().with_transient(false));
     let mut warned = slow_clears(&p);
@@ -1226,24 +905,9 @@ fn slow_clear_values_are_warnings_fast_ones_are_not() {
 
 #[test]
 fn plan_json_has_the_fields_of_the_contract() {
-    let p = plan(
-        r#"{
-        "resources": [
-            {"name": "c", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "clear": [0.5, 0, 0, 1]},
-            {"name": "d", "texture": {"format": "depth32float", "size": [64, 64]}},
-            {"name": "buf", "buffer": {"size": 64}},
-            {"name": "unused", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-             "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-            {"name": "draw", "type": "render", "color": [{"resource": "c", "access": "clear"}],
-             "depth": {"resource": "d", "access": "clear"}},
-            {"name": "dbg", "type": "render", "color": [{"resource": "unused", "access": "clear"}]},
-            {"name": "reduce", "type": "compute", "sample": ["c"], "storage_write": ["buf"], "side_effects": true},
-            {"name": "post", "type": "render", "sample": ["c"], "color": [{"resource": "out", "access": "write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "scenarios/plan_json_has_the_fields_of_the_contract.json"
+    ));
     let keys = |v: &serde_json::Value| {
         let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
         k.sort();

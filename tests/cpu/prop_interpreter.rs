@@ -6,7 +6,7 @@
 use tilegraph::plan::{Group, LoadOp, StoreOp};
 use tilegraph::{CompileOptions, CompiledGraph, PassId, RenderGraph, ResourceId, Subresource};
 use tilegraph_oracle::interp::{
-    BASE, Content, Memory, Observation, ReadKind, execute_and_compare, reference,
+    BASE, Content, Memory, Observation, ReadKind, Reference, execute_and_compare, reference,
 };
 
 fn deferred() -> (RenderGraph<'static>, CompiledGraph) {
@@ -16,9 +16,14 @@ fn deferred() -> (RenderGraph<'static>, CompiledGraph) {
     (graph, plan)
 }
 
-fn mismatches(graph: &RenderGraph<'_>, plan: &CompiledGraph, groups: &[Group]) -> Vec<String> {
+/// What every read of the plan's live passes must see.
+fn reference_of(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Reference {
     let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    let reference = reference(graph, &live).unwrap();
+    reference(graph, &live).unwrap()
+}
+
+fn mismatches(graph: &RenderGraph<'_>, plan: &CompiledGraph, groups: &[Group]) -> Vec<String> {
+    let reference = reference_of(graph, plan);
     execute_and_compare(graph, plan, groups, Memory::Planned, &reference)
 }
 
@@ -32,20 +37,7 @@ fn group_of(plan: &CompiledGraph, pass: &str) -> usize {
 #[test]
 fn accepts_the_compiled_and_the_naive_plan() {
     let (graph, plan) = deferred();
-    assert_eq!(
-        mismatches(&graph, &plan, plan.groups()),
-        Vec::<String>::new()
-    );
-    let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    let reference = reference(&graph, &live).unwrap();
-    let naive = execute_and_compare(
-        &graph,
-        &plan,
-        plan.naive_groups(),
-        Memory::Separate,
-        &reference,
-    );
-    assert_eq!(naive, Vec::<String>::new());
+    let reference = assert_accepted(&graph, &plan);
     // Lighting samples what the gbuffer group's last pass (decals) wrote into albedo.
     let lighting = plan.pass_id("lighting").unwrap();
     let decals = plan.pass_id("decals").unwrap();
@@ -175,11 +167,11 @@ fn compile(json: &str) -> (RenderGraph<'static>, CompiledGraph) {
     (graph, plan)
 }
 
-/// The compiled and the naive plan both make every read see what the declarations say.
-fn assert_accepted(graph: &RenderGraph<'_>, plan: &CompiledGraph) {
+/// The compiled and the naive plan both make every read see what the declarations say; the
+/// reference they were checked against.
+fn assert_accepted(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Reference {
     assert_eq!(mismatches(graph, plan, plan.groups()), Vec::<String>::new());
-    let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    let reference = reference(graph, &live).unwrap();
+    let reference = reference_of(graph, plan);
     let naive = execute_and_compare(
         graph,
         plan,
@@ -188,6 +180,7 @@ fn assert_accepted(graph: &RenderGraph<'_>, plan: &CompiledGraph) {
         &reference,
     );
     assert_eq!(naive, Vec::<String>::new());
+    reference
 }
 
 /// A bloom chain: each pass renders one mip of `bloom` and samples the mip above it.
@@ -212,9 +205,7 @@ const BLOOM: &str = r#"{
 #[test]
 fn reference_tracks_each_mip_apart() {
     let (graph, plan) = compile(BLOOM);
-    assert_accepted(&graph, &plan);
-    let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    let reference = reference(&graph, &live).unwrap();
+    let reference = assert_accepted(&graph, &plan);
     let bloom = plan.resource_id("bloom").unwrap();
     let present = plan.pass_id("present").unwrap();
     let sample = |i: u32, sub: Subresource| Observation::Read {
@@ -299,9 +290,7 @@ const CASCADES: &str = r#"{
 #[test]
 fn a_whole_texture_read_sees_each_layers_writer() {
     let (graph, plan) = compile(CASCADES);
-    assert_accepted(&graph, &plan);
-    let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    let reference = reference(&graph, &live).unwrap();
+    let reference = assert_accepted(&graph, &plan);
     let cascades: ResourceId = plan.resource_id("cascades").unwrap();
     let lighting = plan.pass_id("lighting").unwrap();
     for (l, writer) in [(0, "cascade0"), (1, "cascade1")] {

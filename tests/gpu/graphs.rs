@@ -129,29 +129,7 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
     let device = &gpu.device;
     let (w, h) = (64, 64);
     let format = wgpu::TextureFormat::Rgba8Unorm;
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("overlay"),
-        source: wgpu::ShaderSource::Wgsl(
-            "@vertex fn full(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-                 var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
-                 return vec4f(p[i], 0.5, 1.0);
-             }
-             @vertex fn small(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-                 var p = array(vec2f(-0.5, -0.5), vec2f(0.5, -0.5), vec2f(0.0, 0.5));
-                 return vec4f(p[i], 0.5, 1.0);
-             }
-             @fragment fn shade(@builtin(position) pos: vec4f) -> @location(0) vec4f {
-                 return vec4f(fract(pos.x / 16.0), fract(pos.y / 16.0), 0.5, 1.0);
-             }
-             @fragment fn green() -> @location(0) vec4f { return vec4f(0.0, 1.0, 0.0, 1.0); }"
-                .into(),
-        ),
-    });
-    let pipeline = |vs: &str, fs: &str| {
-        tilegraph_tool::headless::color_pipeline(device, vs, &module, None, (vs, fs), format)
-    };
-    let background = pipeline("full", "shade");
-    let overlay = pipeline("small", "green");
+    let (background, overlay) = crate::support::overlay_pipelines(device, "overlay", format);
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
         | wgpu::TextureUsages::COPY_SRC
         | wgpu::TextureUsages::COPY_DST;

@@ -145,3 +145,33 @@ pub fn compare_with_reference(name: &str, width: u32, height: u32, rgba: &[u8]) 
         );
     }
 }
+
+/// The pipelines of the two-pass tests: `full` + `shade` covers the target with a pattern of
+/// its position (the background), `small` + `green` draws one small green triangle (the overlay).
+pub fn overlay_pipelines(
+    device: &wgpu::Device,
+    label: &str,
+    format: wgpu::TextureFormat,
+) -> (wgpu::RenderPipeline, wgpu::RenderPipeline) {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(
+            "@vertex fn full(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+                 var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
+                 return vec4f(p[i], 0.5, 1.0);
+             }
+             @vertex fn small(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+                 var p = array(vec2f(-0.5, -0.5), vec2f(0.5, -0.5), vec2f(0.0, 0.5));
+                 return vec4f(p[i], 0.5, 1.0);
+             }
+             @fragment fn shade(@builtin(position) pos: vec4f) -> @location(0) vec4f {
+                 return vec4f(fract(pos.x / 16.0), fract(pos.y / 16.0), 0.5, 1.0);
+             }
+             @fragment fn green() -> @location(0) vec4f { return vec4f(0.0, 1.0, 0.0, 1.0); }"
+                .into(),
+        ),
+    });
+    let pipeline =
+        |vs: &str, fs: &str| headless::color_pipeline(device, vs, &module, None, (vs, fs), format);
+    (pipeline("full", "shade"), pipeline("small", "green"))
+}

@@ -29,3 +29,10 @@ pub mod soak;
 pub mod synthetic;
 pub mod timings;
 pub mod trace;
+
+/// A size written `WxH` (`257x131`), both positive: what `--size` takes in the tool, the
+/// examples and the benches. `None` when it is anything else.
+pub fn parse_size(v: &str) -> Option<(u32, u32)> {
+    let (w, h) = v.split_once('x')?;
+    Some((w.parse().ok()?, h.parse().ok()?)).filter(|&(w, h)| w > 0 && h > 0)
+}

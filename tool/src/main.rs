@@ -360,10 +360,7 @@ mod run_command {
 
     /// `WxH` with both positive, e.g. `257x131`.
     fn parse_size(v: &str) -> Result<(u32, u32), String> {
-        v.split_once('x')
-            .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
-            .filter(|&(w, h)| w > 0 && h > 0)
-            .ok_or_else(|| format!("takes WxH, e.g. 257x131, not `{v}`"))
+        tilegraph_tool::parse_size(v).ok_or_else(|| format!("takes WxH, e.g. 257x131, not `{v}`"))
     }
 
     impl RunArgs {

@@ -39,6 +39,16 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
+/// The median of `values` as [`median`] takes it (the mean of the middle two for an even count;
+/// zero for none), for the benches' timings.
+pub fn median_duration(values: &[std::time::Duration]) -> std::time::Duration {
+    let seconds: Vec<f64> = values
+        .iter()
+        .map(std::time::Duration::as_secs_f64)
+        .collect();
+    std::time::Duration::from_secs_f64(median(&seconds))
+}
+
 impl Timings {
     /// Adds one frame's group timings (an empty frame adds nothing).
     pub fn add_frame(&mut self, frame: &[GroupTiming]) {

@@ -213,15 +213,10 @@ pub fn compile_options(dont_care: bool) -> CompileOptions {
     }
 }
 
-pub fn parse_size(v: &str) -> Option<(u32, u32)> {
-    let (w, h) = v.split_once('x')?;
-    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
-    let limit = 8192;
-    (w > 0 && h > 0 && w <= limit && h <= limit).then_some((w, h))
-}
-
 fn size_arg(v: &str) -> Result<(u32, u32), String> {
-    parse_size(v).ok_or_else(|| format!("takes WxH between 1x1 and 8192x8192, not `{v}`"))
+    let limit = 8192;
+    (tilegraph_tool::parse_size(v).filter(|&(w, h)| w <= limit && h <= limit))
+        .ok_or_else(|| format!("takes WxH between 1x1 and 8192x8192, not `{v}`"))
 }
 
 fn mode_arg(v: &str) -> Result<ExecuteMode, String> {

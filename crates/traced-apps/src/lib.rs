@@ -232,6 +232,27 @@ pub fn finish(name: &str, gpu: &Gpu, screen: &Screen, args: &Args) -> Result<(),
     Ok(())
 }
 
+/// An app's whole run: opens the device with the `optional` features it can have, builds the
+/// app with `new`, draws `args.frames` frames with `frame` (given each frame's index) and
+/// [`finish`]es; on an error, prints it and exits non-zero.
+pub fn run<A>(
+    name: &str,
+    args: &Args,
+    optional: wgpu::Features,
+    new: impl FnOnce(&Gpu, &Screen) -> A,
+    mut frame: impl FnMut(&mut A, &Gpu, &mut Screen, u32),
+) {
+    exit_on_error((|| {
+        let gpu = open(args, optional)?;
+        let mut screen = Screen::new(&gpu.device, args.size);
+        let mut app = new(&gpu, &screen);
+        for i in 0..args.frames {
+            frame(&mut app, &gpu, &mut screen, i);
+        }
+        finish(name, &gpu, &screen, args)
+    })());
+}
+
 /// Prints `error: ...` and exits non-zero when `result` is an error.
 pub fn exit_on_error(result: Result<(), String>) {
     if let Err(e) = result {

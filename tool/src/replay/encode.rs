@@ -371,6 +371,17 @@ fn slice(
     }
 }
 
+/// The bind group a `SetBindGroup` command names, if it names one.
+fn bind_group_of<'o>(
+    o: &'o Objects,
+    group: Option<&PointerId<markers::BindGroup>>,
+    action: usize,
+) -> Result<Option<&'o wgpu::BindGroup>, ReplayError> {
+    group
+        .map(|g| get(&o.groups, g, (action, "bind group")))
+        .transpose()
+}
+
 /// One command of a render pass.
 fn render_command(
     rp: &mut wgpu::RenderPass<'_>,
@@ -386,10 +397,7 @@ fn render_command(
             num_dynamic_offsets,
             bind_group,
         } => {
-            let group = bind_group
-                .as_ref()
-                .map(|g| get(&o.groups, g, (action, "bind group")))
-                .transpose()?;
+            let group = bind_group_of(o, bind_group.as_ref(), action)?;
             let offsets = cursor.offsets(&pass.dynamic_offsets, *num_dynamic_offsets);
             rp.set_bind_group(*index, group, offsets);
         }
@@ -574,10 +582,7 @@ fn compute_pass(
                 num_dynamic_offsets,
                 bind_group,
             } => {
-                let group = bind_group
-                    .as_ref()
-                    .map(|g| get(&o.groups, g, (action, "bind group")))
-                    .transpose()?;
+                let group = bind_group_of(o, bind_group.as_ref(), action)?;
                 let offsets = cursor.offsets(&pass.dynamic_offsets, *num_dynamic_offsets);
                 cp.set_bind_group(*index, group, offsets);
             }

@@ -18,15 +18,8 @@ use serde_json::Value;
 
 /// The example graphs, and one whose depth (with stencil) loads `dont_care`.
 fn traced_graphs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = root.join("../examples/graphs");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files.push(root.join("tests/graphs/depth_write.json"));
+    let mut files = crate::example_graphs();
+    files.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/graphs/depth_write.json"));
     files
 }
 

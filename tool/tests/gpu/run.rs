@@ -2,19 +2,8 @@
 //! the built binary on the backend named by `TILEGRAPH_BACKEND` (default `auto`), so a failure
 //! to find an adapter fails the test with the tool's message.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn example_graphs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/graphs");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
-}
 
 fn run_hash(graph: &Path, mode: &str, backend: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_tilegraph"))
@@ -65,7 +54,7 @@ fn hash_lines(stdout: &str) -> String {
 #[test]
 fn tilegraph_run_agrees_across_modes_on_example_graphs() {
     let backend = std::env::var("TILEGRAPH_BACKEND").unwrap_or_else(|_| "auto".to_owned());
-    let graphs = example_graphs();
+    let graphs = crate::example_graphs();
     assert!(!graphs.is_empty(), "no examples/graphs/*.json found");
     for graph in graphs {
         let planned = run_hash(&graph, "planned", &backend);
@@ -90,7 +79,7 @@ fn tilegraph_run_agrees_across_modes_on_example_graphs() {
 #[test]
 fn a_file_system_error_is_reported_as_io() {
     let backend = std::env::var("TILEGRAPH_BACKEND").unwrap_or_else(|_| "auto".to_owned());
-    let graph = example_graphs()
+    let graph = crate::example_graphs()
         .into_iter()
         .next()
         .expect("an example graph");

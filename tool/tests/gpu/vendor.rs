@@ -46,17 +46,6 @@ fn settings_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/vk_layer_settings")
 }
 
-fn example_graphs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/graphs");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// The Khronos layer's manifest, where the Vulkan loader looks for explicit layers.
 fn layer_manifest() -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = Vec::new();
@@ -263,7 +252,7 @@ fn planned_draws_no_more_best_practice_complaints_than_naive() {
         return;
     }
     let mut judged = Vec::new();
-    for graph in example_graphs() {
+    for graph in crate::example_graphs() {
         let name = graph.file_stem().unwrap().to_string_lossy().into_owned();
         judged.push(Judged {
             graph: name,

@@ -3,7 +3,7 @@
 //! instanced triangles onto the screen image with `LoadOp::Load`, as the original does.
 
 use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, exit_on_error, finish, open};
+use tilegraph_traced_apps::{Args, Gpu, Screen, run};
 use wgpu::util::DeviceExt;
 
 const BOIDS: u32 = 1500;
@@ -215,13 +215,11 @@ fn draw_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::Re
 
 fn main() {
     let args = Args::parse();
-    exit_on_error((|| {
-        let gpu = open(&args, wgpu::Features::empty())?;
-        let mut screen = Screen::new(&gpu.device, args.size);
-        let app = Boids::new(&gpu, &screen);
-        for i in 0..args.frames {
-            app.frame(&gpu, &mut screen, i);
-        }
-        finish("boids", &gpu, &screen, &args)
-    })());
+    run(
+        "boids",
+        &args,
+        wgpu::Features::empty(),
+        Boids::new,
+        |app, gpu, screen, i| app.frame(gpu, screen, i),
+    );
 }

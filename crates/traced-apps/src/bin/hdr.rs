@@ -3,7 +3,7 @@
 //! pass that samples it into the screen image (Load, Store).
 
 use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, exit_on_error, extent, finish, open};
+use tilegraph_traced_apps::{Args, Gpu, Screen, extent, run};
 use wgpu::util::DeviceExt;
 
 const HDR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -367,13 +367,11 @@ impl Hdr {
 
 fn main() {
     let args = Args::parse();
-    exit_on_error((|| {
-        let gpu = open(&args, wgpu::Features::empty())?;
-        let mut screen = Screen::new(&gpu.device, args.size);
-        let app = Hdr::new(&gpu, &screen);
-        for i in 0..args.frames {
-            app.frame(&gpu, &mut screen, i);
-        }
-        finish("hdr", &gpu, &screen, &args)
-    })());
+    run(
+        "hdr",
+        &args,
+        wgpu::Features::empty(),
+        Hdr::new,
+        |app, gpu, screen, i| app.frame(gpu, screen, i),
+    );
 }

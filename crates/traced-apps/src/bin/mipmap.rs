@@ -6,7 +6,7 @@
 use std::f32::consts::PI;
 
 use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, exit_on_error, extent, finish, open};
+use tilegraph_traced_apps::{Args, Gpu, Screen, extent, run};
 use wgpu::util::DeviceExt;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -255,13 +255,11 @@ impl Mipmap {
 
 fn main() {
     let args = Args::parse();
-    exit_on_error((|| {
-        let gpu = open(&args, wgpu::Features::empty())?;
-        let mut screen = Screen::new(&gpu.device, args.size);
-        let app = Mipmap::new(&gpu, &screen);
-        for _ in 0..args.frames {
-            app.frame(&gpu, &mut screen);
-        }
-        finish("mipmap", &gpu, &screen, &args)
-    })());
+    run(
+        "mipmap",
+        &args,
+        wgpu::Features::empty(),
+        Mipmap::new,
+        |app, gpu, screen, _| app.frame(gpu, screen),
+    );
 }

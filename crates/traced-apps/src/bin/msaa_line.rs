@@ -4,7 +4,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, exit_on_error, extent, finish, open};
+use tilegraph_traced_apps::{Args, Gpu, Screen, extent, run};
 use wgpu::util::DeviceExt;
 
 #[repr(C)]
@@ -208,16 +208,11 @@ fn main() {
         common: args,
         no_bundle,
     } = MsaaArgs::parse();
-    exit_on_error((|| {
-        let gpu = open(
-            &args,
-            wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES,
-        )?;
-        let mut screen = Screen::new(&gpu.device, args.size);
-        let app = MsaaLine::new(&gpu, &screen, !no_bundle);
-        for _ in 0..args.frames {
-            app.frame(&gpu, &mut screen);
-        }
-        finish("msaa_line", &gpu, &screen, &args)
-    })());
+    run(
+        "msaa_line",
+        &args,
+        wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES,
+        |gpu, screen| MsaaLine::new(gpu, screen, !no_bundle),
+        |app, gpu, screen, _| app.frame(gpu, screen),
+    );
 }

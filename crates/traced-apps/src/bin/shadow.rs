@@ -6,7 +6,7 @@ use std::f32::consts::PI;
 
 use bytemuck::{Pod, Zeroable};
 use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, exit_on_error, extent, finish, open};
+use tilegraph_traced_apps::{Args, Gpu, Screen, extent, run};
 use wgpu::util::DeviceExt;
 
 const MAX_LIGHTS: u32 = 10;
@@ -644,13 +644,11 @@ fn main() {
         common: args,
         shadow_layers,
     } = ShadowArgs::parse();
-    exit_on_error((|| {
-        let gpu = open(&args, wgpu::Features::empty())?;
-        let mut screen = Screen::new(&gpu.device, args.size);
-        let mut app = Shadow::new(&gpu, &screen, shadow_layers);
-        for i in 0..args.frames {
-            app.frame(&gpu, &mut screen, i);
-        }
-        finish("shadow", &gpu, &screen, &args)
-    })());
+    run(
+        "shadow",
+        &args,
+        wgpu::Features::empty(),
+        |gpu, screen| Shadow::new(gpu, screen, shadow_layers),
+        |app, gpu, screen, i| app.frame(gpu, screen, i),
+    );
 }
