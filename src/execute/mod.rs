@@ -70,6 +70,7 @@ use pool::Pool;
 pub use pool::PoolStats;
 use prepare::Prepared;
 pub(crate) use quirks::Quirks;
+use record::FrameArgs;
 pub use stats::ExecutorStats;
 use tables::{LayerView, Slot};
 pub use timer::{GroupTimer, PassRecorder, TimedGroup};
@@ -606,7 +607,13 @@ impl Executor {
     ) -> Result<FrameCommands, ExecuteError> {
         let plan = mode.plan_to_record(plan);
         self.check_device()?;
-        self.record_scoped(graph, plan, imports, mode, None)
+        self.record_scoped(FrameArgs {
+            graph,
+            plan,
+            imports,
+            mode,
+            timer: None,
+        })
     }
 
     /// [`execute`](Self::execute) with the caller's GPU timer around every group: `timer`
@@ -626,7 +633,13 @@ impl Executor {
     ) -> Result<FrameCommands, ExecuteError> {
         let plan = mode.plan_to_record(plan);
         self.check_device()?;
-        self.record_scoped(graph, plan, imports, mode, Some(timer))
+        self.record_scoped(FrameArgs {
+            graph,
+            plan,
+            imports,
+            mode,
+            timer: Some(timer),
+        })
     }
 
     /// [`execute`](Self::execute), then submits the commands.
@@ -654,7 +667,14 @@ impl Executor {
     ) -> Result<(), ExecuteError> {
         let plan = mode.plan_to_record(plan);
         self.check_device()?;
-        self.record_into(graph, plan, imports, mode, encoder, None)
+        let args = FrameArgs {
+            graph,
+            plan,
+            imports,
+            mode,
+            timer: None,
+        };
+        self.record_into(args, encoder)
     }
 
     /// [`record`](Self::record) with the caller's GPU timer around every group, as
@@ -670,6 +690,13 @@ impl Executor {
     ) -> Result<(), ExecuteError> {
         let plan = mode.plan_to_record(plan);
         self.check_device()?;
-        self.record_into(graph, plan, imports, mode, encoder, Some(timer))
+        let args = FrameArgs {
+            graph,
+            plan,
+            imports,
+            mode,
+            timer: Some(timer),
+        };
+        self.record_into(args, encoder)
     }
 }
