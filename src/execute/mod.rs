@@ -49,7 +49,7 @@ mod pool;
 mod prepare;
 mod quirks;
 
-pub(crate) use quirks::full_screen_pipeline;
+pub(crate) use quirks::{FullScreenDraw, full_screen_pipeline};
 mod record;
 mod recorder;
 mod stats;

@@ -138,6 +138,35 @@ pub(crate) fn pipeline(
     })
 }
 
+/// One full-screen triangle of a [`pipeline`] with bind group 0, cleared to transparent first.
+pub(crate) struct FullScreenDraw<'d> {
+    pub label: &'d str,
+    pub pipeline: &'d wgpu::RenderPipeline,
+    pub group: &'d wgpu::BindGroup,
+}
+
+impl FullScreenDraw<'_> {
+    /// Records the draw into `target` in a render pass of its own.
+    pub(crate) fn record(&self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(self.label),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_pipeline(self.pipeline);
+        pass.set_bind_group(0, self.group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
 /// What a draw reads through the bindings of one bind group, where the adapter gets it wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(in crate::execute) struct BindingDefects {
@@ -198,24 +227,12 @@ pub(super) fn binding_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> Bin
     let row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
     let buffer = read_back_buffer(device, u64::from(row));
     let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("tilegraph probe: bindings"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &out_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..3, 0..1);
-    }
+    let draw = FullScreenDraw {
+        label: "tilegraph probe: bindings",
+        pipeline: &pipeline,
+        group: &group,
+    };
+    draw.record(&mut encoder, &out_view);
     copy_rows(&mut encoder, &out, &buffer, wgpu::Extent3d::default());
     match submit_and_read(device, queue, scope, encoder, &buffer) {
         Some(data) => binding_defects_of([data[0], data[1], data[2], data[3]]),
