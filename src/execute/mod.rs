@@ -605,15 +605,9 @@ impl Executor {
         imports: &Imports,
         mode: ExecuteMode,
     ) -> Result<FrameCommands, ExecuteError> {
-        let plan = mode.plan_to_record(plan);
+        let args = FrameArgs::new(graph, plan, imports, mode);
         self.check_device()?;
-        self.record_scoped(FrameArgs {
-            graph,
-            plan,
-            imports,
-            mode,
-            timer: None,
-        })
+        self.record_scoped(args.timed(None))
     }
 
     /// [`execute`](Self::execute) with the caller's GPU timer around every group: `timer`
@@ -631,15 +625,9 @@ impl Executor {
         mode: ExecuteMode,
         timer: &T,
     ) -> Result<FrameCommands, ExecuteError> {
-        let plan = mode.plan_to_record(plan);
+        let args = FrameArgs::new(graph, plan, imports, mode);
         self.check_device()?;
-        self.record_scoped(FrameArgs {
-            graph,
-            plan,
-            imports,
-            mode,
-            timer: Some(timer),
-        })
+        self.record_scoped(args.timed(Some(timer)))
     }
 
     /// [`execute`](Self::execute), then submits the commands.
@@ -665,16 +653,9 @@ impl Executor {
         mode: ExecuteMode,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), ExecuteError> {
-        let plan = mode.plan_to_record(plan);
+        let args = FrameArgs::new(graph, plan, imports, mode);
         self.check_device()?;
-        let args = FrameArgs {
-            graph,
-            plan,
-            imports,
-            mode,
-            timer: None,
-        };
-        self.record_into(args, encoder)
+        self.record_into(args.timed(None), encoder)
     }
 
     /// [`record`](Self::record) with the caller's GPU timer around every group, as
@@ -688,15 +669,8 @@ impl Executor {
         encoder: &mut wgpu::CommandEncoder,
         timer: &T,
     ) -> Result<(), ExecuteError> {
-        let plan = mode.plan_to_record(plan);
+        let args = FrameArgs::new(graph, plan, imports, mode);
         self.check_device()?;
-        let args = FrameArgs {
-            graph,
-            plan,
-            imports,
-            mode,
-            timer: Some(timer),
-        };
-        self.record_into(args, encoder)
+        self.record_into(args.timed(Some(timer)), encoder)
     }
 }

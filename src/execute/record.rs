@@ -30,6 +30,30 @@ pub(super) struct FrameArgs<'a, 'g> {
     pub timer: Option<&'a dyn DynTimer>,
 }
 
+impl<'a, 'g> FrameArgs<'a, 'g> {
+    /// The frame of `plan` of `graph`, as `mode` records it ([`ExecuteMode::plan_to_record`]),
+    /// with no timer of the caller's.
+    pub fn new(
+        graph: &'a mut RenderGraph<'g>,
+        plan: &'a CompiledGraph,
+        imports: &'a Imports,
+        mode: ExecuteMode,
+    ) -> Self {
+        FrameArgs {
+            graph,
+            plan: mode.plan_to_record(plan),
+            imports,
+            mode,
+            timer: None,
+        }
+    }
+
+    /// The same frame timed by `timer`.
+    pub fn timed(self, timer: Option<&'a dyn DynTimer>) -> Self {
+        FrameArgs { timer, ..self }
+    }
+}
+
 /// What recording reads of a graph besides its closures: its id, resources and passes.
 #[derive(Clone, Copy)]
 pub(super) struct GraphParts<'f> {

@@ -40,6 +40,17 @@ pub struct FullscreenPipeline {
     layout: wgpu::BindGroupLayout,
 }
 
+/// What a full-screen pipeline is made of: the module holding `fullscreen_vs` and the fragment
+/// entry point, the targets, the multiview mask and the vertex stage's override constants.
+struct Stages<'s> {
+    label: &'s str,
+    module: &'s wgpu::ShaderModule,
+    entry: &'s str,
+    targets: &'s [Option<wgpu::ColorTargetState>],
+    multiview_mask: Option<std::num::NonZeroU32>,
+    constants: &'s [(&'s str, f64)],
+}
+
 impl FullscreenPipeline {
     /// A pipeline of the shared vertex stage and the fragment entry point `entry` of `source`
     /// (WGSL without a vertex stage; [`FULLSCREEN_VERTEX_WGSL`] is prepended), rendering to
@@ -56,25 +67,41 @@ impl FullscreenPipeline {
             label: Some(label),
             source: wgpu::ShaderSource::Wgsl([FULLSCREEN_VERTEX_WGSL, source].concat().into()),
         });
+        let stages = Stages {
+            label,
+            module: &module,
+            entry,
+            targets,
+            multiview_mask: None,
+            constants: &[],
+        };
+        Self::of_stages(device, stages)
+    }
+
+    /// The pipeline of `stages`, with the bind group layout the shader implies.
+    fn of_stages(device: &wgpu::Device, stages: Stages<'_>) -> Self {
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(label),
+            label: Some(stages.label),
             layout: None,
             vertex: wgpu::VertexState {
-                module: &module,
+                module: stages.module,
                 entry_point: Some("fullscreen_vs"),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: stages.constants,
+                    ..Default::default()
+                },
                 buffers: &[],
             },
             primitive: wgpu::PrimitiveState::default(),
             depth_stencil: None,
             multisample: wgpu::MultisampleState::default(),
             fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some(entry),
+                module: stages.module,
+                entry_point: Some(stages.entry),
                 compilation_options: Default::default(),
-                targets,
+                targets: stages.targets,
             }),
-            multiview_mask: None,
+            multiview_mask: stages.multiview_mask,
             cache: None,
         });
         let layout = pipeline.get_bind_group_layout(0);
@@ -207,32 +234,15 @@ impl FullscreenViews {
         let make = |module: &wgpu::ShaderModule,
                     mask: Option<std::num::NonZeroU32>,
                     constants: &[(&str, f64)]| {
-            let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: None,
-                vertex: wgpu::VertexState {
-                    module,
-                    entry_point: Some("fullscreen_vs"),
-                    compilation_options: wgpu::PipelineCompilationOptions {
-                        constants,
-                        ..Default::default()
-                    },
-                    buffers: &[],
-                },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: None,
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    targets,
-                }),
+            let stages = Stages {
+                label,
+                module,
+                entry,
+                targets,
                 multiview_mask: mask,
-                cache: None,
-            });
-            let layout = pipeline.get_bind_group_layout(0);
-            FullscreenPipeline { pipeline, layout }
+                constants,
+            };
+            FullscreenPipeline::of_stages(device, stages)
         };
         let one_view = module(FULLSCREEN_VS_ONE_VIEW);
         let per_view = (0..views.max(1))
