@@ -10,24 +10,11 @@ impl Executor {
     /// what they caught into [`ExecuteError`]s, a validation error naming its pass.
     pub(super) fn record_scoped(
         &mut self,
-        args: FrameArgs<'_, '_>,
+        mut args: FrameArgs<'_, '_>,
     ) -> Result<FrameCommands, ExecuteError> {
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let FrameArgs {
-            graph,
-            plan,
-            imports,
-            mode,
-            timer,
-        } = args;
-        let recorded = self.record_frame(FrameArgs {
-            graph: &mut *graph,
-            plan,
-            imports,
-            mode,
-            timer,
-        });
+        let recorded = self.record_frame(args.reborrow());
         let (commands, mut worker_errors) = match recorded {
             Ok(Recorded { commands, errors }) => (Ok(FrameCommands(commands)), errors),
             Err(e) => (Err(e), Default::default()),
@@ -38,15 +25,9 @@ impl Executor {
         let commands = commands?;
         if let Some(error) = validation {
             let message = error.to_string();
-            let pass = self.pass_named_in(&message, plan).or_else(|| {
-                self.locate_validation_error(FrameArgs {
-                    graph,
-                    plan,
-                    imports,
-                    mode,
-                    timer: None,
-                })
-            });
+            let pass = self
+                .pass_named_in(&message, args.plan)
+                .or_else(|| self.locate_validation_error(args.timed(None)));
             return Err(ExecuteError::Validation { pass, message });
         }
         if let Some(error) = oom {

@@ -48,6 +48,14 @@ impl<'a, 'g> FrameArgs<'a, 'g> {
         }
     }
 
+    /// The same frame, borrowed again for a call that records it.
+    pub fn reborrow(&mut self) -> FrameArgs<'_, 'g> {
+        FrameArgs {
+            graph: &mut *self.graph,
+            ..*self
+        }
+    }
+
     /// The same frame timed by `timer`.
     pub fn timed(self, timer: Option<&'a dyn DynTimer>) -> Self {
         FrameArgs { timer, ..self }
@@ -150,10 +158,7 @@ impl Executor {
     /// pool allocation, bindings, timestamp slots (none when the caller's timer times the
     /// frame). Returns the prepared plan's index.
     fn begin_frame(&mut self, args: &FrameArgs<'_, '_>) -> Result<usize, ExecuteError> {
-        let FrameArgs {
-            graph, plan, mode, ..
-        } = args;
-        let (graph, plan, mode) = (&**graph, *plan, *mode);
+        let (graph, plan, mode) = (&*args.graph, args.plan, args.mode);
         if plan.fingerprint() != graph.fingerprint() {
             return Err(ExecuteError::PlanMismatch {
                 plan: plan.fingerprint(),
