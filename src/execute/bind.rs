@@ -5,24 +5,53 @@
 use super::ExecuteError;
 use super::history::{BufferHistory, HistoryPair};
 use super::imports::{Imports, check_imported_texture};
-use super::pool::range_view;
+use super::pool::{Wanted, range_view};
+use super::record::FrameArgs;
 use super::tables::{LayerView, Slot};
 use super::{ExecuteMode, Executor};
 use crate::declare::RenderGraph;
 use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::resource::{ResourceId, ResourceKind};
+use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
 
 impl Executor {
     /// Binds every resource of the frame: physical resources to pool entries (kept from the last
     /// frame with this plan unless the pool changed), imports to what `imports` holds.
     pub(super) fn bind(
         &mut self,
-        graph: &RenderGraph<'_>,
-        plan: &CompiledGraph,
+        args: &FrameArgs<'_, '_>,
         index: usize,
-        imports: &Imports,
-        mode: ExecuteMode,
     ) -> Result<(), ExecuteError> {
+        let (graph, plan, imports) = (&*args.graph, args.plan, args.imports);
+        self.bind_physical(plan, index, args.mode);
+        let histories = self.bind_histories(graph, plan);
+        let buffer_histories = self.bind_buffer_histories(graph, plan);
+        self.slots.clear();
+        let bound = &self.prepared[index].bound;
+        for (r, resource) in plan.resources().iter().enumerate() {
+            let id = ResourceId::new(r);
+            let decl = plan.resource_decl(id);
+            let history = histories.iter().find(|h| h.0 == id);
+            let buffer_history = buffer_histories.iter().find(|h| h.0 == id);
+            let slot = match (resource.physical, decl.kind) {
+                _ if resource.culled => Slot::Unbound,
+                _ if buffer_history.is_some() => buffer_history.expect("matched").1,
+                _ if history.is_some() => {
+                    let &(_, pair, current) = history.expect("matched");
+                    Slot::History(pair, current)
+                }
+                (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(bound[p.index()]),
+                (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(bound[p.index()]),
+                (None, _) => bind_import(imports, id, decl, resource.usage)?,
+            };
+            self.slots.push(slot);
+        }
+        self.bind_layer_views(plan, index, imports);
+        Ok(())
+    }
+
+    /// Binds the plan's physical resources to pool entries (kept from the last frame with this
+    /// plan unless the pool changed), and marks them used this frame.
+    fn bind_physical(&mut self, plan: &CompiledGraph, index: usize, mode: ExecuteMode) {
         let prepared = &mut self.prepared[index];
         if prepared.generation != Some(self.pool.generation) {
             prepared.bound.clear();
@@ -54,18 +83,24 @@ impl Executor {
                             usage |= wgpu::TextureUsages::COPY_DST;
                         }
                         let split = physical.resources.iter().any(|r| prepared.split[r.index()]);
-                        self.pool.acquire_texture(
-                            &self.device,
+                        let wanted = Wanted {
                             desc,
                             usage,
-                            &label,
-                            split,
-                            &mut self.taken,
-                        )
+                            label: &label,
+                        };
+                        let taken = &mut self.taken;
+                        self.pool
+                            .acquire_texture(&self.device, wanted, split, taken)
                     }
-                    (ResourceKind::Buffer(desc), ResourceUsage::Buffer(usage)) => self
-                        .pool
-                        .acquire_buffer(&self.device, desc.size, usage, &label, &mut taken_buffers),
+                    (ResourceKind::Buffer(desc), ResourceUsage::Buffer(usage)) => {
+                        let wanted = Wanted {
+                            desc: desc.size,
+                            usage,
+                            label: &label,
+                        };
+                        let taken = &mut taken_buffers;
+                        self.pool.acquire_buffer(&self.device, wanted, taken)
+                    }
                     _ => unreachable!("the compiler pairs textures with texture usages"),
                 };
                 prepared.bound.push(entry);
@@ -79,59 +114,6 @@ impl Executor {
                 ResourceKind::Buffer(_) => self.pool.touch_buffer(entry, self.frame),
             }
         }
-
-        let histories = self.bind_histories(graph, plan);
-        let buffer_histories = self.bind_buffer_histories(graph, plan);
-        self.slots.clear();
-        let bound = &self.prepared[index].bound;
-        for (r, resource) in plan.resources().iter().enumerate() {
-            let id = ResourceId::new(r);
-            let decl = plan.resource_decl(id);
-            let history = histories.iter().find(|h| h.0 == id);
-            let buffer_history = buffer_histories.iter().find(|h| h.0 == id);
-            let slot = match (resource.physical, decl.kind) {
-                _ if resource.culled => Slot::Unbound,
-                _ if buffer_history.is_some() => buffer_history.expect("matched").1,
-                _ if history.is_some() => {
-                    let &(_, pair, current) = history.expect("matched");
-                    Slot::History(pair, current)
-                }
-                (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(bound[p.index()]),
-                (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(bound[p.index()]),
-                (None, ResourceKind::Texture(desc)) => {
-                    let (texture, _) =
-                        imports
-                            .texture_at(id)
-                            .ok_or_else(|| ExecuteError::MissingImport {
-                                resource: decl.name.to_string(),
-                            })?;
-                    check_imported_texture(&decl.name, desc, resource.usage, texture)?;
-                    Slot::ImportTexture
-                }
-                (None, ResourceKind::Buffer(desc)) => {
-                    let bound =
-                        imports
-                            .buffer_at(id)
-                            .ok_or_else(|| ExecuteError::MissingImport {
-                                resource: decl.name.to_string(),
-                            })?;
-                    if bound.size() < desc.size {
-                        return Err(ExecuteError::ImportMismatch {
-                            resource: decl.name.to_string(),
-                            message: format!(
-                                "the buffer has {} bytes, the declaration {}",
-                                bound.size(),
-                                desc.size
-                            ),
-                        });
-                    }
-                    Slot::ImportBuffer
-                }
-            };
-            self.slots.push(slot);
-        }
-        self.bind_layer_views(plan, index, imports);
-        Ok(())
     }
 
     /// The views of ranges this frame's passes use (multiview attachments, sampled ranges):
@@ -291,5 +273,38 @@ impl Executor {
             out.push((current, Slot::HistoryBuffer(index as u32, true)));
         }
         out
+    }
+}
+
+/// The slot of an import: what `imports` binds for `decl`, checked against the declaration.
+fn bind_import(
+    imports: &Imports,
+    id: ResourceId,
+    decl: &ResourceDecl,
+    usage: ResourceUsage,
+) -> Result<Slot, ExecuteError> {
+    let missing = || ExecuteError::MissingImport {
+        resource: decl.name.to_string(),
+    };
+    match decl.kind {
+        ResourceKind::Texture(desc) => {
+            let (texture, _) = imports.texture_at(id).ok_or_else(missing)?;
+            check_imported_texture(&decl.name, desc, usage, texture)?;
+            Ok(Slot::ImportTexture)
+        }
+        ResourceKind::Buffer(desc) => {
+            let bound = imports.buffer_at(id).ok_or_else(missing)?;
+            if bound.size() < desc.size {
+                return Err(ExecuteError::ImportMismatch {
+                    resource: decl.name.to_string(),
+                    message: format!(
+                        "the buffer has {} bytes, the declaration {}",
+                        bound.size(),
+                        desc.size
+                    ),
+                });
+            }
+            Ok(Slot::ImportBuffer)
+        }
     }
 }

@@ -160,19 +160,41 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// What the closures of one wgpu pass see besides their pass: the views it records, the render
+/// target of its group, and the caller's timer scope of the group.
+#[derive(Clone, Copy)]
+pub(super) struct CallOn<'s> {
+    pub views: Views,
+    pub render_target: Option<RenderTarget>,
+    pub scope: Option<&'s dyn GroupScope>,
+}
+
+impl<'s> CallOn<'s> {
+    /// A pass of one view with no render target (compute and copy).
+    pub fn one(scope: Option<&'s dyn GroupScope>) -> Self {
+        CallOn {
+            views: Views::One,
+            render_target: None,
+            scope,
+        }
+    }
+}
+
 impl Frame<'_> {
     /// Calls the closures of `passes` on the open `target`, each inside a debug group named
-    /// after the pass (and the group timer's pass scope), each seeing `views`.
-    #[allow(clippy::too_many_arguments)]
+    /// after the pass (and the group timer's pass scope), each seeing `on`'s views.
     pub(super) fn call_passes<'a, T: Target>(
         &self,
         passes: &[PassId],
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
         target: &mut T,
-        views: Views,
-        render_target: Option<RenderTarget>,
-        scope: Option<&dyn GroupScope>,
+        on: CallOn<'_>,
     ) -> Result<(), ExecuteError> {
+        let CallOn {
+            views,
+            render_target,
+            scope,
+        } = on;
         // A pass recording alone into a wgpu pass is named by that pass's label already.
         let debug_groups = self.debug_groups && !(T::LABELLED && passes.len() == 1);
         for &p in passes {

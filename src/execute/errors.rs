@@ -1,11 +1,8 @@
 //! wgpu's error scopes around a frame, and the pass a validation error points at.
 
-use super::imports::Imports;
-use super::record::Recorded;
+use super::record::{FrameArgs, Recorded, split};
 use super::recorder::Recorder;
-use super::timer::DynTimer;
-use super::{ExecuteError, ExecuteMode, Executor, FrameCommands};
-use crate::declare::RenderGraph;
+use super::{ExecuteError, Executor, FrameCommands};
 use crate::plan::CompiledGraph;
 
 impl Executor {
@@ -13,15 +10,11 @@ impl Executor {
     /// what they caught into [`ExecuteError`]s, a validation error naming its pass.
     pub(super) fn record_scoped(
         &mut self,
-        graph: &mut RenderGraph<'_>,
-        plan: &CompiledGraph,
-        imports: &Imports,
-        mode: ExecuteMode,
-        timer: Option<&dyn DynTimer>,
+        mut args: FrameArgs<'_, '_>,
     ) -> Result<FrameCommands, ExecuteError> {
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let recorded = self.record_frame(graph, plan, imports, mode, timer);
+        let recorded = self.record_frame(args.reborrow());
         let (commands, mut worker_errors) = match recorded {
             Ok(Recorded { commands, errors }) => (Ok(FrameCommands(commands)), errors),
             Err(e) => (Err(e), Default::default()),
@@ -33,8 +26,8 @@ impl Executor {
         if let Some(error) = validation {
             let message = error.to_string();
             let pass = self
-                .pass_named_in(&message, plan)
-                .or_else(|| self.locate_validation_error(graph, plan, imports, mode));
+                .pass_named_in(&message, args.plan)
+                .or_else(|| self.locate_validation_error(args.timed(None)));
             return Err(ExecuteError::Validation { pass, message });
         }
         if let Some(error) = oom {
@@ -74,22 +67,10 @@ impl Executor {
     /// the success path — the frame is recorded again one group per encoder on the calling
     /// thread, each under its own error scope, and the first group that fails is named. The
     /// closures of the groups up to that one run a second time; the commands are dropped.
-    fn locate_validation_error(
-        &self,
-        graph: &mut RenderGraph<'_>,
-        plan: &CompiledGraph,
-        imports: &Imports,
-        mode: ExecuteMode,
-    ) -> Option<String> {
-        let index = self.prepared_index(plan, mode)?;
-        let frame = self.frame(
-            graph.id,
-            &graph.resources,
-            &graph.passes,
-            imports,
-            false,
-            None,
-        );
+    fn locate_validation_error(&self, args: FrameArgs<'_, '_>) -> Option<String> {
+        let index = self.prepared_index(args.plan, args.mode)?;
+        let (parts, callbacks) = split(args.graph);
+        let frame = self.frame(parts, args.imports, false, None);
         for (i, group) in self.prepared[index].groups.iter().enumerate() {
             let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
             let mut encoder = self
@@ -101,7 +82,7 @@ impl Executor {
                 frame,
                 encoder: &mut encoder,
             };
-            let recorded = recorder.group(i, group, &mut graph.callbacks[..]);
+            let recorded = recorder.group(i, group, &mut *callbacks);
             drop(encoder.finish());
             let failed = ready_or_block(scope.pop()).is_some();
             if recorded.is_err() || failed {

@@ -150,55 +150,19 @@ pub(super) fn lower(
                 .map(|&p| plan.pass_name(p))
                 .collect::<Vec<_>>()
                 .join("+");
-            let color: Vec<ColorOps> = group
-                .color
-                .iter()
-                .map(|a| ColorOps {
-                    resource: a.resource,
-                    sub: a.sub,
-                    resolve: a.resolve,
-                    ops: wgpu::Operations {
-                        load: map_load(load_op(plan, a, mode), ClearValue::color),
-                        store: store_op(a.store),
-                    },
-                })
-                .collect();
-            let depth = group.depth.as_ref().map(|a| depth_ops(plan, a, mode));
-            let depth_views: Vec<DepthOps> = group
-                .depth_views
-                .iter()
-                .map(|a| depth_ops(plan, a, mode))
-                .collect();
             let views = group.views();
             // A multisampled array kept one texture per layer has no array view to attach.
             let one_pass = multiview
                 && views > 1
                 && !group.attachments().any(|a| split[a.resource.index()]);
-            let mut ops = RenderOps {
-                color,
-                depth,
-                depth_views,
-                multiview: None,
-            };
+            let mut ops = attachment_ops(plan, group, mode);
             ops.multiview = one_pass.then(|| ops.merged_views(views)).flatten();
             if multiview && views > 1 && ops.multiview.is_none() {
                 log::debug!(
                     "group {label}: its views' load ops differ, or its multisampled arrays are one texture per layer; recorded one render pass per view"
                 );
             }
-            let target = (group.kind == PassKind::Render).then(|| match &ops.multiview {
-                Some(mv) => {
-                    let views = NonZeroU32::new(views);
-                    render_target(plan, &mv.color, mv.depth.as_ref(), views)
-                }
-                // Every view's render pass has view 0's formats.
-                None => render_target(
-                    plan,
-                    ops.color.iter().step_by(views as usize),
-                    ops.depth.as_ref(),
-                    None,
-                ),
-            });
+            let target = (group.kind == PassKind::Render).then(|| group_target(plan, &ops, views));
             let split = if poison && group.kind == PassKind::Render && group.passes.len() > 1 {
                 split_passes(plan, group, &ops, views)
             } else {
@@ -231,6 +195,52 @@ pub(super) fn lower(
             }
         })
         .collect()
+}
+
+/// The ops of a group's attachments, its multiview ops not yet merged.
+fn attachment_ops(plan: &CompiledGraph, group: &Group, mode: ExecuteMode) -> RenderOps {
+    let color: Vec<ColorOps> = group
+        .color
+        .iter()
+        .map(|a| ColorOps {
+            resource: a.resource,
+            sub: a.sub,
+            resolve: a.resolve,
+            ops: wgpu::Operations {
+                load: map_load(load_op(plan, a, mode), ClearValue::color),
+                store: store_op(a.store),
+            },
+        })
+        .collect();
+    let depth = group.depth.as_ref().map(|a| depth_ops(plan, a, mode));
+    let depth_views: Vec<DepthOps> = group
+        .depth_views
+        .iter()
+        .map(|a| depth_ops(plan, a, mode))
+        .collect();
+    RenderOps {
+        color,
+        depth,
+        depth_views,
+        multiview: None,
+    }
+}
+
+/// The render target a render group's closures see, from `ops`: the multiview pass's, or
+/// else (every view's render pass has view 0's formats) view 0's.
+fn group_target(plan: &CompiledGraph, ops: &RenderOps, views: u32) -> RenderTarget {
+    match &ops.multiview {
+        Some(mv) => {
+            let views = NonZeroU32::new(views);
+            render_target(plan, &mv.color, mv.depth.as_ref(), views)
+        }
+        None => render_target(
+            plan,
+            ops.color.iter().step_by(views as usize),
+            ops.depth.as_ref(),
+            None,
+        ),
+    }
 }
 
 impl RenderOps {

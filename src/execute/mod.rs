@@ -49,7 +49,7 @@ mod pool;
 mod prepare;
 mod quirks;
 
-pub(crate) use quirks::full_screen_pipeline;
+pub(crate) use quirks::{FullScreenDraw, full_screen_pipeline};
 mod record;
 mod recorder;
 mod stats;
@@ -70,6 +70,7 @@ use pool::Pool;
 pub use pool::PoolStats;
 use prepare::Prepared;
 pub(crate) use quirks::Quirks;
+use record::FrameArgs;
 pub use stats::ExecutorStats;
 use tables::{LayerView, Slot};
 pub use timer::{GroupTimer, PassRecorder, TimedGroup};
@@ -604,9 +605,9 @@ impl Executor {
         imports: &Imports,
         mode: ExecuteMode,
     ) -> Result<FrameCommands, ExecuteError> {
-        let plan = mode.plan_to_record(plan);
+        let args = FrameArgs::new(graph, plan, imports, mode);
         self.check_device()?;
-        self.record_scoped(graph, plan, imports, mode, None)
+        self.record_scoped(args.timed(None))
     }
 
     /// [`execute`](Self::execute) with the caller's GPU timer around every group: `timer`
@@ -624,9 +625,9 @@ impl Executor {
         mode: ExecuteMode,
         timer: &T,
     ) -> Result<FrameCommands, ExecuteError> {
-        let plan = mode.plan_to_record(plan);
+        let args = FrameArgs::new(graph, plan, imports, mode);
         self.check_device()?;
-        self.record_scoped(graph, plan, imports, mode, Some(timer))
+        self.record_scoped(args.timed(Some(timer)))
     }
 
     /// [`execute`](Self::execute), then submits the commands.
@@ -652,9 +653,9 @@ impl Executor {
         mode: ExecuteMode,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), ExecuteError> {
-        let plan = mode.plan_to_record(plan);
+        let args = FrameArgs::new(graph, plan, imports, mode);
         self.check_device()?;
-        self.record_into(graph, plan, imports, mode, encoder, None)
+        self.record_into(args.timed(None), encoder)
     }
 
     /// [`record`](Self::record) with the caller's GPU timer around every group, as
@@ -668,8 +669,8 @@ impl Executor {
         encoder: &mut wgpu::CommandEncoder,
         timer: &T,
     ) -> Result<(), ExecuteError> {
-        let plan = mode.plan_to_record(plan);
+        let args = FrameArgs::new(graph, plan, imports, mode);
         self.check_device()?;
-        self.record_into(graph, plan, imports, mode, encoder, Some(timer))
+        self.record_into(args.timed(Some(timer)), encoder)
     }
 }

@@ -9,7 +9,7 @@ use super::errors::ready_or_block;
 use super::imports::Imports;
 use super::lower::ExecGroup;
 use super::prepare::encoder_label;
-use super::record::Recorded;
+use super::record::{Recorded, split};
 use super::recorder::{Frame, Recorder};
 use super::timer::DynTimer;
 use super::{ExecuteError, Executor};
@@ -191,15 +191,9 @@ impl Executor {
     ) -> Result<Recorded, ExecuteError> {
         let workers = self.workers.as_ref().expect("checked by the caller");
         let prepared = &self.prepared[index];
-        let shares = prepared.chunks.share(&mut graph.callbacks);
-        let frame = self.frame(
-            graph.id,
-            &graph.resources,
-            &graph.passes,
-            imports,
-            true,
-            timer,
-        );
+        let (parts, callbacks) = split(graph);
+        let shares = prepared.chunks.share(callbacks);
+        let frame = self.frame(parts, imports, true, timer);
         let groups = &prepared.groups[..];
         let mut results: Vec<Option<ChunkResult>> = shares.iter().map(|_| None).collect();
         workers.scope(|scope| {

@@ -241,6 +241,14 @@ pub struct PoolStats {
     pub evicted: u64,
 }
 
+/// What a pooled resource must be: its shape (a texture's descriptor, a buffer's size), its
+/// usage and its label.
+pub(crate) struct Wanted<'l, D, U> {
+    pub desc: D,
+    pub usage: U,
+    pub label: &'l str,
+}
+
 #[derive(Default)]
 pub(crate) struct Pool {
     pub(crate) textures: Vec<PooledTexture>,
@@ -257,12 +265,11 @@ impl Pool {
     pub(crate) fn acquire_texture(
         &mut self,
         device: &wgpu::Device,
-        desc: TextureDesc,
-        usage: wgpu::TextureUsages,
-        label: &str,
+        wanted: Wanted<'_, TextureDesc, wgpu::TextureUsages>,
         split: bool,
         taken: &mut Vec<bool>,
     ) -> u32 {
+        let Wanted { desc, usage, label } = wanted;
         taken.resize(self.textures.len(), false);
         let split = split && desc.samples > 1 && desc.layers > 1;
         if let Some(i) = self.textures.iter().enumerate().position(|(i, t)| {
@@ -309,11 +316,14 @@ impl Pool {
     pub(crate) fn acquire_buffer(
         &mut self,
         device: &wgpu::Device,
-        size: u64,
-        usage: wgpu::BufferUsages,
-        label: &str,
+        wanted: Wanted<'_, u64, wgpu::BufferUsages>,
         taken: &mut Vec<bool>,
     ) -> u32 {
+        let Wanted {
+            desc: size,
+            usage,
+            label,
+        } = wanted;
         taken.resize(self.buffers.len(), false);
         if let Some(i) = self.buffers.iter().enumerate().position(|(i, b)| {
             !taken[i] && b.size == size && b.usage == usage && *b.label == *label

@@ -7,6 +7,7 @@ use super::parallel::Chunks;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::context::ViewKind;
 use crate::options::CompileOptions;
+use crate::passes::PassRef;
 use crate::plan::CompiledGraph;
 use crate::resource::{ResourceId, ResourceKind, Subresource, SubresourceRange};
 
@@ -147,12 +148,7 @@ impl Executor {
     /// reads every one of a draw from the first binding (the probe) is refused, naming the
     /// pass and the second resource, instead of rendering an image that silently differs.
     fn check_gl_bindings(&mut self, plan: &CompiledGraph) -> Result<(), ExecuteError> {
-        let live = plan
-            .pass_decls()
-            .iter()
-            .zip(plan.passes())
-            .filter(|(_, p)| !p.culled);
-        for (decl, _) in live {
+        for decl in live_passes(plan) {
             let textures = second_resource(decl.sample().iter().chain(decl.input()));
             let uniforms = second_resource(decl.uniform().iter());
             if textures.is_none() && uniforms.is_none() {
@@ -188,12 +184,7 @@ impl Executor {
     /// texture of six square layers, may be bound through a view of another dimension
     /// (`Binding::MipAs`, `Binding::TextureAs`): the context refuses those when they are bound.
     fn check_gl_views(&mut self, plan: &CompiledGraph) -> Result<(), ExecuteError> {
-        let live = plan
-            .pass_decls()
-            .iter()
-            .zip(plan.passes())
-            .filter(|(_, p)| !p.culled);
-        for (decl, _) in live {
+        for decl in live_passes(plan) {
             for e in decl.sample().iter().chain(decl.input()) {
                 let ResourceKind::Texture(t) = plan.resource_decl(e.resource).kind else {
                     continue;
@@ -279,4 +270,13 @@ pub(super) fn encoder_label(groups: &[ExecGroup]) -> String {
         [one] => format!("frame {}", one.label),
         [first, .., last] => format!("frame {} .. {}", first.label, last.label),
     }
+}
+
+/// The declarations of the passes `plan` does not cull.
+fn live_passes(plan: &CompiledGraph) -> impl Iterator<Item = PassRef<'_>> {
+    plan.pass_decls()
+        .iter()
+        .zip(plan.passes())
+        .filter(|(_, p)| !p.culled)
+        .map(|(decl, _)| decl)
 }

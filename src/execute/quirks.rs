@@ -6,7 +6,7 @@ mod views;
 
 use crate::context::{ViewDefects, ViewKind};
 pub(super) use probe::BindingDefects;
-pub(crate) use probe::pipeline as full_screen_pipeline;
+pub(crate) use probe::{FullScreenDraw, pipeline as full_screen_pipeline};
 
 use super::ExecutorOptions;
 use crate::context::Views;

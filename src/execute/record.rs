@@ -9,7 +9,7 @@ use super::recorder::{Frame, Recorder};
 use super::tables::{Slot, Tables};
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor};
-use crate::declare::RenderGraph;
+use crate::declare::{PassCallback, RenderGraph};
 use crate::passes::Passes;
 use crate::plan::CompiledGraph;
 use crate::resource::ResourceDecl;
@@ -20,14 +20,74 @@ pub(super) struct Recorded {
     pub errors: WorkerErrors,
 }
 
+/// What one call records: the graph and the plan to record of it, the imports, the mode, and
+/// the caller's timer, if any.
+pub(super) struct FrameArgs<'a, 'g> {
+    pub graph: &'a mut RenderGraph<'g>,
+    pub plan: &'a CompiledGraph,
+    pub imports: &'a Imports,
+    pub mode: ExecuteMode,
+    pub timer: Option<&'a dyn DynTimer>,
+}
+
+impl<'a, 'g> FrameArgs<'a, 'g> {
+    /// The frame of `plan` of `graph`, as `mode` records it ([`ExecuteMode::plan_to_record`]),
+    /// with no timer of the caller's.
+    pub fn new(
+        graph: &'a mut RenderGraph<'g>,
+        plan: &'a CompiledGraph,
+        imports: &'a Imports,
+        mode: ExecuteMode,
+    ) -> Self {
+        FrameArgs {
+            graph,
+            plan: mode.plan_to_record(plan),
+            imports,
+            mode,
+            timer: None,
+        }
+    }
+
+    /// The same frame, borrowed again for a call that records it.
+    pub fn reborrow(&mut self) -> FrameArgs<'_, 'g> {
+        FrameArgs {
+            graph: &mut *self.graph,
+            ..*self
+        }
+    }
+
+    /// The same frame timed by `timer`.
+    pub fn timed(self, timer: Option<&'a dyn DynTimer>) -> Self {
+        FrameArgs { timer, ..self }
+    }
+}
+
+/// What recording reads of a graph besides its closures: its id, resources and passes.
+#[derive(Clone, Copy)]
+pub(super) struct GraphParts<'f> {
+    pub id: u32,
+    pub resources: &'f [ResourceDecl],
+    pub passes: &'f Passes,
+}
+
+/// A graph's parts recording reads, beside its closures, which recording calls.
+pub(super) fn split<'f, 'g>(
+    graph: &'f mut RenderGraph<'g>,
+) -> (GraphParts<'f>, &'f mut [Option<PassCallback<'g>>]) {
+    let parts = GraphParts {
+        id: graph.id,
+        resources: &graph.resources,
+        passes: &graph.passes,
+    };
+    (parts, &mut graph.callbacks[..])
+}
+
 impl Executor {
-    /// What recording reads this frame, for graph `graph` (its resources and passes) and
-    /// `imports`; with the caller's `timer`, or else this frame's timestamp slots when `timed`.
+    /// What recording reads this frame, for `graph` and `imports`; with the caller's `timer`, or
+    /// else this frame's timestamp slots when `timed`.
     pub(super) fn frame<'f>(
         &'f self,
-        graph: u32,
-        resources: &'f [ResourceDecl],
-        passes: &'f Passes,
+        graph: GraphParts<'f>,
         imports: &'f Imports,
         timed: bool,
         timer: Option<&'f dyn DynTimer>,
@@ -42,11 +102,11 @@ impl Executor {
                 histories: &self.histories,
                 buffer_histories: &self.buffer_histories,
                 layer_views: &self.layer_views,
-                graph,
-                resources,
+                graph: graph.id,
+                resources: graph.resources,
                 quirks: &self.quirks,
             },
-            passes,
+            passes: graph.passes,
             timestamps: self
                 .timestamps
                 .as_ref()
@@ -61,58 +121,44 @@ impl Executor {
     /// recording threads.
     pub(super) fn record_frame(
         &mut self,
-        graph: &mut RenderGraph<'_>,
-        plan: &CompiledGraph,
-        imports: &Imports,
-        mode: ExecuteMode,
-        timer: Option<&dyn DynTimer>,
+        mut args: FrameArgs<'_, '_>,
     ) -> Result<Recorded, ExecuteError> {
-        let index = self.begin_frame(graph, plan, imports, mode, timer.is_some())?;
+        let index = self.begin_frame(&args)?;
         let recorded = if self.workers.is_some() && self.prepared[index].chunks.len() > 1 {
-            self.record_parallel(graph, index, imports, timer)?
+            self.record_parallel(args.graph, index, args.imports, args.timer)?
         } else {
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some(&self.prepared[index].encoder_label),
                 });
-            self.record_serial(graph, index, imports, &mut encoder, timer)?;
+            self.record_serial(&mut args, index, &mut encoder)?;
             Recorded {
                 commands: vec![encoder.finish()],
                 errors: WorkerErrors::default(),
             }
         };
-        self.end_frame(graph, plan);
+        self.end_frame(args.graph, args.plan);
         Ok(recorded)
     }
 
     /// Records the frame into the caller's encoder, on the calling thread.
     pub(super) fn record_into(
         &mut self,
-        graph: &mut RenderGraph<'_>,
-        plan: &CompiledGraph,
-        imports: &Imports,
-        mode: ExecuteMode,
+        mut args: FrameArgs<'_, '_>,
         encoder: &mut wgpu::CommandEncoder,
-        timer: Option<&dyn DynTimer>,
     ) -> Result<(), ExecuteError> {
-        let index = self.begin_frame(graph, plan, imports, mode, timer.is_some())?;
-        self.record_serial(graph, index, imports, encoder, timer)?;
-        self.end_frame(graph, plan);
+        let index = self.begin_frame(&args)?;
+        self.record_serial(&mut args, index, encoder)?;
+        self.end_frame(args.graph, args.plan);
         Ok(())
     }
 
     /// Everything a frame needs `&mut self` for, before recording: checks, lowering, limits,
     /// pool allocation, bindings, timestamp slots (none when the caller's timer times the
     /// frame). Returns the prepared plan's index.
-    fn begin_frame(
-        &mut self,
-        graph: &RenderGraph<'_>,
-        plan: &CompiledGraph,
-        imports: &Imports,
-        mode: ExecuteMode,
-        caller_timed: bool,
-    ) -> Result<usize, ExecuteError> {
+    fn begin_frame(&mut self, args: &FrameArgs<'_, '_>) -> Result<usize, ExecuteError> {
+        let (graph, plan, mode) = (&*args.graph, args.plan, args.mode);
         if plan.fingerprint() != graph.fingerprint() {
             return Err(ExecuteError::PlanMismatch {
                 plan: plan.fingerprint(),
@@ -126,16 +172,15 @@ impl Executor {
         self.frame += 1;
         self.prepared[prepared].last_used = self.frame;
         self.pool.evict(self.frame, self.options.keep_frames);
-        self.bind(graph, plan, prepared, imports, mode)?;
+        self.bind(args, prepared)?;
         if let Some(t) = self.timestamps.as_mut() {
-            match caller_timed {
+            match args.timer.is_some() {
                 true => t.skip_frame(),
                 false => t.begin_frame(&self.device, &self.prepared[prepared].groups),
             }
         }
         Ok(prepared)
     }
-
     /// This frame's history textures become the next frame's previous ones.
     fn end_frame(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
         for &(_, current) in &graph.histories {
@@ -151,25 +196,17 @@ impl Executor {
     /// Records every group of the prepared plan into `encoder`, then resolves the timestamps.
     fn record_serial(
         &mut self,
-        graph: &mut RenderGraph<'_>,
+        args: &mut FrameArgs<'_, '_>,
         index: usize,
-        imports: &Imports,
         encoder: &mut wgpu::CommandEncoder,
-        timer: Option<&dyn DynTimer>,
     ) -> Result<(), ExecuteError> {
+        let (parts, callbacks) = split(args.graph);
         let mut recorder = Recorder {
-            frame: self.frame(
-                graph.id,
-                &graph.resources,
-                &graph.passes,
-                imports,
-                true,
-                timer,
-            ),
+            frame: self.frame(parts, args.imports, true, args.timer),
             encoder: &mut *encoder,
         };
         for (i, group) in self.prepared[index].groups.iter().enumerate() {
-            recorder.group(i, group, &mut graph.callbacks[..])?;
+            recorder.group(i, group, &mut *callbacks)?;
         }
         if let Some(t) = self.timestamps.as_mut() {
             t.end_frame(encoder);

@@ -2,7 +2,7 @@
 //! passes called in it, inside the group's timestamps or the caller's timer scope.
 
 use super::ExecuteError;
-use super::callbacks::Callbacks;
+use super::callbacks::{CallOn, Callbacks};
 use super::detour::Detour;
 use super::lower::{ExecGroup, Invalidation, RenderOps};
 use super::tables::Tables;
@@ -57,13 +57,17 @@ impl<'q> GroupTimestamps<'q> {
 
 /// What one recording of a render group's attachments holds: the whole group, or in Poison
 /// mode one of its passes.
+#[derive(Clone, Copy)]
 struct Recording<'g> {
+    group: &'g ExecGroup,
     ops: &'g RenderOps,
     /// The passes whose closures it calls.
     passes: &'g [PassId],
     label: &'g str,
     /// Whether the group's invalidations come first (its first recording).
     invalidate: bool,
+    /// The caller's timer scope of the group.
+    scope: Option<&'g dyn GroupScope>,
 }
 
 /// Records groups into one encoder.
@@ -114,14 +118,8 @@ impl<'r> Recorder<'r, '_> {
             PassKind::Compute => self.compute_group(index, group, callbacks, scope),
             PassKind::Copy => {
                 let frame = self.frame;
-                frame.call_passes(
-                    &group.passes,
-                    callbacks,
-                    &mut *self.encoder,
-                    Views::One,
-                    None,
-                    scope,
-                )
+                let on = CallOn::one(scope);
+                frame.call_passes(&group.passes, callbacks, &mut *self.encoder, on)
             }
         }
     }
@@ -178,41 +176,45 @@ impl<'r> Recorder<'r, '_> {
         };
         if group.split.is_empty() {
             let whole = Recording {
+                group,
                 ops: &group.ops,
                 passes: &group.passes,
                 label: &group.label,
                 invalidate: true,
+                scope,
             };
-            return self.render_passes(group, whole, &mut timestamps, callbacks, scope);
+            return self.render_passes(whole, &mut timestamps, callbacks);
         }
         let frame = self.frame;
         for (k, split) in group.split.iter().enumerate() {
             let one = Recording {
+                group,
                 ops: &split.ops,
                 passes: std::slice::from_ref(&split.pass),
                 label: frame.passes.at(split.pass.index()).name(),
                 invalidate: k == 0,
+                scope,
             };
-            self.render_passes(group, one, &mut timestamps, callbacks, scope)?;
+            self.render_passes(one, &mut timestamps, callbacks)?;
         }
         Ok(())
     }
 
-    /// Records one render pass over all views of `group` (`ops.multiview`), or one per view,
+    /// Records one render pass over all views of the group (`ops.multiview`), or one per view,
     /// as `recording` says.
     fn render_passes<'a>(
         &mut self,
-        group: &ExecGroup,
         recording: Recording<'_>,
         timestamps: &mut GroupTimestamps<'_>,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
-        scope: Option<&dyn GroupScope>,
     ) -> Result<(), ExecuteError> {
         let Recording {
+            group,
             ops,
             passes,
             label,
             invalidate,
+            scope,
         } = recording;
         let frame = self.frame;
         let views = group.views;
@@ -250,75 +252,101 @@ impl<'r> Recorder<'r, '_> {
                     ..Default::default()
                 })
                 .forget_lifetime();
-            return frame.call_passes(passes, callbacks, &mut rpass, views, group.target, scope);
+            let on = CallOn {
+                views,
+                render_target: group.target,
+                scope,
+            };
+            return frame.call_passes(passes, callbacks, &mut rpass, on);
         }
-        let slots = ops.color.len() / views as usize;
         for view in 0..views {
             // Each view's invalidation right before its render pass.
             if invalidate {
                 self.invalidate_before(group, Some(view), timestamps);
             }
-            let target = Subresource {
-                mip: 0,
-                layer: view,
+            self.view_pass(&recording, view, timestamps, callbacks)?;
+        }
+        Ok(())
+    }
+
+    /// Records the render pass of view `view` of a group recorded one render pass per view.
+    fn view_pass<'a>(
+        &mut self,
+        recording: &Recording<'_>,
+        view: u32,
+        timestamps: &mut GroupTimestamps<'_>,
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
+    ) -> Result<(), ExecuteError> {
+        let Recording {
+            group, ops, label, ..
+        } = *recording;
+        let frame = self.frame;
+        let views = group.views;
+        let slots = ops.color.len() / views as usize;
+        let target = Subresource {
+            mip: 0,
+            layer: view,
+        };
+        // Per colour slot of this view: where its resolve goes through a texture of one
+        // layer, (scratch, target) (an import without COPY_DST is resolved into as it is).
+        let of_view = || ops.color.iter().skip(view as usize).step_by(views as usize);
+        // Empty (no allocation) where resolves land in their layer directly.
+        let detours: Vec<Option<Detour<'_>>> =
+            if frame.tables.quirks.resolve_layers_via_copy && view > 0 {
+                of_view()
+                    .map(|c| Detour::of(frame.tables, c.resolve?))
+                    .collect()
+            } else {
+                Vec::new()
             };
-            // Per colour slot of this view: where its resolve goes through a texture of one
-            // layer, (scratch, target) (an import without COPY_DST is resolved into as it is).
-            let of_view = || ops.color.iter().skip(view as usize).step_by(views as usize);
-            // Empty (no allocation) where resolves land in their layer directly.
-            let detours: Vec<Option<Detour<'_>>> =
-                if frame.tables.quirks.resolve_layers_via_copy && view > 0 {
-                    of_view()
-                        .map(|c| Detour::of(frame.tables, c.resolve?))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-            // wgpu allows at most eight colour attachments; the compiler enforces it.
-            let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
-            for (slot, c) in of_view().enumerate() {
-                color[slot] = Some(wgpu::RenderPassColorAttachment {
-                    view: frame.tables.attachment_view(c.resource, c.sub),
-                    depth_slice: None,
-                    resolve_target: c.resolve.map(|t| {
-                        match detours.get(slot).and_then(Option::as_ref) {
-                            Some(detour) => &detour.view,
-                            None => frame.tables.attachment_view(t, target),
-                        }
-                    }),
-                    ops: c.ops,
-                });
-            }
-            let depth = ops
-                .depth
-                .iter()
-                .chain(&ops.depth_views)
-                .nth(view as usize)
-                .map(|d| wgpu::RenderPassDepthStencilAttachment {
-                    view: frame.tables.attachment_view(d.resource, d.sub),
-                    depth_ops: d.depth,
-                    stencil_ops: d.stencil,
-                });
-            let writes = timestamps.next();
-            let mut rpass = self
-                .encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some(label),
-                    color_attachments: &color[..slots],
-                    depth_stencil_attachment: depth,
-                    timestamp_writes: writes,
-                    ..Default::default()
-                })
-                .forget_lifetime();
-            let views = match views {
+        // wgpu allows at most eight colour attachments; the compiler enforces it.
+        let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
+        for (slot, c) in of_view().enumerate() {
+            color[slot] = Some(wgpu::RenderPassColorAttachment {
+                view: frame.tables.attachment_view(c.resource, c.sub),
+                depth_slice: None,
+                resolve_target: c.resolve.map(|t| {
+                    match detours.get(slot).and_then(Option::as_ref) {
+                        Some(detour) => &detour.view,
+                        None => frame.tables.attachment_view(t, target),
+                    }
+                }),
+                ops: c.ops,
+            });
+        }
+        let depth = ops
+            .depth
+            .iter()
+            .chain(&ops.depth_views)
+            .nth(view as usize)
+            .map(|d| wgpu::RenderPassDepthStencilAttachment {
+                view: frame.tables.attachment_view(d.resource, d.sub),
+                depth_ops: d.depth,
+                stencil_ops: d.stencil,
+            });
+        let writes = timestamps.next();
+        let mut rpass = self
+            .encoder
+            .begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(label),
+                color_attachments: &color[..slots],
+                depth_stencil_attachment: depth,
+                timestamp_writes: writes,
+                ..Default::default()
+            })
+            .forget_lifetime();
+        let on = CallOn {
+            views: match views {
                 1 => Views::One,
                 count => Views::PerView { view, count },
-            };
-            frame.call_passes(passes, callbacks, &mut rpass, views, group.target, scope)?;
-            drop(rpass);
-            for detour in detours.iter().flatten() {
-                detour.copy_into_layer(self.encoder, target.layer);
-            }
+            },
+            render_target: group.target,
+            scope: recording.scope,
+        };
+        frame.call_passes(recording.passes, callbacks, &mut rpass, on)?;
+        drop(rpass);
+        for detour in detours.iter().flatten() {
+            detour.copy_into_layer(self.encoder, target.layer);
         }
         Ok(())
     }
@@ -342,14 +370,7 @@ impl<'r> Recorder<'r, '_> {
                 timestamp_writes,
             })
             .forget_lifetime();
-        frame.call_passes(
-            &group.passes,
-            callbacks,
-            &mut cpass,
-            Views::One,
-            None,
-            scope,
-        )
+        frame.call_passes(&group.passes, callbacks, &mut cpass, CallOn::one(scope))
     }
 }
 

@@ -1,6 +1,8 @@
 //! Reading textures and buffers back from the GPU: a copy into a buffer with rows padded as
 //! wgpu requires, mapped, and handed back tightly packed.
 
+use crate::execute::{FullScreenDraw, full_screen_pipeline};
+
 /// Texels of one subresource of a texture read back, rows tightly packed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Readback {
@@ -100,38 +102,13 @@ pub fn read_subresource(
     mip: u32,
     layer: u32,
 ) -> Result<Readback, ReadbackError> {
+    let Copyable {
+        aspect,
+        format: copy_format,
+        block_size,
+    } = copyable(texture, mip, layer)?;
     let format = texture.format();
-    let unreadable = ReadbackError::Unreadable {
-        format,
-        samples: texture.sample_count(),
-    };
-    if texture.sample_count() != 1 {
-        return Err(unreadable);
-    }
-    let aspect = if format.is_depth_stencil_format() {
-        wgpu::TextureAspect::DepthOnly
-    } else {
-        wgpu::TextureAspect::All
-    };
-    let copy_format = format.aspect_specific_format(aspect).unwrap_or(format);
-    let Some(block_size) = format.block_copy_size(Some(aspect)) else {
-        return Err(unreadable);
-    };
-    if format.is_depth_stencil_format() && copy_format == wgpu::TextureFormat::Depth24Plus {
-        return Err(unreadable);
-    }
-    if !texture.usage().contains(wgpu::TextureUsages::COPY_SRC) {
-        return Err(ReadbackError::NotCopySource { what: "texture" });
-    }
     let size = texture.size().mip_level_size(mip, texture.dimension());
-    if mip >= texture.mip_level_count() || layer >= size.depth_or_array_layers {
-        return Err(ReadbackError::NoSubresource {
-            mip,
-            layer,
-            mips: texture.mip_level_count(),
-            layers: size.depth_or_array_layers,
-        });
-    }
     if gl_cube_map(device, texture) {
         return read_cube_face(device, queue, texture, mip, layer);
     }
@@ -189,6 +166,55 @@ pub fn read_subresource(
     })
 }
 
+/// How a subresource of a texture is copied to a buffer: the aspect, the format of the copied
+/// texels and the bytes of a block.
+struct Copyable {
+    aspect: wgpu::TextureAspect,
+    format: wgpu::TextureFormat,
+    block_size: u32,
+}
+
+/// How mip `mip` of layer `layer` of `texture` is copied, or why it cannot be.
+fn copyable(texture: &wgpu::Texture, mip: u32, layer: u32) -> Result<Copyable, ReadbackError> {
+    let format = texture.format();
+    let unreadable = ReadbackError::Unreadable {
+        format,
+        samples: texture.sample_count(),
+    };
+    if texture.sample_count() != 1 {
+        return Err(unreadable);
+    }
+    let aspect = if format.is_depth_stencil_format() {
+        wgpu::TextureAspect::DepthOnly
+    } else {
+        wgpu::TextureAspect::All
+    };
+    let copy_format = format.aspect_specific_format(aspect).unwrap_or(format);
+    let Some(block_size) = format.block_copy_size(Some(aspect)) else {
+        return Err(unreadable);
+    };
+    if format.is_depth_stencil_format() && copy_format == wgpu::TextureFormat::Depth24Plus {
+        return Err(unreadable);
+    }
+    if !texture.usage().contains(wgpu::TextureUsages::COPY_SRC) {
+        return Err(ReadbackError::NotCopySource { what: "texture" });
+    }
+    let size = texture.size().mip_level_size(mip, texture.dimension());
+    if mip >= texture.mip_level_count() || layer >= size.depth_or_array_layers {
+        return Err(ReadbackError::NoSubresource {
+            mip,
+            layer,
+            mips: texture.mip_level_count(),
+            layers: size.depth_or_array_layers,
+        });
+    }
+    Ok(Copyable {
+        aspect,
+        format: copy_format,
+        block_size,
+    })
+}
+
 /// Whether wgpu's GL backend holds `texture` as a cube map (a 2D texture of six square layers,
 /// or a multiple of six), which it cannot copy to a buffer.
 fn gl_cube_map(device: &wgpu::Device, texture: &wgpu::Texture) -> bool {
@@ -212,30 +238,8 @@ fn read_cube_face(
     face: u32,
 ) -> Result<Readback, ReadbackError> {
     let format = texture.format();
-    let refuse = |reason| Err(ReadbackError::UnreadableOnBackend { format, reason });
-    if texture.depth_or_array_layers() != 6 {
-        return refuse("wgpu's GL backend copies no layer of a cube-map array to a buffer");
-    }
-    let float = matches!(
-        format.sample_type(None, None),
-        Some(wgpu::TextureSampleType::Float { .. })
-    );
-    let renders = format
-        .guaranteed_format_features(device.features())
-        .allowed_usages
-        .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
-    if format.is_depth_stencil_format() || !float || !renders {
-        return refuse(
-            "wgpu's GL backend copies no layer of a cube map to a buffer, and a draw can read out only a float colour format it can render to",
-        );
-    }
-    if !texture
-        .usage()
-        .contains(wgpu::TextureUsages::TEXTURE_BINDING)
-    {
-        return refuse(
-            "wgpu's GL backend copies no layer of a cube map to a buffer, and a draw can read it out only with TEXTURE_BINDING",
-        );
+    if let Some(reason) = cube_face_unreadable(device, texture) {
+        return Err(ReadbackError::UnreadableOnBackend { format, reason });
     }
     let size = texture.size().mip_level_size(mip, texture.dimension());
     let flat = device.create_texture(&wgpu::TextureDescriptor {
@@ -251,12 +255,7 @@ fn read_cube_face(
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     });
-    let pipeline = crate::execute::full_screen_pipeline(
-        device,
-        "tilegraph readback: cube face",
-        CUBE_FACE,
-        format,
-    );
+    let pipeline = full_screen_pipeline(device, "tilegraph readback: cube face", CUBE_FACE, format);
     let view = texture.create_view(&wgpu::TextureViewDescriptor {
         dimension: Some(wgpu::TextureViewDimension::Cube),
         base_mip_level: mip,
@@ -295,26 +294,44 @@ fn read_cube_face(
     });
     let target = flat.create_view(&Default::default());
     let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("tilegraph readback: cube face"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..3, 0..1);
-    }
+    let draw = FullScreenDraw {
+        label: "tilegraph readback: cube face",
+        pipeline: &pipeline,
+        group: &group,
+    };
+    draw.record(&mut encoder, &target);
     queue.submit([encoder.finish()]);
     read_subresource(device, queue, &flat, 0, 0)
+}
+
+/// Why a draw cannot read a face of the cube map `texture` out on wgpu's GL backend, if it cannot.
+fn cube_face_unreadable(device: &wgpu::Device, texture: &wgpu::Texture) -> Option<&'static str> {
+    let format = texture.format();
+    if texture.depth_or_array_layers() != 6 {
+        return Some("wgpu's GL backend copies no layer of a cube-map array to a buffer");
+    }
+    let float = matches!(
+        format.sample_type(None, None),
+        Some(wgpu::TextureSampleType::Float { .. })
+    );
+    let renders = format
+        .guaranteed_format_features(device.features())
+        .allowed_usages
+        .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
+    if format.is_depth_stencil_format() || !float || !renders {
+        return Some(
+            "wgpu's GL backend copies no layer of a cube map to a buffer, and a draw can read out only a float colour format it can render to",
+        );
+    }
+    if !texture
+        .usage()
+        .contains(wgpu::TextureUsages::TEXTURE_BINDING)
+    {
+        return Some(
+            "wgpu's GL backend copies no layer of a cube map to a buffer, and a draw can read it out only with TEXTURE_BINDING",
+        );
+    }
+    None
 }
 
 /// Draws one face of a cube: the texel at each pixel, sampled at the direction of its centre

@@ -48,12 +48,7 @@ pub(super) fn multiview_msaa_resolves_past_layer_0(
     };
     let (msaa_view, target_view) = (array(&msaa, 1), array(&target, 0));
     let row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("tilegraph probe: read back"),
-        size: u64::from(row * SIZE * 2),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let buffer = read_back_buffer(device, u64::from(row * SIZE * 2));
     let mut encoder = device.create_command_encoder(&Default::default());
     drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some("tilegraph probe: multiview resolve past layer 0"),
@@ -69,27 +64,12 @@ pub(super) fn multiview_msaa_resolves_past_layer_0(
         multiview_mask: Views::Multiview { count: 2 }.multiview_mask(),
         ..Default::default()
     }));
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture: &target,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(row),
-                rows_per_image: Some(SIZE),
-            },
-        },
-        wgpu::Extent3d {
-            width: SIZE,
-            height: SIZE,
-            depth_or_array_layers: 2,
-        },
-    );
+    let extent = wgpu::Extent3d {
+        width: SIZE,
+        height: SIZE,
+        depth_or_array_layers: 2,
+    };
+    copy_rows(&mut encoder, &target, &buffer, extent);
     let Some(data) = submit_and_read(device, queue, scope, encoder, &buffer) else {
         return true;
     };
@@ -158,6 +138,44 @@ pub(crate) fn pipeline(
     })
 }
 
+/// One full-screen triangle of a [`pipeline`] with bind group 0, cleared to transparent first.
+pub(crate) struct FullScreenDraw<'d> {
+    pub label: &'d str,
+    pub pipeline: &'d wgpu::RenderPipeline,
+    pub group: &'d wgpu::BindGroup,
+}
+
+impl FullScreenDraw<'_> {
+    /// Records the draw into `target` in a render pass of its own.
+    pub(crate) fn record(&self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView) {
+        let mut pass = cleared_pass(encoder, self.label, target);
+        pass.set_pipeline(self.pipeline);
+        pass.set_bind_group(0, self.group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+/// A render pass into `target` alone, cleared to transparent and stored.
+pub(super) fn cleared_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    target: &wgpu::TextureView,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        ..Default::default()
+    })
+}
+
 /// What a draw reads through the bindings of one bind group, where the adapter gets it wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(in crate::execute) struct BindingDefects {
@@ -203,35 +221,67 @@ const BINDINGS_PROBE: &str = r"
 pub(super) fn binding_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> BindingDefects {
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let format = wgpu::TextureFormat::Rgba8Unorm;
-    let texel = |label, rgba: [u8; 4], usage| {
-        let t = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d::default(),
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage,
-            view_formats: &[],
-        });
-        queue.write_texture(
-            t.as_image_copy(),
-            &rgba,
-            wgpu::TexelCopyBufferLayout::default(),
-            wgpu::Extent3d::default(),
-        );
-        t
-    };
-    let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
-    let red = texel("tilegraph probe: red", [255, 0, 0, 255], sampled);
-    let green = texel("tilegraph probe: green", [0, 255, 0, 255], sampled);
     let out = texel(
+        device,
+        queue,
         "tilegraph probe: bindings",
         [0; 4],
         wgpu::TextureUsages::RENDER_ATTACHMENT
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::COPY_DST,
     );
+    let pipeline = pipeline(device, "tilegraph probe: bindings", BINDINGS_PROBE, format);
+    let out_view = out.create_view(&Default::default());
+    let group = bindings_probe_group(device, queue, &pipeline.get_bind_group_layout(0));
+    let row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = read_back_buffer(device, u64::from(row));
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let draw = FullScreenDraw {
+        label: "tilegraph probe: bindings",
+        pipeline: &pipeline,
+        group: &group,
+    };
+    draw.record(&mut encoder, &out_view);
+    copy_rows(&mut encoder, &out, &buffer, wgpu::Extent3d::default());
+    match submit_and_read(device, queue, scope, encoder, &buffer) {
+        Some(data) => binding_defects_of([data[0], data[1], data[2], data[3]]),
+        None => BindingDefects::default(),
+    }
+}
+
+/// A 1×1 `Rgba8Unorm` texture holding `rgba`.
+fn texel(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    rgba: [u8; 4],
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    let t = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d::default(),
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage,
+        view_formats: &[],
+    });
+    queue.write_texture(
+        t.as_image_copy(),
+        &rgba,
+        wgpu::TexelCopyBufferLayout::default(),
+        wgpu::Extent3d::default(),
+    );
+    t
+}
+
+/// The bindings probe's bind group: textures red and green, uniform buffers of 0.25 and 0.75.
+fn bindings_probe_group(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    layout: &wgpu::BindGroupLayout,
+) -> wgpu::BindGroup {
     let uniform = |label, x: f32| {
         let b = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
@@ -250,12 +300,26 @@ pub(super) fn binding_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> Bin
         uniform("tilegraph probe: u0", 0.25),
         uniform("tilegraph probe: u1", 0.75),
     );
-    let pipeline = pipeline(device, "tilegraph probe: bindings", BINDINGS_PROBE, format);
+    let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+    let red = texel(
+        device,
+        queue,
+        "tilegraph probe: red",
+        [255, 0, 0, 255],
+        sampled,
+    );
+    let green = texel(
+        device,
+        queue,
+        "tilegraph probe: green",
+        [0, 255, 0, 255],
+        sampled,
+    );
     let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-    let (red_view, green_view, out_view) = (view(&red), view(&green), view(&out));
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+    let (red_view, green_view) = (view(&red), view(&green));
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("tilegraph probe: bindings"),
-        layout: &pipeline.get_bind_group_layout(0),
+        layout,
         entries: &[
             wgpu::BindGroupEntry {
                 binding: 0,
@@ -274,49 +338,39 @@ pub(super) fn binding_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> Bin
                 resource: u1.as_entire_binding(),
             },
         ],
-    });
-    let row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+    })
+}
+
+/// A buffer of `size` bytes a probe copies into and maps.
+fn read_back_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("tilegraph probe: read back"),
-        size: u64::from(row),
+        size,
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("tilegraph probe: bindings"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &out_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..3, 0..1);
-    }
+    })
+}
+
+/// Copies `extent` of mip 0 of `texture` into `buffer`, rows
+/// [`wgpu::COPY_BYTES_PER_ROW_ALIGNMENT`] apart, layers `extent.height` rows apart.
+fn copy_rows(
+    encoder: &mut wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+    buffer: &wgpu::Buffer,
+    extent: wgpu::Extent3d,
+) {
     encoder.copy_texture_to_buffer(
-        out.as_image_copy(),
+        texture.as_image_copy(),
         wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
+            buffer,
             layout: wgpu::TexelCopyBufferLayout {
                 offset: 0,
-                bytes_per_row: Some(row),
-                rows_per_image: None,
+                bytes_per_row: Some(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT),
+                rows_per_image: Some(extent.height),
             },
         },
-        wgpu::Extent3d::default(),
+        extent,
     );
-    match submit_and_read(device, queue, scope, encoder, &buffer) {
-        Some(data) => binding_defects_of([data[0], data[1], data[2], data[3]]),
-        None => BindingDefects::default(),
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! are probed, one draw per kind, each into its own texel, read back and compared with the
 //! texel the view names.
 
-use super::probe::{pipeline, submit_and_read};
+use super::probe::{cleared_pass, pipeline, submit_and_read};
 use crate::context::{ViewDefects, ViewKind};
 
 /// The kinds whose reads depend on the driver, drawn by the probe in this order: a mip past 0
@@ -199,19 +199,7 @@ impl Probe {
             (view(&self.six, D::Cube, (0, 0, 6)), READ_CUBE, colour(2, 4)),
         ];
         let out = self.out.create_view(&Default::default());
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("tilegraph probe: views"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &out,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
+        let mut pass = cleared_pass(encoder, "tilegraph probe: views", &out);
         for (x, (view, fragment, _)) in draws.iter().enumerate() {
             let pipeline = pipeline(
                 device,
