@@ -134,7 +134,25 @@ impl Entry {
 /// [`RenderGraph::from_declarations`](crate::RenderGraph::from_declarations) takes and
 /// [`PassRef::to_decl`](crate::decl::PassRef::to_decl) gives; a graph stores its passes in
 /// [`Passes`](crate::decl::Passes).
+///
+/// The fields are public to read and change; a new one starts from [`PassDecl::new`] (or from
+/// [`PassRef::to_decl`](crate::decl::PassRef::to_decl)) and fills in its lists. The struct is
+/// `#[non_exhaustive]`: later versions may add lists, so a struct literal or a pattern without
+/// `..` does not compile outside the crate.
+///
+/// ```
+/// use tilegraph::decl::{Entry, PassDecl, PassKind};
+/// use tilegraph::{RenderGraph, wgpu::TextureFormat, TextureDesc};
+///
+/// let mut graph = RenderGraph::new();
+/// let src = graph.create_texture("src", TextureDesc::new(TextureFormat::Rgba8Unorm, 8, 8));
+/// let mut pass = PassDecl::new("blit".into(), PassKind::Copy);
+/// pass.copy_src.push(Entry::whole(src.index()));
+/// pass.side_effects = true;
+/// assert_eq!(pass.copy_src.len(), 1);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct PassDecl {
     /// Unique name.
     pub name: Arc<str>,
