@@ -347,7 +347,7 @@ impl TextureDesc {
     /// count, or a count beyond `u64`.
     pub fn subresource_bytes(&self, mip: u32) -> Option<u64> {
         let texel = self.texel_bytes()?;
-        self.mip_bytes(texel, self.format.block_dimensions(), mip)
+        self.mip_bytes(texel, mip)
     }
 
     /// Bytes of one texel (of one block, for block-compressed formats) in the traffic model;
@@ -357,12 +357,12 @@ impl TextureDesc {
             .or_else(|| self.format.block_copy_size(None).map(u64::from))
     }
 
-    /// [`subresource_bytes`](Self::subresource_bytes) with the format's `texel` bytes and
-    /// `block` dimensions looked up once: validation counts every mip of a texture.
+    /// [`subresource_bytes`](Self::subresource_bytes) with the format's `texel` bytes looked
+    /// up once: validation counts every mip of a texture.
     #[inline]
-    pub(crate) fn mip_bytes(&self, texel: u64, block: (u32, u32), mip: u32) -> Option<u64> {
+    pub(crate) fn mip_bytes(&self, texel: u64, mip: u32) -> Option<u64> {
         let (w, h) = self.mip_size(mip);
-        let (bw, bh) = block;
+        let (bw, bh) = self.format.block_dimensions();
         [
             u64::from(w.div_ceil(bw)),
             u64::from(h.div_ceil(bh)),
