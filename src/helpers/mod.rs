@@ -28,10 +28,12 @@
 //! }
 //! ```
 
+mod bound;
 mod device;
 mod readback;
 mod views;
 
+pub use bound::BoundRenderPass;
 pub use device::{
     BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, ParseBackendError,
     instance_descriptor, open_device, open_device_with,
