@@ -69,29 +69,15 @@ struct BufferJson {
     size: u64,
 }
 
+/// A colour or depth attachment. A depth attachment's `resolve` is never valid (wgpu resolves no
+/// depth): it is read only to say so, not refused as an unknown field.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ColorJson {
+struct AttachmentJson {
     resource: String,
     access: Access,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    resolve: Option<String>,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    mip: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    layer: u32,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DepthJson {
-    resource: String,
-    access: Access,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    clear: Option<Value>,
-    /// Never valid (wgpu resolves no depth): read only to say so, not as an unknown field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     resolve: Option<String>,
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -135,9 +121,9 @@ struct PassJson {
     #[serde(rename = "type")]
     kind: PassKind,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    color: Vec<ColorJson>,
+    color: Vec<AttachmentJson>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    depth: Option<DepthJson>,
+    depth: Option<AttachmentJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     sample: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -447,7 +433,7 @@ impl PassParser<'_> {
         clear.map(|v| parse_clear(v, self.owner())).transpose()
     }
 
-    fn color(&self, c: &ColorJson) -> Result<ColorAttachment, GraphError> {
+    fn color(&self, c: &AttachmentJson) -> Result<ColorAttachment, GraphError> {
         Ok(ColorAttachment {
             resource: self.id(&c.resource)?,
             sub: Subresource {
@@ -460,7 +446,7 @@ impl PassParser<'_> {
         })
     }
 
-    fn depth(&self, d: &DepthJson) -> Result<DepthAttachment, GraphError> {
+    fn depth(&self, d: &AttachmentJson) -> Result<DepthAttachment, GraphError> {
         if let Some(target) = &d.resolve {
             return Err(GraphError::ResolveMismatch {
                 pass: self.p.name.clone(),
@@ -781,7 +767,7 @@ impl Names<'_> {
             name: p.name().to_string(),
             kind: p.kind(),
             color: p.color().iter().map(|c| self.color(c)).collect(),
-            depth: p.depth().map(|d| DepthJson {
+            depth: p.depth().map(|d| AttachmentJson {
                 resource: self.name(&d.resource),
                 access: d.access,
                 clear: d.clear.map(emit_clear),
@@ -807,8 +793,8 @@ impl Names<'_> {
         }
     }
 
-    fn color(&self, c: &ColorAttachment) -> ColorJson {
-        ColorJson {
+    fn color(&self, c: &ColorAttachment) -> AttachmentJson {
+        AttachmentJson {
             resource: self.name(&c.resource),
             access: c.access,
             clear: c.clear.map(emit_clear),
