@@ -396,24 +396,18 @@ impl<'f> PassContext<'f> {
 
     /// The texture behind a handle the pass declared in any way (for copies and custom views).
     pub fn texture(&self, texture: TextureHandle) -> Result<&'f wgpu::Texture, ContextError> {
-        let r = self.own(texture.graph, texture.index)?;
-        if !self.pass.uses(r) {
-            return Err(self.undeclared(r, "the texture".into()));
-        }
-        self.frame
-            .texture(r)
-            .ok_or_else(|| self.undeclared(r, "the texture".into()))
+        let frame = self.frame;
+        self.used(texture.graph, texture.index, "the texture", |r| {
+            frame.texture(r)
+        })
     }
 
     /// The buffer behind a handle the pass declared.
     pub fn buffer(&self, buffer: BufferHandle) -> Result<&'f wgpu::Buffer, ContextError> {
-        let r = self.own(buffer.graph, buffer.index)?;
-        if !self.pass.uses(r) {
-            return Err(self.undeclared(r, "the buffer".into()));
-        }
-        self.frame
-            .buffer(r)
-            .ok_or_else(|| self.undeclared(r, "the buffer".into()))
+        let frame = self.frame;
+        self.used(buffer.graph, buffer.index, "the buffer", |r| {
+            frame.buffer(r)
+        })
     }
 
     /// Whether a history texture's previous contents are real: `false` on the first frame and
@@ -426,6 +420,22 @@ impl<'f> PassContext<'f> {
     /// after the history was reallocated (a new size), when it holds zeros.
     pub fn history_buffer_valid(&self, previous: BufferHandle) -> bool {
         previous.graph == self.graph && self.frame.history_valid(previous.index)
+    }
+
+    /// What `get` finds behind a resource of this graph the pass uses; `what` names it in the
+    /// error when the pass did not declare it.
+    fn used<T>(
+        &self,
+        graph: u32,
+        index: ResourceId,
+        what: &str,
+        get: impl FnOnce(ResourceId) -> Option<T>,
+    ) -> Result<T, ContextError> {
+        let r = self.own(graph, index)?;
+        if !self.pass.uses(r) {
+            return Err(self.undeclared(r, what.into()));
+        }
+        get(r).ok_or_else(|| self.undeclared(r, what.into()))
     }
 
     fn own(&self, graph: u32, index: ResourceId) -> Result<ResourceId, ContextError> {

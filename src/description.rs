@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::decl::{PassRef, Passes};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::format::{format_name, parse_format};
-use crate::passes::Passes;
 use crate::resource::{
     Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, HISTORY_CURRENT,
     HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassKind, ResourceDecl,
@@ -69,29 +69,15 @@ struct BufferJson {
     size: u64,
 }
 
+/// A colour or depth attachment. A depth attachment's `resolve` is never valid (wgpu resolves no
+/// depth): it is read only to say so, not refused as an unknown field.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ColorJson {
+struct AttachmentJson {
     resource: String,
     access: Access,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clear: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    resolve: Option<String>,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    mip: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    layer: u32,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DepthJson {
-    resource: String,
-    access: Access,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    clear: Option<Value>,
-    /// Never valid (wgpu resolves no depth): read only to say so, not as an unknown field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     resolve: Option<String>,
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -135,9 +121,9 @@ struct PassJson {
     #[serde(rename = "type")]
     kind: PassKind,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    color: Vec<ColorJson>,
+    color: Vec<AttachmentJson>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    depth: Option<DepthJson>,
+    depth: Option<AttachmentJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     sample: Vec<EntryJson>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -369,72 +355,13 @@ fn parse_pass(
     ids: &HashMap<&str, ResourceId>,
     layers: &HashMap<&str, u32>,
 ) -> Result<PassDecl, GraphError> {
-    let id = |name: &str| {
-        ids.get(name)
-            .copied()
-            .ok_or_else(|| GraphError::UnknownResource {
-                pass: p.name.clone(),
-                resource: name.to_owned(),
-            })
-    };
-    let owner = Owner::Pass(&p.name);
-    let list = |entries: &[EntryJson]| {
-        entries
-            .iter()
-            .map(|e| match e {
-                EntryJson::Whole(name) => id(name).map(Entry::whole),
-                EntryJson::Sub(s) => Ok(Entry {
-                    resource: id(&s.resource)?,
-                    range: parse_range(s, owner)?,
-                    binding_size: s.binding_size,
-                }),
-            })
-            .collect::<Result<Vec<_>, _>>()
-    };
-    let kind = p.kind;
-    let mut decl = PassDecl::new(p.name.as_str().into(), kind);
+    let parser = PassParser { p: &p, ids };
+    let mut decl = PassDecl::new(p.name.as_str().into(), p.kind);
     for c in &p.color {
-        decl.color.push(ColorAttachment {
-            resource: id(&c.resource)?,
-            sub: Subresource {
-                mip: c.mip,
-                layer: c.layer,
-            },
-            access: c.access,
-            clear: c
-                .clear
-                .as_ref()
-                .map(|v| parse_clear(v, owner))
-                .transpose()?,
-            resolve: c.resolve.as_deref().map(id).transpose()?,
-        });
+        decl.color.push(parser.color(c)?);
     }
     if let Some(d) = &p.depth {
-        if let Some(target) = &d.resolve {
-            return Err(GraphError::ResolveMismatch {
-                pass: p.name.clone(),
-                resource: d.resource.clone(),
-                target: target.clone(),
-                message: "wgpu has no depth or stencil resolve, so a depth attachment takes no \
-                          `resolve`; for a single-sampled depth, add a pass that samples the \
-                          multisampled depth and writes the single-sampled one (the guide's \
-                          MSAA resolves)"
-                    .to_owned(),
-            });
-        }
-        decl.depth = Some(DepthAttachment {
-            resource: id(&d.resource)?,
-            sub: Subresource {
-                mip: d.mip,
-                layer: d.layer,
-            },
-            access: d.access,
-            clear: d
-                .clear
-                .as_ref()
-                .map(|v| parse_clear(v, owner))
-                .transpose()?,
-        });
+        decl.depth = Some(parser.depth(d)?);
     }
     let lists = [
         (ListAccess::Sample, &p.sample),
@@ -452,18 +379,96 @@ fn parse_pass(
     ];
     for (access, entries) in lists {
         check_view_layers(&p, access, entries, layers)?;
-        *decl.list_mut(access) = list(entries)?;
+        *decl.list_mut(access) = parser.entries(entries)?;
     }
     decl.side_effects = p.side_effects;
     decl.keep_order = match &p.keep_order {
         None => false,
         Some(serde_json::Value::Bool(b)) => *b,
         Some(other) => {
-            return Err(owner.invalid(format!("`keep_order` must be true or false, not {other}")));
+            let message = format!("`keep_order` must be true or false, not {other}");
+            return Err(parser.owner().invalid(message));
         }
     };
     decl.multiview = p.multiview;
     Ok(decl)
+}
+
+/// One pass's description, its resource names looked up among the declared ones.
+struct PassParser<'p> {
+    p: &'p PassJson,
+    ids: &'p HashMap<&'p str, ResourceId>,
+}
+
+impl PassParser<'_> {
+    fn owner(&self) -> Owner<'_> {
+        Owner::Pass(&self.p.name)
+    }
+
+    fn id(&self, name: &str) -> Result<ResourceId, GraphError> {
+        self.ids
+            .get(name)
+            .copied()
+            .ok_or_else(|| GraphError::UnknownResource {
+                pass: self.p.name.clone(),
+                resource: name.to_owned(),
+            })
+    }
+
+    fn entries(&self, entries: &[EntryJson]) -> Result<Vec<Entry>, GraphError> {
+        entries
+            .iter()
+            .map(|e| match e {
+                EntryJson::Whole(name) => self.id(name).map(Entry::whole),
+                EntryJson::Sub(s) => Ok(Entry {
+                    resource: self.id(&s.resource)?,
+                    range: parse_range(s, self.owner())?,
+                    binding_size: s.binding_size,
+                }),
+            })
+            .collect()
+    }
+
+    fn clear(&self, clear: Option<&Value>) -> Result<Option<ClearValue>, GraphError> {
+        clear.map(|v| parse_clear(v, self.owner())).transpose()
+    }
+
+    fn color(&self, c: &AttachmentJson) -> Result<ColorAttachment, GraphError> {
+        Ok(ColorAttachment {
+            resource: self.id(&c.resource)?,
+            sub: Subresource {
+                mip: c.mip,
+                layer: c.layer,
+            },
+            access: c.access,
+            clear: self.clear(c.clear.as_ref())?,
+            resolve: c.resolve.as_deref().map(|r| self.id(r)).transpose()?,
+        })
+    }
+
+    fn depth(&self, d: &AttachmentJson) -> Result<DepthAttachment, GraphError> {
+        if let Some(target) = &d.resolve {
+            return Err(GraphError::ResolveMismatch {
+                pass: self.p.name.clone(),
+                resource: d.resource.clone(),
+                target: target.clone(),
+                message: "wgpu has no depth or stencil resolve, so a depth attachment takes no \
+                          `resolve`; for a single-sampled depth, add a pass that samples the \
+                          multisampled depth and writes the single-sampled one (the guide's \
+                          MSAA resolves)"
+                    .to_owned(),
+            });
+        }
+        Ok(DepthAttachment {
+            resource: self.id(&d.resource)?,
+            sub: Subresource {
+                mip: d.mip,
+                layer: d.layer,
+            },
+            access: d.access,
+            clear: self.clear(d.clear.as_ref())?,
+        })
+    }
 }
 
 impl RenderGraph<'static> {
@@ -681,119 +686,121 @@ impl RenderGraph<'_> {
 
 /// The description of these declarations (what [`RenderGraph::to_json`] emits).
 pub(crate) fn describe(resources: &[ResourceDecl], passes: &Passes) -> String {
-    {
-        let name = |id: &ResourceId| {
-            resources
-                .get(id.index())
-                .map_or_else(|| format!("#{id}"), |r| r.name.to_string())
-        };
-        let names = |entries: &[Entry]| {
-            entries
-                .iter()
-                .map(|e| match (e.range.is_all(), e.range.single()) {
-                    (true, _) if e.binding_size.is_some() => EntryJson::Sub(SubEntryJson {
-                        resource: name(&e.resource),
-                        mip: None,
-                        layer: None,
-                        mips: None,
-                        layers: None,
-                        binding_size: e.binding_size,
-                    }),
-                    (true, _) => EntryJson::Whole(name(&e.resource)),
-                    (false, Some(sub)) => EntryJson::Sub(SubEntryJson {
-                        resource: name(&e.resource),
-                        mip: Some(sub.mip),
-                        layer: Some(sub.layer),
-                        mips: None,
-                        layers: None,
-                        binding_size: e.binding_size,
-                    }),
-                    (false, None) => EntryJson::Sub(SubEntryJson {
-                        resource: name(&e.resource),
-                        mip: None,
-                        layer: None,
-                        mips: e.range.mips.map(|(first, count)| [first, count]),
-                        layers: e.range.layers.map(|(first, count)| [first, count]),
-                        binding_size: e.binding_size,
-                    }),
-                })
-                .collect::<Vec<_>>()
-        };
-        let resources = resources
-            .iter()
-            .map(|r| {
-                let (texture, buffer) = match r.kind {
-                    ResourceKind::Texture(t) => {
-                        let size = if t.layers == 1 {
-                            vec![t.width, t.height]
-                        } else {
-                            vec![t.width, t.height, t.layers]
-                        };
-                        (
-                            Some(TextureJson {
-                                format: format_name(t.format),
-                                size,
-                                samples: t.samples,
-                                mips: t.mips,
-                            }),
-                            None,
-                        )
-                    }
-                    ResourceKind::Buffer(b) => (None, Some(BufferJson { size: b.size })),
-                };
-                ResourceJson {
-                    name: r.name.to_string(),
-                    texture,
-                    buffer,
-                    clear: r.clear.map(emit_clear),
-                    import: r.import,
-                    keep_memory: r.keep_memory.then_some(Value::Bool(true)),
-                }
+    let names = Names(resources);
+    let description = Description {
+        resources: resources.iter().map(resource_json).collect(),
+        passes: passes.iter().map(|p| names.pass(p)).collect(),
+    };
+    serde_json::to_string_pretty(&description).expect("descriptions always serialize")
+}
+
+/// A resource's description.
+fn resource_json(r: &ResourceDecl) -> ResourceJson {
+    let (texture, buffer) = match r.kind {
+        ResourceKind::Texture(t) => {
+            let size = if t.layers == 1 {
+                vec![t.width, t.height]
+            } else {
+                vec![t.width, t.height, t.layers]
+            };
+            let texture = TextureJson {
+                format: format_name(t.format),
+                size,
+                samples: t.samples,
+                mips: t.mips,
+            };
+            (Some(texture), None)
+        }
+        ResourceKind::Buffer(b) => (None, Some(BufferJson { size: b.size })),
+    };
+    ResourceJson {
+        name: r.name.to_string(),
+        texture,
+        buffer,
+        clear: r.clear.map(emit_clear),
+        import: r.import,
+        keep_memory: r.keep_memory.then_some(Value::Bool(true)),
+    }
+}
+
+/// The declared resources, which name the ids of a pass's accesses in its description.
+struct Names<'r>(&'r [ResourceDecl]);
+
+impl Names<'_> {
+    fn name(&self, id: &ResourceId) -> String {
+        self.0
+            .get(id.index())
+            .map_or_else(|| format!("#{id}"), |r| r.name.to_string())
+    }
+
+    fn entry(&self, e: &Entry) -> EntryJson {
+        let sub = |mip, layer, mips, layers| {
+            EntryJson::Sub(SubEntryJson {
+                resource: self.name(&e.resource),
+                mip,
+                layer,
+                mips,
+                layers,
+                binding_size: e.binding_size,
             })
-            .collect();
-        let passes = passes
-            .iter()
-            .map(|p| PassJson {
-                name: p.name().to_string(),
-                kind: p.kind(),
-                color: p
-                    .color()
-                    .iter()
-                    .map(|c| ColorJson {
-                        resource: name(&c.resource),
-                        access: c.access,
-                        clear: c.clear.map(emit_clear),
-                        resolve: c.resolve.as_ref().map(name),
-                        mip: c.sub.mip,
-                        layer: c.sub.layer,
-                    })
-                    .collect(),
-                depth: p.depth().map(|d| DepthJson {
-                    resource: name(&d.resource),
-                    access: d.access,
-                    clear: d.clear.map(emit_clear),
-                    resolve: None,
-                    mip: d.sub.mip,
-                    layer: d.sub.layer,
-                }),
-                sample: names(p.sample()),
-                input: names(p.input()),
-                storage_read: names(p.storage_read()),
-                storage_write: names(p.storage_write()),
-                storage_read_write: names(p.storage_read_write()),
-                copy_src: names(p.copy_src()),
-                copy_dst: names(p.copy_dst()),
-                uniform: names(p.uniform()),
-                vertex: names(p.vertex()),
-                index: names(p.index()),
-                indirect: names(p.indirect()),
-                upload: names(p.upload()),
-                side_effects: p.side_effects(),
-                keep_order: p.keep_order().then_some(serde_json::Value::Bool(true)),
-                multiview: p.multiview(),
-            })
-            .collect();
-        serde_json::to_string_pretty(&Description { resources, passes })
-            .expect("descriptions always serialize")
+        };
+        match (e.range.is_all(), e.range.single()) {
+            (true, _) if e.binding_size.is_some() => sub(None, None, None, None),
+            (true, _) => EntryJson::Whole(self.name(&e.resource)),
+            (false, Some(one)) => sub(Some(one.mip), Some(one.layer), None, None),
+            (false, None) => sub(
+                None,
+                None,
+                e.range.mips.map(|(first, count)| [first, count]),
+                e.range.layers.map(|(first, count)| [first, count]),
+            ),
+        }
+    }
+
+    fn entries(&self, entries: &[Entry]) -> Vec<EntryJson> {
+        entries.iter().map(|e| self.entry(e)).collect()
+    }
+
+    fn pass(&self, p: PassRef<'_>) -> PassJson {
+        let entries = |access| self.entries(p.list(access));
+        PassJson {
+            name: p.name().to_string(),
+            kind: p.kind(),
+            color: p.color().iter().map(|c| self.color(c)).collect(),
+            depth: p.depth().map(|d| AttachmentJson {
+                resource: self.name(&d.resource),
+                access: d.access,
+                clear: d.clear.map(emit_clear),
+                resolve: None,
+                mip: d.sub.mip,
+                layer: d.sub.layer,
+            }),
+            sample: entries(ListAccess::Sample),
+            input: entries(ListAccess::Input),
+            storage_read: entries(ListAccess::StorageRead),
+            storage_write: entries(ListAccess::StorageWrite),
+            storage_read_write: entries(ListAccess::StorageReadWrite),
+            copy_src: entries(ListAccess::CopySrc),
+            copy_dst: entries(ListAccess::CopyDst),
+            uniform: entries(ListAccess::Uniform),
+            vertex: entries(ListAccess::Vertex),
+            index: entries(ListAccess::Index),
+            indirect: entries(ListAccess::Indirect),
+            upload: entries(ListAccess::Upload),
+            side_effects: p.side_effects(),
+            keep_order: p.keep_order().then_some(serde_json::Value::Bool(true)),
+            multiview: p.multiview(),
+        }
+    }
+
+    fn color(&self, c: &ColorAttachment) -> AttachmentJson {
+        AttachmentJson {
+            resource: self.name(&c.resource),
+            access: c.access,
+            clear: c.clear.map(emit_clear),
+            resolve: c.resolve.as_ref().map(|r| self.name(r)),
+            mip: c.sub.mip,
+            layer: c.sub.layer,
+        }
     }
 }

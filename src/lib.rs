@@ -142,8 +142,9 @@
 // `layering` test, which reads every `use crate::` line):
 //   0  ids, hash, format, error,       plain values and helpers
 //      tile, tile_custom
-//   1  resource, passes                declared data: handles, shapes, accesses, pass declarations;
-//                                      a graph's passes in tables
+//   1  resource, decl, passes          declared data: handles, shapes, accesses; pass and resource
+//                                      declarations, a graph's passes in tables (`decl`, with
+//                                      `passes` the internal path of its tables)
 //   2  context                         what a pass closure sees (filled in by the executor)
 //   3  declare                         the builder: a graph of resources, passes and closures
 //   4  description, options           JSON in and out; what the compiler may do
@@ -163,6 +164,7 @@ mod backend;
 mod cache;
 mod compile;
 mod context;
+pub mod decl;
 mod declare;
 mod description;
 mod error;
@@ -211,19 +213,6 @@ pub use execute::{
     ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands, GroupTimer,
     GroupTiming, Imports, ParseExecuteModeError, PassRecorder, PoolStats, TimedGroup,
 };
-
-/// Reading declarations back: what [`RenderGraph::resources`](crate::RenderGraph::resources)
-/// and [`RenderGraph::passes`](crate::RenderGraph::passes) return, in the form the compiler
-/// reads, and the names graph descriptions give wgpu's formats. Changed declarations become a
-/// graph again through [`RenderGraph::from_declarations`](crate::RenderGraph::from_declarations).
-pub mod decl {
-    pub use crate::format::{format_name, parse_format};
-    pub use crate::passes::{PassIter, PassRef, Passes};
-    pub use crate::resource::{
-        AttachmentDecl, ColorAttachment, DepthAttachment, Entry, ListAccess, PassDecl, PassKind,
-        ResourceDecl, ResourceKind,
-    };
-}
 
 /// The README's code, compiled and run as doc tests.
 #[cfg(doctest)]

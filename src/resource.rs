@@ -1,12 +1,20 @@
-//! Declared data: handles, texture and buffer shapes, clear values, imports, accesses and the
-//! declared form of a pass. The bottom layer: everything above reads it, it reads nothing above.
+//! Declared data: handles, texture and buffer shapes, clear values, imports and attachment
+//! accesses. The bottom layer with [`decl`](crate::decl): everything above reads them, they read
+//! nothing above.
 
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
 use wgpu::TextureFormat;
 
 pub use crate::ids::{PassId, ResourceId};
+
+// The declared forms, at the paths the modules above import them from.
+pub(crate) use crate::decl::pass::{
+    AttachmentDecl, ColorAttachment, DepthAttachment, Entry, ListAccess, PassDecl, PassKind,
+};
+pub(crate) use crate::decl::resource::{
+    HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, ResourceDecl, ResourceKind,
+};
 
 /// A texture declared in a [`RenderGraph`](crate::RenderGraph). Only valid for the graph that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -339,7 +347,7 @@ impl TextureDesc {
     /// count, or a count beyond `u64`.
     pub fn subresource_bytes(&self, mip: u32) -> Option<u64> {
         let texel = self.texel_bytes()?;
-        self.mip_bytes(texel, self.format.block_dimensions(), mip)
+        self.mip_bytes(texel, mip)
     }
 
     /// Bytes of one texel (of one block, for block-compressed formats) in the traffic model;
@@ -349,12 +357,12 @@ impl TextureDesc {
             .or_else(|| self.format.block_copy_size(None).map(u64::from))
     }
 
-    /// [`subresource_bytes`](Self::subresource_bytes) with the format's `texel` bytes and
-    /// `block` dimensions looked up once: validation counts every mip of a texture.
+    /// [`subresource_bytes`](Self::subresource_bytes) with the format's `texel` bytes looked
+    /// up once: validation counts every mip of a texture.
     #[inline]
-    pub(crate) fn mip_bytes(&self, texel: u64, block: (u32, u32), mip: u32) -> Option<u64> {
+    pub(crate) fn mip_bytes(&self, texel: u64, mip: u32) -> Option<u64> {
         let (w, h) = self.mip_size(mip);
-        let (bw, bh) = block;
+        let (bw, bh) = self.format.block_dimensions();
         [
             u64::from(w.div_ceil(bw)),
             u64::from(h.div_ceil(bh)),
@@ -400,15 +408,6 @@ impl TextureDesc {
 pub struct BufferDesc {
     /// Size in bytes.
     pub size: u64,
-}
-
-/// What a resource is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ResourceKind {
-    /// A texture.
-    Texture(TextureDesc),
-    /// A buffer.
-    Buffer(BufferDesc),
 }
 
 /// A clear value: colour, depth, or depth and stencil.
@@ -641,449 +640,5 @@ impl Access {
     /// Whether the access needs the attachment's prior contents.
     pub fn reads_prior(self) -> bool {
         matches!(self, Access::ReadWrite | Access::Read)
-    }
-}
-
-/// Type of a pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PassKind {
-    /// Draws into attachments.
-    Render,
-    /// Dispatches compute work.
-    Compute,
-    /// Copies between resources.
-    Copy,
-}
-
-impl PassKind {
-    /// The description's name of the pass type.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PassKind::Render => "render",
-            PassKind::Compute => "compute",
-            PassKind::Copy => "copy",
-        }
-    }
-}
-
-/// A colour attachment of a render pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ColorAttachment {
-    /// The attached texture.
-    pub resource: ResourceId,
-    /// The attached mip and layer.
-    pub sub: Subresource,
-    /// How the pass uses it.
-    pub access: Access,
-    /// The access's own clear value, if any.
-    pub clear: Option<ClearValue>,
-    /// Single-sampled texture the attachment resolves into (its mip 0 of layer 0; layers
-    /// `0 .. N` in a pass of N views).
-    pub resolve: Option<ResourceId>,
-}
-
-impl ColorAttachment {
-    /// The attachment slot of view `view`.
-    #[inline]
-    pub(crate) fn slot(&self, view: u32) -> AttachmentDecl {
-        AttachmentDecl {
-            resource: self.resource,
-            sub: self.sub.in_view(view),
-            access: self.access,
-            clear: self.clear,
-            resolve: self.resolve,
-            is_depth: false,
-            view,
-        }
-    }
-}
-
-/// The depth/stencil attachment of a render pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct DepthAttachment {
-    /// The attached texture.
-    pub resource: ResourceId,
-    /// The attached mip and layer.
-    pub sub: Subresource,
-    /// How the pass uses it.
-    pub access: Access,
-    /// The access's own clear value, if any.
-    pub clear: Option<ClearValue>,
-}
-
-impl DepthAttachment {
-    /// The attachment slot of view `view`.
-    #[inline]
-    pub(crate) fn slot(&self, view: u32) -> AttachmentDecl {
-        AttachmentDecl {
-            resource: self.resource,
-            sub: self.sub.in_view(view),
-            access: self.access,
-            clear: self.clear,
-            resolve: None,
-            is_depth: true,
-            view,
-        }
-    }
-}
-
-/// A declared resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ResourceDecl {
-    /// Unique name.
-    pub name: Arc<str>,
-    /// Texture or buffer shape.
-    pub kind: ResourceKind,
-    /// Clear value used when an attachment access clears it.
-    pub clear: Option<ClearValue>,
-    /// Set for resources owned outside the graph.
-    pub import: Option<Import>,
-    /// Never `TextureUsages::TRANSIENT_ATTACHMENT`, even where the plan could keep the texture
-    /// on tile only ([guide](crate::guide#will-it-fit-the-tile)).
-    pub keep_memory: bool,
-    /// Set for the two halves of a history texture.
-    pub(crate) history: Option<HistoryHalf>,
-}
-
-/// The import of a history texture's `previous` half: last frame's contents, not kept.
-pub(crate) const HISTORY_PREVIOUS: Import = Import::INPUT;
-
-/// The import of a history texture's `current` half: written this frame, kept.
-pub(crate) const HISTORY_CURRENT: Import = Import::OUTPUT;
-
-/// Which half of a history texture ([`RenderGraph::history_texture`](crate::RenderGraph::history_texture))
-/// a resource is: the compiler refuses writes to last frame's half and explains reads of this
-/// frame's half before it is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum HistoryHalf {
-    /// `NAME.previous`: last frame's contents, only read.
-    Previous,
-    /// `NAME.current`: this frame's contents, written by this frame's passes.
-    Current,
-}
-
-/// An entry of a pass's lists: a whole resource, or a range of a texture's subresources.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Entry {
-    /// The resource.
-    pub resource: ResourceId,
-    /// The subresources named ([`SubresourceRange::ALL`] for a whole texture and for buffers).
-    pub range: SubresourceRange,
-    /// For a uniform or storage buffer: the bytes one binding sees (the per-object pattern binds
-    /// 256 B of a large buffer at a dynamic offset); `None`: the whole buffer. The plan's
-    /// `max_uniform_buffer_binding_size` / `max_storage_buffer_binding_size` come from it.
-    pub binding_size: Option<u64>,
-}
-
-impl Entry {
-    /// The whole resource.
-    pub fn whole(resource: ResourceId) -> Self {
-        Entry {
-            resource,
-            range: SubresourceRange::ALL,
-            binding_size: None,
-        }
-    }
-
-    /// A buffer of which one binding sees `binding_size` bytes.
-    pub fn sliced(resource: ResourceId, binding_size: u64) -> Self {
-        Entry {
-            binding_size: Some(binding_size),
-            ..Entry::whole(resource)
-        }
-    }
-
-    /// One subresource of a texture.
-    pub fn one(resource: ResourceId, sub: Subresource) -> Self {
-        Entry {
-            resource,
-            range: SubresourceRange::one(sub),
-            binding_size: None,
-        }
-    }
-}
-
-impl ResourceDecl {
-    /// Subresources of the resource: mips × layers of a texture, one for a buffer.
-    #[inline]
-    pub fn subresource_count(&self) -> u32 {
-        match self.kind {
-            ResourceKind::Texture(t) => t.subresource_count(),
-            ResourceKind::Buffer(_) => 1,
-        }
-    }
-}
-
-/// A declared pass, owned: its type and every access. What
-/// [`RenderGraph::from_declarations`](crate::RenderGraph::from_declarations) takes and
-/// [`PassRef::to_decl`](crate::decl::PassRef::to_decl) gives; a graph stores its passes in
-/// [`Passes`](crate::decl::Passes).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct PassDecl {
-    /// Unique name.
-    pub name: Arc<str>,
-    /// Render, compute or copy.
-    pub kind: PassKind,
-    /// Colour attachments in slot order.
-    pub color: Vec<ColorAttachment>,
-    /// Depth/stencil attachment.
-    pub depth: Option<DepthAttachment>,
-    /// Textures read by a shader.
-    pub sample: Vec<Entry>,
-    /// Textures read at the same pixel an earlier pass wrote (framebuffer fetch).
-    pub input: Vec<Entry>,
-    /// Storage resources read.
-    pub storage_read: Vec<Entry>,
-    /// Storage resources overwritten entirely.
-    pub storage_write: Vec<Entry>,
-    /// Storage resources read and written.
-    pub storage_read_write: Vec<Entry>,
-    /// Copy sources.
-    pub copy_src: Vec<Entry>,
-    /// Copy destinations, overwritten entirely.
-    pub copy_dst: Vec<Entry>,
-    /// Buffers bound as uniform buffers.
-    pub uniform: Vec<Entry>,
-    /// Buffers bound as vertex buffers.
-    pub vertex: Vec<Entry>,
-    /// Buffers bound as index buffers.
-    pub index: Vec<Entry>,
-    /// Buffers read as indirect draw or dispatch arguments.
-    pub indirect: Vec<Entry>,
-    /// Buffers overwritten entirely by bytes from the CPU, in frame order (copy passes:
-    /// [`PassContext::upload`](crate::PassContext::upload)).
-    pub upload: Vec<Entry>,
-    /// Keeps the pass alive even if nobody reads its outputs.
-    pub side_effects: bool,
-    /// Pins the pass: restructuring moves no pass across it, for work the graph cannot see
-    /// ([guide](crate::guide#restructuring)).
-    pub keep_order: bool,
-    /// A multiview render pass of this many views: each attachment names layers
-    /// `layer .. layer + N` ([guide](crate::guide#multiview)); `None` for one view.
-    pub multiview: Option<u32>,
-}
-
-impl PassDecl {
-    /// A pass that accesses nothing yet.
-    pub fn new(name: Arc<str>, kind: PassKind) -> Self {
-        PassDecl {
-            name,
-            kind,
-            color: Vec::new(),
-            depth: None,
-            sample: Vec::new(),
-            input: Vec::new(),
-            storage_read: Vec::new(),
-            storage_write: Vec::new(),
-            storage_read_write: Vec::new(),
-            copy_src: Vec::new(),
-            copy_dst: Vec::new(),
-            uniform: Vec::new(),
-            vertex: Vec::new(),
-            index: Vec::new(),
-            indirect: Vec::new(),
-            upload: Vec::new(),
-            side_effects: false,
-            keep_order: false,
-            multiview: None,
-        }
-    }
-}
-
-/// How a pass uses an entry of one of its lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ListAccess {
-    /// Read by a shader.
-    Sample,
-    /// Read at the same pixel an earlier pass wrote.
-    Input,
-    /// Storage read.
-    StorageRead,
-    /// Storage write of the whole entry.
-    StorageWrite,
-    /// Storage read and write.
-    StorageReadWrite,
-    /// Copy source.
-    CopySrc,
-    /// Copy destination, overwritten entirely.
-    CopyDst,
-    /// Uniform buffer.
-    Uniform,
-    /// Vertex buffer.
-    Vertex,
-    /// Index buffer.
-    Index,
-    /// Indirect draw or dispatch arguments.
-    Indirect,
-    /// Bytes from the CPU overwriting the whole buffer where the pass stands in the frame.
-    Upload,
-}
-
-impl ListAccess {
-    /// Every list, in the order of the description's fields.
-    pub const ALL: [ListAccess; 12] = [
-        ListAccess::Sample,
-        ListAccess::Input,
-        ListAccess::StorageRead,
-        ListAccess::StorageWrite,
-        ListAccess::StorageReadWrite,
-        ListAccess::CopySrc,
-        ListAccess::CopyDst,
-        ListAccess::Uniform,
-        ListAccess::Vertex,
-        ListAccess::Index,
-        ListAccess::Indirect,
-        ListAccess::Upload,
-    ];
-
-    /// The description's name of the list.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ListAccess::Sample => "sample",
-            ListAccess::Input => "input",
-            ListAccess::StorageRead => "storage_read",
-            ListAccess::StorageWrite => "storage_write",
-            ListAccess::StorageReadWrite => "storage_read_write",
-            ListAccess::CopySrc => "copy_src",
-            ListAccess::CopyDst => "copy_dst",
-            ListAccess::Uniform => "uniform",
-            ListAccess::Vertex => "vertex",
-            ListAccess::Index => "index",
-            ListAccess::Indirect => "indirect",
-            ListAccess::Upload => "upload",
-        }
-    }
-
-    /// Whether the access reads the entry's prior contents.
-    pub fn reads(self) -> bool {
-        !self.overwrites()
-    }
-
-    /// Whether the access writes the entry.
-    #[inline]
-    pub fn writes(self) -> bool {
-        matches!(
-            self,
-            ListAccess::StorageWrite
-                | ListAccess::StorageReadWrite
-                | ListAccess::CopyDst
-                | ListAccess::Upload
-        )
-    }
-
-    /// Whether the access writes the whole entry without reading it first.
-    pub fn overwrites(self) -> bool {
-        matches!(
-            self,
-            ListAccess::StorageWrite | ListAccess::CopyDst | ListAccess::Upload
-        )
-    }
-
-    /// Whether the access names buffers only.
-    #[inline]
-    pub fn is_buffer_only(self) -> bool {
-        matches!(
-            self,
-            ListAccess::Uniform
-                | ListAccess::Vertex
-                | ListAccess::Index
-                | ListAccess::Indirect
-                | ListAccess::Upload
-        )
-    }
-
-    /// Whether it is a read of the kind that needs the contents in memory (a sample, a storage
-    /// read, a bound buffer): what ends a group that wrote them.
-    pub fn is_shader_read(self) -> bool {
-        matches!(
-            self,
-            ListAccess::Sample
-                | ListAccess::StorageRead
-                | ListAccess::StorageReadWrite
-                | ListAccess::Uniform
-                | ListAccess::Vertex
-                | ListAccess::Index
-                | ListAccess::Indirect
-        )
-    }
-}
-
-/// One attachment slot of a pass, colour or depth, as the compiler walks them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AttachmentDecl {
-    /// The attached texture.
-    pub resource: ResourceId,
-    /// The attached subresource.
-    pub sub: Subresource,
-    /// How the pass uses it.
-    pub access: Access,
-    /// The access's own clear value.
-    pub clear: Option<ClearValue>,
-    /// Resolve target (colour only).
-    pub resolve: Option<ResourceId>,
-    /// The depth/stencil slot.
-    pub is_depth: bool,
-    /// Which view of a multiview attachment this is (0 in a pass of one view).
-    pub view: u32,
-}
-
-impl AttachmentDecl {
-    /// The value the attachment clears to: the access's own, else the resource's, else a
-    /// fast-clear value.
-    pub fn clear_value(&self, decl: &ResourceDecl) -> ClearValue {
-        self.clear
-            .or(decl.clear)
-            .unwrap_or_else(|| match decl.kind {
-                ResourceKind::Texture(t) => ClearValue::fast_default(t.format),
-                ResourceKind::Buffer(_) => ClearValue::Color([0.0; 4]),
-            })
-    }
-
-    /// The subresource the attachment resolves into: mip 0 of layer `view`.
-    pub fn resolve_subresource(&self) -> Subresource {
-        Subresource {
-            mip: 0,
-            layer: self.view,
-        }
-    }
-}
-
-impl PassDecl {
-    /// One of the pass's lists.
-    #[inline]
-    pub fn list(&self, access: ListAccess) -> &[Entry] {
-        match access {
-            ListAccess::Sample => &self.sample,
-            ListAccess::Input => &self.input,
-            ListAccess::StorageRead => &self.storage_read,
-            ListAccess::StorageWrite => &self.storage_write,
-            ListAccess::StorageReadWrite => &self.storage_read_write,
-            ListAccess::CopySrc => &self.copy_src,
-            ListAccess::CopyDst => &self.copy_dst,
-            ListAccess::Uniform => &self.uniform,
-            ListAccess::Vertex => &self.vertex,
-            ListAccess::Index => &self.index,
-            ListAccess::Indirect => &self.indirect,
-            ListAccess::Upload => &self.upload,
-        }
-    }
-
-    pub(crate) fn list_mut(&mut self, access: ListAccess) -> &mut Vec<Entry> {
-        match access {
-            ListAccess::Sample => &mut self.sample,
-            ListAccess::Input => &mut self.input,
-            ListAccess::StorageRead => &mut self.storage_read,
-            ListAccess::StorageWrite => &mut self.storage_write,
-            ListAccess::StorageReadWrite => &mut self.storage_read_write,
-            ListAccess::CopySrc => &mut self.copy_src,
-            ListAccess::CopyDst => &mut self.copy_dst,
-            ListAccess::Uniform => &mut self.uniform,
-            ListAccess::Vertex => &mut self.vertex,
-            ListAccess::Index => &mut self.index,
-            ListAccess::Indirect => &mut self.indirect,
-            ListAccess::Upload => &mut self.upload,
-        }
     }
 }

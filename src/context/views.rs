@@ -162,7 +162,7 @@ mod tests {
     use super::*;
     use wgpu::TextureViewDimension as D;
 
-    fn texture(mips: u32, layers: u32, (width, height): (u32, u32)) -> TextureDesc {
+    fn texture(mips: u32, layers: u32, width: u32, height: u32) -> TextureDesc {
         TextureDesc {
             width,
             height,
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn each_shader_read_is_classified_by_the_view_it_gets() {
-        let array = texture(1, 4, (64, 32));
+        let array = texture(1, 4, 64, 32);
         let all = SubresourceRange::ALL;
         assert_eq!(ViewKind::of(array, all, None), None);
         let one = |l| range(None, Some((l, 1)));
@@ -196,19 +196,19 @@ mod tests {
             ViewKind::of(array, some(1), None),
             Some(ViewKind::RangePast0)
         );
-        let mips = texture(3, 1, (64, 64));
+        let mips = texture(3, 1, 64, 64);
         assert_eq!(ViewKind::of(mips, all, None), None);
         assert_eq!(ViewKind::of(mips, range(Some((0, 1)), None), None), None);
         let mip1 = range(Some((1, 1)), None);
         assert_eq!(ViewKind::of(mips, mip1, None), Some(ViewKind::MipPast0));
-        let six = texture(1, 6, (32, 32));
+        let six = texture(1, 6, 32, 32);
         assert_eq!(
             ViewKind::of(six, all, None),
             Some(ViewKind::SixLayersAsArray)
         );
         assert_eq!(ViewKind::of(six, all, Some(D::Cube)), Some(ViewKind::Cube));
         // Six layers that are not square are an ordinary array.
-        assert_eq!(ViewKind::of(texture(1, 6, (64, 32)), all, None), None);
+        assert_eq!(ViewKind::of(texture(1, 6, 64, 32), all, None), None);
         // Multisampled textures are read whole, texel by texel.
         let msaa = TextureDesc {
             samples: 4,

@@ -20,25 +20,18 @@ impl RenderGraph<'_> {
     /// holds zeros). In the graph the pair is two imports, `NAME.previous` (preserved, discarded
     /// after the frame) and `NAME.current` (undefined, kept), and that is how JSON describes it.
     pub fn history_texture(&mut self, name: &str, desc: TextureDesc) -> History {
-        let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
-            let name = self.resource_name(&format!("{name}.{suffix}"));
-            let index = self.push_resource(ResourceDecl {
-                name,
-                kind: ResourceKind::Texture(desc),
-                clear: None,
-                import: Some(import),
-                keep_memory: false,
-                history: Some(half),
-            });
-            TextureHandle {
-                graph: self.id,
-                index,
-            }
-        };
-        let previous = half("previous", HISTORY_PREVIOUS, HistoryHalf::Previous);
-        let current = half("current", HISTORY_CURRENT, HistoryHalf::Current);
-        self.histories.push((previous.index, current.index));
-        History { previous, current }
+        let [previous, current] = self.history_pair(name, ResourceKind::Texture(desc));
+        let graph = self.id;
+        History {
+            previous: TextureHandle {
+                graph,
+                index: previous,
+            },
+            current: TextureHandle {
+                graph,
+                index: current,
+            },
+        }
     }
 
     /// Declares a history buffer: graph-owned bytes that live from one frame to the next (the
@@ -54,25 +47,38 @@ impl RenderGraph<'_> {
     /// imports, `NAME.previous` (preserved, discarded after the frame) and `NAME.current`
     /// (undefined, kept), and that is how JSON describes it.
     pub fn history_buffer(&mut self, name: &str, size: u64) -> HistoryBuffer {
+        let kind = ResourceKind::Buffer(BufferDesc { size });
+        let [previous, current] = self.history_pair(name, kind);
+        let graph = self.id;
+        HistoryBuffer {
+            previous: BufferHandle {
+                graph,
+                index: previous,
+            },
+            current: BufferHandle {
+                graph,
+                index: current,
+            },
+        }
+    }
+
+    /// Declares the two halves of a history, `NAME.previous` and `NAME.current`.
+    fn history_pair(&mut self, name: &str, kind: ResourceKind) -> [ResourceId; 2] {
         let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
             let name = self.resource_name(&format!("{name}.{suffix}"));
-            let index = self.push_resource(ResourceDecl {
+            self.push_resource(ResourceDecl {
                 name,
-                kind: ResourceKind::Buffer(BufferDesc { size }),
+                kind,
                 clear: None,
                 import: Some(import),
                 keep_memory: false,
                 history: Some(half),
-            });
-            BufferHandle {
-                graph: self.id,
-                index,
-            }
+            })
         };
         let previous = half("previous", HISTORY_PREVIOUS, HistoryHalf::Previous);
         let current = half("current", HISTORY_CURRENT, HistoryHalf::Current);
-        self.histories.push((previous.index, current.index));
-        HistoryBuffer { previous, current }
+        self.histories.push((previous, current));
+        [previous, current]
     }
 
     /// History pairs declared with [`history_texture`](Self::history_texture) and

@@ -28,11 +28,13 @@
 //! }
 //! ```
 
+mod bound;
 mod device;
 mod fullscreen;
 mod readback;
 mod views;
 
+pub use bound::BoundRenderPass;
 pub use device::{
     BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, ParseBackendError,
     instance_descriptor, open_device, open_device_with,

@@ -5,6 +5,7 @@
 mod common;
 
 mod binding_sizes;
+mod bound_pass;
 mod buffers;
 mod compile_errors;
 mod compile_scenarios;

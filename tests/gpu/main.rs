@@ -5,6 +5,7 @@
 mod support;
 
 mod bad_input;
+mod bound;
 mod buffers;
 mod bundles;
 mod context;

@@ -71,9 +71,8 @@ pub(super) fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<(u64,
     if let Some(clear) = r.clear {
         check_clear_fits(None, name, t.format, clear)?;
     }
-    // The texel size and block shape once, for every mip.
+    // The texel size once, for every mip.
     let texel = texel_size(name, &t)?;
-    let block = t.format.block_dimensions();
     let overflow = || {
         invalid(format!(
             "{}x{}x{} texels overflow a 64-bit byte count",
@@ -83,7 +82,7 @@ pub(super) fn validate_texture(r: &ResourceDecl, t: TextureDesc) -> Result<(u64,
     let mut total = 0u64;
     let mut base = 0u64;
     for mip in 0..t.mips {
-        let one = t.mip_bytes(texel, block, mip).ok_or_else(overflow)?;
+        let one = t.mip_bytes(texel, mip).ok_or_else(overflow)?;
         if mip == 0 {
             base = one;
         }

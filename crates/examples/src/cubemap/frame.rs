@@ -6,7 +6,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
-use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, mip_chain_len};
+use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, mip_chain_len};
 use tilegraph::wgpu;
 use tilegraph::{Access, Import, RenderGraph, TextureDesc, TextureHandle};
 
@@ -144,45 +144,40 @@ impl CubemapFrame {
                 .layers(FACES)
                 .mips(this.mips),
         );
+        // Each pass declares its bind group with its reads (`bound()`): one name per resource.
         for face in 0..FACES {
-            let uniform = &this.faces[face as usize];
             graph
                 .add_render_pass(&format!("capture_{face}"))
                 .color(cube.layer(face), Access::Write)
-                .execute(move |pass, ctx| this.capture.draw(pass, ctx, binds, &[uniform.into()]));
+                .bound()
+                .bind(&this.faces[face as usize])
+                .execute(move |pass, ctx, bindings| this.capture.draw(pass, ctx, binds, bindings));
         }
         for mip in 1..this.mips {
             for face in 0..FACES {
-                let uniform = &this.faces[face as usize];
-                // Filtering reads the larger mip of every face (across the cube's edges).
-                let mut pass = graph.add_render_pass(&format!("mip_{mip}_{face}"));
-                for source in 0..FACES {
-                    pass = pass.sample(cube.subresource(mip - 1, source));
-                }
-                pass.color(cube.subresource(mip, face), Access::Write)
-                    .execute(move |pass, ctx| {
-                        let bindings = [
-                            uniform.into(),
-                            Binding::MipAs(cube, mip - 1, wgpu::TextureViewDimension::Cube),
-                            sampler.into(),
-                        ];
-                        this.downsample.draw(pass, ctx, binds, &bindings)
+                // Filtering reads the larger mip of every face (across the cube's edges), through
+                // a cube view of that mip.
+                graph
+                    .add_render_pass(&format!("mip_{mip}_{face}"))
+                    .color(cube.subresource(mip, face), Access::Write)
+                    .bound()
+                    .bind(&this.faces[face as usize])
+                    .sample_as(cube.mips(mip - 1..mip), wgpu::TextureViewDimension::Cube)
+                    .bind(sampler)
+                    .execute(move |pass, ctx, bindings| {
+                        this.downsample.draw(pass, ctx, binds, bindings)
                     });
             }
         }
+        // The context's whole view of a layered texture is an array; sample a cube.
         graph
             .add_render_pass("shade")
-            .sample(cube)
             .color(output, Access::Write)
-            .execute(move |pass, ctx| {
-                // The context's whole view of a layered texture is an array; sample a cube.
-                let bindings = [
-                    (&this.view).into(),
-                    Binding::TextureAs(cube, wgpu::TextureViewDimension::Cube),
-                    sampler.into(),
-                ];
-                this.shade.draw(pass, ctx, binds, &bindings)
-            });
+            .bound()
+            .bind(&this.view)
+            .sample_as(cube, wgpu::TextureViewDimension::Cube)
+            .bind(sampler)
+            .execute(move |pass, ctx, bindings| this.shade.draw(pass, ctx, binds, bindings));
         (graph, CubemapHandles { output, cube })
     }
 }

@@ -190,20 +190,26 @@ impl PostFrame {
             TextureDesc::new(HDR_FORMAT, half.0, half.1).mips(mips),
         );
 
-        // Ray traced: a full-screen triangle writes every pixel of both targets.
+        // Ray traced: a full-screen triangle writes every pixel of both targets. Each pass
+        // declares its bind group with its reads (`bound()`): one name per resource.
         graph
             .add_render_pass("scene")
             .color(hdr, Access::Write)
             .color(motion, Access::Write)
-            .execute(move |pass, ctx| this.scene.draw(pass, ctx, binds, &[(&this.camera).into()]));
+            .bound()
+            .bind(&this.camera)
+            .execute(move |pass, ctx, bindings| this.scene.draw(pass, ctx, binds, bindings));
         let previous = history.previous;
         graph
             .add_render_pass("taa")
+            .color(history.current, Access::Write)
+            .bound()
+            .bind(&this.taa_params)
             .sample(hdr)
             .sample(motion)
             .sample(previous)
-            .color(history.current, Access::Write)
-            .execute(move |pass, ctx| {
+            .bind(sampler)
+            .execute(move |pass, ctx, bindings| {
                 // The graph knows whether the history survived (first frame, resize).
                 let valid = if ctx.history_valid(previous) {
                     1.0f32
@@ -213,57 +219,43 @@ impl PostFrame {
                 let flag = [valid, 0.0, 0.0, 0.0];
                 ctx.queue()
                     .write_buffer(&this.taa_params, 0, bytemuck::bytes_of(&flag));
-                let bindings = [
-                    (&this.taa_params).into(),
-                    hdr.into(),
-                    motion.into(),
-                    previous.into(),
-                    sampler.into(),
-                ];
-                this.taa.draw(pass, ctx, binds, &bindings)
+                this.taa.draw(pass, ctx, binds, bindings)
             });
         let resolved = history.current;
         graph
             .add_render_pass("bloom_prefilter")
-            .sample(resolved)
             .color(bloom.mip(0), Access::Write)
-            .execute(move |pass, ctx| {
-                this.prefilter
-                    .draw(pass, ctx, binds, &[resolved.into(), sampler.into()])
-            });
+            .bound()
+            .sample(resolved)
+            .bind(sampler)
+            .execute(move |pass, ctx, bindings| this.prefilter.draw(pass, ctx, binds, bindings));
         for mip in 1..mips {
-            let (src, dst) = (bloom.mip(mip - 1), bloom.mip(mip));
             graph
                 .add_render_pass(&format!("bloom_down_{mip}"))
-                .sample(src)
-                .color(dst, Access::Write)
-                .execute(move |pass, ctx| {
-                    this.down
-                        .draw(pass, ctx, binds, &[src.into(), sampler.into()])
-                });
+                .color(bloom.mip(mip), Access::Write)
+                .bound()
+                .sample(bloom.mip(mip - 1))
+                .bind(sampler)
+                .execute(move |pass, ctx, bindings| this.down.draw(pass, ctx, binds, bindings));
         }
         // Up the chain: each mip adds the (already summed) smaller one onto its own downsample.
         for mip in (0..mips.saturating_sub(1)).rev() {
-            let (src, dst) = (bloom.mip(mip + 1), bloom.mip(mip));
             graph
                 .add_render_pass(&format!("bloom_up_{mip}"))
-                .sample(src)
-                .color(dst, Access::ReadWrite)
-                .execute(move |pass, ctx| {
-                    this.up
-                        .draw(pass, ctx, binds, &[src.into(), sampler.into()])
-                });
+                .color(bloom.mip(mip), Access::ReadWrite)
+                .bound()
+                .sample(bloom.mip(mip + 1))
+                .bind(sampler)
+                .execute(move |pass, ctx, bindings| this.up.draw(pass, ctx, binds, bindings));
         }
-        let glow = bloom.mip(0);
         graph
             .add_render_pass("tonemap")
-            .sample(resolved)
-            .sample(glow)
             .color(output, Access::Write)
-            .execute(move |pass, ctx| {
-                let bindings = [resolved.into(), glow.into(), sampler.into()];
-                this.tonemap.draw(pass, ctx, binds, &bindings)
-            });
+            .bound()
+            .sample(resolved)
+            .sample(bloom.mip(0))
+            .bind(sampler)
+            .execute(move |pass, ctx, bindings| this.tonemap.draw(pass, ctx, binds, bindings));
         (
             graph,
             PostHandles {
