@@ -22,6 +22,8 @@ const FILE_LIMIT: usize = 900;
 const TEST_FILE_LIMIT: usize = 1_500;
 const FN_LIMIT: usize = 80;
 const PARAM_LIMIT: usize = 5;
+/// Clippy's lint against many parameters, spelled in two pieces so this file does not match itself.
+const TOO_MANY: &str = concat!("too_many", "_arguments");
 
 /// The directories read, relative to the workspace root, and whether the function rules apply there.
 const AREAS: &[(&str, bool)] = &[
@@ -160,8 +162,10 @@ fn count_area(root: &Path, area: &str, functions: bool) -> Result<Counts, String
         for (n, line) in text.lines().enumerate() {
             let code = line.trim_start();
             if !code.starts_with("//")
-                && code.contains("allow(")
-                && code.contains("too_many_arguments")
+                && (code.contains("#[allow(")
+                    || code.contains("#![allow(")
+                    || code.contains("#[expect("))
+                && code.contains(TOO_MANY)
             {
                 counts.allows.push(format!("{rel}:{}", n + 1));
             }
