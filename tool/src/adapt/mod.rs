@@ -24,7 +24,7 @@
 //!   values to the precision of the original.
 //!
 //! - **Multisampled textures that shaders read**, where the adapter cannot keep one (wgpu 30's
-//!   GL backend on Mesa; see [`Gpu::sampled_multisample_textures_work`]): no adaptation reads
+//!   GL backend on Mesa; see [`Gpu::sampled_multisample_textures_work`](crate::headless::Gpu::sampled_multisample_textures_work)): no adaptation reads
 //!   the samples faithfully, so a pass that samples one, or copies one with a draw, is refused.
 //!
 //! Each change is named in a note that `tilegraph run` prints. What cannot be adapted is an
