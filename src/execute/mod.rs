@@ -49,6 +49,7 @@ mod pool;
 mod prepare;
 mod quirks;
 
+#[cfg(feature = "helpers")]
 pub(crate) use quirks::{FullScreenDraw, full_screen_pipeline};
 mod record;
 mod recorder;
