@@ -6,6 +6,7 @@ mod views;
 
 use crate::context::{ViewDefects, ViewKind};
 pub(super) use probe::BindingDefects;
+#[cfg(feature = "helpers")]
 pub(crate) use probe::{FullScreenDraw, pipeline as full_screen_pipeline};
 
 use super::ExecutorOptions;
