@@ -6,7 +6,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
-use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, mip_chain_len};
+use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, mip_chain_len};
 use tilegraph::wgpu;
 use tilegraph::{Access, Import, RenderGraph, TextureDesc, TextureHandle};
 
@@ -155,17 +155,22 @@ impl CubemapFrame {
         }
         for mip in 1..this.mips {
             for face in 0..FACES {
-                // Filtering reads the larger mip of every face (across the cube's edges), through
-                // a cube view of that mip.
-                graph
-                    .add_render_pass(&format!("mip_{mip}_{face}"))
-                    .color(cube.subresource(mip, face), Access::Write)
-                    .bound()
-                    .bind(&this.faces[face as usize])
-                    .sample_as(cube.mips(mip - 1..mip), wgpu::TextureViewDimension::Cube)
-                    .bind(sampler)
-                    .execute(move |pass, ctx, bindings| {
-                        this.downsample.draw(pass, ctx, binds, bindings)
+                let uniform = &this.faces[face as usize];
+                // Filtering reads the larger mip of every face (across the cube's edges). Each
+                // face is declared on its own: GL binds a range of layers only as a whole texture,
+                // so the pass binds that mip as a cube itself (the plain builder's way).
+                let mut pass = graph.add_render_pass(&format!("mip_{mip}_{face}"));
+                for source in 0..FACES {
+                    pass = pass.sample(cube.subresource(mip - 1, source));
+                }
+                pass.color(cube.subresource(mip, face), Access::Write)
+                    .execute(move |pass, ctx| {
+                        let bindings = [
+                            uniform.into(),
+                            Binding::MipAs(cube, mip - 1, wgpu::TextureViewDimension::Cube),
+                            sampler.into(),
+                        ];
+                        this.downsample.draw(pass, ctx, binds, &bindings)
                     });
             }
         }
