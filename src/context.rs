@@ -8,7 +8,7 @@ mod views;
 
 pub(crate) use views::{ViewDefects, ViewKind};
 
-use crate::passes::PassRef;
+use crate::decl::PassRef;
 use crate::resource::{
     BufferHandle, ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource,
     SubresourceRange, TextureHandle, TextureRef,

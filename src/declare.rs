@@ -11,8 +11,9 @@ use fingerprint::Fingerprint;
 pub use history::{History, HistoryBuffer};
 
 use crate::context::{PassContext, PassError};
+use crate::decl::Passes;
+use crate::decl::passes::LastPass;
 use crate::hash::name_hash;
-use crate::passes::{LastPass, Passes};
 use crate::resource::{
     Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry, Import,
     ListAccess, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,

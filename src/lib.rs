@@ -178,7 +178,6 @@ pub mod helpers;
 mod html;
 mod ids;
 mod options;
-mod passes;
 pub mod plan;
 #[cfg(feature = "profiler")]
 pub mod profiler;

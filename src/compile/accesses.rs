@@ -4,7 +4,7 @@
 
 use super::compiler::emptied;
 use super::restructure::pass_key;
-use crate::passes::{PassRef, Passes};
+use crate::decl::{PassRef, Passes};
 use crate::resource::{
     AttachmentDecl, Entry, ListAccess, PassKind, ResourceDecl, ResourceId, ResourceKind,
 };

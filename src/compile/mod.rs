@@ -49,11 +49,11 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
+use crate::decl::Passes;
 use crate::declare::{NameHashes, RenderGraph};
 use crate::error::GraphError;
 use crate::hash::FastHasher;
 use crate::options::CompileOptions;
-use crate::passes::Passes;
 use crate::plan::CompiledGraph;
 use crate::resource::ResourceDecl;
 

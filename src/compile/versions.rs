@@ -7,8 +7,8 @@ use super::compiler::{emptied, hand_over};
 use super::subresources::SubTable;
 use super::traffic::PassBytes;
 use super::validate::Checked;
+use crate::decl::Passes;
 use crate::error::GraphError;
-use crate::passes::Passes;
 use crate::plan::{DependencyAccess, Reads};
 use crate::resource::{
     Access, HistoryHalf, ImportAfter, ImportContents, PassId, ResourceDecl, ResourceId, Subresource,

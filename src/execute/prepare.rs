@@ -6,8 +6,8 @@ use super::lower::{ExecGroup, lower};
 use super::parallel::Chunks;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::context::ViewKind;
+use crate::decl::PassRef;
 use crate::options::CompileOptions;
-use crate::passes::PassRef;
 use crate::plan::CompiledGraph;
 use crate::resource::{ResourceId, ResourceKind, Subresource, SubresourceRange};
 

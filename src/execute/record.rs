@@ -9,8 +9,8 @@ use super::recorder::{Frame, Recorder};
 use super::tables::{Slot, Tables};
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor};
+use crate::decl::Passes;
 use crate::declare::{PassCallback, RenderGraph};
-use crate::passes::Passes;
 use crate::plan::CompiledGraph;
 use crate::resource::ResourceDecl;
 

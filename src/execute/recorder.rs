@@ -9,7 +9,7 @@ use super::tables::Tables;
 use super::timer::{DynTimer, GroupScope, TimedGroup};
 use super::timing::FrameQueries;
 use crate::context::Views;
-use crate::passes::Passes;
+use crate::decl::Passes;
 use crate::resource::{PassId, PassKind, Subresource};
 
 /// What recording a group reads: the same for every group of the frame, and shared by every

@@ -6,7 +6,7 @@ use super::imports::Imports;
 use super::pool::{Pool, TextureViews};
 use super::quirks::Quirks;
 use crate::context::{FrameResources, PassContext, RenderTarget, Views};
-use crate::passes::PassRef;
+use crate::decl::PassRef;
 use crate::resource::{ResourceDecl, ResourceId, Subresource, SubresourceRange};
 
 /// Where this frame finds a resource.

@@ -7,9 +7,9 @@ use super::naive::NaiveSources;
 use super::{
     Dependency, Group, PassPlan, PhysicalResource, ResourcePlan, Restructuring, Traffic, Warning,
 };
+use crate::decl::{PassRef, Passes};
 use crate::ids::GroupId;
 use crate::options::CompileOptions;
-use crate::passes::{PassRef, Passes};
 use crate::resource::{PassId, PassKind, ResourceDecl, ResourceId};
 
 /// The compiled frame: every decision, ready to execute, serialize or explain.

@@ -5,7 +5,7 @@ use super::{
     AttachmentPlan, CompiledGraph, Group, GroupBreak, LoadOp, LoadReason, StoreOp, StoreReason,
     color_bytes_per_sample,
 };
-use crate::passes::PassRef;
+use crate::decl::PassRef;
 use crate::resource::{Access, AttachmentDecl, PassId, ResourceDecl, ResourceKind};
 
 /// What the naive plan needs of the compiled versions: per attachment slot of every pass (slots of

@@ -2,9 +2,9 @@
 //! per live pass, so that a shortfall names the first declared pass that needs more.
 
 use super::{CompiledGraph, ResourceUsage};
+use crate::decl::PassRef;
 use crate::format::format_name;
 use crate::options::PlanLimits;
-use crate::passes::PassRef;
 use crate::resource::{
     Access, ListAccess, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
 };

@@ -6,7 +6,7 @@ use std::path::Path;
 /// The layers of lib.rs, bottom first.
 pub(crate) const LAYERS: [&[&str]; 10] = [
     &["ids", "hash", "format", "error", "tile", "tile_custom"],
-    &["resource", "decl", "passes"],
+    &["resource", "decl"],
     &["context"],
     &["declare"],
     &["description", "options"],

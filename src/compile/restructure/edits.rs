@@ -5,7 +5,7 @@ use super::{NONE, ReadersOf};
 use crate::compile::subresources::SubTable;
 use crate::compile::versions::{VersionId, Versions};
 use crate::compile::{Decls, Frame};
-use crate::passes::Passes;
+use crate::decl::Passes;
 use crate::plan::Restructuring;
 use crate::resource::{ImportAfter, PassId, PassKind, ResourceId, ResourceKind, SubresourceRange};
 

@@ -8,9 +8,9 @@ use super::Source;
 use super::accesses::{Accesses, Lists};
 use super::compiler::emptied;
 use super::subresources::SubTable;
+use crate::decl::{PassRef, Passes};
 use crate::error::GraphError;
 use crate::hash::NAMED;
-use crate::passes::{PassRef, Passes};
 use crate::plan::subresource_bytes;
 use crate::resource::{
     AttachmentDecl, Entry, ListAccess, ResourceDecl, ResourceId, Subresource, SubresourceRange,
