@@ -1,6 +1,7 @@
 //! Full-screen passes: one triangle (or, over several views, one quad) with a shared vertex
 //! stage, the fragment stage reading bind group 0.
 
+use super::views::for_views;
 use super::{BindGroupCache, Binding};
 use crate::context::{PassContext, PassError, Views};
 
@@ -262,12 +263,7 @@ impl FullscreenViews {
     /// multiview, or one view of it (an ordinary pass counts as view 0). It draws 6 vertices
     /// (a quad), not [`FullscreenPipeline::draw_with`]'s triangle: use [`draw`](Self::draw).
     pub fn pipeline(&self, views: Views) -> Result<&FullscreenPipeline, PassError> {
-        let found = match views {
-            Views::Multiview { .. } => self.multiview.as_ref(),
-            Views::PerView { view, .. } => self.per_view.get(view as usize),
-            Views::One => self.per_view.first(),
-        };
-        found.ok_or_else(|| {
+        for_views(self.multiview.as_ref(), &self.per_view, views).ok_or_else(|| {
             format!(
                 "no full-screen pipeline for a pass recorded as {views:?}: made for {} views",
                 self.per_view.len()

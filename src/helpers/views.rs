@@ -141,12 +141,7 @@ impl ViewPipelines {
     /// The pipeline for the way a pass is being recorded: multiview, or one view of it (an
     /// ordinary pass counts as view 0).
     pub fn get(&self, views: Views) -> Result<&wgpu::RenderPipeline, PassError> {
-        let found = match views {
-            Views::Multiview { .. } => self.multiview.as_ref(),
-            Views::PerView { view, .. } => self.per_view.get(view as usize),
-            Views::One => self.per_view.first(),
-        };
-        found.ok_or_else(|| {
+        for_views(self.multiview.as_ref(), &self.per_view, views).ok_or_else(|| {
             format!(
                 "no pipeline for a pass recorded as {views:?}: made for {} views{}",
                 self.per_view.len(),
@@ -215,6 +210,20 @@ fn one_view_source(source: &str) -> Result<String, String> {
         &source[cut_end..body],
         &source[body..]
     ))
+}
+
+/// Of pipelines made for a multiview pass and for each of its views, the one for the way a pass
+/// is being recorded (an ordinary pass counts as view 0).
+pub(super) fn for_views<'p, T>(
+    multiview: Option<&'p T>,
+    per_view: &'p [T],
+    views: Views,
+) -> Option<&'p T> {
+    match views {
+        Views::Multiview { .. } => multiview,
+        Views::PerView { view, .. } => per_view.get(view as usize),
+        Views::One => per_view.first(),
+    }
 }
 
 #[cfg(test)]
