@@ -210,7 +210,7 @@ pub use plan::graph::CompiledGraph;
 // Executing it.
 pub use execute::{
     ExecuteError, ExecuteMode, Executor, ExecutorOptions, ExecutorStats, FrameCommands, GroupTimer,
-    GroupTiming, Imports, ParseExecuteModeError, PassRecorder, PoolStats, TimedGroup,
+    GroupTiming, Imports, ParseExecuteModeError, PassRecorder, PoolStats, Recording, TimedGroup,
 };
 
 /// The README's code, compiled and run as doc tests.

@@ -1,6 +1,6 @@
 //! GPU profiling with [wgpu-profiler](https://docs.rs/wgpu-profiler) (the `profiler` feature):
 //! `wgpu_profiler::GpuProfiler` is a [`GroupTimer`], so
-//! [`Executor::execute_timed`](crate::Executor::execute_timed) opens one profiler scope per group,
+//! a frame recorded with it ([`Recording::timer`](crate::Recording::timer)) opens one profiler scope per group,
 //! named after the group (its passes joined by `+`), with one scope per pass inside it.
 //!
 //! - A render or compute group's scope is a pass query (`GpuProfiler::begin_pass_query`): its
@@ -24,7 +24,10 @@
 //! // Once: open the device with GpuProfiler::ALL_WGPU_TIMER_FEATURES where the adapter has them.
 //! let mut gpu_profiler = GpuProfiler::new(device, GpuProfilerSettings::default())?;
 //! // Every frame:
-//! let commands = executor.execute_timed(graph, plan, imports, ExecuteMode::Planned, &gpu_profiler)?;
+//! let commands = executor
+//!     .frame(graph, plan, imports, ExecuteMode::Planned)
+//!     .timer(&gpu_profiler)
+//!     .execute()?;
 //! let mut resolve = device.create_command_encoder(&Default::default());
 //! gpu_profiler.resolve_queries(&mut resolve);
 //! queue.submit(commands.into_iter().chain([resolve.finish()]));

@@ -13,7 +13,7 @@
 //! The overlay is a render pass declared like any other, after tonemapping, over the output
 //! (`read_write`: it blends over the image); egui-wgpu draws into the graph's
 //! `RenderPass<'static>`. Every frame runs under a `wgpu_profiler::GpuProfiler`
-//! (`Executor::execute_timed`): one scope per group, the passes inside; `--trace FILE` writes
+//! (`Recording::timer`): one scope per group, the passes inside; `--trace FILE` writes
 //! the last frames as a Chrome trace. Headless, the overlay shows what the plan decides and
 //! nothing that changes from run to run or mode to mode, so `--mode planned|naive|poison` give
 //! one image; `--live-overlay` adds the GPU times and the mode switch, as in a window.

@@ -70,7 +70,7 @@ impl Executor {
     fn locate_validation_error(&self, args: FrameArgs<'_, '_>) -> Option<String> {
         let index = self.prepared_index(args.plan, args.mode)?;
         let (parts, callbacks) = split(args.graph);
-        let frame = self.frame(parts, args.imports, false, None);
+        let frame = self.recorder_frame(parts, args.imports, false, None);
         for (i, group) in self.prepared[index].groups.iter().enumerate() {
             let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
             let mut encoder = self

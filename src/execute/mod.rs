@@ -72,6 +72,7 @@ pub use pool::PoolStats;
 use prepare::Prepared;
 pub(crate) use quirks::Quirks;
 use record::FrameArgs;
+pub use record::Recording;
 pub use stats::ExecutorStats;
 use tables::{LayerView, Slot};
 pub use timer::{GroupTimer, PassRecorder, TimedGroup};
@@ -606,18 +607,28 @@ impl Executor {
         imports: &Imports,
         mode: ExecuteMode,
     ) -> Result<FrameCommands, ExecuteError> {
-        let args = FrameArgs::new(graph, plan, imports, mode);
-        self.check_device()?;
-        self.record_scoped(args.timed(None))
+        self.frame(graph, plan, imports, mode).execute()
     }
 
-    /// [`execute`](Self::execute) with the caller's GPU timer around every group: `timer`
-    /// opens a scope per group in the encoder that records it (on the recording threads where
-    /// there are several), gives the group's wgpu passes their timestamp writes and opens a scope
-    /// per pass inside them ([`GroupTimer`]). The executor's own timestamps
-    /// ([`ExecutorOptions::timestamps`]) are not written for this frame. With the `profiler`
-    /// feature, a `wgpu_profiler::GpuProfiler` is such a timer (the module `tilegraph::profiler`);
-    /// resolve its queries after this call, in a command buffer submitted after these.
+    /// A frame of `plan` of `graph` to record with more than [`execute`](Self::execute)
+    /// takes: the caller's GPU timer ([`Recording::timer`]), or the caller's encoder
+    /// ([`Recording::record`]). `executor.frame(graph, plan, imports, mode).execute()` is
+    /// `executor.execute(graph, plan, imports, mode)`.
+    pub fn frame<'a, 'g>(
+        &'a mut self,
+        graph: &'a mut RenderGraph<'g>,
+        plan: &'a CompiledGraph,
+        imports: &'a Imports,
+        mode: ExecuteMode,
+    ) -> Recording<'a, 'g> {
+        Recording::new(self, FrameArgs::new(graph, plan, imports, mode))
+    }
+
+    /// [`execute`](Self::execute) with the caller's GPU timer around every group.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `executor.frame(graph, plan, imports, mode).timer(timer).execute()`"
+    )]
     pub fn execute_timed<T: GroupTimer>(
         &mut self,
         graph: &mut RenderGraph<'_>,
@@ -626,9 +637,9 @@ impl Executor {
         mode: ExecuteMode,
         timer: &T,
     ) -> Result<FrameCommands, ExecuteError> {
-        let args = FrameArgs::new(graph, plan, imports, mode);
-        self.check_device()?;
-        self.record_scoped(args.timed(Some(timer)))
+        self.frame(graph, plan, imports, mode)
+            .timer(timer)
+            .execute()
     }
 
     /// [`execute`](Self::execute), then submits the commands.
@@ -643,9 +654,11 @@ impl Executor {
         Ok(self.queue.submit(commands))
     }
 
-    /// Records `plan` of `graph` into `encoder` (the caller owns error scopes and submission),
-    /// always on the calling thread. A closure error abandons the frame: the encoder should then
-    /// be dropped, not submitted.
+    /// Records `plan` of `graph` into `encoder`.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `executor.frame(graph, plan, imports, mode).record(encoder)`"
+    )]
     pub fn record(
         &mut self,
         graph: &mut RenderGraph<'_>,
@@ -654,13 +667,14 @@ impl Executor {
         mode: ExecuteMode,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), ExecuteError> {
-        let args = FrameArgs::new(graph, plan, imports, mode);
-        self.check_device()?;
-        self.record_into(args.timed(None), encoder)
+        self.frame(graph, plan, imports, mode).record(encoder)
     }
 
-    /// [`record`](Self::record) with the caller's GPU timer around every group, as
-    /// [`execute_timed`](Self::execute_timed).
+    /// Records `plan` of `graph` into `encoder` with the caller's GPU timer around every group.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `executor.frame(graph, plan, imports, mode).timer(timer).record(encoder)`"
+    )]
     pub fn record_timed<T: GroupTimer>(
         &mut self,
         graph: &mut RenderGraph<'_>,
@@ -670,8 +684,8 @@ impl Executor {
         encoder: &mut wgpu::CommandEncoder,
         timer: &T,
     ) -> Result<(), ExecuteError> {
-        let args = FrameArgs::new(graph, plan, imports, mode);
-        self.check_device()?;
-        self.record_into(args.timed(Some(timer)), encoder)
+        self.frame(graph, plan, imports, mode)
+            .timer(timer)
+            .record(encoder)
     }
 }

@@ -193,7 +193,7 @@ impl Executor {
         let prepared = &self.prepared[index];
         let (parts, callbacks) = split(graph);
         let shares = prepared.chunks.share(callbacks);
-        let frame = self.frame(parts, imports, true, timer);
+        let frame = self.recorder_frame(parts, imports, true, timer);
         let groups = &prepared.groups[..];
         let mut results: Vec<Option<ChunkResult>> = shares.iter().map(|_| None).collect();
         workers.scope(|scope| {

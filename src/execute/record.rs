@@ -14,6 +14,74 @@ use crate::declare::{PassCallback, RenderGraph};
 use crate::plan::CompiledGraph;
 use crate::resource::ResourceDecl;
 
+/// A frame of a plan about to be recorded, from [`Executor::frame`]: add the caller's GPU timer
+/// with [`timer`](Self::timer) if there is one, then [`execute`](Self::execute) it into the
+/// executor's own command buffers or [`record`](Self::record) it into the caller's encoder.
+///
+/// ```no_run
+/// # fn frame(
+/// #     executor: &mut tilegraph::Executor,
+/// #     graph: &mut tilegraph::RenderGraph<'_>,
+/// #     plan: &tilegraph::CompiledGraph,
+/// #     imports: &tilegraph::Imports,
+/// #     encoder: &mut tilegraph::wgpu::CommandEncoder,
+/// # ) -> Result<(), tilegraph::ExecuteError> {
+/// use tilegraph::ExecuteMode;
+/// executor.frame(graph, plan, imports, ExecuteMode::Planned).record(encoder)?;
+/// # Ok(())
+/// # }
+/// ```
+#[must_use = "a frame is recorded only by `execute` or `record`"]
+pub struct Recording<'a, 'g> {
+    executor: &'a mut Executor,
+    args: FrameArgs<'a, 'g>,
+}
+
+impl<'a, 'g> Recording<'a, 'g> {
+    pub(super) fn new(executor: &'a mut Executor, args: FrameArgs<'a, 'g>) -> Self {
+        Recording { executor, args }
+    }
+
+    /// The caller's GPU timer around every group: `timer` opens a scope per group in the
+    /// encoder that records it (on the recording threads where there are several), gives the
+    /// group's wgpu passes their timestamp writes and opens a scope per pass inside them
+    /// ([`GroupTimer`](super::GroupTimer)). The executor's own timestamps
+    /// ([`ExecutorOptions::timestamps`](super::ExecutorOptions::timestamps)) are not written for
+    /// this frame. With the `profiler` feature, a `wgpu_profiler::GpuProfiler` is such a timer
+    /// (the module `tilegraph::profiler`); resolve its queries after recording, in a command
+    /// buffer submitted after the frame's.
+    pub fn timer<T: super::GroupTimer>(self, timer: &'a T) -> Self {
+        Recording {
+            args: self.args.timed(Some(timer)),
+            ..self
+        }
+    }
+
+    /// Records the frame and returns the command buffers to submit, in order, as
+    /// [`Executor::execute`] does.
+    pub fn execute(self) -> Result<super::FrameCommands, ExecuteError> {
+        self.executor.check_device()?;
+        self.executor.record_scoped(self.args)
+    }
+
+    /// Records the frame into `encoder` (the caller owns error scopes and submission), always
+    /// on the calling thread. A closure error abandons the frame: the encoder should then be
+    /// dropped, not submitted.
+    pub fn record(self, encoder: &mut wgpu::CommandEncoder) -> Result<(), ExecuteError> {
+        self.executor.check_device()?;
+        self.executor.record_into(self.args, encoder)
+    }
+}
+
+impl std::fmt::Debug for Recording<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Recording")
+            .field("mode", &self.args.mode)
+            .field("timed", &self.args.timer.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 /// A frame's command buffers in submission order.
 pub(super) struct Recorded {
     pub commands: Vec<wgpu::CommandBuffer>,
@@ -85,7 +153,7 @@ pub(super) fn split<'f, 'g>(
 impl Executor {
     /// What recording reads this frame, for `graph` and `imports`; with the caller's `timer`, or
     /// else this frame's timestamp slots when `timed`.
-    pub(super) fn frame<'f>(
+    pub(super) fn recorder_frame<'f>(
         &'f self,
         graph: GraphParts<'f>,
         imports: &'f Imports,
@@ -202,7 +270,7 @@ impl Executor {
     ) -> Result<(), ExecuteError> {
         let (parts, callbacks) = split(args.graph);
         let mut recorder = Recorder {
-            frame: self.frame(parts, args.imports, true, args.timer),
+            frame: self.recorder_frame(parts, args.imports, true, args.timer),
             encoder: &mut *encoder,
         };
         for (i, group) in self.prepared[index].groups.iter().enumerate() {

@@ -211,19 +211,31 @@ pub struct FullscreenViews {
     per_view: Vec<FullscreenPipeline>,
 }
 
+/// The fragment stage of a full-screen pass of several views ([`FullscreenViews::from_shader`]),
+/// as a wgpu descriptor names it: WGSL without a vertex stage, its entry point, and the colour
+/// targets it renders to.
+#[derive(Debug, Clone, Copy)]
+pub struct FullscreenShader<'a> {
+    /// Debug label of the shader modules and pipelines.
+    pub label: &'a str,
+    /// WGSL of the fragment stage; the struct `FullscreenVertex` and the vertex stage are added.
+    pub source: &'a str,
+    /// The fragment stage's entry point in `source`.
+    pub entry: &'a str,
+    /// The colour targets, as `wgpu::FragmentState::targets`.
+    pub targets: &'a [Option<wgpu::ColorTargetState>],
+}
+
 impl FullscreenViews {
-    /// The pipelines of a pass of `views` views whose fragment stage is the entry point
-    /// `entry` of `source` (WGSL without a vertex stage; the struct `FullscreenVertex` and the
-    /// vertex stage are added), rendering to `targets`. The bind group layout is derived from
-    /// the shader: group 0 must bind at least one resource.
-    pub fn new(
-        device: &wgpu::Device,
-        label: &str,
-        source: &str,
-        entry: &str,
-        targets: &[Option<wgpu::ColorTargetState>],
-        views: u32,
-    ) -> Self {
+    /// The pipelines of a pass of `views` views whose fragment stage is `shader`. The bind
+    /// group layout is derived from the shader: group 0 must bind at least one resource.
+    pub fn from_shader(device: &wgpu::Device, shader: &FullscreenShader<'_>, views: u32) -> Self {
+        let FullscreenShader {
+            label,
+            source,
+            entry,
+            targets,
+        } = *shader;
         let module = |stage: &str| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
@@ -257,6 +269,29 @@ impl FullscreenViews {
             multiview,
             per_view,
         }
+    }
+
+    /// The pipelines of a pass of `views` views whose fragment stage is the entry point
+    /// `entry` of `source`, rendering to `targets`.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `FullscreenViews::from_shader(device, &FullscreenShader { label, source, entry, targets }, views)`"
+    )]
+    pub fn new(
+        device: &wgpu::Device,
+        label: &str,
+        source: &str,
+        entry: &str,
+        targets: &[Option<wgpu::ColorTargetState>],
+        views: u32,
+    ) -> Self {
+        let shader = FullscreenShader {
+            label,
+            source,
+            entry,
+            targets,
+        };
+        Self::from_shader(device, &shader, views)
     }
 
     /// The pipeline (and its bind group layout) for the way a pass is being recorded:

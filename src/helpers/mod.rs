@@ -5,7 +5,7 @@
 //! tests, tools and screenshots.
 //!
 //! ```no_run
-//! use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, RelativeSize};
+//! use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, RelativeSize, Scale};
 //! use tilegraph::{Access, CompileOptions, CompiledGraph, Import, PassContext, RenderGraph, TextureDesc, TextureHandle};
 //! use tilegraph::wgpu;
 //!
@@ -18,7 +18,7 @@
 //! ) {
 //!     let format = wgpu::TextureFormat::Rgba16Float;
 //!     // Half the output's size, whatever it is this frame.
-//!     let half = graph.create_texture_scaled("half", format, output, 1, 2);
+//!     let half = graph.create_texture_relative("half", format, output, Scale::HALF);
 //!     # graph.add_render_pass("fill").color(half, Access::Clear).execute(|_, _| Ok(()));
 //!     graph
 //!         .add_render_pass("blur")
@@ -39,7 +39,9 @@ pub use device::{
     BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, ParseBackendError,
     instance_descriptor, open_device, open_device_with,
 };
-pub use fullscreen::{FULLSCREEN_VERTEX_WGSL, FullscreenPipeline, FullscreenViews};
+pub use fullscreen::{
+    FULLSCREEN_VERTEX_WGSL, FullscreenPipeline, FullscreenShader, FullscreenViews,
+};
 pub use readback::{Readback, ReadbackError, read_buffer, read_subresource, read_texture};
 pub use views::{ViewPipelines, ViewShaderError, ViewVariant};
 
@@ -472,20 +474,55 @@ impl PassUniforms {
     }
 }
 
-/// A size as a fraction `num / den` of another: `max(1, floor(w × num / den))` per axis, the
-/// rounding of mips (half of 257 is 128).
-pub fn scale_size((width, height): (u32, u32), num: u32, den: u32) -> (u32, u32) {
-    let den = u64::from(den.max(1));
-    let scale = |v: u32| {
-        let scaled = u64::from(v) * u64::from(num) / den;
-        u32::try_from(scaled).unwrap_or(u32::MAX).max(1)
-    };
-    (scale(width), scale(height))
+/// A size as a fraction `num / den` of another ([`RelativeSize`]): `max(1, floor(w × num / den))`
+/// per axis, the rounding of mips (half of 257 is 128). A `den` of 0 counts as 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Scale {
+    /// Numerator.
+    pub num: u32,
+    /// Denominator.
+    pub den: u32,
 }
 
-/// Mips of a chain that starts at `(width, height)` and halves until its shorter edge would drop
-/// below `smallest` (at least one mip, at most the full chain).
+impl Scale {
+    /// The same size.
+    pub const FULL: Scale = Scale::new(1, 1);
+    /// Half the width and half the height.
+    pub const HALF: Scale = Scale::new(1, 2);
+    /// A quarter of the width and of the height.
+    pub const QUARTER: Scale = Scale::new(1, 4);
+
+    /// `num / den` of a size.
+    pub const fn new(num: u32, den: u32) -> Self {
+        Scale { num, den }
+    }
+
+    /// `width` × `height` scaled: `Scale::HALF.of(257, 100)` is `(128, 50)`.
+    pub fn of(self, width: u32, height: u32) -> (u32, u32) {
+        let den = u64::from(self.den.max(1));
+        let scale = |v: u32| {
+            let scaled = u64::from(v) * u64::from(self.num) / den;
+            u32::try_from(scaled).unwrap_or(u32::MAX).max(1)
+        };
+        (scale(width), scale(height))
+    }
+}
+
+/// A size as a fraction `num / den` of another.
+#[deprecated(since = "0.1.0", note = "use `Scale::new(num, den).of(width, height)`")]
+pub fn scale_size((width, height): (u32, u32), num: u32, den: u32) -> (u32, u32) {
+    Scale::new(num, den).of(width, height)
+}
+
+/// Mips of a chain that starts at `(width, height)`.
+#[deprecated(since = "0.1.0", note = "use `mip_count(width, height, smallest)`")]
 pub fn mip_chain_len((width, height): (u32, u32), smallest: u32) -> u32 {
+    mip_count(width, height, smallest)
+}
+
+/// Mips of a chain that starts at `width` × `height` and halves until its shorter edge would
+/// drop below `smallest` (at least one mip, at most the full chain).
+pub fn mip_count(width: u32, height: u32, smallest: u32) -> u32 {
     let mut mips = 1;
     let mut edge = width.min(height);
     while edge / 2 >= smallest.max(1) {
@@ -504,15 +541,28 @@ pub trait RelativeSize {
     /// The descriptor of a texture declared in this graph; `None` for a handle of another graph.
     fn texture_desc(&self, texture: TextureHandle) -> Option<TextureDesc>;
 
-    /// `num / den` of `of`'s size ([`scale_size`]); `None` for a handle of another graph.
+    /// `num / den` of `of`'s size ([`Scale`]); `None` for a handle of another graph.
     fn scaled_size(&self, of: TextureHandle, num: u32, den: u32) -> Option<(u32, u32)> {
         let desc = self.texture_desc(of)?;
-        Some(scale_size((desc.width, desc.height), num, den))
+        Some(Scale::new(num, den).of(desc.width, desc.height))
     }
 
-    /// Declares a graph-owned texture of `format`, one mip and one layer, sized `num / den` of
-    /// `of` (`1, 2` for half resolution). A handle of another graph makes
+    /// Declares a graph-owned texture of `format`, one mip and one layer, sized `scale` of
+    /// `of` ([`Scale::HALF`] for half resolution). A handle of another graph makes
     /// [`RenderGraph::compile`] fail with `unknown_resource`, like any foreign handle.
+    fn create_texture_relative(
+        &mut self,
+        name: &str,
+        format: wgpu::TextureFormat,
+        of: TextureHandle,
+        scale: Scale,
+    ) -> TextureHandle;
+
+    /// Declares a graph-owned texture sized `num / den` of `of`.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `create_texture_relative(name, format, of, Scale::new(num, den))`"
+    )]
     fn create_texture_scaled(
         &mut self,
         name: &str,
@@ -520,7 +570,9 @@ pub trait RelativeSize {
         of: TextureHandle,
         num: u32,
         den: u32,
-    ) -> TextureHandle;
+    ) -> TextureHandle {
+        self.create_texture_relative(name, format, of, Scale::new(num, den))
+    }
 }
 
 impl RelativeSize for RenderGraph<'_> {
@@ -534,15 +586,15 @@ impl RelativeSize for RenderGraph<'_> {
         }
     }
 
-    fn create_texture_scaled(
+    fn create_texture_relative(
         &mut self,
         name: &str,
         format: wgpu::TextureFormat,
         of: TextureHandle,
-        num: u32,
-        den: u32,
+        scale: Scale,
     ) -> TextureHandle {
-        let (width, height) = self.scaled_size(of, num, den).unwrap_or_else(|| {
+        let size = self.texture_desc(of).map(|d| scale.of(d.width, d.height));
+        let (width, height) = size.unwrap_or_else(|| {
             if self.foreign_handle.is_none() {
                 self.foreign_handle = Some((
                     format!("<size of `{name}`>").into(),
@@ -564,23 +616,35 @@ mod tests {
 
     #[test]
     fn scaled_sizes_round_down_like_mips_and_never_reach_zero() {
-        assert_eq!(scale_size((257, 131), 1, 2), (128, 65));
-        assert_eq!(scale_size((257, 131), 1, 1), (257, 131));
-        assert_eq!(scale_size((1920, 1080), 3, 4), (1440, 810));
-        assert_eq!(scale_size((3, 1), 1, 4), (1, 1));
-        assert_eq!(scale_size((100, 50), 2, 1), (200, 100));
+        assert_eq!(Scale::new(1, 2).of(257, 131), (128, 65));
+        assert_eq!(Scale::new(1, 1).of(257, 131), (257, 131));
+        assert_eq!(Scale::new(3, 4).of(1920, 1080), (1440, 810));
+        assert_eq!(Scale::new(1, 4).of(3, 1), (1, 1));
+        assert_eq!(Scale::new(2, 1).of(100, 50), (200, 100));
         // A zero denominator is read as one, not a division by zero.
-        assert_eq!(scale_size((10, 10), 1, 0), (10, 10));
-        assert_eq!(scale_size((u32::MAX, 1), 2, 1), (u32::MAX, 2));
+        assert_eq!(Scale::new(1, 0).of(10, 10), (10, 10));
+        assert_eq!(Scale::new(2, 1).of(u32::MAX, 1), (u32::MAX, 2));
+    }
+
+    #[test]
+    #[allow(deprecated)]
+    fn the_deprecated_size_functions_answer_as_their_replacements() {
+        assert_eq!(scale_size((257, 131), 3, 4), Scale::new(3, 4).of(257, 131));
+        assert_eq!(mip_chain_len((960, 540), 8), mip_count(960, 540, 8));
+        let mut graph = RenderGraph::new();
+        let out = output(&mut graph, 257, 131);
+        let old = graph.create_texture_scaled("old", TextureFormat::Rgba8Unorm, out, 1, 2);
+        let new = graph.create_texture_relative("new", TextureFormat::Rgba8Unorm, out, Scale::HALF);
+        assert_eq!(graph.texture_desc(old), graph.texture_desc(new));
     }
 
     #[test]
     fn mip_chains_stop_at_the_smallest_edge() {
-        assert_eq!(mip_chain_len((960, 540), 8), 7); // 540 270 135 67 33 16 8
-        assert_eq!(mip_chain_len((128, 65), 8), 4); // 65 32 16 8
-        assert_eq!(mip_chain_len((4, 4), 8), 1);
-        assert_eq!(mip_chain_len((256, 256), 1), 9);
-        assert_eq!(mip_chain_len((256, 256), 0), 9);
+        assert_eq!(mip_count(960, 540, 8), 7); // 540 270 135 67 33 16 8
+        assert_eq!(mip_count(128, 65, 8), 4); // 65 32 16 8
+        assert_eq!(mip_count(4, 4, 8), 1);
+        assert_eq!(mip_count(256, 256, 1), 9);
+        assert_eq!(mip_count(256, 256, 0), 9);
     }
 
     fn output(graph: &mut RenderGraph<'_>, w: u32, h: u32) -> TextureHandle {
@@ -596,9 +660,14 @@ mod tests {
         for (w, h) in [(1920, 1080), (257, 131)] {
             let mut graph = RenderGraph::new();
             let out = output(&mut graph, w, h);
-            let half = graph.create_texture_scaled("half", TextureFormat::Rgba16Float, out, 1, 2);
-            let quarter =
-                graph.create_texture_scaled("quarter", TextureFormat::Rgba16Float, half, 1, 2);
+            let half =
+                graph.create_texture_relative("half", TextureFormat::Rgba16Float, out, Scale::HALF);
+            let quarter = graph.create_texture_relative(
+                "quarter",
+                TextureFormat::Rgba16Float,
+                half,
+                Scale::HALF,
+            );
             let desc = graph.texture_desc(quarter).unwrap();
             assert_eq!((desc.width, desc.height), (w / 4, h / 4));
             assert_eq!(desc.format, TextureFormat::Rgba16Float);
@@ -620,7 +689,8 @@ mod tests {
         let mut graph = RenderGraph::new();
         let out = output(&mut graph, 64, 64);
         assert_eq!(graph.texture_desc(foreign), None);
-        let half = graph.create_texture_scaled("half", TextureFormat::Rgba8Unorm, foreign, 1, 2);
+        let half =
+            graph.create_texture_relative("half", TextureFormat::Rgba8Unorm, foreign, Scale::HALF);
         graph
             .add_render_pass("fill")
             .color(half, Access::Clear)

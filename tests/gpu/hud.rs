@@ -198,7 +198,9 @@ fn a_group_timer_gets_one_scope_per_group_with_its_passes_in_every_mode() {
             let mut imports = Imports::new();
             imports.texture(handles.output, &texture, &view);
             let commands = executor
-                .execute_timed(&mut graph, &plan, &imports, mode, &timer)
+                .frame(&mut graph, &plan, &imports, mode)
+                .timer(&timer)
+                .execute()
                 .unwrap_or_else(|e| panic!("{mode}: {e}"));
             drop(graph);
             gpu.queue.submit(commands);
@@ -245,7 +247,9 @@ fn a_group_timer_closes_its_scopes_when_a_pass_fails() {
     imports.texture(output, &texture, &view);
     let timer = Recorder::default();
     let error = executor
-        .execute_timed(&mut graph, &plan, &imports, ExecuteMode::Planned, &timer)
+        .frame(&mut graph, &plan, &imports, ExecuteMode::Planned)
+        .timer(&timer)
+        .execute()
         .expect_err("the closure fails");
     assert!(error.to_string().contains("fails"), "{error}");
     assert_eq!(
@@ -288,13 +292,9 @@ fn profile(
         let mut imports = Imports::new();
         imports.texture(handles.output, &texture, &view);
         let commands = executor
-            .execute_timed(
-                &mut graph,
-                &compiled,
-                &imports,
-                ExecuteMode::Planned,
-                &*profiler,
-            )
+            .frame(&mut graph, &compiled, &imports, ExecuteMode::Planned)
+            .timer(&*profiler)
+            .execute()
             .expect("records");
         drop(graph);
         let mut resolve = gpu.device.create_command_encoder(&Default::default());

@@ -22,6 +22,7 @@ mod multiview;
 mod parallel;
 mod per_object;
 mod poison;
+mod recording;
 mod soak;
 mod stereo;
 mod views;

@@ -441,7 +441,7 @@ struct Tint { colors: array<vec4f, 2> }
 /// every mode, the quad covering every pixel.
 #[test]
 fn a_fullscreen_pass_of_two_views_draws_each_view_into_its_layer() {
-    use tilegraph::helpers::{BindGroupCache, Binding, FullscreenViews};
+    use tilegraph::helpers::{BindGroupCache, Binding, FullscreenShader, FullscreenViews};
     use tilegraph::wgpu::util::DeviceExt;
     let gpu = crate::support::gpu();
     let colors: Vec<u8> = [[1.0f32, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]]
@@ -457,14 +457,13 @@ fn a_fullscreen_pass_of_two_views_draws_each_view_into_its_layer() {
             usage: wgpu::BufferUsages::UNIFORM,
         });
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let views = FullscreenViews::new(
-        &gpu.device,
-        "views",
-        VIEW_TINT,
-        "fs",
-        &[Some(FORMAT.into())],
-        2,
-    );
+    let shader = FullscreenShader {
+        label: "views",
+        source: VIEW_TINT,
+        entry: "fs",
+        targets: &[Some(FORMAT.into())],
+    };
+    let views = FullscreenViews::from_shader(&gpu.device, &shader, 2);
     if let Some(e) = pollster::block_on(scope.pop()) {
         panic!("creating the pipelines: {e}");
     }

@@ -6,7 +6,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
-use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, mip_chain_len};
+use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, mip_count};
 use tilegraph::wgpu;
 use tilegraph::{Access, Import, RenderGraph, TextureDesc, TextureHandle};
 
@@ -57,7 +57,7 @@ impl CubemapFrame {
         };
         CubemapFrame {
             output_format,
-            mips: mip_chain_len((CUBE_SIZE, CUBE_SIZE), 8),
+            mips: mip_count(CUBE_SIZE, CUBE_SIZE, 8),
             capture: FullscreenPipeline::single(
                 device,
                 "capture",

@@ -230,7 +230,9 @@ impl app::Example for Hud {
         f.imports.texture(handles.output, f.texture, f.view);
         let commands = f
             .executor
-            .execute_timed(&mut graph, &plan, f.imports, controls.mode, &*profiler)
+            .frame(&mut graph, &plan, f.imports, controls.mode)
+            .timer(&*profiler)
+            .execute()
             .map_err(|e| headless::describe_failure(&e))?;
         drop(graph);
         let mut resolve = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {

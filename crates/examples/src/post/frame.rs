@@ -6,7 +6,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
-use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, RelativeSize, mip_chain_len};
+use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, RelativeSize, Scale, mip_count};
 use tilegraph::wgpu;
 use tilegraph::{Access, History, Import, RenderGraph, TextureDesc, TextureHandle};
 
@@ -178,13 +178,13 @@ impl PostFrame {
             TextureDesc::new(this.output_format, size.0, size.1),
             Import::OUTPUT,
         );
-        let hdr = graph.create_texture_scaled("hdr", HDR_FORMAT, output, 1, 1);
-        let motion = graph.create_texture_scaled("motion", MOTION_FORMAT, output, 1, 1);
+        let hdr = graph.create_texture_relative("hdr", HDR_FORMAT, output, Scale::FULL);
+        let motion = graph.create_texture_relative("motion", MOTION_FORMAT, output, Scale::FULL);
         let history = graph.history_texture("taa", TextureDesc::new(HDR_FORMAT, size.0, size.1));
         let half = graph
             .scaled_size(output, 1, 2)
             .expect("the output is this graph's");
-        let mips = mip_chain_len(half, 8).min(MAX_BLOOM_MIPS);
+        let mips = mip_count(half.0, half.1, 8).min(MAX_BLOOM_MIPS);
         let bloom = graph.create_texture(
             "bloom",
             TextureDesc::new(HDR_FORMAT, half.0, half.1).mips(mips),

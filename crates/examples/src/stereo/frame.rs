@@ -10,7 +10,9 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
-use tilegraph::helpers::{BindGroupCache, Binding, FullscreenViews, ViewPipelines};
+use tilegraph::helpers::{
+    BindGroupCache, Binding, FullscreenShader, FullscreenViews, ViewPipelines,
+};
 use tilegraph::wgpu;
 use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHandle};
 
@@ -162,12 +164,14 @@ impl StereoFrame {
             },
         )
         .expect("scene.wgsl's vertex stage takes the view");
-        let post = FullscreenViews::new(
+        let post = FullscreenViews::from_shader(
             device,
-            "stereo post",
-            include_str!("../../shaders/stereo/post.wgsl"),
-            "fs",
-            &[Some(EYE_FORMAT.into())],
+            &FullscreenShader {
+                label: "stereo post",
+                source: include_str!("../../shaders/stereo/post.wgsl"),
+                entry: "fs",
+                targets: &[Some(EYE_FORMAT.into())],
+            },
             EYES,
         );
         let companion_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
