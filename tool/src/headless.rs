@@ -153,12 +153,25 @@ impl Gpu {
             wgpu::TextureFormat::Rgba8Unorm,
             usage,
         );
+        self.clears_magenta(None, &view, None, &texture)
+    }
+
+    /// Whether a render pass clearing `view` to magenta (and resolving it into `resolve`, the
+    /// samples discarded) leaves `read` magenta.
+    fn clears_magenta(
+        &self,
+        label: Option<&str>,
+        view: &wgpu::TextureView,
+        resolve: Option<&wgpu::TextureView>,
+        read: &wgpu::Texture,
+    ) -> bool {
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        let _ = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label,
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
+                view,
                 depth_slice: None,
-                resolve_target: None,
+                resolve_target: resolve,
                 ops: wgpu::Operations {
                     load: wgpu::LoadOp::Clear(wgpu::Color {
                         r: 1.0,
@@ -166,14 +179,17 @@ impl Gpu {
                         b: 1.0,
                         a: 1.0,
                     }),
-                    store: wgpu::StoreOp::Store,
+                    store: match resolve {
+                        Some(_) => wgpu::StoreOp::Discard,
+                        None => wgpu::StoreOp::Store,
+                    },
                 },
             })],
             ..Default::default()
         });
         self.queue.submit([encoder.finish()]);
-        read_texture(&self.device, &self.queue, &texture)
-            .is_ok_and(|r| r.bytes.chunks_exact(4).all(|p| p == [255, 0, 255, 255]))
+        read_texture(&self.device, &self.queue, read)
+            .is_ok_and(|r| r.bytes.chunks_exact(4).all(|t| t == [255, 0, 255, 255]))
     }
 
     /// A single-sampled 2D texture of one mip and one layer, and a view of all of it: what a
@@ -360,28 +376,12 @@ impl Gpu {
             wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         );
         let view = msaa.create_view(&Default::default());
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        let _ = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("tilegraph multisample probe"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: Some(&resolved_view),
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color {
-                        r: 1.0,
-                        g: 0.0,
-                        b: 1.0,
-                        a: 1.0,
-                    }),
-                    store: wgpu::StoreOp::Discard,
-                },
-            })],
-            ..Default::default()
-        });
-        self.queue.submit([encoder.finish()]);
-        read_texture(&self.device, &self.queue, &resolved)
-            .is_ok_and(|r| r.bytes.chunks_exact(4).all(|t| t == [255, 0, 255, 255]))
+        self.clears_magenta(
+            Some("tilegraph multisample probe"),
+            &view,
+            Some(&resolved_view),
+            &resolved,
+        )
     }
 
     /// Errors wgpu raised outside any error scope since the last call.

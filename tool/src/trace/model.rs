@@ -636,23 +636,15 @@ impl Objects {
         commands: &[ComputeCommand<PointerReferences>],
         index: usize,
     ) -> Result<Vec<Use>, TraceError> {
-        let mut bound = HashMap::new();
-        let mut uses = Vec::new();
-        for c in commands {
-            match c {
-                ComputeCommand::SetBindGroup {
-                    index: slot,
-                    bind_group,
-                    ..
-                } => set_group(&mut bound, *slot, *bind_group),
-                ComputeCommand::DispatchWorkgroups(_)
-                | ComputeCommand::DispatchWorkgroupsIndirect { .. } => {
-                    self.bound_uses(&bound, (index, false), &mut uses)?;
-                }
-                _ => {}
-            }
-        }
-        Ok(uses)
+        let steps = commands.iter().map(|c| match c {
+            ComputeCommand::SetBindGroup {
+                index, bind_group, ..
+            } => Step::Bind(*index, *bind_group),
+            ComputeCommand::DispatchWorkgroups(_)
+            | ComputeCommand::DispatchWorkgroupsIndirect { .. } => Step::Work,
+            _ => Step::Other,
+        });
+        self.pass_uses(steps, index, false)
     }
 
     /// What the bind groups set before each draw of a render pass give it.
@@ -661,29 +653,46 @@ impl Objects {
         commands: &[RenderCommand<PointerReferences>],
         index: usize,
     ) -> Result<Vec<Use>, TraceError> {
+        let steps = commands.iter().map(|c| match c {
+            RenderCommand::SetBindGroup {
+                index, bind_group, ..
+            } => Step::Bind(*index, *bind_group),
+            RenderCommand::Draw { .. }
+            | RenderCommand::DrawIndexed { .. }
+            | RenderCommand::DrawIndirect { .. }
+            | RenderCommand::MultiDrawIndirectCount { .. }
+            | RenderCommand::DrawMeshTasks { .. } => Step::Work,
+            RenderCommand::ExecuteBundle(_) => Step::Bundle,
+            _ => Step::Other,
+        });
+        self.pass_uses(steps, index, true)
+    }
+
+    /// What the groups bound at each draw or dispatch of a pass's `steps` give the pass.
+    fn pass_uses(
+        &self,
+        steps: impl Iterator<Item = Step>,
+        index: usize,
+        render: bool,
+    ) -> Result<Vec<Use>, TraceError> {
         let mut bound = HashMap::new();
         let mut uses = Vec::new();
-        for c in commands {
-            match c {
-                RenderCommand::SetBindGroup {
-                    index: slot,
-                    bind_group,
-                    ..
-                } => set_group(&mut bound, *slot, *bind_group),
-                RenderCommand::Draw { .. }
-                | RenderCommand::DrawIndexed { .. }
-                | RenderCommand::DrawIndirect { .. }
-                | RenderCommand::MultiDrawIndirectCount { .. }
-                | RenderCommand::DrawMeshTasks { .. } => {
-                    self.bound_uses(&bound, (index, true), &mut uses)?;
+        for step in steps {
+            match step {
+                Step::Bind(slot, Some(group)) => {
+                    bound.insert(slot, group);
                 }
-                RenderCommand::ExecuteBundle(_) => {
+                Step::Bind(slot, None) => {
+                    bound.remove(&slot);
+                }
+                Step::Work => self.bound_uses(&bound, (index, render), &mut uses)?,
+                Step::Bundle => {
                     return Err(TraceError::Unhandled {
                         action: index,
                         what: "a render bundle executed in a render pass".into(),
                     });
                 }
-                _ => {}
+                Step::Other => {}
             }
         }
         Ok(uses)
@@ -792,15 +801,15 @@ fn refuse(action: &TraceAction, index: usize) -> Result<(), TraceError> {
     })
 }
 
-fn set_group(
-    bound: &mut HashMap<u32, PointerId<markers::BindGroup>>,
-    slot: u32,
-    group: Option<PointerId<markers::BindGroup>>,
-) {
-    match group {
-        Some(g) => bound.insert(slot, g),
-        None => bound.remove(&slot),
-    };
+/// What a pass command does to the groups a draw or dispatch sees.
+enum Step {
+    /// A bind group set (or unset) at a slot.
+    Bind(u32, Option<PointerId<markers::BindGroup>>),
+    /// A draw or a dispatch: it uses what is bound.
+    Work,
+    /// A render bundle executed: not followed.
+    Bundle,
+    Other,
 }
 
 /// A depth or stencil aspect's load and store.

@@ -23,8 +23,8 @@
 //!   (`io`; tool only);
 //! - tool usage errors: no command, an unknown command, an unknown flag, a bad `--fps`.
 
+use crate::common::tool;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use tilegraph::{CompileOptions, RenderGraph};
@@ -54,13 +54,6 @@ fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bad_input");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
-}
-
-fn tool(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilegraph"))
-        .args(args)
-        .output()
-        .expect("the tool runs")
 }
 
 /// The tool rejects `path` with `kind` in all three output modes.

@@ -2,6 +2,7 @@
 //! library's answers to the same bad input.
 
 mod bad_input;
+mod common;
 mod replay;
 mod tool;
 mod trace;

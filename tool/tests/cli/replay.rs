@@ -8,16 +8,7 @@ const NAIVE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/traces/deferred-
 
 /// A copy of the naive trace in a directory of its own, with `trace.ron` changed by `edit`.
 fn edited(name: &str, edit: impl Fn(&str) -> String) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tilegraph-replay-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(NAIVE).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-    }
-    let ron = std::fs::read_to_string(dir.join("trace.ron")).unwrap();
-    std::fs::write(dir.join("trace.ron"), edit(&ron)).unwrap();
-    dir
+    crate::common::edited_trace(NAIVE, "replay", name, edit)
 }
 
 /// The error of a failed replay: its kind and message.

@@ -1,7 +1,8 @@
 //! The `tilegraph` tool: plans, flags, DOT, and every bad input as `error: <kind>: ...`.
 
+use crate::common::tool;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use tilegraph::plan::Remedy;
@@ -11,13 +12,6 @@ const DEFERRED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../examples/graphs/deferred.json"
 );
-
-fn tool(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilegraph"))
-        .args(args)
-        .output()
-        .expect("the tool runs")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")

@@ -2,19 +2,13 @@
 //! `--trace-dir`, two frames at 64x32 on lavapipe) reported, and bad traces as typed errors
 //! naming the file and the action.
 
+use crate::common::tool;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 const NAIVE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/traces/deferred-naive");
-
-fn tool(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilegraph"))
-        .args(args)
-        .output()
-        .expect("the tool runs")
-}
 
 fn json(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout).expect("JSON on stdout")
@@ -27,16 +21,7 @@ fn edited(name: &str, edit: impl Fn(&str) -> String) -> PathBuf {
 
 /// A copy of the trace in `from`, in a directory of its own, with `trace.ron` changed by `edit`.
 fn edited_from(from: &str, name: &str, edit: impl Fn(&str) -> String) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tilegraph-trace-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-    }
-    let ron = std::fs::read_to_string(dir.join("trace.ron")).unwrap();
-    std::fs::write(dir.join("trace.ron"), edit(&ron)).unwrap();
-    dir
+    crate::common::edited_trace(from, "trace", name, edit)
 }
 
 /// The error line of a failed run: its kind, and the message.
