@@ -2,8 +2,10 @@
 //! ([guide](crate::guide#what-each-backend-does-with-the-ops)). Read by the reports; the
 //! executor records the plan as it is.
 
+use crate::decl::pass::PassKind;
+use crate::decl::resource::ResourceKind;
+use crate::ids::ResourceId;
 use crate::plan::{CompiledGraph, Group, ResourceUsage, StoreOp};
-use crate::resource::{PassKind, ResourceId, ResourceKind};
 
 /// Whether wgpu's GLES backend renders `group`'s multisampled colour through
 /// `EXT_multisampled_render_to_texture` on a device that has the extension: its colour

@@ -9,10 +9,10 @@ mod views;
 pub(crate) use views::{ViewDefects, ViewKind};
 
 use crate::decl::PassRef;
-use crate::resource::{
-    BufferHandle, ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource,
-    SubresourceRange, TextureHandle, TextureRef,
-};
+use crate::decl::pass::ListAccess;
+use crate::decl::resource::{ResourceDecl, ResourceKind};
+use crate::ids::ResourceId;
+use crate::resource::{BufferHandle, Subresource, SubresourceRange, TextureHandle, TextureRef};
 
 /// Error a pass closure returns; aborts the frame.
 pub type PassError = Box<dyn std::error::Error + Send + Sync + 'static>;

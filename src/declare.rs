@@ -12,12 +12,14 @@ pub use history::{History, HistoryBuffer};
 
 use crate::context::{PassContext, PassError};
 use crate::decl::Passes;
+use crate::decl::pass::{ColorAttachment, DepthAttachment, Entry, ListAccess, PassDecl, PassKind};
 use crate::decl::passes::LastPass;
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::hash::name_hash;
+use crate::ids::{PassId, ResourceId};
 use crate::resource::{
-    Access, BufferDesc, BufferHandle, ClearValue, ColorAttachment, DepthAttachment, Entry, Import,
-    ListAccess, PassDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
-    SubresourceHandle, TextureDesc, TextureHandle, TextureRef,
+    Access, BufferDesc, BufferHandle, ClearValue, Import, SubresourceHandle, TextureDesc,
+    TextureHandle, TextureRef,
 };
 
 /// Closure recording a render pass. Closures are `Send` so that an executor with recording

@@ -6,14 +6,17 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::decl::pass::{ColorAttachment, DepthAttachment, Entry, ListAccess, PassDecl, PassKind};
+use crate::decl::resource::{
+    HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, ResourceDecl, ResourceKind,
+};
 use crate::decl::{PassRef, Passes};
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
 use crate::format::{format_name, parse_format};
+use crate::ids::ResourceId;
 use crate::resource::{
-    Access, BufferDesc, ClearValue, ColorAttachment, DepthAttachment, Entry, HISTORY_CURRENT,
-    HISTORY_PREVIOUS, HistoryHalf, Import, ListAccess, PassDecl, PassKind, ResourceDecl,
-    ResourceId, ResourceKind, Subresource, SubresourceRange, TextureDesc,
+    Access, BufferDesc, ClearValue, Import, Subresource, SubresourceRange, TextureDesc,
 };
 
 #[derive(Serialize, Deserialize)]

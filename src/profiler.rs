@@ -41,8 +41,8 @@
 
 use wgpu_profiler::{GpuProfiler, GpuProfilerQuery, GpuTimerQueryResult};
 
+use crate::decl::pass::PassKind;
 use crate::execute::{GroupTimer, PassRecorder, TimedGroup};
-use crate::resource::PassKind;
 
 /// The wgpu-profiler this crate was built with (0.28, for wgpu 30).
 pub use wgpu_profiler;

@@ -6,15 +6,7 @@ use std::hash::{Hash, Hasher};
 
 use wgpu::TextureFormat;
 
-pub use crate::ids::{PassId, ResourceId};
-
-// The declared forms, at the paths the modules above import them from.
-pub(crate) use crate::decl::pass::{
-    AttachmentDecl, ColorAttachment, DepthAttachment, Entry, ListAccess, PassDecl, PassKind,
-};
-pub(crate) use crate::decl::resource::{
-    HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, ResourceDecl, ResourceKind,
-};
+use crate::ids::ResourceId;
 
 /// A texture declared in a [`RenderGraph`](crate::RenderGraph). Only valid for the graph that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

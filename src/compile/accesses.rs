@@ -4,10 +4,10 @@
 
 use super::compiler::emptied;
 use super::restructure::pass_key;
+use crate::decl::pass::{AttachmentDecl, Entry, ListAccess, PassKind};
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::decl::{PassRef, Passes};
-use crate::resource::{
-    AttachmentDecl, Entry, ListAccess, PassKind, ResourceDecl, ResourceId, ResourceKind,
-};
+use crate::ids::ResourceId;
 
 /// What the steps read of a pass besides its accesses.
 #[derive(Debug, Clone, Copy)]

@@ -20,11 +20,11 @@ use super::validate::{self, Checked};
 use super::versions::Versions;
 use crate::declare::RenderGraph;
 use crate::error::GraphError;
+use crate::ids::PassId;
 use crate::options::CompileOptions;
 use crate::plan::{
     CompiledGraph, Group, NaiveSources, PassPlan, PhysicalResource, Reads, ResourcePlan, Warning,
 };
-use crate::resource::PassId;
 
 thread_local! {
     /// The workspaces of [`RenderGraph::compile`] on this thread, kept between calls.

@@ -9,10 +9,12 @@ use super::compiler::Refill;
 use super::planned::Planned;
 use super::subresources::SubTable;
 use super::versions::Versions;
+use crate::decl::pass::{ListAccess, PassKind};
 use crate::ids::GroupId;
+use crate::ids::PassId;
 use crate::options::CompileOptions;
 use crate::plan::{Group, GroupBreak};
-use crate::resource::{Access, ListAccess, PassId, PassKind};
+use crate::resource::Access;
 
 /// Per subresource: the stamp of the last group that wrote it / touched it outside its
 /// attachments. The compiler's lists, cleared when a [`Grouper`] starts on them.

@@ -7,8 +7,8 @@ use super::compiler::emptied;
 use super::subresources::SubTable;
 use super::versions::Versions;
 use crate::ids::GroupId;
+use crate::ids::PassId;
 use crate::plan::NeededBy;
-use crate::resource::PassId;
 
 /// Per pass: live, into `needed` (the compiler's list, cleared here); every pass when `cull`
 /// (the options' `cull`) is off.

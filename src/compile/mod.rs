@@ -50,12 +50,12 @@ use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use crate::decl::Passes;
+use crate::decl::resource::ResourceDecl;
 use crate::declare::{NameHashes, RenderGraph};
 use crate::error::GraphError;
 use crate::hash::FastHasher;
 use crate::options::CompileOptions;
 use crate::plan::CompiledGraph;
-use crate::resource::ResourceDecl;
 
 pub use compiler::Compiler;
 use compiler::Workspaces;

@@ -4,14 +4,15 @@
 use super::liveness::Readers;
 use super::versions::{VersionId, Versions};
 use super::{Decls, Frame};
+use crate::decl::pass::{AttachmentDecl, PassKind};
+use crate::decl::resource::{ResourceDecl, ResourceKind};
+use crate::ids::{PassId, ResourceId};
 use crate::options::CompileOptions;
 use crate::plan::{
     AttachmentPlan, Group, LoadOp, LoadReason, StoreOp, StoreReason, color_bytes_per_sample,
     moved_bytes,
 };
-use crate::resource::{
-    Access, AttachmentDecl, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind, Subresource,
-};
+use crate::resource::{Access, Subresource};
 
 /// The ops of every render group, set in place, and the attachment bytes the groups move
 /// (`None` beyond `u64`), counted as each group is planned, while it is in the caches;

@@ -10,9 +10,11 @@ use wgpu::{BufferUsages, TextureUsages};
 use super::FastMap;
 use super::compiler::{Refill, emptied};
 use super::{Decls, Frame};
+use crate::decl::pass::ListAccess;
+use crate::decl::resource::ResourceKind;
+use crate::ids::ResourceId;
 use crate::ids::{GroupId, PhysicalId};
 use crate::plan::{Group, LoadOp, PhysicalResource, ResourcePlan, ResourceUsage, StoreOp};
-use crate::resource::{ListAccess, ResourceId, ResourceKind};
 
 /// Usages a list access needs (texture, buffer).
 fn list_usage(access: ListAccess) -> (TextureUsages, BufferUsages) {

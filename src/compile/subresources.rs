@@ -4,8 +4,10 @@
 use std::ops::Range;
 
 use super::compiler::{emptied, hand_over};
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::error::GraphError;
-use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange};
+use crate::ids::ResourceId;
+use crate::resource::{Subresource, SubresourceRange};
 
 /// More subresources than this in one graph is a description error, not an allocation.
 const MAX_SUBRESOURCES: usize = 1 << 24;

@@ -4,12 +4,13 @@
 use super::Decls;
 use super::validate::Checked;
 use super::versions::VersionId;
+use crate::decl::pass::ListAccess;
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::error::GraphError;
+use crate::ids::ResourceId;
 use crate::options::Fps;
 use crate::plan::{Traffic, naive_loads};
-use crate::resource::{
-    ListAccess, ResourceDecl, ResourceId, ResourceKind, Subresource, SubresourceRange,
-};
+use crate::resource::{Subresource, SubresourceRange};
 
 /// What one pass moves alone, `None` beyond `u64`: its attachments in the naive plan, and what
 /// it samples or reads as inputs.

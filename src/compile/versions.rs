@@ -8,11 +8,11 @@ use super::subresources::SubTable;
 use super::traffic::PassBytes;
 use super::validate::Checked;
 use crate::decl::Passes;
+use crate::decl::resource::{HistoryHalf, ResourceDecl};
 use crate::error::GraphError;
+use crate::ids::{PassId, ResourceId};
 use crate::plan::{DependencyAccess, Reads};
-use crate::resource::{
-    Access, HistoryHalf, ImportAfter, ImportContents, PassId, ResourceDecl, ResourceId, Subresource,
-};
+use crate::resource::{Access, ImportAfter, ImportContents, Subresource};
 
 /// Index of a version.
 pub(super) type VersionId = u32;

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use crate::decl::resource::{ResourceDecl, ResourceKind};
-use crate::resource::{Access, ClearValue, ResourceId, Subresource, SubresourceRange};
+use crate::ids::ResourceId;
+use crate::resource::{Access, ClearValue, Subresource, SubresourceRange};
 
 /// Type of a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

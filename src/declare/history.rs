@@ -2,10 +2,11 @@
 //! swapped by the executor every frame.
 
 use super::RenderGraph;
-use crate::resource::{
-    BufferDesc, BufferHandle, HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, Import, ResourceDecl,
-    ResourceId, ResourceKind, TextureDesc, TextureHandle,
+use crate::decl::resource::{
+    HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, ResourceDecl, ResourceKind,
 };
+use crate::ids::ResourceId;
+use crate::resource::{BufferDesc, BufferHandle, Import, TextureDesc, TextureHandle};
 
 impl RenderGraph<'_> {
     /// Declares a history texture: graph-owned contents that live from one frame to the next

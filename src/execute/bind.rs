@@ -9,9 +9,10 @@ use super::pool::{Wanted, range_view};
 use super::record::FrameArgs;
 use super::tables::{LayerView, Slot};
 use super::{ExecuteMode, Executor};
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::declare::RenderGraph;
+use crate::ids::ResourceId;
 use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
 
 impl Executor {
     /// Binds every resource of the frame: physical resources to pool entries (kept from the last

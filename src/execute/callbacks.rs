@@ -6,7 +6,7 @@ use super::recorder::Frame;
 use super::timer::{GroupScope, PassRecorder};
 use crate::context::{PassContext, PassError, RenderTarget, Views};
 use crate::declare::{ComputeCallback, CopyCallback, PassCallback, RenderCallback};
-use crate::resource::PassId;
+use crate::ids::PassId;
 
 /// Where the recording loop finds a pass's closure: the graph's whole table when the frame is
 /// recorded on one thread, or the closures of one chunk of groups on a recording thread.

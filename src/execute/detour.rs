@@ -3,7 +3,7 @@
 //! layer the view names.
 
 use super::tables::Tables;
-use crate::resource::ResourceId;
+use crate::ids::ResourceId;
 
 /// A resolve into a layer past the first of an array, through a texture of one layer shaped
 /// like the array's mip 0 and a copy into the layer.

@@ -3,8 +3,9 @@
 
 use super::ExecuteError;
 use super::pool::TextureViews;
+use crate::ids::ResourceId;
 use crate::plan::ResourceUsage;
-use crate::resource::{BufferHandle, ResourceId, TextureDesc, TextureHandle};
+use crate::resource::{BufferHandle, TextureDesc, TextureHandle};
 
 /// The wgpu objects behind a graph's imported resources for one frame (the surface texture, a
 /// history buffer owned by the caller). Keep one and rebind it every frame: it reuses its storage.

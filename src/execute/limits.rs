@@ -3,9 +3,10 @@
 
 use super::ExecuteError;
 use super::lower::ExecGroup;
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::declare::RenderGraph;
+use crate::ids::ResourceId;
 use crate::plan::{CompiledGraph, Shortfall};
-use crate::resource::{ResourceDecl, ResourceId, ResourceKind};
 
 /// Checks what the executor creates for `plan` — graph-owned textures and buffers — against
 /// the device's limits. (History textures, imports to the plan, are checked each frame by

@@ -8,10 +8,11 @@ use std::num::NonZeroU32;
 use super::ExecuteMode;
 use super::quirks::DontCareSupport;
 use crate::context::RenderTarget;
+use crate::decl::pass::PassKind;
+use crate::decl::resource::ResourceKind;
+use crate::ids::{PassId, ResourceId};
 use crate::plan::{AttachmentPlan, CompiledGraph, Group, LoadOp, LoadReason, StoreOp};
-use crate::resource::{
-    Access, ClearValue, ImportContents, PassId, PassKind, ResourceId, ResourceKind, Subresource,
-};
+use crate::resource::{Access, ClearValue, ImportContents, Subresource};
 
 /// The colour every poisoned colour texel gets in [`ExecuteMode::Poison`]: opaque magenta.
 pub(super) const POISON_COLOR: wgpu::Color = wgpu::Color {

@@ -14,7 +14,7 @@ use super::recorder::{Frame, Recorder};
 use super::timer::DynTimer;
 use super::{ExecuteError, Executor};
 use crate::declare::{PassCallback, RenderGraph};
-use crate::resource::PassId;
+use crate::ids::PassId;
 
 /// Chunks per recording thread: a few, so that a thread whose chunk records fast takes another
 /// (groups differ in cost), yet not one per group (each chunk is a command buffer).
@@ -240,8 +240,9 @@ impl Executor {
 #[cfg(test)]
 mod tests {
     use super::chunk_groups;
+    use crate::decl::pass::PassKind;
     use crate::execute::lower::ExecGroup;
-    use crate::resource::{PassId, PassKind};
+    use crate::ids::PassId;
 
     fn groups(passes: &[usize]) -> Vec<ExecGroup> {
         let mut next = 0;

@@ -7,9 +7,11 @@ use super::parallel::Chunks;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::context::ViewKind;
 use crate::decl::PassRef;
+use crate::decl::resource::ResourceKind;
+use crate::ids::ResourceId;
 use crate::options::CompileOptions;
 use crate::plan::CompiledGraph;
-use crate::resource::{ResourceId, ResourceKind, Subresource, SubresourceRange};
+use crate::resource::{Subresource, SubresourceRange};
 
 /// A plan lowered for one mode, with the pool entries its physical resources are bound to.
 pub(super) struct Prepared {
@@ -209,7 +211,7 @@ impl Executor {
 
 /// The second distinct resource of a pass's list, if it names two.
 fn second_resource<'e>(
-    entries: impl Iterator<Item = &'e crate::resource::Entry>,
+    entries: impl Iterator<Item = &'e crate::decl::pass::Entry>,
 ) -> Option<ResourceId> {
     let mut first = None;
     for e in entries {

@@ -10,9 +10,9 @@ use super::tables::{Slot, Tables};
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::decl::Passes;
+use crate::decl::resource::ResourceDecl;
 use crate::declare::{PassCallback, RenderGraph};
 use crate::plan::CompiledGraph;
-use crate::resource::ResourceDecl;
 
 /// A frame of a plan about to be recorded, from [`Executor::frame`]: add the caller's GPU timer
 /// with [`timer`](Self::timer) if there is one, then [`execute`](Self::execute) it into the

@@ -10,7 +10,9 @@ use super::timer::{DynTimer, GroupScope, TimedGroup};
 use super::timing::FrameQueries;
 use crate::context::Views;
 use crate::decl::Passes;
-use crate::resource::{PassId, PassKind, Subresource};
+use crate::decl::pass::PassKind;
+use crate::ids::PassId;
+use crate::resource::Subresource;
 
 /// What recording a group reads: the same for every group of the frame, and shared by every
 /// recording thread of it.

@@ -7,7 +7,9 @@ use super::pool::{Pool, TextureViews};
 use super::quirks::Quirks;
 use crate::context::{FrameResources, PassContext, RenderTarget, Views};
 use crate::decl::PassRef;
-use crate::resource::{ResourceDecl, ResourceId, Subresource, SubresourceRange};
+use crate::decl::resource::ResourceDecl;
+use crate::ids::ResourceId;
+use crate::resource::{Subresource, SubresourceRange};
 
 /// Where this frame finds a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! group in the group's encoder, hands the group's wgpu passes the timer's timestamp writes, and
 //! opens a scope per pass inside them.
 
-use crate::resource::PassKind;
+use crate::decl::pass::PassKind;
 
 /// The group a [`GroupTimer`] is asked to time.
 #[derive(Debug, Clone, Copy)]

@@ -1,7 +1,7 @@
 //! Optional GPU timestamps at the start and end of every render and compute group.
 
 use super::lower::ExecGroup;
-use crate::resource::PassKind;
+use crate::decl::pass::PassKind;
 
 /// GPU time one group took.
 #[derive(Debug, Clone, PartialEq)]

@@ -282,7 +282,7 @@ impl DeviceOptions {
                     && g.attachments().any(|a| {
                         matches!(
                             plan.resource_decl(a.resource).kind,
-                            crate::resource::ResourceKind::Texture(t) if t.samples > 1
+                            crate::decl::ResourceKind::Texture(t) if t.samples > 1
                         )
                     })
             });

@@ -50,11 +50,11 @@ use std::hash::BuildHasherDefault;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::context::{ContextError, PassContext, PassError};
+use crate::decl::resource::ResourceKind;
 use crate::declare::RenderGraph;
 use crate::hash::FastHasher;
 use crate::resource::{
-    BufferHandle, ResourceKind, SubresourceHandle, SubresourceRange, TextureDesc, TextureHandle,
-    TextureRef,
+    BufferHandle, SubresourceHandle, SubresourceRange, TextureDesc, TextureHandle, TextureRef,
 };
 
 /// One binding of a bind group, in binding order: entry `i` of the slice handed to

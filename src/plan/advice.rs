@@ -2,8 +2,10 @@
 //! figure on, the largest saving first.
 
 use super::{CompiledGraph, Group, GroupBreak, LoadOp, LoadReason, StoreOp, StoreReason};
+use crate::decl::resource::ResourceKind;
 use crate::ids::GroupId;
-use crate::resource::{Access, PassId, ResourceId, ResourceKind};
+use crate::ids::{PassId, ResourceId};
+use crate::resource::Access;
 
 /// What a piece of [`Advice`] proposes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

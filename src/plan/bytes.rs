@@ -4,8 +4,10 @@
 use super::{
     AttachmentPlan, CompiledGraph, Group, LoadOp, Memory, ResourceUsage, StoreOp, TransientBlock,
 };
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::ids::GroupId;
-use crate::resource::{ResourceDecl, ResourceId, ResourceKind, Subresource};
+use crate::ids::ResourceId;
+use crate::resource::Subresource;
 
 /// Bytes of a whole resource: every mip and layer of a texture × samples, a buffer's size.
 /// Saturates instead of overflowing.

@@ -2,7 +2,9 @@
 //! the versions the compile traced.
 
 use super::Dependency;
-use crate::resource::{Access, ListAccess, PassId, ResourceId, Subresource};
+use crate::decl::pass::ListAccess;
+use crate::ids::{PassId, ResourceId};
+use crate::resource::{Access, Subresource};
 
 /// What the dependency list is built from when first asked for: the compile's versions, kept
 /// as they were traced (most plans are executed, never listed).

@@ -7,10 +7,12 @@ use super::naive::NaiveSources;
 use super::{
     Dependency, Group, PassPlan, PhysicalResource, ResourcePlan, Restructuring, Traffic, Warning,
 };
+use crate::decl::pass::PassKind;
+use crate::decl::resource::ResourceDecl;
 use crate::decl::{PassRef, Passes};
 use crate::ids::GroupId;
+use crate::ids::{PassId, ResourceId};
 use crate::options::CompileOptions;
-use crate::resource::{PassId, PassKind, ResourceDecl, ResourceId};
 
 /// The compiled frame: every decision, ready to execute, serialize or explain.
 #[derive(Debug, Clone)]

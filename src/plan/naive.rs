@@ -6,7 +6,10 @@ use super::{
     color_bytes_per_sample,
 };
 use crate::decl::PassRef;
-use crate::resource::{Access, AttachmentDecl, PassId, ResourceDecl, ResourceKind};
+use crate::decl::pass::AttachmentDecl;
+use crate::decl::resource::{ResourceDecl, ResourceKind};
+use crate::ids::PassId;
+use crate::resource::Access;
 
 /// What the naive plan needs of the compiled versions: per attachment slot of every pass (slots of
 /// pass `p` at `loaded[start[p]..start[p + 1]]`), `None` when the slot finds no contents, else the

@@ -2,7 +2,7 @@
 //! restructuring.
 
 use super::{GroupBreak, LoadReason, NeededBy, Restructuring, StoreReason};
-use crate::resource::{PassId, ResourceId};
+use crate::ids::{PassId, ResourceId};
 
 impl LoadReason {
     /// The reason as a sentence about `resource`, naming passes through `pass_name`.

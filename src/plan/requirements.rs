@@ -3,11 +3,12 @@
 
 use super::{CompiledGraph, ResourceUsage};
 use crate::decl::PassRef;
+use crate::decl::pass::{ListAccess, PassKind};
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::format::format_name;
+use crate::ids::{PassId, ResourceId};
 use crate::options::PlanLimits;
-use crate::resource::{
-    Access, ListAccess, PassId, PassKind, ResourceDecl, ResourceId, ResourceKind,
-};
+use crate::resource::Access;
 
 pub(crate) use crate::format::color_bytes_per_sample;
 

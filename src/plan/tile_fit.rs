@@ -1,8 +1,9 @@
 //! How a plan's render groups fare on tile profiles ([guide](crate::guide#will-it-fit-the-tile)).
 
 use super::{AttachmentPlan, CompiledGraph, Group};
+use crate::decl::pass::PassKind;
+use crate::decl::resource::ResourceKind;
 use crate::ids::GroupId;
-use crate::resource::{PassKind, ResourceKind};
 use crate::tile::{TileAttachment, TileFit, TileProfile, TileShape, resolves_through_2d};
 
 impl CompiledGraph {

@@ -1,8 +1,11 @@
 //! The plan's public types: groups, attachments with their ops and the reasons for them, passes,
 //! resources, restructuring, traffic, memory, warnings and dependencies.
 
+use crate::decl::pass::PassKind;
+use crate::decl::resource::ResourceKind;
 use crate::ids::{GroupId, PhysicalId};
-use crate::resource::{ClearValue, PassId, PassKind, ResourceId, ResourceKind, Subresource};
+use crate::ids::{PassId, ResourceId};
+use crate::resource::{ClearValue, Subresource};
 
 /// The load op of an attachment at the start of a group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

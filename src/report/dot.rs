@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 
 use crate::ids::GroupId;
+use crate::ids::{PassId, ResourceId};
 use crate::plan::{CompiledGraph, Group, Restructuring, StoreOp};
-use crate::resource::{PassId, ResourceId, Subresource};
+use crate::resource::Subresource;
 use crate::tile::{TileDetail, TileFit};
 
 impl CompiledGraph {

@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use super::per_slot;
 use crate::description::describe;
+use crate::ids::PassId;
 use crate::plan::{AttachmentPlan, CompiledGraph};
-use crate::resource::PassId;
 
 impl CompiledGraph {
     /// The plan as one self-contained HTML page (inline CSS and script, no network): passes

@@ -3,12 +3,13 @@
 use serde::Serialize;
 
 use super::per_slot;
+use crate::decl::pass::PassKind;
 use crate::ids::{GroupId, PhysicalId};
+use crate::ids::{PassId, ResourceId};
 use crate::options::PlanLimits;
 use crate::plan::{
     AttachmentPlan, CompiledGraph, Group, Memory, Restructuring, Traffic, TransientBlock,
 };
-use crate::resource::{PassId, PassKind, ResourceId};
 use crate::tile::{TileDetail, TileFit};
 
 #[derive(Serialize)]

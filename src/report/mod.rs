@@ -8,8 +8,10 @@ mod table;
 
 use std::fmt::Write as _;
 
+use crate::decl::resource::ResourceKind;
+use crate::ids::ResourceId;
 use crate::plan::{AttachmentPlan, CompiledGraph, Remedy, Restructuring, Warning, WarningKind};
-use crate::resource::{ResourceId, ResourceKind, Subresource};
+use crate::resource::Subresource;
 
 /// A multiview group's figure on a profile, per view and for all `views`: Adreno's GMEM holds
 /// every view of a bin (its count is all views'), the other tilers one view at a time (theirs

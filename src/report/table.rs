@@ -2,10 +2,12 @@
 
 use std::fmt::Write as _;
 
+use crate::decl::resource::ResourceKind;
 use crate::format::format_name;
 use crate::ids::GroupId;
+use crate::ids::{PassId, ResourceId};
 use crate::plan::{AttachmentPlan, CompiledGraph, LoadOp, Restructuring};
-use crate::resource::{PassId, ResourceId, ResourceKind, Subresource};
+use crate::resource::Subresource;
 use crate::tile::{ADRENO_DRIVER, FirstFrame, TileDetail, TileRule};
 
 impl CompiledGraph {

@@ -6,8 +6,11 @@ use crate::compile::subresources::SubTable;
 use crate::compile::versions::{VersionId, Versions};
 use crate::compile::{Decls, Frame};
 use crate::decl::Passes;
+use crate::decl::pass::PassKind;
+use crate::decl::resource::ResourceKind;
+use crate::ids::{PassId, ResourceId};
 use crate::plan::Restructuring;
-use crate::resource::{ImportAfter, PassId, PassKind, ResourceId, ResourceKind, SubresourceRange};
+use crate::resource::{ImportAfter, SubresourceRange};
 
 /// Declarations as the restructured frame runs them, and what changed.
 pub(in crate::compile) struct Edits {

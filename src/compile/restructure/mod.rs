@@ -13,8 +13,8 @@ use super::compiler::Steps;
 use super::planned::{self, Kept, Planned, Plans, declared_order, plan_order};
 use super::versions::{self, VersionId, Versions};
 use super::{Decls, Frame, liveness};
+use crate::ids::PassId;
 use crate::plan::Restructuring;
-use crate::resource::PassId;
 
 /// "No pass / no position".
 const NONE: u32 = u32::MAX;

@@ -9,9 +9,11 @@ use crate::compile::ops;
 use crate::compile::planned::Planned;
 use crate::compile::subresources::SubTable;
 use crate::compile::{Decls, Frame};
+use crate::decl::pass::{AttachmentDecl, PassKind};
 use crate::ids::GroupId;
+use crate::ids::PassId;
 use crate::plan::{Restructuring, subresource_bytes};
-use crate::resource::{Access, AttachmentDecl, PassId, PassKind};
+use crate::resource::Access;
 
 /// How far back a pass looks for a group to join.
 const WINDOW: usize = 32;

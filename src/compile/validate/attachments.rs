@@ -3,8 +3,10 @@
 
 use super::PassChecker;
 use super::resources::{Attachable, check_clear_fits};
+use crate::decl::pass::AttachmentDecl;
 use crate::error::GraphError;
-use crate::resource::{Access, AttachmentDecl, ResourceId, Subresource, TextureDesc};
+use crate::ids::ResourceId;
+use crate::resource::{Access, Subresource, TextureDesc};
 
 impl PassChecker<'_> {
     pub(super) fn attachment(

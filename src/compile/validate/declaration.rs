@@ -4,10 +4,11 @@
 //! range).
 
 use super::{MAX_COLOR_ATTACHMENTS, MAX_LAYERS, Marks, PassChecker};
+use crate::decl::pass::{ListAccess, PassKind};
+use crate::decl::resource::{HistoryHalf, ResourceKind};
 use crate::error::GraphError;
-use crate::resource::{
-    Access, HistoryHalf, ListAccess, PassKind, ResourceId, ResourceKind, Subresource, TextureDesc,
-};
+use crate::ids::ResourceId;
+use crate::resource::{Access, Subresource, TextureDesc};
 
 impl PassChecker<'_> {
     /// Every id names a declared resource. Returns whether one appears twice in the pass (the

@@ -2,11 +2,11 @@
 //! right kind and range, and each subresource in one role in the pass.
 
 use super::{PassChecker, Role};
+use crate::decl::pass::{AttachmentDecl, Entry, ListAccess};
+use crate::decl::resource::ResourceKind;
 use crate::error::GraphError;
-use crate::resource::{
-    Access, AttachmentDecl, Entry, ListAccess, ResourceId, ResourceKind, SubresourceRange,
-    TextureDesc,
-};
+use crate::ids::ResourceId;
+use crate::resource::{Access, SubresourceRange, TextureDesc};
 
 /// How a pass uses a resource, for the one-subresource-one-role rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -8,13 +8,14 @@ use super::Source;
 use super::accesses::{Accesses, Lists};
 use super::compiler::emptied;
 use super::subresources::SubTable;
+use crate::decl::pass::{AttachmentDecl, Entry, ListAccess};
+use crate::decl::resource::ResourceDecl;
 use crate::decl::{PassRef, Passes};
 use crate::error::GraphError;
 use crate::hash::NAMED;
+use crate::ids::ResourceId;
 use crate::plan::subresource_bytes;
-use crate::resource::{
-    AttachmentDecl, Entry, ListAccess, ResourceDecl, ResourceId, Subresource, SubresourceRange,
-};
+use crate::resource::{Subresource, SubresourceRange};
 
 /// Valid MSAA sample counts.
 const SAMPLE_COUNTS: [u32; 5] = [1, 2, 4, 8, 16];

@@ -3,9 +3,10 @@
 
 use super::MAX_LAYERS;
 use super::SAMPLE_COUNTS;
+use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::error::GraphError;
 use crate::format::{is_depth_stencil, is_renderable};
-use crate::resource::{ClearValue, ResourceDecl, ResourceKind, TextureDesc};
+use crate::resource::{ClearValue, TextureDesc};
 
 /// A resource's own shape; returns its `bytes(R)` (checked u64) and the bytes of one
 /// subresource of mip 0 (a buffer: its size twice).
