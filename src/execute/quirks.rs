@@ -138,9 +138,7 @@ impl Quirks {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> bool {
-        if let Some(known) = self.later_layer_msaa_per_view {
-            return known;
-        }
+        *self.later_layer_msaa_per_view.get_or_insert_with(|| {
         let broken = !probe::multiview_msaa_resolves_past_layer_0(device, queue);
         if broken {
             log::info!(
@@ -148,8 +146,8 @@ impl Quirks {
                 device.adapter_info().name
             );
         }
-        self.later_layer_msaa_per_view = Some(broken);
         broken
+        })
     }
 
     /// The GL binding probe's result, probed once and said once in the log.
@@ -158,9 +156,7 @@ impl Quirks {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> BindingDefects {
-        if let Some(known) = self.binding_defects {
-            return known;
-        }
+        *self.binding_defects.get_or_insert_with(|| {
         let defects = probe::binding_defects(device, queue);
         if defects.textures || defects.uniforms {
             log::warn!(
@@ -170,8 +166,8 @@ impl Quirks {
                 if defects.uniforms { "yes" } else { "no" },
             );
         }
-        self.binding_defects = Some(defects);
         defects
+        })
     }
 }
 
@@ -182,9 +178,7 @@ impl Quirks {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> ViewDefects {
-        if let Some(known) = self.view_defects {
-            return known;
-        }
+        *self.view_defects.get_or_insert_with(|| {
         let defects = views::view_defects(device, queue);
         let wrong: Vec<&str> = defects.kinds().map(ViewKind::describe).collect();
         if !wrong.is_empty() {
@@ -194,8 +188,8 @@ impl Quirks {
                 wrong.join(", ")
             );
         }
-        self.view_defects = Some(defects);
         defects
+        })
     }
 }
 
