@@ -40,96 +40,71 @@ pub(super) trait Target {
     fn pop_debug_group(&mut self);
 }
 
-impl Target for wgpu::RenderPass<'static> {
-    const KIND: &'static str = "render";
-    const LABELLED: bool = true;
-    type Callback<'a> = RenderCallback<'a>;
+/// `Target` for a wgpu pass type: its kind's name, whether its label names a pass recorded
+/// alone, the closure type, and the variants of `PassCallback` and `PassRecorder` it takes.
+macro_rules! target {
+    ($target:ty, $kind:literal, $labelled:literal, $callback:ident, $variant:ident, $recorder:ident) => {
+        impl Target for $target {
+            const KIND: &'static str = $kind;
+            const LABELLED: bool = $labelled;
+            type Callback<'a> = $callback<'a>;
 
-    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut RenderCallback<'a>> {
-        match callback {
-            PassCallback::Render(f) => Some(f),
-            _ => None,
+            fn callback<'c, 'a>(
+                callback: &'c mut PassCallback<'a>,
+            ) -> Option<&'c mut $callback<'a>> {
+                match callback {
+                    PassCallback::$variant(f) => Some(f),
+                    _ => None,
+                }
+            }
+
+            fn call(
+                &mut self,
+                f: &mut $callback<'_>,
+                ctx: &PassContext<'_>,
+            ) -> Result<(), PassError> {
+                f(self, ctx)
+            }
+
+            fn recorder(&mut self) -> PassRecorder<'_> {
+                PassRecorder::$recorder(self)
+            }
+
+            fn push_debug_group(&mut self, label: &str) {
+                <$target>::push_debug_group(self, label);
+            }
+
+            fn pop_debug_group(&mut self) {
+                <$target>::pop_debug_group(self);
+            }
         }
-    }
-
-    fn call(&mut self, f: &mut RenderCallback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError> {
-        f(self, ctx)
-    }
-
-    fn recorder(&mut self) -> PassRecorder<'_> {
-        PassRecorder::Render(self)
-    }
-
-    fn push_debug_group(&mut self, label: &str) {
-        wgpu::RenderPass::push_debug_group(self, label);
-    }
-
-    fn pop_debug_group(&mut self) {
-        wgpu::RenderPass::pop_debug_group(self);
-    }
+    };
 }
 
-impl Target for wgpu::ComputePass<'static> {
-    const KIND: &'static str = "compute";
-    const LABELLED: bool = true;
-    type Callback<'a> = ComputeCallback<'a>;
-
-    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut ComputeCallback<'a>> {
-        match callback {
-            PassCallback::Compute(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn call(
-        &mut self,
-        f: &mut ComputeCallback<'_>,
-        ctx: &PassContext<'_>,
-    ) -> Result<(), PassError> {
-        f(self, ctx)
-    }
-
-    fn recorder(&mut self) -> PassRecorder<'_> {
-        PassRecorder::Compute(self)
-    }
-
-    fn push_debug_group(&mut self, label: &str) {
-        wgpu::ComputePass::push_debug_group(self, label);
-    }
-
-    fn pop_debug_group(&mut self) {
-        wgpu::ComputePass::pop_debug_group(self);
-    }
-}
-
-impl Target for wgpu::CommandEncoder {
-    const KIND: &'static str = "copy";
-    const LABELLED: bool = false;
-    type Callback<'a> = CopyCallback<'a>;
-
-    fn callback<'c, 'a>(callback: &'c mut PassCallback<'a>) -> Option<&'c mut CopyCallback<'a>> {
-        match callback {
-            PassCallback::Copy(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn call(&mut self, f: &mut CopyCallback<'_>, ctx: &PassContext<'_>) -> Result<(), PassError> {
-        f(self, ctx)
-    }
-
-    fn recorder(&mut self) -> PassRecorder<'_> {
-        PassRecorder::Encoder(self)
-    }
-
-    fn push_debug_group(&mut self, label: &str) {
-        wgpu::CommandEncoder::push_debug_group(self, label);
-    }
-
-    fn pop_debug_group(&mut self) {
-        wgpu::CommandEncoder::pop_debug_group(self);
-    }
-}
+target!(
+    wgpu::RenderPass<'static>,
+    "render",
+    true,
+    RenderCallback,
+    Render,
+    Render
+);
+target!(
+    wgpu::ComputePass<'static>,
+    "compute",
+    true,
+    ComputeCallback,
+    Compute,
+    Compute
+);
+target!(
+    wgpu::CommandEncoder,
+    "copy",
+    false,
+    CopyCallback,
+    Copy,
+    Encoder
+);
 
 /// Calls one closure; a panic in it becomes [`ExecuteError::PassPanicked`], so that a frame
 /// recorded on worker threads fails like one recorded on the caller's.
