@@ -105,10 +105,11 @@ impl ForwardFrame {
             })
         };
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let module = |label, source: &str| {
+        let globals = include_str!("../../shaders/forward/globals.wgsl");
+        let module = |label, body: &str| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
+                source: wgpu::ShaderSource::Wgsl([globals, body].concat().into()),
             })
         };
         let shadow_module = module("shadow", include_str!("../../shaders/forward/shadow.wgsl"));
