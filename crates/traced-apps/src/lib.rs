@@ -10,6 +10,13 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
+mod setup;
+
+pub use setup::{
+    CLEAR_COLOR, bind_group, buffer_init, color_target, depth_target, fragment_stage,
+    pipeline_desc, render_pass, texture_desc, vertex_stage,
+};
+
 /// The command line every app takes.
 #[derive(Debug, Clone, Parser)]
 pub struct Args {
@@ -120,16 +127,12 @@ impl Screen {
         let format = wgpu::TextureFormat::Rgba8UnormSrgb;
         let images = (0..IMAGES)
             .map(|i| {
-                device.create_texture(&wgpu::TextureDescriptor {
-                    label: Some(&format!("screen {i}")),
-                    size: extent(size),
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
+                device.create_texture(&texture_desc(
+                    Some(&format!("screen {i}")),
+                    extent(size),
                     format,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-                    view_formats: &[],
-                })
+                    wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                ))
             })
             .collect();
         let readback = device.create_buffer(&wgpu::BufferDescriptor {
