@@ -8,6 +8,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Quat, Vec3};
 use tilegraph::wgpu;
 
+use crate::setup::uniform_buffer;
+
 /// Point lights, animated on the GPU every frame.
 pub const LIGHT_COUNT: u32 = 256;
 /// Light-mask words per tile (one bit per light).
@@ -323,18 +325,12 @@ impl Scene {
             ),
             panes,
             quad,
-            camera: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("deferred camera"),
-                size: size_of::<CameraUniform>() as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
-            uniform_lights: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("deferred lights (uniform)"),
-                size: u64::from(LIGHT_COUNT) * LIGHT_BYTES,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
+            camera: uniform_buffer(device, "deferred camera", size_of::<CameraUniform>() as u64),
+            uniform_lights: uniform_buffer(
+                device,
+                "deferred lights (uniform)",
+                u64::from(LIGHT_COUNT) * LIGHT_BYTES,
+            ),
         }
     }
 }

@@ -11,6 +11,7 @@ use tilegraph::wgpu;
 use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHandle};
 
 use super::scene::{Geometry, Vertex};
+use crate::setup::{index_uniform, uniform_buffer};
 
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -104,7 +105,6 @@ impl ForwardFrame {
                 usage,
             })
         };
-        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let globals = include_str!("../../shaders/forward/globals.wgsl");
         let module = |label, body: &str| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -192,14 +192,9 @@ impl ForwardFrame {
                 wgpu::BufferUsages::INDEX,
             ),
             index_count: geometry.indices.len() as u32,
-            globals: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("forward globals"),
-                size: size_of::<Globals>() as u64,
-                usage: uniform,
-                mapped_at_creation: false,
-            }),
+            globals: uniform_buffer(device, "forward globals", size_of::<Globals>() as u64),
             cascade_index: (0..CASCADES)
-                .map(|i| init("cascade index", bytemuck::bytes_of(&[i, 0, 0, 0]), uniform))
+                .map(|i| index_uniform(device, "cascade index", i))
                 .collect(),
             shadow_layout: shadow.get_bind_group_layout(0),
             shadow,

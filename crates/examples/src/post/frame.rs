@@ -10,6 +10,8 @@ use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, RelativeSize, mip_c
 use tilegraph::wgpu;
 use tilegraph::{Access, History, Import, RenderGraph, TextureDesc, TextureHandle};
 
+use crate::setup::uniform_buffer;
+
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const MOTION_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg16Float;
 /// At most this many bloom mips, the smallest no less than 8 texels on its shorter edge.
@@ -88,14 +90,6 @@ impl PostFrame {
         } else {
             "fs_encode"
         };
-        let uniform = |label, size: usize| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: size as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
         PostFrame {
             output_format,
             scene: FullscreenPipeline::new(device, "scene", scene_src, "fs_main", &scene_targets),
@@ -128,8 +122,8 @@ impl PostFrame {
                 min_filter: wgpu::FilterMode::Linear,
                 ..Default::default()
             }),
-            camera: uniform("post camera", size_of::<CameraUniform>()),
-            taa_params: uniform("post taa", 16),
+            camera: uniform_buffer(device, "post camera", size_of::<CameraUniform>() as u64),
+            taa_params: uniform_buffer(device, "post taa", 16),
             binds: BindGroupCache::new(),
             prev_view_proj: None,
         }
