@@ -155,8 +155,9 @@ impl Screen {
         self.images[self.next].create_view(&Default::default())
     }
 
-    /// Copies this frame's image into the read-back buffer; the next frame takes the next image.
-    pub fn present(&mut self, encoder: &mut wgpu::CommandEncoder) {
+    /// Ends the frame: `encoder` copies this frame's image into the read-back buffer and is
+    /// submitted; the next frame takes the next image.
+    pub fn present(&mut self, queue: &wgpu::Queue, mut encoder: wgpu::CommandEncoder) {
         encoder.copy_texture_to_buffer(
             self.images[self.next].as_image_copy(),
             wgpu::TexelCopyBufferInfo {
@@ -169,6 +170,7 @@ impl Screen {
             },
             extent(self.size),
         );
+        queue.submit([encoder.finish()]);
         self.next = (self.next + 1) % IMAGES;
     }
 

@@ -150,8 +150,7 @@ impl Boids {
             pass.set_vertex_buffer(1, self.triangle.slice(..));
             pass.draw(0..3, 0..BOIDS);
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 

@@ -276,8 +276,7 @@ impl Hdr {
             pass.set_bind_group(0, &self.tonemap_group, &[]);
             pass.draw(0..3, 0..1);
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 

@@ -200,8 +200,7 @@ impl Mipmap {
             pass.set_bind_group(0, &self.group, &[]);
             pass.draw(0..4, 0..1);
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 

@@ -180,8 +180,7 @@ impl MsaaLine {
                 }
             }
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 

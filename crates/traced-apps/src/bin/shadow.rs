@@ -560,8 +560,7 @@ impl Shadow {
             pass.set_bind_group(0, &self.forward_group, &[]);
             self.draw_entities(&mut pass);
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 
