@@ -75,7 +75,11 @@ impl CubemapFrame {
             shade: FullscreenPipeline::single(
                 device,
                 "shade",
-                include_str!("../../shaders/cubemap/shade.wgsl"),
+                &[
+                    include_str!("../../shaders/srgb.wgsl"),
+                    include_str!("../../shaders/cubemap/shade.wgsl"),
+                ]
+                .concat(),
                 entry,
                 output_format,
             ),

@@ -110,7 +110,10 @@ fn shader_source(pass: &str) -> String {
             include_str!("../../shaders/deferred/lighting.wgsl"),
         ],
         "transparent" => [instance, transparent],
-        "tonemap" => ["", include_str!("../../shaders/deferred/tonemap.wgsl")],
+        "tonemap" => [
+            include_str!("../../shaders/srgb.wgsl"),
+            include_str!("../../shaders/deferred/tonemap.wgsl"),
+        ],
         _ => unreachable!("every pass has a shader"),
     };
     [common, parts[0], parts[1]].concat()

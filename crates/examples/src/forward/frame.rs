@@ -113,7 +113,11 @@ impl ForwardFrame {
             })
         };
         let shadow_module = module("shadow", include_str!("../../shaders/forward/shadow.wgsl"));
-        let lit_module = module("lit", include_str!("../../shaders/forward/lit.wgsl"));
+        let lit_source = [
+            include_str!("../../shaders/srgb.wgsl"),
+            include_str!("../../shaders/forward/lit.wgsl"),
+        ];
+        let lit_module = module("lit", &lit_source.concat());
         let buffers = [Some(wgpu::VertexBufferLayout {
             array_stride: size_of::<Vertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,

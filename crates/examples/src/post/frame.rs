@@ -70,7 +70,11 @@ impl PostFrame {
         let scene_src = include_str!("../../shaders/post/scene.wgsl");
         let taa_src = include_str!("../../shaders/post/taa.wgsl");
         let bloom_src = include_str!("../../shaders/post/bloom.wgsl");
-        let tonemap_src = include_str!("../../shaders/post/tonemap.wgsl");
+        let tonemap_src = &[
+            include_str!("../../shaders/srgb.wgsl"),
+            include_str!("../../shaders/post/tonemap.wgsl"),
+        ]
+        .concat();
         let additive = wgpu::BlendComponent {
             src_factor: wgpu::BlendFactor::One,
             dst_factor: wgpu::BlendFactor::One,
