@@ -258,6 +258,15 @@ pub fn run<A>(
     })());
 }
 
+/// [`run`] for an app that takes only the shared command line and asks for no optional features.
+pub fn run_plain<A>(
+    name: &str,
+    new: impl FnOnce(&Gpu, &Screen) -> A,
+    frame: impl FnMut(&mut A, &Gpu, &mut Screen, u32),
+) {
+    run(name, &Args::parse(), wgpu::Features::empty(), new, frame);
+}
+
 /// Prints `error: ...` and exits non-zero when `result` is an error.
 pub fn exit_on_error(result: Result<(), String>) {
     if let Err(e) = result {

@@ -2,9 +2,8 @@
 //! storage buffer into the other (the two swap every frame), then a render pass draws them as
 //! instanced triangles onto the screen image with `LoadOp::Load`, as the original does.
 
-use clap::Parser;
 use tilegraph_traced_apps::{
-    Args, Gpu, Screen, bind_group, color_target, fragment_stage, pipeline_desc, render_pass, run,
+    Gpu, Screen, bind_group, color_target, fragment_stage, pipeline_desc, render_pass, run_plain,
     vertex_stage,
 };
 use wgpu::util::DeviceExt;
@@ -183,12 +182,7 @@ fn draw_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::Re
 }
 
 fn main() {
-    let args = Args::parse();
-    run(
-        "boids",
-        &args,
-        wgpu::Features::empty(),
-        Boids::new,
-        |app, gpu, screen, i| app.frame(gpu, screen, i),
-    );
+    run_plain("boids", Boids::new, |app, gpu, screen, i| {
+        app.frame(gpu, screen, i)
+    });
 }

@@ -2,10 +2,9 @@
 //! into an `rgba16float` image (Clear, Store) with its depth (Clear, Store), then a tone-mapping
 //! pass that samples it into the screen image (Load, Store).
 
-use clap::Parser;
 use tilegraph_traced_apps::{
-    Args, CLEAR_COLOR, Gpu, Screen, bind_group, buffer_init, color_target, depth_target, extent,
-    fragment_stage, pipeline_desc, render_pass, run, texture_desc, vertex_stage,
+    CLEAR_COLOR, Gpu, Screen, bind_group, buffer_init, color_target, depth_target, extent,
+    fragment_stage, pipeline_desc, render_pass, run_plain, texture_desc, vertex_stage,
 };
 
 const HDR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -281,12 +280,7 @@ impl Hdr {
 }
 
 fn main() {
-    let args = Args::parse();
-    run(
-        "hdr",
-        &args,
-        wgpu::Features::empty(),
-        Hdr::new,
-        |app, gpu, screen, i| app.frame(gpu, screen, i),
-    );
+    run_plain("hdr", Hdr::new, |app, gpu, screen, i| {
+        app.frame(gpu, screen, i)
+    });
 }

@@ -5,10 +5,9 @@
 
 use std::f32::consts::PI;
 
-use clap::Parser;
 use tilegraph_traced_apps::{
-    Args, CLEAR_COLOR, Gpu, Screen, bind_group, color_target, extent, fragment_stage,
-    pipeline_desc, render_pass, run, texture_desc, vertex_stage,
+    CLEAR_COLOR, Gpu, Screen, bind_group, color_target, extent, fragment_stage, pipeline_desc,
+    render_pass, run_plain, texture_desc, vertex_stage,
 };
 use wgpu::util::DeviceExt;
 
@@ -205,12 +204,7 @@ impl Mipmap {
 }
 
 fn main() {
-    let args = Args::parse();
-    run(
-        "mipmap",
-        &args,
-        wgpu::Features::empty(),
-        Mipmap::new,
-        |app, gpu, screen, _| app.frame(gpu, screen),
-    );
+    run_plain("mipmap", Mipmap::new, |app, gpu, screen, _| {
+        app.frame(gpu, screen)
+    });
 }
