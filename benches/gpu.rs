@@ -11,11 +11,15 @@
 //! pipelines and are not counted. Prints the median frame time of each variant and the ratios
 //! against naive; `TILEGRAPH_BACKEND` picks the backend too.
 
+mod common;
+
 use tilegraph::wgpu;
 use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, Imports, PlanCache};
 use tilegraph_examples::deferred::DeferredFrame;
 use tilegraph_tool::headless::{self, Backend};
 use tilegraph_tool::timings::{self, Timings};
+
+use common::{CargoBench, positive};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 const WARM_UP: usize = 3;
@@ -42,12 +46,8 @@ struct Cli {
     /// The wgpu backend [default: TILEGRAPH_BACKEND, else auto].
     #[arg(long, value_name = "vulkan|gl|auto", value_parser = backend_arg)]
     backend: Option<Backend>,
-    /// `cargo bench` passes `--bench`.
-    #[arg(long, hide = true)]
-    bench: bool,
-    /// libtest-style filters, ignored.
-    #[arg(hide = true)]
-    filters: Vec<String>,
+    #[command(flatten)]
+    cargo: CargoBench,
 }
 
 /// `--sizes`' value (a type of its own, so that clap takes the list as one value).
@@ -64,13 +64,6 @@ fn sizes_arg(v: &str) -> Result<Sizes, String> {
 
 fn backend_arg(v: &str) -> Result<Backend, String> {
     v.parse::<Backend>().map_err(|e| e.to_string())
-}
-
-fn positive(v: &str) -> Result<usize, String> {
-    v.parse::<usize>()
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
 }
 
 fn args() -> Result<Args, String> {

@@ -12,6 +12,8 @@
 //! first, so the executor's pool and bind-group caches are warm. The two paths alternate
 //! iteration by iteration so drifts in machine load hit both alike.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use tilegraph::wgpu;
@@ -19,6 +21,8 @@ use tilegraph::{CompileOptions, ExecuteMode, ExecutorOptions, FrameCommands, Imp
 use tilegraph_examples::deferred::{DeferredFrame, LIGHT_COUNT};
 use tilegraph_tool::headless::{self, Backend};
 use tilegraph_tool::timings::median_duration;
+
+use common::{CargoBench, positive};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
@@ -44,23 +48,12 @@ struct Cli {
     /// Rounds.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive)]
     rounds: usize,
-    /// `cargo bench` passes `--bench`.
-    #[arg(long, hide = true)]
-    bench: bool,
-    /// libtest-style filters, ignored.
-    #[arg(hide = true)]
-    filters: Vec<String>,
+    #[command(flatten)]
+    cargo: CargoBench,
 }
 
 fn size_arg(v: &str) -> Result<(u32, u32), String> {
     tilegraph_tool::parse_size(v).ok_or(format!("takes WxH, not `{v}`"))
-}
-
-fn positive(v: &str) -> Result<usize, String> {
-    v.parse::<usize>()
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
 }
 
 fn args() -> Args {

@@ -30,6 +30,8 @@
 //! in the device's registry under a lock all threads share, where a bundle looks its bind groups
 //! up under one lock acquisition when it finishes.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use tilegraph::wgpu;
@@ -38,6 +40,8 @@ use tilegraph::{
 };
 use tilegraph_tool::headless::{self, Backend};
 use tilegraph_tool::timings::median_duration;
+
+use common::{CargoBench, positive};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// Dynamic-offset stride (the largest `min_uniform_buffer_offset_alignment` wgpu allows).
@@ -91,12 +95,8 @@ struct Cli {
     #[arg(long, value_name = "direct|bundles", default_value = "direct",
           value_parser = ["direct", "bundles"])]
     encoding: String,
-    /// `cargo bench` passes `--bench`.
-    #[arg(long, hide = true)]
-    bench: bool,
-    /// libtest-style filters, ignored.
-    #[arg(hide = true)]
-    filters: Vec<String>,
+    #[command(flatten)]
+    cargo: CargoBench,
 }
 
 /// `--threads`' value (a type of its own, so that clap takes the list as one value).
@@ -108,13 +108,6 @@ fn threads_arg(v: &str) -> Result<Threads, String> {
         .map(positive)
         .collect::<Result<_, _>>()
         .map(Threads)
-}
-
-fn positive(v: &str) -> Result<usize, String> {
-    v.parse::<usize>()
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| format!("takes a positive number, not `{v}`"))
 }
 
 fn args() -> Args {

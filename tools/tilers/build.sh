@@ -8,11 +8,8 @@
 #
 #   bash tools/tilers/build.sh       prints the built paths as shell assignments on its last lines
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-ROOT=$PWD
-HERE=$ROOT/tools/tilers
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-T=$TARGET/tilers
+# shellcheck source=tools/tilers/paths.sh
+. "$(dirname "$0")/paths.sh"
 JOBS=${TILERS_BUILD_JOBS:-2}
 MESA_VERSION=25.0.7
 LIBDRM_VERSION=2.4.124

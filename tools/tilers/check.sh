@@ -19,11 +19,8 @@
 # Exit status: non-zero on any disagreement, or when a negative control (the driver told to load
 # where the plan says DontCare) is not caught.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-ROOT=$PWD
-HERE=$ROOT/tools/tilers
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-T=$TARGET/tilers
+# shellcheck source=tools/tilers/paths.sh
+. "$(dirname "$0")/paths.sh"
 CHIPS=${TILERS_CHIPS:-"630 650 660 730 740 750"}
 SIZE=${TILERS_SIZE:-1280x720}
 JOBS=${TILERS_JOBS:-2}

@@ -293,36 +293,7 @@ fn declare<'s>(
                     Ok(())
                 });
         }
-        Shape::Mrt => {
-            let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
-            let targets = [
-                graph.create_texture("albedo", desc),
-                graph.create_texture("normal", desc),
-            ];
-            graph
-                .add_render_pass("gbuffer")
-                .color(targets[0], Access::Clear)
-                .color(targets[1], Access::Clear)
-                .execute(move |pass, _| {
-                    scene.draw_mrt(pass, draws);
-                    Ok(())
-                });
-            graph
-                .add_render_pass("composite")
-                .sample(targets[0])
-                .sample(targets[1])
-                .color(output, Access::Clear)
-                .execute(move |pass, ctx| {
-                    let bindings = [
-                        targets[0].into(),
-                        targets[1].into(),
-                        Binding::Sampler(&scene.sampler),
-                    ];
-                    let group = bind_groups.bind_group(ctx, &scene.composite_layout, &bindings)?;
-                    scene.composite(pass, &group);
-                    Ok(())
-                });
-        }
+        Shape::Mrt => scene.declare_mrt(graph, draws, output),
         Shape::Bunnymark => {
             let objects = graph.import_buffer("objects", scene.objects.size(), Import::INPUT);
             graph

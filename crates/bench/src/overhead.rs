@@ -2,10 +2,11 @@
 //! bunnymark-shaped frames, and the commands both the hand-written frame and the graph's pass
 //! closures record, so the two record exactly the same work.
 
-use tilegraph::PassContext;
 use tilegraph::helpers::{BindGroupCache, Binding};
 use tilegraph::wgpu;
-use tilegraph::{BufferHandle, PassError};
+use tilegraph::{
+    Access, BufferHandle, PassContext, PassError, RenderGraph, TextureDesc, TextureHandle,
+};
 
 /// The format of every target.
 pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -473,6 +474,46 @@ impl Scene {
         for _ in 0..draws {
             pass.draw(0..3, 0..1);
         }
+    }
+
+    /// The MRT-shaped frame's passes into `graph`: `gbuffer` clears both targets and draws into
+    /// them `draws` times, `composite` samples them into `output`.
+    pub fn declare_mrt<'s>(
+        &'s self,
+        graph: &mut RenderGraph<'s>,
+        draws: u32,
+        output: TextureHandle,
+    ) {
+        let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
+        let targets = [
+            graph.create_texture("albedo", desc),
+            graph.create_texture("normal", desc),
+        ];
+        graph
+            .add_render_pass("gbuffer")
+            .color(targets[0], Access::Clear)
+            .color(targets[1], Access::Clear)
+            .execute(move |pass, _| {
+                self.draw_mrt(pass, draws);
+                Ok(())
+            });
+        graph
+            .add_render_pass("composite")
+            .sample(targets[0])
+            .sample(targets[1])
+            .color(output, Access::Clear)
+            .execute(move |pass, ctx| {
+                let bindings = [
+                    targets[0].into(),
+                    targets[1].into(),
+                    Binding::Sampler(&self.sampler),
+                ];
+                let group = self
+                    .bind_groups
+                    .bind_group(ctx, &self.composite_layout, &bindings)?;
+                self.composite(pass, &group);
+                Ok(())
+            });
     }
 
     /// The pass sampling both MRT targets (`group` binds them).

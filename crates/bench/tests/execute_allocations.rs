@@ -10,8 +10,7 @@ use std::cell::Cell;
 use tilegraph::helpers::{Backend, DeviceOptions, open_device};
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, PlanCache, RenderGraph,
-    TextureDesc,
+    CompileOptions, ExecuteMode, Executor, Import, Imports, PlanCache, RenderGraph, TextureDesc,
 };
 use tilegraph_bench::overhead::{FORMAT, SIZE, Scene};
 
@@ -92,35 +91,7 @@ fn through_graph<'s>(
     let mut graph = graph.reset();
     let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
     let output = graph.import_texture("output", desc, Import::OUTPUT);
-    let targets = [
-        graph.create_texture("albedo", desc),
-        graph.create_texture("normal", desc),
-    ];
-    graph
-        .add_render_pass("gbuffer")
-        .color(targets[0], Access::Clear)
-        .color(targets[1], Access::Clear)
-        .execute(move |pass, _| {
-            scene.draw_mrt(pass, draws);
-            Ok(())
-        });
-    graph
-        .add_render_pass("composite")
-        .sample(targets[0])
-        .sample(targets[1])
-        .color(output, Access::Clear)
-        .execute(move |pass, ctx| {
-            let bindings = [
-                targets[0].into(),
-                targets[1].into(),
-                tilegraph::helpers::Binding::Sampler(&scene.sampler),
-            ];
-            let group = scene
-                .bind_groups
-                .bind_group(ctx, &scene.composite_layout, &bindings)?;
-            scene.composite(pass, &group);
-            Ok(())
-        });
+    scene.declare_mrt(&mut graph, draws, output);
     let mut imports = Imports::new();
     imports.texture(output, &scene.output, &scene.output_view);
     let plan = cache

@@ -61,18 +61,17 @@ pub fn declare_deferred_frame(g: &mut RenderGraph<'_>, passes: usize, name: &mut
         g.add_render_pass(named(name, "shadow", b))
             .depth(shadow, Access::Clear)
             .finish();
-        g.add_render_pass(named(name, "gbuffer", b))
-            .color(albedo, Access::Clear)
-            .color(normal, Access::Clear)
-            .color(material, Access::Clear)
-            .depth(depth, Access::Clear)
-            .finish();
-        g.add_render_pass(named(name, "decals", b))
-            .color(albedo, Access::ReadWrite)
-            .color(normal, Access::ReadWrite)
-            .color(material, Access::ReadWrite)
-            .depth(depth, Access::Read)
-            .finish();
+        // The G-buffer drawn, then decals drawn over it (depth tested, not written).
+        let gbuffer = |g: &mut RenderGraph<'_>, pass: &str, colors: Access, depth_access| {
+            g.add_render_pass(pass)
+                .color(albedo, colors)
+                .color(normal, colors)
+                .color(material, colors)
+                .depth(depth, depth_access)
+                .finish();
+        };
+        gbuffer(g, named(name, "gbuffer", b), Access::Clear, Access::Clear);
+        gbuffer(g, named(name, "decals", b), Access::ReadWrite, Access::Read);
         let mut lighting = g
             .add_render_pass(named(name, "lighting", b))
             .sample(albedo)
@@ -89,18 +88,17 @@ pub fn declare_deferred_frame(g: &mut RenderGraph<'_>, passes: usize, name: &mut
             .color(hdr, Access::ReadWrite)
             .depth(depth, Access::Read)
             .finish();
-        g.add_render_pass(named(name, "debug_gbuffer", b))
-            .sample(normal)
-            .color(debug, Access::Write)
-            .finish();
-        g.add_render_pass(named(name, "bloom", b))
-            .sample(hdr)
-            .color(bloom, Access::Write)
-            .finish();
-        g.add_render_pass(named(name, "debug_bloom", b))
-            .sample(bloom)
-            .color(debug, Access::ReadWrite)
-            .finish();
+        // Full-screen passes sampling one texture into another.
+        for (pass, source, target, access) in [
+            ("debug_gbuffer", normal, debug, Access::Write),
+            ("bloom", hdr, bloom, Access::Write),
+            ("debug_bloom", bloom, debug, Access::ReadWrite),
+        ] {
+            g.add_render_pass(named(name, pass, b))
+                .sample(source)
+                .color(target, access)
+                .finish();
+        }
         g.add_render_pass(named(name, "composite", b))
             .sample(hdr)
             .sample(bloom)

@@ -235,31 +235,25 @@ pub fn attachments(pass: PassRef<'_>) -> Vec<Attached> {
         mip: sub.mip,
         layer: sub.layer + v,
     };
-    for c in pass.color() {
+    let colors = pass
+        .color()
+        .iter()
+        .map(|c| (c.resource, c.sub, c.access, c.clear, c.resolve, false));
+    let depth = pass
+        .depth()
+        .map(|d| (d.resource, d.sub, d.access, d.clear, None, true));
+    for (resource, sub, access, clear, resolve, is_depth) in colors.chain(depth) {
         for v in 0..n {
             out.push(Attached {
                 slot: out.len() as u32,
-                resource: c.resource,
-                sub: layer(c.sub, v),
-                access: c.access,
-                clear: c.clear,
-                resolve: c.resolve,
-                resolve_sub: layer(BASE, v),
-                is_depth: false,
-            });
-        }
-    }
-    if let Some(d) = pass.depth() {
-        for v in 0..n {
-            out.push(Attached {
-                slot: out.len() as u32,
-                resource: d.resource,
-                sub: layer(d.sub, v),
-                access: d.access,
-                clear: d.clear,
-                resolve: None,
-                resolve_sub: BASE,
-                is_depth: true,
+                resource,
+                sub: layer(sub, v),
+                access,
+                clear,
+                resolve,
+                // A depth attachment resolves nowhere.
+                resolve_sub: if is_depth { BASE } else { layer(BASE, v) },
+                is_depth,
             });
         }
     }

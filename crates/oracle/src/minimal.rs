@@ -22,30 +22,23 @@ pub struct Choice {
     pub store: StoreOp,
 }
 
-fn entry(group: &Group, index: usize) -> &tilegraph::plan::AttachmentPlan {
-    if index < group.color.len() {
-        &group.color[index]
-    } else if index == group.color.len() {
-        group
-            .depth
-            .as_ref()
-            .expect("index names the depth attachment")
-    } else {
-        &group.depth_views[index - group.color.len() - 1]
-    }
+/// Attachment `index` of `group`, in the order of `Group::attachments` (colour, depth, depth
+/// views), which numbers the search's choices.
+fn entry_mut(group: &mut Group, index: usize) -> &mut tilegraph::plan::AttachmentPlan {
+    group
+        .color
+        .iter_mut()
+        .chain(group.depth.iter_mut())
+        .chain(group.depth_views.iter_mut())
+        .nth(index)
+        .expect("index names an attachment of the group")
 }
 
-fn entry_mut(group: &mut Group, index: usize) -> &mut tilegraph::plan::AttachmentPlan {
-    if index < group.color.len() {
-        &mut group.color[index]
-    } else if index == group.color.len() {
-        group
-            .depth
-            .as_mut()
-            .expect("index names the depth attachment")
-    } else {
-        &mut group.depth_views[index - group.color.len() - 1]
-    }
+fn entry(group: &Group, index: usize) -> &tilegraph::plan::AttachmentPlan {
+    group
+        .attachments()
+        .nth(index)
+        .expect("index names an attachment of the group")
 }
 
 /// Bytes an attachment entry's ops move (the guide, resolves excluded: they do not depend on ops).

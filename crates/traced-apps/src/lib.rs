@@ -10,6 +10,13 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
+mod setup;
+
+pub use setup::{
+    CLEAR_COLOR, bind_group, buffer_init, color_target, depth_target, fragment_stage,
+    pipeline_desc, render_pass, texture_desc, vertex_stage,
+};
+
 /// The command line every app takes.
 #[derive(Debug, Clone, Parser)]
 pub struct Args {
@@ -120,16 +127,12 @@ impl Screen {
         let format = wgpu::TextureFormat::Rgba8UnormSrgb;
         let images = (0..IMAGES)
             .map(|i| {
-                device.create_texture(&wgpu::TextureDescriptor {
-                    label: Some(&format!("screen {i}")),
-                    size: extent(size),
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
+                device.create_texture(&texture_desc(
+                    Some(&format!("screen {i}")),
+                    extent(size),
                     format,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-                    view_formats: &[],
-                })
+                    wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                ))
             })
             .collect();
         let readback = device.create_buffer(&wgpu::BufferDescriptor {
@@ -152,8 +155,9 @@ impl Screen {
         self.images[self.next].create_view(&Default::default())
     }
 
-    /// Copies this frame's image into the read-back buffer; the next frame takes the next image.
-    pub fn present(&mut self, encoder: &mut wgpu::CommandEncoder) {
+    /// Ends the frame: `encoder` copies this frame's image into the read-back buffer and is
+    /// submitted; the next frame takes the next image.
+    pub fn present(&mut self, queue: &wgpu::Queue, mut encoder: wgpu::CommandEncoder) {
         encoder.copy_texture_to_buffer(
             self.images[self.next].as_image_copy(),
             wgpu::TexelCopyBufferInfo {
@@ -166,6 +170,7 @@ impl Screen {
             },
             extent(self.size),
         );
+        queue.submit([encoder.finish()]);
         self.next = (self.next + 1) % IMAGES;
     }
 
@@ -251,6 +256,15 @@ pub fn run<A>(
         }
         finish(name, &gpu, &screen, args)
     })());
+}
+
+/// [`run`] for an app that takes only the shared command line and asks for no optional features.
+pub fn run_plain<A>(
+    name: &str,
+    new: impl FnOnce(&Gpu, &Screen) -> A,
+    frame: impl FnMut(&mut A, &Gpu, &mut Screen, u32),
+) {
+    run(name, &Args::parse(), wgpu::Features::empty(), new, frame);
 }
 
 /// Prints `error: ...` and exits non-zero when `result` is an error.

@@ -54,12 +54,27 @@ fn report(app: &str, exe: &str, args: &[&str]) -> Report {
     analyse(&dir, 60).unwrap_or_else(|e| panic!("{app}: tilegraph trace failed: {e}"))
 }
 
-/// The error `tilegraph trace` must give for the trace in `dir`.
-fn refused(dir: &std::path::Path, why: &str) -> TraceError {
-    match analyse(dir, 60) {
-        Ok(_) => panic!("{} was read, though {why}", dir.display()),
+/// What `tilegraph trace` must refuse: an app run as it comes, why, and the error's kind and a
+/// word of its message.
+struct Refusal<'a> {
+    app: &'a str,
+    exe: &'a str,
+    why: &'a str,
+    kind: &'a str,
+    naming: &'a str,
+}
+
+/// Records `r.app` with no arguments; `tilegraph trace` must refuse the trace with an error of
+/// `r.kind` naming `r.naming`, which is returned.
+fn refused(r: Refusal<'_>) -> TraceError {
+    let (dir, _) = record(r.app, r.exe, &[]);
+    let error = match analyse(&dir, 60) {
+        Ok(_) => panic!("{} was read, though {}", dir.display(), r.why),
         Err(e) => e,
-    }
+    };
+    assert_eq!(error.kind(), r.kind, "{error}");
+    assert!(error.to_string().contains(r.naming), "{error}");
+    error
 }
 
 /// A frame's rows as (resource, app ops, plan ops, app bytes, plan bytes).
@@ -120,10 +135,13 @@ fn hdr_depth_store_and_tonemap_load_are_proven_unneeded() {
 
 #[test]
 fn shadow_with_its_ten_layer_array_is_refused_where_it_samples_layers_nothing_wrote() {
-    let (dir, _) = record("shadow", env!("CARGO_BIN_EXE_shadow"), &[]);
-    let error = refused(&dir, "layers 2 to 9 are never rendered");
-    assert_eq!(error.kind(), "read_before_write", "{error}");
-    assert!(error.to_string().contains("layer 2"), "{error}");
+    let error = refused(Refusal {
+        app: "shadow",
+        exe: env!("CARGO_BIN_EXE_shadow"),
+        why: "layers 2 to 9 are never rendered",
+        kind: "read_before_write",
+        naming: "layer 2",
+    });
     assert!(
         matches!(error, TraceError::Graph { frame: 0, .. }),
         "{error}"
@@ -165,10 +183,13 @@ fn shadow_maps_are_stored_for_the_forward_pass_and_its_depth_is_memoryless() {
 
 #[test]
 fn msaa_line_from_a_render_bundle_is_a_typed_error_naming_the_bundle() {
-    let (dir, _) = record("msaa_line", env!("CARGO_BIN_EXE_msaa_line"), &[]);
-    let error = refused(&dir, "render bundles are not followed");
-    assert_eq!(error.kind(), "unhandled_action", "{error}");
-    assert!(error.to_string().contains("render bundle"), "{error}");
+    refused(Refusal {
+        app: "msaa_line",
+        exe: env!("CARGO_BIN_EXE_msaa_line"),
+        why: "render bundles are not followed",
+        kind: "unhandled_action",
+        naming: "render bundle",
+    });
 }
 
 #[test]

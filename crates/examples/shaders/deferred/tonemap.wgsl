@@ -22,7 +22,5 @@ fn fs_linear(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
 // For unorm outputs: encode to sRGB here.
 @fragment
 fn fs_encode(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
-    let c = tonemapped(position);
-    let encoded = select(1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055, c * 12.92, c <= vec3<f32>(0.0031308));
-    return vec4<f32>(encoded, 1.0);
+    return vec4<f32>(encode_srgb(tonemapped(position)), 1.0);
 }

@@ -1,25 +1,7 @@
 // Forward shading with three shadow cascades sampled from one depth array.
 
-struct Globals {
-    view_proj: mat4x4<f32>,
-    view: mat4x4<f32>,
-    cascades: array<mat4x4<f32>, 3>,
-    // xyz: view-space distance where each cascade ends.
-    splits: vec4<f32>,
-    // xyz: direction towards the sun.
-    sun: vec4<f32>,
-    eye: vec4<f32>,
-};
-
-@group(0) @binding(0) var<uniform> globals: Globals;
 @group(0) @binding(1) var shadow: texture_depth_2d_array;
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
-
-struct VertexIn {
-    @location(0) position: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-    @location(2) color: vec3<f32>,
-};
 
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
@@ -89,7 +71,5 @@ fn fs_linear(in: VertexOut) -> @location(0) vec4<f32> {
 // For a linear output format: encode here.
 @fragment
 fn fs_encode(in: VertexOut) -> @location(0) vec4<f32> {
-    let c = shade(in);
-    let srgb = select(1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, c * 12.92, c <= vec3(0.0031308));
-    return vec4(srgb, 1.0);
+    return vec4(encode_srgb(shade(in)), 1.0);
 }

@@ -24,7 +24,5 @@ fn fs_linear(in: FullscreenVertex) -> @location(0) vec4<f32> {
 // For a linear output format: encode here.
 @fragment
 fn fs_encode(in: FullscreenVertex) -> @location(0) vec4<f32> {
-    let c = mapped(in);
-    let srgb = select(1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, c * 12.92, c <= vec3(0.0031308));
-    return vec4(srgb, 1.0);
+    return vec4(encode_srgb(mapped(in)), 1.0);
 }

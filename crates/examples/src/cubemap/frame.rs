@@ -10,6 +10,8 @@ use tilegraph::helpers::{BindGroupCache, Binding, FullscreenPipeline, mip_count}
 use tilegraph::wgpu;
 use tilegraph::{Access, Import, RenderGraph, TextureDesc, TextureHandle};
 
+use crate::setup::{index_uniform, uniform_buffer};
+
 pub const CUBE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const CUBE_SIZE: u32 = 256;
 pub const FACES: u32 = 6;
@@ -46,10 +48,8 @@ pub struct CubemapHandles {
 
 impl CubemapFrame {
     pub fn new(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
-        use wgpu::util::DeviceExt;
         let common = include_str!("../../shaders/cubemap/common.wgsl");
         let source = |body: &str| [common, body].concat();
-        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let entry = if output_format.is_srgb() {
             "fs_linear"
         } else {
@@ -75,25 +75,18 @@ impl CubemapFrame {
             shade: FullscreenPipeline::single(
                 device,
                 "shade",
-                include_str!("../../shaders/cubemap/shade.wgsl"),
+                &[
+                    include_str!("../../shaders/srgb.wgsl"),
+                    include_str!("../../shaders/cubemap/shade.wgsl"),
+                ]
+                .concat(),
                 entry,
                 output_format,
             ),
             faces: (0..FACES)
-                .map(|face| {
-                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some("cube face"),
-                        contents: bytemuck::bytes_of(&[face, 0, 0, 0]),
-                        usage: uniform,
-                    })
-                })
+                .map(|face| index_uniform(device, "cube face", face))
                 .collect(),
-            view: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("cubemap view"),
-                size: size_of::<ViewUniform>() as u64,
-                usage: uniform,
-                mapped_at_creation: false,
-            }),
+            view: uniform_buffer(device, "cubemap view", size_of::<ViewUniform>() as u64),
             sampler: device.create_sampler(&wgpu::SamplerDescriptor {
                 label: Some("cubemap linear"),
                 mag_filter: wgpu::FilterMode::Linear,

@@ -8,6 +8,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Quat, Vec3};
 use tilegraph::wgpu;
 
+use crate::setup::uniform_buffer;
+
 /// Point lights, animated on the GPU every frame.
 pub const LIGHT_COUNT: u32 = 256;
 /// Light-mask words per tile (one bit per light).
@@ -79,24 +81,42 @@ impl LightPath {
 
 fn shader_source(pass: &str) -> String {
     let common = include_str!("../../shaders/deferred/common.wgsl");
+    let instance = include_str!("../../shaders/deferred/instance.wgsl");
+    let shade_gbuffer = include_str!("../../shaders/deferred/shade_gbuffer.wgsl");
+    let transparent = include_str!("../../shaders/deferred/transparent.wgsl");
     if pass == "transparent_uniform" {
-        let body = include_str!("../../shaders/deferred/transparent.wgsl").replace(
+        let body = transparent.replace(
             "var<storage, read> lights: array<Light>;",
             "var<uniform> lights: array<Light, LIGHT_COUNT>;",
         );
-        return [common, &body].concat();
+        return [common, instance, &body].concat();
     }
-    let body = match pass {
-        "lighting_uniform" => include_str!("../../shaders/deferred/lighting_uniform.wgsl"),
-        "gbuffer" => include_str!("../../shaders/deferred/gbuffer.wgsl"),
-        "animate_lights" => include_str!("../../shaders/deferred/animate_lights.wgsl"),
-        "light_cull" => include_str!("../../shaders/deferred/light_cull.wgsl"),
-        "lighting" => include_str!("../../shaders/deferred/lighting.wgsl"),
-        "transparent" => include_str!("../../shaders/deferred/transparent.wgsl"),
-        "tonemap" => include_str!("../../shaders/deferred/tonemap.wgsl"),
+    let parts: [&str; 2] = match pass {
+        "lighting_uniform" => [
+            shade_gbuffer,
+            include_str!("../../shaders/deferred/lighting_uniform.wgsl"),
+        ],
+        "gbuffer" => [
+            instance,
+            include_str!("../../shaders/deferred/gbuffer.wgsl"),
+        ],
+        "animate_lights" => [
+            "",
+            include_str!("../../shaders/deferred/animate_lights.wgsl"),
+        ],
+        "light_cull" => ["", include_str!("../../shaders/deferred/light_cull.wgsl")],
+        "lighting" => [
+            shade_gbuffer,
+            include_str!("../../shaders/deferred/lighting.wgsl"),
+        ],
+        "transparent" => [instance, transparent],
+        "tonemap" => [
+            include_str!("../../shaders/srgb.wgsl"),
+            include_str!("../../shaders/deferred/tonemap.wgsl"),
+        ],
         _ => unreachable!("every pass has a shader"),
     };
-    [common, body].concat()
+    [common, parts[0], parts[1]].concat()
 }
 
 /// `Camera` in common.wgsl.
@@ -308,18 +328,12 @@ impl Scene {
             ),
             panes,
             quad,
-            camera: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("deferred camera"),
-                size: size_of::<CameraUniform>() as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
-            uniform_lights: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("deferred lights (uniform)"),
-                size: u64::from(LIGHT_COUNT) * LIGHT_BYTES,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
+            camera: uniform_buffer(device, "deferred camera", size_of::<CameraUniform>() as u64),
+            uniform_lights: uniform_buffer(
+                device,
+                "deferred lights (uniform)",
+                u64::from(LIGHT_COUNT) * LIGHT_BYTES,
+            ),
         }
     }
 }

@@ -11,6 +11,7 @@ use tilegraph::wgpu;
 use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHandle};
 
 use super::scene::{Geometry, Vertex};
+use crate::setup::{index_uniform, uniform_buffer};
 
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -104,15 +105,19 @@ impl ForwardFrame {
                 usage,
             })
         };
-        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let module = |label, source: &str| {
+        let globals = include_str!("../../shaders/forward/globals.wgsl");
+        let module = |label, body: &str| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
+                source: wgpu::ShaderSource::Wgsl([globals, body].concat().into()),
             })
         };
         let shadow_module = module("shadow", include_str!("../../shaders/forward/shadow.wgsl"));
-        let lit_module = module("lit", include_str!("../../shaders/forward/lit.wgsl"));
+        let lit_source = [
+            include_str!("../../shaders/srgb.wgsl"),
+            include_str!("../../shaders/forward/lit.wgsl"),
+        ];
+        let lit_module = module("lit", &lit_source.concat());
         let buffers = [Some(wgpu::VertexBufferLayout {
             array_stride: size_of::<Vertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -191,14 +196,9 @@ impl ForwardFrame {
                 wgpu::BufferUsages::INDEX,
             ),
             index_count: geometry.indices.len() as u32,
-            globals: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("forward globals"),
-                size: size_of::<Globals>() as u64,
-                usage: uniform,
-                mapped_at_creation: false,
-            }),
+            globals: uniform_buffer(device, "forward globals", size_of::<Globals>() as u64),
             cascade_index: (0..CASCADES)
-                .map(|i| init("cascade index", bytemuck::bytes_of(&[i, 0, 0, 0]), uniform))
+                .map(|i| index_uniform(device, "cascade index", i))
                 .collect(),
             shadow_layout: shadow.get_bind_group_layout(0),
             shadow,

@@ -10,6 +10,8 @@ use tilegraph::helpers::{BindGroupCache, FullscreenPipeline, RelativeSize, Scale
 use tilegraph::wgpu;
 use tilegraph::{Access, History, Import, RenderGraph, TextureDesc, TextureHandle};
 
+use crate::setup::uniform_buffer;
+
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const MOTION_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg16Float;
 /// At most this many bloom mips, the smallest no less than 8 texels on its shorter edge.
@@ -68,7 +70,11 @@ impl PostFrame {
         let scene_src = include_str!("../../shaders/post/scene.wgsl");
         let taa_src = include_str!("../../shaders/post/taa.wgsl");
         let bloom_src = include_str!("../../shaders/post/bloom.wgsl");
-        let tonemap_src = include_str!("../../shaders/post/tonemap.wgsl");
+        let tonemap_src = &[
+            include_str!("../../shaders/srgb.wgsl"),
+            include_str!("../../shaders/post/tonemap.wgsl"),
+        ]
+        .concat();
         let additive = wgpu::BlendComponent {
             src_factor: wgpu::BlendFactor::One,
             dst_factor: wgpu::BlendFactor::One,
@@ -87,14 +93,6 @@ impl PostFrame {
             "fs_linear"
         } else {
             "fs_encode"
-        };
-        let uniform = |label, size: usize| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: size as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
         };
         PostFrame {
             output_format,
@@ -128,8 +126,8 @@ impl PostFrame {
                 min_filter: wgpu::FilterMode::Linear,
                 ..Default::default()
             }),
-            camera: uniform("post camera", size_of::<CameraUniform>()),
-            taa_params: uniform("post taa", 16),
+            camera: uniform_buffer(device, "post camera", size_of::<CameraUniform>() as u64),
+            taa_params: uniform_buffer(device, "post taa", 16),
             binds: BindGroupCache::new(),
             prev_view_proj: None,
         }

@@ -16,6 +16,8 @@ use tilegraph::helpers::{
 use tilegraph::wgpu;
 use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHandle};
 
+use crate::setup::uniform_buffer;
+
 pub const EYES: u32 = 2;
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const EYE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -62,32 +64,36 @@ pub fn eye_size(size: (u32, u32)) -> (u32, u32) {
 
 impl StereoFrame {
     pub fn new(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
-        let scene_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("stereo scene"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
-        });
-        let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("stereo eyes"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                    view_dimension: wgpu::TextureViewDimension::D2Array,
-                    multisampled: false,
-                },
-                count: None,
-            }],
-        });
+        // Both groups bind one resource at binding 0.
+        let single = |label, visibility, ty| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries: &[wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility,
+                    ty,
+                    count: None,
+                }],
+            })
+        };
+        let scene_layout = single(
+            "stereo scene",
+            wgpu::ShaderStages::VERTEX_FRAGMENT,
+            wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+        );
+        let texture_layout = single(
+            "stereo eyes",
+            wgpu::ShaderStages::FRAGMENT,
+            wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                view_dimension: wgpu::TextureViewDimension::D2Array,
+                multisampled: false,
+            },
+        );
         let layout = |bind: &wgpu::BindGroupLayout| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("stereo"),
@@ -198,12 +204,7 @@ impl StereoFrame {
             companion,
             scene_layout,
             texture_layout,
-            uniform: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("stereo scene"),
-                size: size_of::<SceneUniform>() as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
+            uniform: uniform_buffer(device, "stereo scene", size_of::<SceneUniform>() as u64),
             binds: BindGroupCache::new(),
         }
     }

@@ -6,12 +6,8 @@ use super::*;
 /// Groups partition the passes that run: every pass in at most one group, of its group's type,
 /// in declaration order when `declared_order` (else in `order()`'s order, checked by
 /// `check_order`); culled and folded passes in none.
-pub fn check_structure(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    options: &CompileOptions,
-    declared_order: bool,
-) -> Result<(), String> {
+pub fn check_structure(s: Subject<'_, '_>, declared_order: bool) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let passes = graph.passes();
     let mut seen: Vec<Option<usize>> = vec![None; passes.len()];
     let mut previous: Option<PassId> = None;
@@ -190,12 +186,11 @@ pub(super) fn expected_break(
 /// Every group ends for the first reason that applies, and never when none does: the compiler
 /// merges as much as the guide allows, and explains each break truthfully.
 pub fn check_breaks(
-    graph: &RenderGraph<'_>,
+    s: Subject<'_, '_>,
     passes: &Passes,
     reference: &Reference,
-    plan: &CompiledGraph,
-    options: &CompileOptions,
 ) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let groups = plan.groups();
     for (g, group) in groups.iter().enumerate() {
         for (k, &p) in group.passes.iter().enumerate().skip(1) {

@@ -7,12 +7,8 @@ use super::*;
 /// import whose frame-end contents it writes, else the first pass (in declared order) that runs
 /// and reads what it wrote (for a resolve a copy was folded into: what the copy wrote). Culled and
 /// folded passes, and live passes nothing needs (culling off), say nothing.
-pub fn check_needed_by(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    declared_ref: &Reference,
-    options: &CompileOptions,
-) -> Result<(), String> {
+pub fn check_needed_by(s: Subject<'_, '_>, declared_ref: &Reference) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let passes = graph.passes();
     let runs = runs(plan);
     for (p, pp) in plan.passes().iter().enumerate() {
@@ -71,11 +67,8 @@ pub fn check_needed_by(
 /// the guide, per subresource (Subresources): a pass is live if it has side effects (or culling is off),
 /// wrote a version that a live pass reads, or wrote the frame-end version of a kept import; every
 /// other pass is culled, transitively.
-pub fn check_liveness(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    options: &CompileOptions,
-) -> Result<(), String> {
+pub fn check_liveness(s: Subject<'_, '_>) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let passes = graph.passes();
     let every = reference(graph, &vec![true; passes.len()])?;
     let mut live: Vec<bool> = passes

@@ -32,6 +32,14 @@ macro_rules! ensure {
     };
 }
 
+/// What a check looks at: a graph, a plan compiled from it and the options it was compiled with.
+#[derive(Clone, Copy)]
+pub struct Subject<'a, 'g> {
+    pub graph: &'a RenderGraph<'g>,
+    pub plan: &'a CompiledGraph,
+    pub options: &'a CompileOptions,
+}
+
 mod groups;
 mod liveness;
 mod naive;
@@ -170,8 +178,13 @@ pub fn check_graph(
         .compile(&declared_options)
         .map_err(|e| format!("compiles restructured but not in declared order: {e}"))?;
     check_declared_order(&plan, &declared)?;
-    check_declared_plan(&graph, &declared, &declared_options)?;
-    check_restructured(&graph, &plan, &declared, options, tally)?;
+    let subject = |plan, options| Subject {
+        graph: &graph,
+        plan,
+        options,
+    };
+    check_declared_plan(subject(&declared, &declared_options))?;
+    check_restructured(subject(&plan, options), &declared, tally)?;
     let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
     tally.groups += plan.groups().len() as u64;
     tally.merged_groups += plan.groups().iter().filter(|g| g.passes.len() > 1).count() as u64;
@@ -257,14 +270,11 @@ pub fn check_declared_order(plan: &CompiledGraph, declared: &CompiledGraph) -> R
 }
 
 /// Every property of the declared-order compiler (the guide without restructuring).
-pub fn check_declared_plan(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    options: &CompileOptions,
-) -> Result<(), String> {
-    check_determinism(graph, plan, options)?;
-    check_structure(graph, plan, options, true)?;
-    check_liveness(graph, plan, options)?;
+pub fn check_declared_plan(s: Subject<'_, '_>) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
+    check_determinism(s)?;
+    check_structure(s, true)?;
+    check_liveness(s)?;
     let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
     let reference = reference(graph, &live)?;
     let planned = execute_and_compare(graph, plan, plan.groups(), Memory::Planned, &reference);
@@ -287,17 +297,17 @@ pub fn check_declared_plan(
         naive.join("\n  ")
     );
     let passes = graph.passes();
-    check_naive_groups(graph, plan, &reference, &live)?;
-    check_planned_ops(graph, plan, &reference, options, passes)?;
-    check_traffic(graph, plan, &live)?;
-    check_lifetimes(graph, plan, passes, &live)?;
-    check_physical(graph, plan)?;
-    check_transients(graph, plan, options, passes)?;
-    check_usage_scopes(graph, plan, passes)?;
-    check_breaks(graph, passes, &reference, plan, options)?;
-    check_warnings(graph, plan, options)?;
-    check_dependencies(graph, plan, &reference)?;
-    check_needed_by(graph, plan, &reference, options)?;
+    check_naive_groups(s, &reference, &live)?;
+    check_planned_ops(s, &reference, passes)?;
+    check_traffic(s, &live)?;
+    check_lifetimes(s, passes, &live)?;
+    check_physical(s)?;
+    check_transients(s, passes)?;
+    check_usage_scopes(s, passes)?;
+    check_breaks(s, passes, &reference)?;
+    check_warnings(s)?;
+    check_dependencies(s, &reference)?;
+    check_needed_by(s, &reference)?;
     Ok(())
 }
 
@@ -309,11 +319,8 @@ pub fn runs(plan: &CompiledGraph) -> Vec<bool> {
         .collect()
 }
 
-pub fn check_determinism(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    options: &CompileOptions,
-) -> Result<(), String> {
+pub fn check_determinism(s: Subject<'_, '_>) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let json = plan.to_json();
     // The second compile reuses storage: one compiler per thread, and the plans dropped on the
     // thread, from graphs of all shapes.
@@ -358,12 +365,17 @@ pub fn check_minimal(
 ) -> Result<(), String> {
     let declared = plan.as_declared();
     let live: Vec<bool> = declared.passes().iter().map(|p| !p.culled).collect();
-    check_minimal_ops(graph, declared, &reference(graph, &live)?, options, tally)?;
+    let subject = |plan| Subject {
+        graph,
+        plan,
+        options,
+    };
+    check_minimal_ops(subject(declared), &reference(graph, &live)?, tally)?;
     if !plan.restructuring().is_empty() {
         let data = reference_with(graph, &runs(plan), Copies::Propagate)?;
-        check_minimal_ops(graph, plan, &data, options, tally)
+        check_minimal_ops(subject(plan), &data, tally)
             .map_err(|e| format!("restructured plan: {e}"))?;
-        check_moves(graph, plan, options, tally)?;
+        check_moves(subject(plan), tally)?;
     }
     Ok(())
 }

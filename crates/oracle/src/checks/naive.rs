@@ -6,11 +6,11 @@ use super::*;
 /// for a `clear` access and for a read of prior contents nothing wrote; `load` otherwise; `store`
 /// always; resolves as declared; a loaded `read` depth attached read-only but still stored.
 pub fn check_naive_groups(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
+    s: Subject<'_, '_>,
     reference: &Reference,
     live: &[bool],
 ) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
     let live_passes: Vec<PassId> = (0..live.len())
         .filter(|&p| live[p])
         .map(PassId::new)

@@ -46,12 +46,11 @@ pub(super) fn attachment_read(
 /// resolves of `effective_passes`); "later" means a later group, and the reader a store names is
 /// the last reading pass of the last group that reads.
 pub fn check_planned_ops(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
+    s: Subject<'_, '_>,
     reference: &Reference,
-    options: &CompileOptions,
     passes: &Passes,
 ) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let group_of = |p: PassId| plan.passes()[p.index()].group.map(|g| g.index());
     for (g, group) in plan.groups().iter().enumerate() {
         if group.kind != PassKind::Render {
@@ -198,12 +197,11 @@ pub fn check_planned_ops(
 }
 
 pub(super) fn check_minimal_ops(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
+    s: Subject<'_, '_>,
     reference: &Reference,
-    options: &CompileOptions,
     tally: &mut Tally,
 ) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let attached: BTreeSet<Key> = plan
         .groups()
         .iter()

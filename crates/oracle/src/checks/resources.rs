@@ -73,12 +73,8 @@ pub fn buffer_uses(pass: PassRef<'_>) -> Vec<(ResourceId, BufferUsages)> {
 
 /// A resource lives from the first to the last live group that uses any of its subresources.
 /// `passes`: the declarations as the plan runs them; `runs[p]`: pass `p` runs (live, not folded).
-pub fn check_lifetimes(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    passes: &Passes,
-    runs: &[bool],
-) -> Result<(), String> {
+pub fn check_lifetimes(s: Subject<'_, '_>, passes: &Passes, runs: &[bool]) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
     let n = graph.resources().len();
     let mut span: Vec<Option<(usize, usize)>> = vec![None; n];
     let mut usage = vec![TextureUsages::empty(); n];
@@ -129,7 +125,8 @@ pub fn check_lifetimes(
 
 /// Physical textures are shared whole, by identical descriptors and usages, never by resources
 /// whose lifetimes overlap.
-pub fn check_physical(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Result<(), String> {
+pub fn check_physical(s: Subject<'_, '_>) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
     let res = graph.resources();
     let mut members: BTreeMap<usize, Vec<ResourceId>> = BTreeMap::new();
     for (r, rp) in plan.resources().iter().enumerate() {
@@ -183,12 +180,8 @@ pub fn check_physical(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Result<(
 
 /// the guide: transient exactly when graph-owned, of one subresource, used only as an
 /// attachment, in one group, cleared or ignored on entry and discarded on exit.
-pub fn check_transients(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    options: &CompileOptions,
-    passes: &Passes,
-) -> Result<(), String> {
+pub fn check_transients(s: Subject<'_, '_>, passes: &Passes) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     for (r, rp) in plan.resources().iter().enumerate() {
         let id = ResourceId::new(r);
         let decl = &graph.resources()[r];
@@ -254,11 +247,8 @@ pub(super) fn bound_keys(graph: &RenderGraph<'_>, pass: PassRef<'_>) -> Vec<Key>
 /// wgpu validates one render pass as one usage scope, per subresource: a subresource bound for
 /// sampling, input or storage there cannot also be a written attachment or resolve target of the
 /// pass (a read-only depth may be sampled; another mip or layer of an attached texture may be).
-pub fn check_usage_scopes(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    passes: &Passes,
-) -> Result<(), String> {
+pub fn check_usage_scopes(s: Subject<'_, '_>, passes: &Passes) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
     for (g, group) in plan
         .groups()
         .iter()

@@ -11,12 +11,11 @@ use super::*;
 /// plan's; and the declared compiler's per-plan properties (ops, lifetimes, transients, physical
 /// textures, usage scopes, breaks, warnings) on the declarations as the plan runs them.
 pub fn check_restructured(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
+    s: Subject<'_, '_>,
     declared: &CompiledGraph,
-    options: &CompileOptions,
     tally: &mut Tally,
 ) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let changes = plan.restructuring();
     if changes.is_empty() {
         // check_declared_order showed it is the declared plan.
@@ -57,15 +56,15 @@ pub fn check_restructured(
             dp.culled
         );
     }
-    check_determinism(graph, plan, options)?;
-    check_structure(graph, plan, options, false)?;
+    check_determinism(s)?;
+    check_structure(s, false)?;
     let runs = runs(plan);
     let eff = effective_passes(graph, plan);
     let declared_live: Vec<bool> = declared.passes().iter().map(|p| !p.culled).collect();
     let declared_ref = reference(graph, &declared_live)?;
-    check_changes(graph, plan, declared, &eff, &declared_ref, &runs)?;
-    check_order(graph, plan, &eff, &runs)?;
-    check_needed_by(graph, plan, &declared_ref, options)?;
+    check_changes(s, declared, &eff, &declared_ref, &runs)?;
+    check_order(s, &eff, &runs)?;
+    check_needed_by(s, &declared_ref)?;
 
     // What every read sees, with copies as data: a folded copy's destination then holds what
     // the copy would have put there. Folded copies do not run, so their reads are not expected.
@@ -100,18 +99,18 @@ pub fn check_restructured(
         "the naive plan differs from the declared plan's"
     );
     let live: Vec<bool> = plan.passes().iter().map(|p| !p.culled).collect();
-    check_traffic(graph, plan, &live)?;
+    check_traffic(s, &live)?;
 
     // The declared compiler's per-plan rules, on the declarations as the plan runs them.
     let running = fold_writers(reference(graph, &runs)?, plan);
-    check_planned_ops(graph, plan, &running, options, &eff)?;
-    check_lifetimes(graph, plan, &eff, &runs)?;
-    check_physical(graph, plan)?;
-    check_transients(graph, plan, options, &eff)?;
-    check_usage_scopes(graph, plan, &eff)?;
-    check_breaks(graph, &eff, &running, plan, options)?;
-    check_warnings(graph, plan, options)?;
-    check_dependencies(graph, plan, &declared_ref)?;
+    check_planned_ops(s, &running, &eff)?;
+    check_lifetimes(s, &eff, &runs)?;
+    check_physical(s)?;
+    check_transients(s, &eff)?;
+    check_usage_scopes(s, &eff)?;
+    check_breaks(s, &eff, &running)?;
+    check_warnings(s)?;
+    check_dependencies(s, &declared_ref)?;
     Ok(())
 }
 
@@ -200,13 +199,13 @@ fn attachment_slots(pass: PassRef<'_>) -> (Vec<Key>, Option<Key>) {
 /// Every restructuring entry is true of the declarations, and the plan's resolves differ from the
 /// declared ones exactly where an entry says so.
 pub fn check_changes(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
+    s: Subject<'_, '_>,
     declared: &CompiledGraph,
     eff: &Passes,
     declared_ref: &Reference,
     runs: &[bool],
 ) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
     let passes = graph.passes();
     let res = graph.resources();
     let group_of = |p: PassId| plan.passes()[p.index()].group;
@@ -469,12 +468,8 @@ pub fn hazard_pairs(
 /// `order()` holds the passes that run, once each, and the groups list them in that order; every
 /// hazard pair and every pair of side-effect passes keeps its declared order; no pass crosses a
 /// `keep_order` pass (the passes before it are those declared before it).
-pub fn check_order(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    eff: &Passes,
-    runs: &[bool],
-) -> Result<(), String> {
+pub fn check_order(s: Subject<'_, '_>, eff: &Passes, runs: &[bool]) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
     let order = plan.order();
     let mut sorted = order.to_vec();
     sorted.sort_unstable();
@@ -529,12 +524,8 @@ pub fn check_order(
 /// that ends with a pass of its attachments (crossing no pass it conflicts with, no `keep_order`
 /// pass) would be cheaper. The last is a search of the compiler's greedy neighbourhood, counted
 /// in the tally as `moves_tried` and `cheaper_single_moves`.
-pub fn check_moves(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    options: &CompileOptions,
-    tally: &mut Tally,
-) -> Result<(), String> {
+pub fn check_moves(s: Subject<'_, '_>, tally: &mut Tally) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     let eff = effective_passes(graph, plan);
     let runs = runs(plan);
     let reference = fold_writers(reference(graph, &runs)?, plan);

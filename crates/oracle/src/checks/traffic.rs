@@ -21,11 +21,8 @@ pub fn group_bytes(graph: &RenderGraph<'_>, groups: &[tilegraph::plan::Group]) -
     total
 }
 
-pub fn check_traffic(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    live: &[bool],
-) -> Result<(), String> {
+pub fn check_traffic(s: Subject<'_, '_>, live: &[bool]) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
     let t = plan.traffic();
     let planned = group_bytes(graph, plan.groups());
     let naive = group_bytes(graph, plan.naive_groups());

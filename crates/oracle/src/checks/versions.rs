@@ -5,11 +5,8 @@ use super::*;
 
 /// The plan's dependency list names, for every read of a live pass, the pass whose write it sees
 /// (what the reference says), per subresource.
-pub fn check_dependencies(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    reference: &Reference,
-) -> Result<(), String> {
+pub fn check_dependencies(s: Subject<'_, '_>, reference: &Reference) -> Result<(), String> {
+    let (graph, plan) = (s.graph, s.plan);
     type Dep = (
         PassId,
         ResourceId,

@@ -24,11 +24,8 @@ fn is_fast(value: ClearValue) -> bool {
 /// memory), `clear_for_write` once per resource whose `write` pays a
 /// clear without the `DontCare` token, `msaa_stored` for each stored multisampled attachment; each
 /// naming the group's first pass.
-pub fn check_warnings(
-    graph: &RenderGraph<'_>,
-    plan: &CompiledGraph,
-    options: &CompileOptions,
-) -> Result<(), String> {
+pub fn check_warnings(s: Subject<'_, '_>) -> Result<(), String> {
+    let (graph, plan, options) = (s.graph, s.plan, s.options);
     type Said = (&'static str, Option<PassId>, Option<ResourceId>);
     let mut want: Vec<Said> = Vec::new();
     let mut clear_for_write = BTreeSet::new();

@@ -168,6 +168,25 @@ impl Decoder<'_, '_> {
         }
     }
 
+    /// What a compute or copy pass writes of resource `r`: one subresource of a texture of several
+    /// half the time, rarely a careless pick, else the whole.
+    fn written_pick(&mut self, r: usize) -> Pick {
+        match self.res[r].texture {
+            Some(t) if t.mips * t.layers > 1 && self.c.chance(50) => Pick {
+                resource: r,
+                sub: Some((
+                    self.c.below(t.mips as usize) as u32,
+                    self.c.below(t.layers as usize) as u32,
+                )),
+            },
+            _ if self.c.chance(2) => self.careless(r),
+            _ => Pick {
+                resource: r,
+                sub: None,
+            },
+        }
+    }
+
     /// Any subresource of a resource, or the whole, possibly out of range (rarely): what a
     /// careless caller might name.
     fn careless(&mut self, r: usize) -> Pick {
@@ -244,6 +263,37 @@ impl Decoder<'_, '_> {
         }
     }
 
+    /// An attachment entry of `key`: its access drawn from `accesses` with the weights for
+    /// continuing a chain over written contents, for written contents, and for nothing written;
+    /// its subresource; now and then an own clear value from `clear`.
+    fn attachment_json(
+        &mut self,
+        key: Key,
+        chain: bool,
+        (accesses, [chained, written, fresh]): AttachmentAccesses,
+        clear: impl FnOnce(&mut Choices<'_>, Texture) -> Value,
+    ) -> (&'static str, Value) {
+        let (t, m, l) = key;
+        let tex = self.res[t].texture.unwrap();
+        let has = self.written.contains(&key);
+        let weights = if chain && has {
+            chained
+        } else if has {
+            written
+        } else {
+            fresh
+        };
+        let access = accesses[self.c.weighted(&weights)];
+        let mut e = json!({"resource": self.res[t].name, "access": access});
+        self.attached_json(&mut e, tex, (m, l));
+        // Own clear values belong to `clear` accesses; elsewhere they are an error, generated
+        // rarely.
+        if self.c.chance(8) && (access == "clear" || self.c.chance(10)) {
+            e["clear"] = clear(self.c, tex);
+        }
+        (access, e)
+    }
+
     /// An attachment's mip and layer: in range, but rarely one past the texture.
     fn attached_json(&mut self, e: &mut Value, t: Texture, (m, l): (u32, u32)) {
         let (mut m, mut l) = (m, l);
@@ -262,6 +312,21 @@ impl Decoder<'_, '_> {
         }
     }
 }
+
+/// An attachment's accesses and their weights (see `Decoder::attachment_json`).
+type AttachmentAccesses = ([&'static str; 4], [[usize; 4]; 3]);
+
+/// A colour attachment's: a first use mostly starts the contents; later ones mostly build on them.
+const COLOR_ACCESSES: AttachmentAccesses = (
+    ["read_write", "clear", "write", "read"],
+    [[70, 0, 30, 0], [50, 20, 27, 3], [2, 48, 48, 2]],
+);
+
+/// A depth attachment's: a read one is attached read-only.
+const DEPTH_ACCESSES: AttachmentAccesses = (
+    ["read_write", "read", "clear", "write"],
+    [[45, 45, 0, 10], [35, 40, 15, 10], [5, 5, 60, 30]],
+);
 
 /// An attachment set: colour keys, depth key.
 type Framebuffer = (Vec<Key>, Option<Key>);
@@ -550,25 +615,11 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                 let (color, depth) = framebuffers[framebuffer].clone();
                 let mut entries = Vec::new();
                 for key in color.iter().copied() {
-                    let (t, m, l) = key;
+                    let (t, m, _) = key;
                     let tex = d.res[t].texture.unwrap();
-                    let has = d.written.contains(&key);
-                    // A first use mostly starts the contents; later ones mostly build on them.
-                    let weights = if chain && has {
-                        [70, 0, 30, 0]
-                    } else if has {
-                        [50, 20, 27, 3]
-                    } else {
-                        [2, 48, 48, 2]
-                    };
-                    let access = ["read_write", "clear", "write", "read"][d.c.weighted(&weights)];
-                    let mut e = json!({"resource": d.res[t].name, "access": access});
-                    d.attached_json(&mut e, tex, (m, l));
-                    // Own clear values belong to `clear` accesses; elsewhere they are an error,
-                    // generated rarely.
-                    if d.c.chance(8) && (access == "clear" || d.c.chance(10)) {
-                        e["clear"] = slow_clear(d.c, false, tex.format);
-                    }
+                    let (_, mut e) = d.attachment_json(key, chain, COLOR_ACCESSES, |c, tex| {
+                        slow_clear(c, false, tex.format)
+                    });
                     if tex.samples > 1 && d.c.chance(60) {
                         let targets: Vec<usize> = textures
                             .iter()
@@ -593,22 +644,8 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                 }
                 let mut read_only_depth = None;
                 if let Some(key) = depth {
-                    let (t, m, l) = key;
-                    let tex = d.res[t].texture.unwrap();
-                    let has = d.written.contains(&key);
-                    let weights = if chain && has {
-                        [45, 45, 0, 10]
-                    } else if has {
-                        [35, 40, 15, 10]
-                    } else {
-                        [5, 5, 60, 30]
-                    };
-                    let access = ["read_write", "read", "clear", "write"][d.c.weighted(&weights)];
-                    let mut e = json!({"resource": d.res[t].name, "access": access});
-                    d.attached_json(&mut e, tex, (m, l));
-                    if d.c.chance(8) && (access == "clear" || d.c.chance(10)) {
-                        e["clear"] = fast_clear(d.c, true);
-                    }
+                    let (access, e) =
+                        d.attachment_json(key, chain, DEPTH_ACCESSES, |c, _| fast_clear(c, true));
                     if access == "read" {
                         read_only_depth = Some(key);
                     } else {
@@ -663,20 +700,7 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                 let mut outputs: Vec<Pick> = Vec::new();
                 for _ in 0..1 + d.c.below(2) {
                     let r = *d.c.pick(&all);
-                    let pick = match d.res[r].texture {
-                        Some(t) if t.mips * t.layers > 1 && d.c.chance(50) => Pick {
-                            resource: r,
-                            sub: Some((
-                                d.c.below(t.mips as usize) as u32,
-                                d.c.below(t.layers as usize) as u32,
-                            )),
-                        },
-                        _ if d.c.chance(2) => d.careless(r),
-                        _ => Pick {
-                            resource: r,
-                            sub: None,
-                        },
-                    };
+                    let pick = d.written_pick(r);
                     if !outputs.iter().any(|o| o.resource == pick.resource) {
                         outputs.push(pick);
                     }
@@ -722,20 +746,7 @@ pub fn graph(c: &mut Choices<'_>, shape: &Shape) -> Value {
                     break 'copy;
                 }
                 let r = *d.c.pick(&all);
-                let dst = match d.res[r].texture {
-                    Some(t) if t.mips * t.layers > 1 && d.c.chance(50) => Pick {
-                        resource: r,
-                        sub: Some((
-                            d.c.below(t.mips as usize) as u32,
-                            d.c.below(t.layers as usize) as u32,
-                        )),
-                    },
-                    _ if d.c.chance(2) => d.careless(r),
-                    _ => Pick {
-                        resource: r,
-                        sub: None,
-                    },
-                };
+                let dst = d.written_pick(r);
                 let dst_keys: BTreeSet<Key> = d.keys(dst).into_iter().collect();
                 if let Some(src) = d.read(&all, &dst_keys) {
                     add(&mut d, &mut pass, "copy_src", src);

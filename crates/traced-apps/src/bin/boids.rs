@@ -2,8 +2,10 @@
 //! storage buffer into the other (the two swap every frame), then a render pass draws them as
 //! instanced triangles onto the screen image with `LoadOp::Load`, as the original does.
 
-use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, run};
+use tilegraph_traced_apps::{
+    Gpu, Screen, bind_group, color_target, fragment_stage, pipeline_desc, render_pass, run_plain,
+    vertex_stage,
+};
 use wgpu::util::DeviceExt;
 
 const BOIDS: u32 = 1500;
@@ -104,24 +106,15 @@ impl Boids {
             .collect();
         let groups = (0..2)
             .map(|i| {
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: None,
-                    layout: &layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: params.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: buffers[i].as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: buffers[1 - i].as_entire_binding(),
-                        },
+                bind_group(
+                    device,
+                    &layout,
+                    &[
+                        params.as_entire_binding(),
+                        buffers[i].as_entire_binding(),
+                        buffers[1 - i].as_entire_binding(),
                     ],
-                })
+                )
             })
             .collect();
         let triangle = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -149,26 +142,14 @@ impl Boids {
             pass.dispatch_workgroups(BOIDS.div_ceil(PER_GROUP), 1, 1);
         }
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("boids"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
+            let colors = [color_target(&view, wgpu::LoadOp::Load)];
+            let mut pass = render_pass(&mut encoder, "boids", &colors, None);
             pass.set_pipeline(&self.draw);
             pass.set_vertex_buffer(0, self.buffers[1 - i].slice(..));
             pass.set_vertex_buffer(1, self.triangle.slice(..));
             pass.draw(0..3, 0..BOIDS);
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 
@@ -179,47 +160,29 @@ fn draw_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::Re
         bind_group_layouts: &[],
         immediate_size: 0,
     });
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("boids"),
-        layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs_main"),
-            compilation_options: Default::default(),
-            buffers: &[
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: 16,
-                    step_mode: wgpu::VertexStepMode::Instance,
-                    attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2],
-                }),
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: 8,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &wgpu::vertex_attr_array![2 => Float32x2],
-                }),
-            ],
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(format.into())],
+    let buffers = [
+        Some(wgpu::VertexBufferLayout {
+            array_stride: 16,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2],
         }),
-        primitive: Default::default(),
-        depth_stencil: None,
-        multisample: Default::default(),
-        multiview_mask: None,
-        cache: None,
-    })
+        Some(wgpu::VertexBufferLayout {
+            array_stride: 8,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![2 => Float32x2],
+        }),
+    ];
+    let targets = [Some(format.into())];
+    device.create_render_pipeline(&pipeline_desc(
+        Some("boids"),
+        Some(&layout),
+        vertex_stage(&module, "vs_main", &buffers),
+        fragment_stage(&module, "fs_main", &targets),
+    ))
 }
 
 fn main() {
-    let args = Args::parse();
-    run(
-        "boids",
-        &args,
-        wgpu::Features::empty(),
-        Boids::new,
-        |app, gpu, screen, i| app.frame(gpu, screen, i),
-    );
+    run_plain("boids", Boids::new, |app, gpu, screen, i| {
+        app.frame(gpu, screen, i)
+    });
 }

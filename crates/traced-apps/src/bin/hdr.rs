@@ -2,9 +2,10 @@
 //! into an `rgba16float` image (Clear, Store) with its depth (Clear, Store), then a tone-mapping
 //! pass that samples it into the screen image (Load, Store).
 
-use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, extent, run};
-use wgpu::util::DeviceExt;
+use tilegraph_traced_apps::{
+    CLEAR_COLOR, Gpu, Screen, bind_group, buffer_init, color_target, depth_target, extent,
+    fragment_stage, pipeline_desc, render_pass, run_plain, texture_desc, vertex_stage,
+};
 
 const HDR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -82,16 +83,12 @@ fn target(
     format: wgpu::TextureFormat,
 ) -> wgpu::TextureView {
     device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some(if format == HDR { "hdr" } else { "depth" }),
-            size: extent(size),
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
+        .create_texture(&texture_desc(
+            Some(if format == HDR { "hdr" } else { "depth" }),
+            extent(size),
             format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        ))
         .create_view(&Default::default())
 }
 
@@ -107,22 +104,9 @@ fn scene_pipeline(
     shader: &wgpu::ShaderModule,
     kind: Kind<'_>,
 ) -> wgpu::RenderPipeline {
+    let (vs, fs) = (format!("vs_{}", kind.entry), format!("fs_{}", kind.entry));
+    let targets = [Some(HDR.into())];
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(kind.entry),
-        layout: None,
-        vertex: wgpu::VertexState {
-            module: shader,
-            entry_point: Some(&format!("vs_{}", kind.entry)),
-            compilation_options: Default::default(),
-            buffers: kind.buffers,
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: shader,
-            entry_point: Some(&format!("fs_{}", kind.entry)),
-            compilation_options: Default::default(),
-            targets: &[Some(HDR.into())],
-        }),
-        primitive: Default::default(),
         depth_stencil: Some(wgpu::DepthStencilState {
             format: DEPTH,
             depth_write_enabled: Some(kind.depth_write),
@@ -130,9 +114,12 @@ fn scene_pipeline(
             stencil: Default::default(),
             bias: Default::default(),
         }),
-        multisample: Default::default(),
-        multiview_mask: None,
-        cache: None,
+        ..pipeline_desc(
+            Some(kind.entry),
+            None,
+            vertex_stage(shader, &vs, kind.buffers),
+            fragment_stage(shader, &fs, &targets),
+        )
     })
 }
 
@@ -140,27 +127,13 @@ fn scene_pipeline(
 fn tonemap_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderPipeline {
     let tonemap_shader =
         device.create_shader_module(wgpu::include_wgsl!("../../shaders/hdr_tonemap.wgsl"));
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("tonemap"),
-        layout: None,
-        vertex: wgpu::VertexState {
-            module: &tonemap_shader,
-            entry_point: Some("vs_main"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: &tonemap_shader,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(format.into())],
-        }),
-        primitive: Default::default(),
-        depth_stencil: None,
-        multisample: Default::default(),
-        multiview_mask: None,
-        cache: None,
-    })
+    let targets = [Some(format.into())];
+    device.create_render_pipeline(&pipeline_desc(
+        Some("tonemap"),
+        None,
+        vertex_stage(&tonemap_shader, "vs_main", &[]),
+        fragment_stage(&tonemap_shader, "fs_main", &targets),
+    ))
 }
 
 /// The scene's pipelines: the instanced cubes, the light marker and the sky.
@@ -204,24 +177,12 @@ struct Hdr {
     depth: wgpu::TextureView,
 }
 
-fn init(device: &wgpu::Device, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: None,
-        contents,
-        usage,
-    })
-}
-
 fn group(
     device: &wgpu::Device,
     pipeline: &wgpu::RenderPipeline,
-    entries: &[wgpu::BindGroupEntry<'_>],
+    resources: &[wgpu::BindingResource<'_>],
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &pipeline.get_bind_group_layout(0),
-        entries,
-    })
+    bind_group(device, &pipeline.get_bind_group_layout(0), resources)
 }
 
 impl Hdr {
@@ -229,21 +190,15 @@ impl Hdr {
         let device = &gpu.device;
         let [cubes, light, sky] = scene_pipelines(device);
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let camera_buf = init(
+        let camera_buf = buffer_init(
             device,
             bytemuck::bytes_of(&camera(screen.size.0 as f32 / screen.size.1 as f32)),
             uniform,
         );
-        let light_buf = init(device, &[0; size_of::<LightRaw>()], uniform);
+        let light_buf = buffer_init(device, &[0; size_of::<LightRaw>()], uniform);
         let both = [
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: camera_buf.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: light_buf.as_entire_binding(),
-            },
+            camera_buf.as_entire_binding(),
+            light_buf.as_entire_binding(),
         ];
         let groups = [
             group(device, &cubes, &both),
@@ -257,14 +212,8 @@ impl Hdr {
             device,
             &tonemap,
             &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&hdr),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
+                wgpu::BindingResource::TextureView(&hdr),
+                wgpu::BindingResource::Sampler(&sampler),
             ],
         );
         Hdr {
@@ -272,12 +221,12 @@ impl Hdr {
             light,
             sky,
             tonemap,
-            vertices: init(
+            vertices: buffer_init(
                 device,
                 bytemuck::cast_slice(&cube()),
                 wgpu::BufferUsages::VERTEX,
             ),
-            instances: init(
+            instances: buffer_init(
                 device,
                 bytemuck::cast_slice(&instances()),
                 wgpu::BufferUsages::VERTEX,
@@ -291,32 +240,9 @@ impl Hdr {
     }
 
     fn scene(&self, encoder: &mut wgpu::CommandEncoder) {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("scene"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &self.hdr,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color {
-                        r: 0.1,
-                        g: 0.2,
-                        b: 0.3,
-                        a: 1.0,
-                    }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &self.depth,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            ..Default::default()
-        });
+        let colors = [color_target(&self.hdr, wgpu::LoadOp::Clear(CLEAR_COLOR))];
+        let depth = depth_target(&self.depth, wgpu::StoreOp::Store);
+        let mut pass = render_pass(encoder, "scene", &colors, depth);
         pass.set_vertex_buffer(0, self.vertices.slice(..));
         pass.set_pipeline(&self.light);
         pass.set_bind_group(0, &self.groups[1], &[]);
@@ -343,35 +269,18 @@ impl Hdr {
         self.scene(&mut encoder);
         let view = screen.acquire();
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("tonemap"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
+            let colors = [color_target(&view, wgpu::LoadOp::Load)];
+            let mut pass = render_pass(&mut encoder, "tonemap", &colors, None);
             pass.set_pipeline(&self.tonemap);
             pass.set_bind_group(0, &self.tonemap_group, &[]);
             pass.draw(0..3, 0..1);
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 
 fn main() {
-    let args = Args::parse();
-    run(
-        "hdr",
-        &args,
-        wgpu::Features::empty(),
-        Hdr::new,
-        |app, gpu, screen, i| app.frame(gpu, screen, i),
-    );
+    run_plain("hdr", Hdr::new, |app, gpu, screen, i| {
+        app.frame(gpu, screen, i)
+    });
 }

@@ -5,8 +5,10 @@
 
 use std::f32::consts::PI;
 
-use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, extent, run};
+use tilegraph_traced_apps::{
+    CLEAR_COLOR, Gpu, Screen, bind_group, color_target, extent, fragment_stage, pipeline_desc,
+    render_pass, run_plain, texture_desc, vertex_stage,
+};
 use wgpu::util::DeviceExt;
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -48,29 +50,18 @@ fn pipeline(
     format: wgpu::TextureFormat,
     topology: wgpu::PrimitiveTopology,
 ) -> wgpu::RenderPipeline {
+    let targets = [Some(format.into())];
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: None,
-        layout: None,
-        vertex: wgpu::VertexState {
-            module: shader,
-            entry_point: Some("vs_main"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: shader,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(format.into())],
-        }),
         primitive: wgpu::PrimitiveState {
             topology,
             ..Default::default()
         },
-        depth_stencil: None,
-        multisample: Default::default(),
-        multiview_mask: None,
-        cache: None,
+        ..pipeline_desc(
+            None,
+            None,
+            vertex_stage(shader, "vs_main", &[]),
+            fragment_stage(shader, "fs_main", &targets),
+        )
     })
 }
 
@@ -104,33 +95,19 @@ fn generate_mips(
         })
         .collect();
     for target in 1..MIPS as usize {
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &blit.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&views[target - 1]),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
+        let group = bind_group(
+            device,
+            &blit.get_bind_group_layout(0),
+            &[
+                wgpu::BindingResource::TextureView(&views[target - 1]),
+                wgpu::BindingResource::Sampler(&sampler),
             ],
-        });
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("mip"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &views[target],
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
+        );
+        let colors = [color_target(
+            &views[target],
+            wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+        )];
+        let mut pass = render_pass(encoder, "mip", &colors, None);
         pass.set_pipeline(&blit);
         pass.set_bind_group(0, &group, &[]);
         pass.draw(0..3, 0..1);
@@ -146,16 +123,15 @@ impl Mipmap {
     fn new(gpu: &Gpu, screen: &Screen) -> Self {
         let device = &gpu.device;
         let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("julia"),
-            size: extent((SIZE, SIZE)),
             mip_level_count: MIPS,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: FORMAT,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
+            ..texture_desc(
+                Some("julia"),
+                extent((SIZE, SIZE)),
+                FORMAT,
+                wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::COPY_DST,
+            )
         });
         let staging = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("texels"),
@@ -201,24 +177,15 @@ impl Mipmap {
             wgpu::PrimitiveTopology::TriangleStrip,
         );
         let view = texture.create_view(&Default::default());
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &draw.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
+        let group = bind_group(
+            device,
+            &draw.get_bind_group_layout(0),
+            &[
+                uniforms.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&view),
+                wgpu::BindingResource::Sampler(&sampler),
             ],
-        });
+        );
         Mipmap { group, draw }
     }
 
@@ -226,40 +193,18 @@ impl Mipmap {
         let view = screen.acquire();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("draw"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: 0.1,
-                            g: 0.2,
-                            b: 0.3,
-                            a: 1.0,
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
+            let colors = [color_target(&view, wgpu::LoadOp::Clear(CLEAR_COLOR))];
+            let mut pass = render_pass(&mut encoder, "draw", &colors, None);
             pass.set_pipeline(&self.draw);
             pass.set_bind_group(0, &self.group, &[]);
             pass.draw(0..4, 0..1);
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 
 fn main() {
-    let args = Args::parse();
-    run(
-        "mipmap",
-        &args,
-        wgpu::Features::empty(),
-        Mipmap::new,
-        |app, gpu, screen, _| app.frame(gpu, screen),
-    );
+    run_plain("mipmap", Mipmap::new, |app, gpu, screen, _| {
+        app.frame(gpu, screen)
+    });
 }

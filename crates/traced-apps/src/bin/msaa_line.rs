@@ -4,7 +4,10 @@
 
 use bytemuck::{Pod, Zeroable};
 use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, extent, run};
+use tilegraph_traced_apps::{
+    Args, Gpu, Screen, color_target, extent, fragment_stage, pipeline_desc, render_pass, run,
+    texture_desc, vertex_stage,
+};
 use wgpu::util::DeviceExt;
 
 #[repr(C)]
@@ -75,36 +78,27 @@ impl MsaaLine {
             bind_group_layouts: &[],
             immediate_size: 0,
         });
+        let buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<Vertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x4],
+        })];
+        let targets = [Some(screen.format.into())];
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("lines"),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: size_of::<Vertex>() as u64,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x4],
-                })],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(screen.format.into())],
-            }),
             primitive: wgpu::PrimitiveState {
                 topology: wgpu::PrimitiveTopology::LineList,
                 ..Default::default()
             },
-            depth_stencil: None,
             multisample: wgpu::MultisampleState {
                 count: samples,
                 ..Default::default()
             },
-            multiview_mask: None,
-            cache: None,
+            ..pipeline_desc(
+                Some("lines"),
+                Some(&layout),
+                vertex_stage(&shader, "vs_main", &buffers),
+                fragment_stage(&shader, "fs_main", &targets),
+            )
         });
         let lines = lines();
         let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -114,14 +108,13 @@ impl MsaaLine {
         });
         let multisampled = device
             .create_texture(&wgpu::TextureDescriptor {
-                label: Some("multisampled"),
-                size: extent(screen.size),
-                mip_level_count: 1,
                 sample_count: samples,
-                dimension: wgpu::TextureDimension::D2,
-                format: screen.format,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                view_formats: &[],
+                ..texture_desc(
+                    Some("multisampled"),
+                    extent(screen.size),
+                    screen.format,
+                    wgpu::TextureUsages::RENDER_ATTACHMENT,
+                )
             })
             .create_view(&Default::default());
         let mut app = MsaaLine {
@@ -162,33 +155,22 @@ impl MsaaLine {
     fn frame(&self, gpu: &Gpu, screen: &mut Screen) {
         let view = screen.acquire();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let clear = wgpu::LoadOp::Clear(wgpu::Color::BLACK);
         let attachment = if self.samples == 1 {
-            wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            }
+            color_target(&view, clear)
         } else {
-            wgpu::RenderPassColorAttachment {
+            Some(wgpu::RenderPassColorAttachment {
                 view: &self.multisampled,
                 depth_slice: None,
                 resolve_target: Some(&view),
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    load: clear,
                     store: wgpu::StoreOp::Discard,
                 },
-            }
+            })
         };
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("lines"),
-                color_attachments: &[Some(attachment)],
-                ..Default::default()
-            });
+            let mut pass = render_pass(&mut encoder, "lines", &[attachment], None);
             match &self.bundle {
                 Some(bundle) => pass.execute_bundles([bundle]),
                 None => {
@@ -198,8 +180,7 @@ impl MsaaLine {
                 }
             }
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 

@@ -6,7 +6,10 @@ use std::f32::consts::PI;
 
 use bytemuck::{Pod, Zeroable};
 use clap::Parser;
-use tilegraph_traced_apps::{Args, Gpu, Screen, extent, run};
+use tilegraph_traced_apps::{
+    Args, CLEAR_COLOR, Gpu, Screen, bind_group, buffer_init, color_target, depth_target, extent,
+    fragment_stage, pipeline_desc, render_pass, run, texture_desc, vertex_stage,
+};
 use wgpu::util::DeviceExt;
 
 const MAX_LIGHTS: u32 = 10;
@@ -137,13 +140,7 @@ fn plane(size: i8) -> (Vec<Vertex>, Vec<u16>) {
 }
 
 fn mesh(device: &wgpu::Device, (vertices, indices): (Vec<Vertex>, Vec<u16>)) -> Mesh {
-    let init = |contents: &[u8], usage| {
-        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: None,
-            contents,
-            usage,
-        })
-    };
+    let init = |contents, usage| buffer_init(device, contents, usage);
     Mesh {
         vertices: init(bytemuck::cast_slice(&vertices), wgpu::BufferUsages::VERTEX),
         indices: init(bytemuck::cast_slice(&indices), wgpu::BufferUsages::INDEX),
@@ -266,33 +263,26 @@ fn pipeline(device: &wgpu::Device, parts: PipelineParts<'_>) -> wgpu::RenderPipe
         immediate_size: 0,
     });
     let targets = [parts.color.map(Into::into)];
+    let buffers = [Some(wgpu::VertexBufferLayout {
+        array_stride: size_of::<Vertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![0 => Sint8x4, 1 => Sint8x4],
+    })];
+    let fs = parts
+        .color
+        .and_then(|_| fragment_stage(parts.shader, "fs_main", &targets));
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(parts.vertex_entry),
-        layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module: parts.shader,
-            entry_point: Some(parts.vertex_entry),
-            compilation_options: Default::default(),
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: size_of::<Vertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &wgpu::vertex_attr_array![0 => Sint8x4, 1 => Sint8x4],
-            })],
-        },
-        fragment: parts.color.map(|_| wgpu::FragmentState {
-            module: parts.shader,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &targets,
-        }),
         primitive: wgpu::PrimitiveState {
             cull_mode: Some(wgpu::Face::Back),
             ..Default::default()
         },
         depth_stencil: Some(parts.depth),
-        multisample: Default::default(),
-        multiview_mask: None,
-        cache: None,
+        ..pipeline_desc(
+            Some(parts.vertex_entry),
+            Some(&layout),
+            vertex_stage(parts.shader, parts.vertex_entry, &buffers),
+            fs,
+        )
     })
 }
 
@@ -314,16 +304,7 @@ fn texture(
     size: wgpu::Extent3d,
     usage: wgpu::TextureUsages,
 ) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: None,
-        size,
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: DEPTH,
-        usage,
-        view_formats: &[],
-    })
+    device.create_texture(&texture_desc(None, size, DEPTH, usage))
 }
 
 fn lights(shadow: &wgpu::Texture) -> Vec<Light> {
@@ -440,18 +421,15 @@ fn entity_uniforms(
         mapped_at_creation: false,
     });
     let layout = layout(device, &[uniform_entry(0, true, entity_size)]);
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: &buffer,
-                offset: 0,
-                size: wgpu::BufferSize::new(entity_size as u64),
-            }),
-        }],
-    });
+    let group = bind_group(
+        device,
+        &layout,
+        &[wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: &buffer,
+            offset: 0,
+            size: wgpu::BufferSize::new(entity_size as u64),
+        })],
+    );
     (entities, buffer, layout, group)
 }
 
@@ -487,17 +465,16 @@ fn forward_group(
         dimension: Some(wgpu::TextureViewDimension::D2Array),
         ..Default::default()
     });
-    let entry = |binding, resource| wgpu::BindGroupEntry { binding, resource };
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
+    bind_group(
+        device,
         layout,
-        entries: &[
-            entry(0, globals.as_entire_binding()),
-            entry(1, lights.as_entire_binding()),
-            entry(2, wgpu::BindingResource::TextureView(&view)),
-            entry(3, wgpu::BindingResource::Sampler(&sampler)),
+        &[
+            globals.as_entire_binding(),
+            lights.as_entire_binding(),
+            wgpu::BindingResource::TextureView(&view),
+            wgpu::BindingResource::Sampler(&sampler),
         ],
-    })
+    )
 }
 
 /// The bake pass: a depth-only pipeline with a slope-scaled bias, and its globals (one light's
@@ -514,14 +491,7 @@ fn bake_pass(
         usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &globals_layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 0,
-            resource: globals.as_entire_binding(),
-        }],
-    });
+    let group = bind_group(device, &globals_layout, &[globals.as_entire_binding()]);
     let bias = wgpu::DepthBiasState {
         constant: 2,
         slope_scale: 2.0,
@@ -575,56 +545,22 @@ impl Shadow {
         for (i, light) in self.lights.iter().enumerate() {
             let at = (i * size_of::<LightRaw>()) as u64;
             encoder.copy_buffer_to_buffer(&self.light_buf, at, &self.bake_globals, 0, 64);
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("shadow bake"),
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &light.target,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                ..Default::default()
-            });
+            let depth = depth_target(&light.target, wgpu::StoreOp::Store);
+            let mut pass = render_pass(&mut encoder, "shadow bake", &[], depth);
             pass.set_pipeline(&self.bake);
             pass.set_bind_group(0, &self.bake_group, &[]);
             self.draw_entities(&mut pass);
         }
         let view = screen.acquire();
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("forward"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: 0.1,
-                            g: 0.2,
-                            b: 0.3,
-                            a: 1.0,
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.depth,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Discard,
-                    }),
-                    stencil_ops: None,
-                }),
-                ..Default::default()
-            });
+            let colors = [color_target(&view, wgpu::LoadOp::Clear(CLEAR_COLOR))];
+            let depth = depth_target(&self.depth, wgpu::StoreOp::Discard);
+            let mut pass = render_pass(&mut encoder, "forward", &colors, depth);
             pass.set_pipeline(&self.forward);
             pass.set_bind_group(0, &self.forward_group, &[]);
             self.draw_entities(&mut pass);
         }
-        screen.present(&mut encoder);
-        gpu.queue.submit([encoder.finish()]);
+        screen.present(&gpu.queue, encoder);
     }
 }
 
