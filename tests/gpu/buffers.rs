@@ -595,10 +595,7 @@ fn a_bind_group_wgpu_refuses_is_not_cached() {
     let mut graph = RenderGraph::new();
     let scene = graph.create_texture("scene", TextureDesc::new(FORMAT, 8, 8));
     let out = kept(&mut graph, "out", 8, 8);
-    graph
-        .add_render_pass("scene")
-        .color(scene, Access::Clear)
-        .execute(|_, _| Ok(()));
+    crate::support::clear_pass(&mut graph, "scene", scene);
     let (pipeline, cache_ref, seen_ref) = (&pipeline, &cache, &seen);
     graph
         .add_render_pass("wrong")

@@ -142,11 +142,7 @@ fn bundles_match_the_render_pass_and_draw_what_direct_draws_do() {
     let gpu = crate::support::gpu();
     let green = [0u8, 255, 0, 255].repeat((SIZE.0 * SIZE.1) as usize);
     let blue = [0u8, 0, 255, 255].repeat((SIZE.0 * SIZE.1) as usize);
-    for mode in [
-        ExecuteMode::Planned,
-        ExecuteMode::Naive,
-        ExecuteMode::Poison,
-    ] {
+    for mode in crate::support::MODES {
         let direct = render(&gpu, 1, mode, false);
         assert!(
             direct.0 == green && direct.1 == blue,

@@ -182,10 +182,7 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
     let output = graph.import_texture("output", TextureDesc::new(FORMAT, 8, 8), Import::OUTPUT);
     // A valid group first, so the error has to be traced to the right one.
     let scratch = graph.create_texture("scratch", TextureDesc::new(FORMAT, 8, 8));
-    graph
-        .add_render_pass("fine")
-        .color(scratch, Access::Clear)
-        .execute(|_, _| Ok(()));
+    crate::support::clear_pass(&mut graph, "fine", scratch);
     // A draw with no pipeline set is invalid.
     graph
         .add_render_pass("broken")
@@ -229,10 +226,7 @@ fn timestamps_time_every_render_and_compute_group() {
     let mut graph = RenderGraph::new();
     let scratch = graph.create_texture("scratch", TextureDesc::new(FORMAT, 16, 16));
     let output = graph.import_texture("output", TextureDesc::new(FORMAT, 16, 16), Import::OUTPUT);
-    graph
-        .add_render_pass("first")
-        .color(scratch, Access::Clear)
-        .execute(|_, _| Ok(()));
+    crate::support::clear_pass(&mut graph, "first", scratch);
     graph
         .add_render_pass("second")
         .sample(scratch)

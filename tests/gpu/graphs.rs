@@ -154,15 +154,7 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
             pass.draw(0..3, 0..1);
             Ok(())
         });
-    graph
-        .add_copy_pass("present")
-        .copy_src(image)
-        .copy_dst(output)
-        .execute(move |encoder, ctx| {
-            let (src, dst) = (ctx.texture(image)?, ctx.texture(output)?);
-            encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
-            Ok(())
-        });
+    crate::support::copy_pass(&mut graph, "present", image, output);
     // SAFETY: deliberately wrong for `Access::Write` here: the test shows Poison exposes it.
     let options =
         CompileOptions::default().with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() });

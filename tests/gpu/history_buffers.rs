@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use tilegraph::helpers::read_buffer;
 use tilegraph::wgpu;
-use tilegraph::{CompileOptions, ExecuteMode, Executor, Import, Imports, RenderGraph};
+use tilegraph::{CompileOptions, Executor, Import, Imports, RenderGraph};
 
 const PARTICLES: u32 = 64;
 const BYTES: u64 = PARTICLES as u64 * 4;
@@ -100,11 +100,7 @@ fn particles_ping_pong_through_a_history_buffer_for_several_frames() {
         mapped_at_creation: false,
     });
     const FRAMES: u32 = 5;
-    for mode in [
-        ExecuteMode::Planned,
-        ExecuteMode::Naive,
-        ExecuteMode::Poison,
-    ] {
+    for mode in crate::support::MODES {
         let valid = Mutex::new(Vec::new());
         let mut executor = Executor::new(&gpu.device, &gpu.queue);
         for frame in 1..=FRAMES {

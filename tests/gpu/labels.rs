@@ -57,10 +57,7 @@ fn a_pooled_texture_is_labelled_with_every_resource_it_holds() {
         let bloom = graph.create_texture("bloom", desc);
         let hdr_out = graph.import_texture("hdr_out", desc, kept());
         let bloom_out = graph.import_texture("bloom_out", desc, kept());
-        graph
-            .add_render_pass("draw_hdr")
-            .color(hdr, Access::Clear)
-            .execute(|_, _| Ok(()));
+        crate::support::clear_pass(&mut graph, "draw_hdr", hdr);
         graph
             .add_copy_pass("read_hdr")
             .copy_src(hdr)
@@ -69,10 +66,7 @@ fn a_pooled_texture_is_labelled_with_every_resource_it_holds() {
                 copy(ctx.texture(hdr)?, ctx.texture(hdr_out)?, encoder);
                 Ok(())
             });
-        graph
-            .add_render_pass("draw_bloom")
-            .color(bloom, Access::Clear)
-            .execute(|_, _| Ok(()));
+        crate::support::clear_pass(&mut graph, "draw_bloom", bloom);
         // The copy the wrong way round: into `bloom`, which no pass declared a copy into.
         graph
             .add_copy_pass("read_bloom")
@@ -147,28 +141,22 @@ fn a_pooled_buffer_is_labelled_with_its_resource() {
 fn a_view_of_a_pooled_texture_is_labelled_with_its_resource() {
     let gpu = crate::support::gpu();
     let device = &gpu.device;
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("storage image"),
-        entries: &[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::StorageTexture {
-                access: wgpu::StorageTextureAccess::WriteOnly,
-                format: FORMAT,
-                view_dimension: wgpu::TextureViewDimension::D2,
-            },
-            count: None,
-        }],
-    });
+    let layout = crate::support::one_entry_layout(
+        device,
+        "storage image",
+        wgpu::ShaderStages::COMPUTE,
+        wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::WriteOnly,
+            format: FORMAT,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        },
+    );
     let (out, out_view) = target(&gpu, "out");
     let mut graph = RenderGraph::new();
     let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
     let scene = graph.create_texture("scene", desc);
     let output = graph.import_texture("output", desc, kept());
-    graph
-        .add_render_pass("draw")
-        .color(scene, Access::Clear)
-        .execute(|_, _| Ok(()));
+    crate::support::clear_pass(&mut graph, "draw", scene);
     // A sampled texture bound as a storage image.
     let layout = &layout;
     graph

@@ -212,16 +212,8 @@ fn every_view_lands_in_its_layer_either_way_in_every_mode() {
     for samples in [1, 4] {
         let pipelines = pipelines(&gpu, 2, samples);
         for multiview in [true, false] {
-            let mut executor = Executor::with_options(
-                &gpu.device,
-                &gpu.queue,
-                ExecutorOptions::default().with_multiview(multiview),
-            );
-            for mode in [
-                ExecuteMode::Planned,
-                ExecuteMode::Naive,
-                ExecuteMode::Poison,
-            ] {
+            let mut executor = crate::support::multiview_executor(&gpu, multiview);
+            for mode in crate::support::MODES {
                 let target = layers(&gpu, 2);
                 let seen = stereo_frame(&gpu, &mut executor, &target, 2, samples, mode, &pipelines)
                     .unwrap_or_else(|e| panic!("{mode} samples {samples}: {e}"));
@@ -383,15 +375,7 @@ fn pooled_stereo_frame(
         .multiview(2)
         .color(scene, Access::Clear)
         .execute(|rpass, ctx| pipelines.draw(rpass, ctx.views()));
-    graph
-        .add_copy_pass("present")
-        .copy_src(scene)
-        .copy_dst(eyes)
-        .execute(move |encoder, ctx| {
-            let (src, dst) = (ctx.texture(scene)?, ctx.texture(eyes)?);
-            encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
-            Ok(())
-        });
+    crate::support::copy_pass(&mut graph, "present", scene, eyes);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let mut imports = Imports::new();
     imports.texture(eyes, &target.0, &target.1);
@@ -409,11 +393,7 @@ fn multiview_attachment_views_are_kept_with_the_pooled_texture() {
     let gpu = crate::support::gpu();
     let pipelines = pipelines(&gpu, 2, 1);
     for multiview in [true, false] {
-        let mut executor = Executor::with_options(
-            &gpu.device,
-            &gpu.queue,
-            ExecutorOptions::default().with_multiview(multiview),
-        );
+        let mut executor = crate::support::multiview_executor(&gpu, multiview);
         let target = layers(&gpu, 2);
         let mut held = Vec::new();
         for frame in 0..4 {
@@ -469,16 +449,8 @@ fn a_fullscreen_pass_of_two_views_draws_each_view_into_its_layer() {
     }
     let cache = BindGroupCache::new();
     for multiview in [true, false] {
-        let mut executor = Executor::with_options(
-            &gpu.device,
-            &gpu.queue,
-            ExecutorOptions::default().with_multiview(multiview),
-        );
-        for mode in [
-            ExecuteMode::Planned,
-            ExecuteMode::Naive,
-            ExecuteMode::Poison,
-        ] {
+        let mut executor = crate::support::multiview_executor(&gpu, multiview);
+        for mode in crate::support::MODES {
             let target = layers(&gpu, 2);
             let mut graph = RenderGraph::new();
             let eyes = graph.import_texture(
@@ -525,16 +497,8 @@ fn a_multiview_msaa_pass_at_a_later_base_layer_resolves_each_view_into_its_layer
     let info = gpu.adapter.get_info();
     let lavapipe = info.backend == wgpu::Backend::Vulkan && info.name.starts_with("llvmpipe");
     for multiview in [true, false] {
-        let mut executor = Executor::with_options(
-            &gpu.device,
-            &gpu.queue,
-            ExecutorOptions::default().with_multiview(multiview),
-        );
-        for mode in [
-            ExecuteMode::Planned,
-            ExecuteMode::Naive,
-            ExecuteMode::Poison,
-        ] {
+        let mut executor = crate::support::multiview_executor(&gpu, multiview);
+        for mode in crate::support::MODES {
             let target = layers(&gpu, 2);
             let mut graph = RenderGraph::new();
             let desc = TextureDesc::new(FORMAT, SIZE.0, SIZE.1);

@@ -98,19 +98,16 @@ impl Chain {
                 },
             ],
         });
-        let compute_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("tint"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::StorageTexture {
-                    access: wgpu::StorageTextureAccess::WriteOnly,
-                    format: FORMAT,
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                },
-                count: None,
-            }],
-        });
+        let compute_layout = crate::support::one_entry_layout(
+            device,
+            "tint",
+            wgpu::ShaderStages::COMPUTE,
+            wgpu::BindingType::StorageTexture {
+                access: wgpu::StorageTextureAccess::WriteOnly,
+                format: FORMAT,
+                view_dimension: wgpu::TextureViewDimension::D2,
+            },
+        );
         let pipeline_layout = |layout: &wgpu::BindGroupLayout| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
@@ -299,15 +296,7 @@ fn chain_frame(
             encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
             Ok(())
         });
-    graph
-        .add_copy_pass("present")
-        .copy_src(last)
-        .copy_dst(output)
-        .execute(move |encoder, ctx| {
-            let (src, dst) = (ctx.texture(last)?, ctx.texture(output)?);
-            encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
-            Ok(())
-        });
+    crate::support::copy_pass(&mut graph, "present", last, output);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let mut imports = Imports::new();
     imports.texture(output, &chain.output, &chain.output_view);

@@ -4,9 +4,7 @@
 
 use tilegraph::helpers::{BindGroupCache, Binding};
 use tilegraph::wgpu;
-use tilegraph::{
-    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, RenderGraph, TextureDesc,
-};
+use tilegraph::{Access, CompileOptions, Executor, Import, Imports, RenderGraph, TextureDesc};
 use tilegraph_tool::headless::{Gpu, ShaderPipeline};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -53,21 +51,16 @@ fn pipeline(gpu: &Gpu) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
             label: Some("per object"),
             source: wgpu::ShaderSource::Wgsl(PER_OBJECT.into()),
         });
-    let bind_layout = gpu
-        .device
-        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("per object"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: true,
-                    min_binding_size: wgpu::BufferSize::new(SLICE),
-                },
-                count: None,
-            }],
-        });
+    let bind_layout = crate::support::one_entry_layout(
+        &gpu.device,
+        "per object",
+        wgpu::ShaderStages::VERTEX_FRAGMENT,
+        wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: wgpu::BufferSize::new(SLICE),
+        },
+    );
     let layout = gpu
         .device
         .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -142,11 +135,7 @@ fn a_256_mib_uniform_buffer_bound_256_bytes_at_a_time_draws_on_a_device_opened_f
     assert!(gpu.device.limits().max_buffer_size >= BUFFER);
     let pipeline = pipeline(&gpu);
     let cache = BindGroupCache::new();
-    for mode in [
-        ExecuteMode::Planned,
-        ExecuteMode::Naive,
-        ExecuteMode::Poison,
-    ] {
+    for mode in crate::support::MODES {
         let mut executor = Executor::new(&gpu.device, &gpu.queue);
         for _ in 0..2 {
             let (mut graph, target) = frame(&pipeline, &cache, out);

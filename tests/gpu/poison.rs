@@ -153,15 +153,7 @@ fn fill_then_read_write(gpu: &Gpu, fill: Fill, mode: ExecuteMode, dont_care: boo
         .add_render_pass("touch")
         .color(image, Access::ReadWrite)
         .execute(|_, _| Ok(()));
-    graph
-        .add_copy_pass("present")
-        .copy_src(image)
-        .copy_dst(output)
-        .execute(move |encoder, ctx| {
-            let (src, dst) = (ctx.texture(image)?, ctx.texture(output)?);
-            encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
-            Ok(())
-        });
+    crate::support::copy_pass(&mut graph, "present", image, output);
     run(gpu, &mut graph, output, mode, dont_care)
 }
 
@@ -228,15 +220,7 @@ fn group_of_two(
             pass.draw(0..3, 0..1);
             Ok(())
         });
-    graph
-        .add_copy_pass("present")
-        .copy_src(image)
-        .copy_dst(output)
-        .execute(move |encoder, ctx| {
-            let (src, dst) = (ctx.texture(image)?, ctx.texture(output)?);
-            encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
-            Ok(())
-        });
+    crate::support::copy_pass(&mut graph, "present", image, output);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let recorded = mode.plan_to_record(&plan);
     let groups = recorded

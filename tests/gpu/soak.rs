@@ -98,10 +98,7 @@ fn stats_frame(executor: &mut tilegraph::Executor, size: u32) {
     );
     let history =
         graph.history_texture("taa", TextureDesc::new(TextureFormat::Rgba16Float, 32, 32));
-    graph
-        .add_render_pass("scene")
-        .color(scene.mip(0), Access::Clear)
-        .execute(|_, _| Ok(()));
+    crate::support::clear_pass(&mut graph, "scene", scene.mip(0));
     graph
         .add_render_pass("down")
         .sample(scene.mip(0))

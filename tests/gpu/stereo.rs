@@ -55,11 +55,7 @@ fn stereo_agrees_across_modes_with_and_without_multiview_and_matches_reference()
         "multiview where the device has it"
     );
     for multiview in [true, false] {
-        for mode in [
-            ExecuteMode::Planned,
-            ExecuteMode::Naive,
-            ExecuteMode::Poison,
-        ] {
+        for mode in crate::support::MODES {
             let (image, _) = render(&gpu, mode, multiview);
             assert!(
                 image == planned,

@@ -175,3 +175,68 @@ pub fn overlay_pipelines(
         |vs: &str, fs: &str| headless::color_pipeline(device, vs, &module, None, (vs, fs), format);
     (pipeline("full", "shade"), pipeline("small", "green"))
 }
+
+/// Declares a render pass that only clears `target`: no draw, the attachment's clear does it.
+pub fn clear_pass(
+    graph: &mut tilegraph::RenderGraph<'_>,
+    name: &str,
+    target: impl Into<tilegraph::SubresourceHandle>,
+) -> tilegraph::PassId {
+    graph
+        .add_render_pass(name)
+        .color(target, tilegraph::Access::Clear)
+        .execute(|_, _| Ok(()))
+}
+
+/// Declares a copy pass that copies all of `src` into `dst` (textures of one size and format).
+pub fn copy_pass(
+    graph: &mut tilegraph::RenderGraph<'_>,
+    name: &str,
+    src: tilegraph::TextureHandle,
+    dst: tilegraph::TextureHandle,
+) -> tilegraph::PassId {
+    graph
+        .add_copy_pass(name)
+        .copy_src(src)
+        .copy_dst(dst)
+        .execute(move |encoder, ctx| {
+            let (from, to) = (ctx.texture(src)?, ctx.texture(dst)?);
+            encoder.copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), from.size());
+            Ok(())
+        })
+}
+
+/// A bind group layout of one entry, at binding 0.
+pub fn one_entry_layout(
+    device: &wgpu::Device,
+    label: &str,
+    visibility: wgpu::ShaderStages,
+    ty: wgpu::BindingType,
+) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility,
+            ty,
+            count: None,
+        }],
+    })
+}
+
+/// The three ways the executor records a frame, which must agree.
+pub const MODES: [tilegraph::ExecuteMode; 3] = [
+    tilegraph::ExecuteMode::Planned,
+    tilegraph::ExecuteMode::Naive,
+    tilegraph::ExecuteMode::Poison,
+];
+
+/// An executor of the test device recording multiview passes as one render pass where the
+/// device can (`multiview`), or one per view.
+pub fn multiview_executor(gpu: &Gpu, multiview: bool) -> tilegraph::Executor {
+    tilegraph::Executor::with_options(
+        &gpu.device,
+        &gpu.queue,
+        tilegraph::ExecutorOptions::default().with_multiview(multiview),
+    )
+}
