@@ -41,30 +41,7 @@ fn culled(plan: &CompiledGraph, name: &str) -> bool {
 
 /// A frame fed from buffers it fills: per-frame uniforms uploaded, instance data and indirect
 /// arguments written by a culling pass, a mesh's vertices and indices copied in.
-const FED: &str = r#"{
-  "resources": [
-    {"name": "camera", "buffer": {"size": 256}},
-    {"name": "instances", "buffer": {"size": 4096}},
-    {"name": "args", "buffer": {"size": 64}},
-    {"name": "mesh_src", "buffer": {"size": 1024}, "import": {"contents": "preserved", "after": "keep"}},
-    {"name": "vertices", "buffer": {"size": 1024}},
-    {"name": "indices", "buffer": {"size": 512}},
-    {"name": "unused", "buffer": {"size": 16}},
-    {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-     "import": {"contents": "undefined", "after": "keep"}}
-  ],
-  "passes": [
-    {"name": "upload_camera", "type": "copy", "upload": ["camera"]},
-    {"name": "upload_unused", "type": "copy", "upload": ["unused"]},
-    {"name": "copy_mesh", "type": "copy", "copy_src": ["mesh_src"], "copy_dst": ["vertices"]},
-    {"name": "upload_indices", "type": "copy", "upload": ["indices"]},
-    {"name": "cull", "type": "compute", "uniform": ["camera"],
-     "storage_write": ["instances", "args"]},
-    {"name": "draw", "type": "render", "uniform": ["camera"], "vertex": ["vertices", "instances"],
-     "index": ["indices"], "indirect": ["args"],
-     "color": [{"resource": "out", "access": "clear"}]}
-  ]
-}"#;
+const FED: &str = include_str!("graphs/culled.json");
 
 #[test]
 fn buffers_get_exactly_the_usages_their_live_accesses_need() {
@@ -117,21 +94,9 @@ fn bound_buffers_keep_their_writers_alive_and_ordered() {
 #[test]
 fn an_upload_overwrites_the_whole_buffer() {
     // The second upload kills the first: nothing reads what the first wrote.
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "u", "buffer": {"size": 64}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "first", "type": "copy", "upload": ["u"]},
-        {"name": "second", "type": "copy", "upload": ["u"]},
-        {"name": "draw", "type": "render", "uniform": ["u"],
-         "color": [{"resource": "out", "access": "clear"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/an_upload_overwrites_the_whole_buffer.json"
+    ));
     assert!(culled(&plan, "first"));
     assert!(!culled(&plan, "second"));
 }
@@ -160,19 +125,9 @@ fn reading_a_buffer_nothing_wrote_is_read_before_write() {
 
 #[test]
 fn an_imported_buffer_with_contents_is_read_without_a_writer() {
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "b", "buffer": {"size": 64}, "import": {"contents": "preserved", "after": "keep"}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "draw", "type": "render", "uniform": ["b"], "vertex": ["b"],
-         "color": [{"resource": "out", "access": "clear"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/an_imported_buffer_with_contents_is_read_without_a_writer.json"
+    ));
     assert_eq!(
         buffer_usage(&plan, "b"),
         BufferUsages::UNIFORM | BufferUsages::VERTEX
@@ -222,21 +177,9 @@ fn buffer_accesses_fit_their_pass_kind_and_name_buffers() {
 fn a_buffer_written_in_a_group_and_bound_by_the_next_pass_ends_the_group() {
     // Fragment-shader storage writes are visible to a later vertex fetch only after the render
     // pass ends.
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "b", "buffer": {"size": 64}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "write", "type": "render", "storage_write": ["b"],
-         "color": [{"resource": "out", "access": "clear"}]},
-        {"name": "draw", "type": "render", "vertex": ["b"],
-         "color": [{"resource": "out", "access": "read_write"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/a_buffer_written_in_a_group_and_bound_by_the_next_pass_ends_the_group.json"
+    ));
     assert_eq!(plan.groups().len(), 2);
     assert_eq!(
         plan.groups()[0].break_reason.as_str(),
@@ -245,20 +188,9 @@ fn a_buffer_written_in_a_group_and_bound_by_the_next_pass_ends_the_group() {
 }
 
 /// A shadow atlas sized for ten lights with two rendered this frame.
-const ATLAS: &str = r#"{
-  "resources": [
-    {"name": "atlas", "texture": {"format": "depth32float", "size": [256, 256, 10]}},
-    {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-     "import": {"contents": "undefined", "after": "keep"}}
-  ],
-  "passes": [
-    {"name": "light0", "type": "render", "depth": {"resource": "atlas", "layer": 0, "access": "clear"}},
-    {"name": "light1", "type": "render", "depth": {"resource": "atlas", "layer": 1, "access": "clear"}},
-    {"name": "light2", "type": "render", "depth": {"resource": "atlas", "layer": 2, "access": "clear"}},
-    {"name": "forward", "type": "render", "sample": [{"resource": "atlas", "layers": [0, 2]}],
-     "color": [{"resource": "out", "access": "clear"}]}
-  ]
-}"#;
+const ATLAS: &str = include_str!(
+    "graphs/a_buffer_written_in_a_group_and_bound_by_the_next_pass_ends_the_group_2.json"
+);
 
 #[test]
 fn a_layer_range_reads_exactly_its_layers() {
@@ -293,6 +225,7 @@ fn ranges_outside_the_texture_or_empty_are_invalid_subresources() {
 
 #[test]
 fn a_range_overlapping_an_attachment_is_feedback_and_a_disjoint_one_is_not() {
+    // `RANGE` stands for the sampled layers.
     let base = r#"{
       "resources": [
         {"name": "arr", "texture": {"format": "rgba8unorm", "size": [16, 16, 4]},
@@ -366,23 +299,9 @@ fn the_builder_declares_ranges_and_buffer_accesses() {
 
 #[test]
 fn a_mip_range_keeps_alive_only_the_writers_of_its_mips() {
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "chain", "texture": {"format": "rgba16float", "size": [64, 64], "mips": 4}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "mip0", "type": "render", "color": [{"resource": "chain", "mip": 0, "access": "clear"}]},
-        {"name": "mip1", "type": "render", "color": [{"resource": "chain", "mip": 1, "access": "clear"}]},
-        {"name": "mip2", "type": "render", "color": [{"resource": "chain", "mip": 2, "access": "clear"}]},
-        {"name": "mip3", "type": "render", "color": [{"resource": "chain", "mip": 3, "access": "clear"}]},
-        {"name": "composite", "type": "render", "sample": [{"resource": "chain", "mips": [1, 2]}],
-         "color": [{"resource": "out", "access": "clear"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/a_mip_range_keeps_alive_only_the_writers_of_its_mips.json"
+    ));
     let live: Vec<bool> = ["mip0", "mip1", "mip2", "mip3"]
         .iter()
         .map(|p| !culled(&plan, p))

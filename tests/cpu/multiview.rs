@@ -41,21 +41,7 @@ fn passes_of(plan: &Value, g: usize) -> Vec<&str> {
         .collect()
 }
 
-const STEREO: &str = r#"{
-  "resources": [
-    {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 32, 2], "samples": 4}, "clear": [0, 0, 0, 1]},
-    {"name": "depth", "texture": {"format": "depth32float", "size": [64, 32, 2], "samples": 4}, "clear": 1.0},
-    {"name": "eyes", "texture": {"format": "rgba8unorm", "size": [64, 32, 2]}},
-    {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 32]}, "import": {"contents": "undefined", "after": "keep"}}
-  ],
-  "passes": [
-    {"name": "opaque", "type": "render", "multiview": 2,
-     "color": [{"resource": "msaa", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
-    {"name": "transparent", "type": "render", "multiview": 2,
-     "color": [{"resource": "msaa", "access": "read_write", "resolve": "eyes"}], "depth": {"resource": "depth", "access": "read"}},
-    {"name": "companion", "type": "render", "sample": ["eyes"], "color": [{"resource": "out", "access": "write"}]}
-  ]
-}"#;
+const STEREO: &str = include_str!("graphs/passes_of.json");
 
 #[test]
 fn a_stereo_frame_merges_its_views_and_plans_every_layer() {
@@ -499,13 +485,9 @@ fn a_multiview_read_of_one_subresource_without_a_layer_asks_for_the_layers() {
         assert_eq!(stores, expected, "{entry}");
     }
     // A texture of one layer has no layer to choose: `mip` alone reads it in every view.
-    let flat = r#"{"resources": [
-        {"name": "src", "texture": {"format": "rgba8unorm", "size": [32, 32], "mips": 2}},
-        {"name": "dst", "texture": {"format": "rgba8unorm", "size": [32, 32, 2]}, "import": {"contents": "undefined", "after": "keep"}}],
-      "passes": [
-        {"name": "fill", "type": "render", "color": [{"resource": "src", "access": "clear"}]},
-        {"name": "blur", "type": "render", "multiview": 2, "sample": [{"resource": "src", "mip": 0}],
-         "color": [{"resource": "dst", "access": "write"}]}]}"#;
+    let flat = include_str!(
+        "graphs/a_multiview_read_of_one_subresource_without_a_layer_asks_for_the_layers.json"
+    );
     assert_eq!(colors(&plan(flat), 0), [entry("src", 0, "clear", "store")]);
 }
 

@@ -82,16 +82,7 @@ fn catches_a_dropped_store() {
 
 #[test]
 fn catches_a_load_turned_into_dont_care() {
-    let json = r#"{
-      "resources": [
-        {"name": "history", "texture": {"format": "rgba16float", "size": [16, 16]},
-         "import": {"contents": "preserved", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "accumulate", "type": "render",
-         "color": [{"resource": "history", "access": "read_write"}]}
-      ]
-    }"#;
+    let json = include_str!("graphs/catches_a_load_turned_into_dont_care.json");
     let graph = RenderGraph::from_json(json).unwrap();
     let plan = graph.compile(&CompileOptions::default()).unwrap();
     assert_eq!(plan.groups()[0].color[0].load, LoadOp::Load);
@@ -127,17 +118,7 @@ fn catches_a_merge_across_a_sampled_output() {
 
 #[test]
 fn catches_a_lost_resolve() {
-    let json = r#"{
-      "resources": [
-        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [16, 16], "samples": 4}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [16, 16]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "draw", "type": "render",
-         "color": [{"resource": "msaa", "access": "clear", "resolve": "out"}]}
-      ]
-    }"#;
+    let json = include_str!("graphs/catches_a_lost_resolve.json");
     let graph = RenderGraph::from_json(json).unwrap();
     let plan = graph.compile(&CompileOptions::default()).unwrap();
     assert_eq!(
@@ -184,23 +165,7 @@ fn assert_accepted(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Reference {
 }
 
 /// A bloom chain: each pass renders one mip of `bloom` and samples the mip above it.
-const BLOOM: &str = r#"{
-  "resources": [
-    {"name": "bloom", "texture": {"format": "rgba16float", "size": [64, 64], "mips": 3}},
-    {"name": "out", "texture": {"format": "rgba8unorm", "size": [16, 16]},
-     "import": {"contents": "undefined", "after": "keep"}}
-  ],
-  "passes": [
-    {"name": "base", "type": "render", "color": [{"resource": "bloom", "access": "clear"}]},
-    {"name": "down1", "type": "render", "sample": [{"resource": "bloom", "mip": 0}],
-     "color": [{"resource": "bloom", "mip": 1, "access": "write"}]},
-    {"name": "down2", "type": "render", "sample": [{"resource": "bloom", "mip": 1}],
-     "color": [{"resource": "bloom", "mip": 2, "access": "write"}]},
-    {"name": "present", "type": "render",
-     "sample": [{"resource": "bloom", "mip": 2}, {"resource": "bloom", "mip": 1}],
-     "color": [{"resource": "out", "access": "write"}]}
-  ]
-}"#;
+const BLOOM: &str = include_str!("graphs/assert_accepted.json");
 
 #[test]
 fn reference_tracks_each_mip_apart() {
@@ -272,20 +237,7 @@ fn catches_a_group_that_attaches_another_mip() {
 }
 
 /// Two shadow cascades, one layer each, sampled whole by the lighting pass.
-const CASCADES: &str = r#"{
-  "resources": [
-    {"name": "cascades", "texture": {"format": "depth32float", "size": [16, 16, 2]}},
-    {"name": "out", "texture": {"format": "rgba8unorm", "size": [16, 16]},
-     "import": {"contents": "undefined", "after": "keep"}}
-  ],
-  "passes": [
-    {"name": "cascade0", "type": "render", "depth": {"resource": "cascades", "access": "clear"}},
-    {"name": "cascade1", "type": "render",
-     "depth": {"resource": "cascades", "layer": 1, "access": "clear"}},
-    {"name": "lighting", "type": "render", "sample": ["cascades"],
-     "color": [{"resource": "out", "access": "write"}]}
-  ]
-}"#;
+const CASCADES: &str = include_str!("graphs/catches_a_group_that_attaches_another_mip.json");
 
 #[test]
 fn a_whole_texture_read_sees_each_layers_writer() {

@@ -21,18 +21,7 @@ fn assert_properties(json: &str) {
 /// sampled depth attachment must be read-only in all of it (the guide, `feedback`).
 #[test]
 fn sampled_read_only_depth_is_not_merged_with_a_depth_write() {
-    let json = r#"{
-          "resources": [
-            {"name": "depth", "texture": {"format": "depth32float", "size": [16, 16]}}
-          ],
-          "passes": [
-            {"name": "prepass", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
-            {"name": "fog", "type": "render", "sample": ["depth"],
-             "depth": {"resource": "depth", "access": "read"}, "side_effects": true},
-            {"name": "decals", "type": "render",
-             "depth": {"resource": "depth", "access": "read_write"}, "side_effects": true}
-          ]
-        }"#;
+    let json = include_str!("graphs/sampled_read_only_depth_is_not_merged_with_a_depth_write.json");
     assert_properties(json);
     let plan = tilegraph::RenderGraph::from_json(json)
         .unwrap()
@@ -54,19 +43,7 @@ fn sampled_read_only_depth_is_not_merged_with_a_depth_write() {
 /// must not share a render pass with the pass that resolves into it.
 #[test]
 fn sampled_texture_is_not_merged_with_a_resolve_into_it() {
-    let json = r#"{
-      "resources": [
-        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [16, 16], "samples": 4}},
-        {"name": "history", "texture": {"format": "rgba8unorm", "size": [16, 16]},
-         "import": {"contents": "preserved", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "reproject", "type": "render", "sample": ["history"],
-         "color": [{"resource": "msaa", "access": "clear"}]},
-        {"name": "shade", "type": "render",
-         "color": [{"resource": "msaa", "access": "read_write", "resolve": "history"}]}
-      ]
-    }"#;
+    let json = include_str!("graphs/sampled_texture_is_not_merged_with_a_resolve_into_it.json");
     assert_properties(json);
     let plan = tilegraph::RenderGraph::from_json(json)
         .unwrap()
@@ -84,22 +61,9 @@ fn sampled_texture_is_not_merged_with_a_resolve_into_it() {
 /// again rather than `shadow_test` storing and `shadow_draw` loading it (2 × 256 bytes).
 #[test]
 fn reader_of_a_read_fallback_clear_reclears() {
-    assert_properties(
-        r#"{
-          "resources": [
-            {"name": "shadow", "texture": {"format": "depth32float", "size": [8, 8]}, "clear": 1.0},
-            {"name": "mask", "texture": {"format": "rgba8unorm", "size": [8, 8]}}
-          ],
-          "passes": [
-            {"name": "shadow_test", "type": "render",
-             "color": [{"resource": "mask", "access": "clear"}],
-             "depth": {"resource": "shadow", "access": "read"}, "side_effects": true},
-            {"name": "shadow_draw", "type": "render",
-             "color": [{"resource": "mask", "access": "clear"}],
-             "depth": {"resource": "shadow", "access": "read_write"}, "side_effects": true}
-          ]
-        }"#,
-    );
+    assert_properties(include_str!(
+        "graphs/reader_of_a_read_fallback_clear_reclears.json"
+    ));
 }
 
 /// A depth `read` with no prior contents makes its group clear it (the guide), but a `read` never
@@ -107,16 +71,7 @@ fn reader_of_a_read_fallback_clear_reclears() {
 /// which is `read_before_write` (clear values apply to attachments only), not a merge question.
 #[test]
 fn sampling_a_depth_only_ever_read_is_a_read_before_write() {
-    let json = r#"{
-      "resources": [
-        {"name": "depth", "texture": {"format": "depth24plus", "size": [64, 32]}, "clear": 1.0}
-      ],
-      "passes": [
-        {"name": "probe", "type": "render", "depth": {"resource": "depth", "access": "read"}},
-        {"name": "fog", "type": "render", "sample": ["depth"],
-         "depth": {"resource": "depth", "access": "read"}, "side_effects": true}
-      ]
-    }"#;
+    let json = include_str!("graphs/sampling_a_depth_only_ever_read_is_a_read_before_write.json");
     let error = tilegraph::RenderGraph::from_json(json)
         .unwrap()
         .compile(&Default::default())
@@ -165,65 +120,10 @@ fn a_dead_write_of_one_mip_culls_only_its_pass() {
 #[test]
 fn subresource_corners_have_every_property() {
     let corners = [
-        r#"{
-          "resources": [
-            {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [16, 16], "samples": 4}},
-            {"name": "target", "texture": {"format": "rgba8unorm", "size": [16, 16], "mips": 2}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [16, 16]},
-             "import": {"contents": "undefined", "after": "keep"}}
-          ],
-          "passes": [
-            {"name": "small", "type": "render", "color": [{"resource": "target", "mip": 1, "access": "clear"}]},
-            {"name": "draw", "type": "render", "sample": [{"resource": "target", "mip": 1}],
-             "color": [{"resource": "msaa", "access": "clear", "resolve": "target"}]},
-            {"name": "present", "type": "render", "sample": ["target"],
-             "color": [{"resource": "out", "access": "write"}]}
-          ]
-        }"#,
-        r#"{
-          "resources": [
-            {"name": "array", "texture": {"format": "rgba16float", "size": [32, 32, 2]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [32, 32]},
-             "import": {"contents": "undefined", "after": "keep"}}
-          ],
-          "passes": [
-            {"name": "a", "type": "render", "color": [{"resource": "array", "access": "clear"},
-                                                   {"resource": "array", "layer": 1, "access": "clear"}]},
-            {"name": "b", "type": "render", "color": [{"resource": "array", "access": "read_write"},
-                                                   {"resource": "array", "layer": 1, "access": "read_write"}]},
-            {"name": "c", "type": "render", "color": [{"resource": "array", "access": "read_write"},
-                                                   {"resource": "array", "layer": 1, "access": "write"}]},
-            {"name": "present", "type": "render", "sample": ["array"],
-             "color": [{"resource": "out", "access": "write"}]}
-          ]
-        }"#,
-        r#"{
-          "resources": [
-            {"name": "depth", "texture": {"format": "depth32float", "size": [16, 16, 2]}, "clear": 1.0},
-            {"name": "mask", "texture": {"format": "rgba8unorm", "size": [16, 16]},
-             "import": {"contents": "undefined", "after": "keep"}}
-          ],
-          "passes": [
-            {"name": "layer0", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
-            {"name": "test1", "type": "render", "color": [{"resource": "mask", "access": "clear"}],
-             "depth": {"resource": "depth", "layer": 1, "access": "read"}},
-            {"name": "test0", "type": "render", "sample": [{"resource": "depth", "layer": 0}],
-             "color": [{"resource": "mask", "access": "read_write"}],
-             "depth": {"resource": "depth", "layer": 0, "access": "read"}}
-          ]
-        }"#,
-        r#"{
-          "resources": [
-            {"name": "chain", "texture": {"format": "rgba8unorm", "size": [16, 16], "mips": 3},
-             "import": {"contents": "preserved", "after": "keep"}}
-          ],
-          "passes": [
-            {"name": "draw", "type": "render", "color": [{"resource": "chain", "mip": 1, "access": "read_write"}]},
-            {"name": "copy", "type": "copy", "copy_src": [{"resource": "chain", "mip": 1}],
-             "copy_dst": [{"resource": "chain", "mip": 2}]},
-            {"name": "overwrite", "type": "render", "color": [{"resource": "chain", "mip": 1, "access": "clear"}]}
-          ]
-        }"#,
+        include_str!("graphs/subresource_corners_have_every_property.json"),
+        include_str!("graphs/subresource_corners_have_every_property_2.json"),
+        include_str!("graphs/subresource_corners_have_every_property_3.json"),
+        include_str!("graphs/subresource_corners_have_every_property_4.json"),
     ];
     for json in corners {
         assert_properties(json);
@@ -237,19 +137,7 @@ fn subresource_corners_have_every_property() {
 /// overwrites the destination the resolve wrote with garbage: the sampling pass sees garbage.
 #[test]
 fn folded_copy_does_not_run_with_culling_off() {
-    let json = r#"{
-      "resources": [
-        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [16, 16], "samples": 4}},
-        {"name": "resolved", "texture": {"format": "rgba8unorm", "size": [16, 16]}},
-        {"name": "copy", "texture": {"format": "rgba8unorm", "size": [16, 16]}}
-      ],
-      "passes": [
-        {"name": "draw", "type": "render",
-         "color": [{"resource": "msaa", "access": "clear", "resolve": "resolved"}]},
-        {"name": "capture", "type": "copy", "copy_src": ["resolved"], "copy_dst": ["copy"]},
-        {"name": "use", "type": "compute", "sample": ["copy"], "side_effects": true}
-      ]
-    }"#;
+    let json = include_str!("graphs/folded_copy_does_not_run_with_culling_off.json");
     let mut options = tilegraph::CompileOptions::default();
     options.cull = false;
     let plan = tilegraph::RenderGraph::from_json(json)
@@ -275,21 +163,7 @@ fn folded_copy_does_not_run_with_culling_off() {
 /// when the plan's traffic goes down).
 #[test]
 fn a_move_that_no_longer_pays_is_undone() {
-    let json = r#"{
-      "resources": [
-        {"name": "depth", "texture": {"format": "depth32float", "size": [64, 32]}},
-        {"name": "saved", "texture": {"format": "depth32float", "size": [64, 32]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "early", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
-        {"name": "save", "type": "copy", "copy_src": ["depth"], "copy_dst": ["saved"]},
-        {"name": "late", "type": "render", "depth": {"resource": "depth", "access": "read"},
-         "side_effects": true},
-        {"name": "again", "type": "render",
-         "depth": {"resource": "depth", "access": "read_write"}, "side_effects": true}
-      ]
-    }"#;
+    let json = include_str!("graphs/a_move_that_no_longer_pays_is_undone.json");
     let plan = tilegraph::RenderGraph::from_json(json)
         .unwrap()
         .compile(&Default::default())
@@ -313,24 +187,8 @@ fn a_move_that_no_longer_pays_is_undone() {
 /// declared-order compile (and the guide) accept the graph.
 #[test]
 fn a_dropped_resolve_read_by_a_culled_copy_does_not_fail_a_fold() {
-    let json = r#"{
-      "resources": [
-        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [16, 16], "samples": 4}},
-        {"name": "resolved", "texture": {"format": "rgba8unorm", "size": [16, 16]}},
-        {"name": "unused", "texture": {"format": "rgba8unorm", "size": [16, 16]}},
-        {"name": "resolved2", "texture": {"format": "rgba8unorm", "size": [16, 16]}},
-        {"name": "copy", "texture": {"format": "rgba8unorm", "size": [16, 16]}}
-      ],
-      "passes": [
-        {"name": "first", "type": "render", "side_effects": true,
-         "color": [{"resource": "msaa", "access": "clear", "resolve": "resolved"}]},
-        {"name": "unused_copy", "type": "copy", "copy_src": ["resolved"], "copy_dst": ["unused"]},
-        {"name": "second", "type": "render",
-         "color": [{"resource": "msaa", "access": "write", "resolve": "resolved2"}]},
-        {"name": "capture", "type": "copy", "copy_src": ["resolved2"], "copy_dst": ["copy"]},
-        {"name": "use", "type": "compute", "sample": ["copy"], "side_effects": true}
-      ]
-    }"#;
+    let json =
+        include_str!("graphs/a_dropped_resolve_read_by_a_culled_copy_does_not_fail_a_fold.json");
     let graph = tilegraph::RenderGraph::from_json(json).unwrap();
     let declared = graph.compile(&tilegraph::CompileOptions::default().with_restructure(false));
     assert!(declared.is_ok(), "{declared:?}");
@@ -346,24 +204,7 @@ fn a_dropped_resolve_read_by_a_culled_copy_does_not_fail_a_fold() {
 /// in `y1`'s group, as its entry says (and `cull`, `y1 y2`, `x1 x2 x3` would save 512 more bytes).
 #[test]
 fn moved_entries_hold_in_the_final_plan() {
-    let json = r#"{
-      "resources": [
-        {"name": "a", "texture": {"format": "rgba8unorm", "size": [8, 8]}},
-        {"name": "b", "texture": {"format": "rgba8unorm", "size": [16, 16]}},
-        {"name": "lights", "buffer": {"size": 256}}
-      ],
-      "passes": [
-        {"name": "x1", "type": "render", "color": [{"resource": "b", "access": "clear"}]},
-        {"name": "y1", "type": "render", "color": [{"resource": "a", "access": "clear"}],
-         "side_effects": true},
-        {"name": "cull", "type": "compute", "storage_write": ["lights"]},
-        {"name": "y2", "type": "render", "color": [{"resource": "a", "access": "read_write"}]},
-        {"name": "x2", "type": "render", "color": [{"resource": "b", "access": "read_write"}],
-         "storage_read": ["lights"], "side_effects": true},
-        {"name": "x3", "type": "render", "color": [{"resource": "b", "access": "read_write"}],
-         "sample": ["a"], "side_effects": true}
-      ]
-    }"#;
+    let json = include_str!("graphs/moved_entries_hold_in_the_final_plan.json");
     let plan = tilegraph::RenderGraph::from_json(json)
         .unwrap()
         .compile(&Default::default())

@@ -88,18 +88,7 @@ fn dot_escapes_every_name_in_labels_and_edges() {
 
 #[test]
 fn a_transient_attachment_gets_no_slow_clear_warning() {
-    let json = r#"{
-      "resources": [
-        {"name": "scratch", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "kept", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "draw", "type": "render", "color": [
-          {"resource": "scratch", "access": "clear", "clear": [0.5, 0.5, 0.5, 1]},
-          {"resource": "kept", "access": "clear", "clear": [0.5, 0.5, 0.5, 1]}]}
-      ]
-    }"#;
+    let json = include_str!("graphs/a_transient_attachment_gets_no_slow_clear_warning.json");
     let plan = RenderGraph::from_json(json)
         .unwrap()
         .compile(&CompileOptions::default())
@@ -117,19 +106,7 @@ fn a_transient_attachment_gets_no_slow_clear_warning() {
 
 #[test]
 fn clear_for_write_is_said_once_per_resource() {
-    let json = r#"{
-      "resources": [
-        {"name": "hdr", "texture": {"format": "rgba16float", "size": [64, 64]}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "a", "type": "render", "color": [{"resource": "hdr", "access": "write"}]},
-        {"name": "b", "type": "render", "sample": ["hdr"], "color": [{"resource": "out", "access": "write"}]},
-        {"name": "c", "type": "render", "sample": ["out"], "color": [{"resource": "hdr", "access": "write"}]},
-        {"name": "d", "type": "render", "sample": ["hdr"], "color": [{"resource": "out", "access": "write"}]}
-      ]
-    }"#;
+    let json = include_str!("graphs/clear_for_write_is_said_once_per_resource.json");
     let plan = RenderGraph::from_json(json)
         .unwrap()
         .compile(&CompileOptions::default())
@@ -150,17 +127,8 @@ fn clear_for_write_is_said_once_per_resource() {
 
 #[test]
 fn sampling_an_undefined_import_suggests_declaring_it_preserved() {
-    let json = r#"{
-      "resources": [
-        {"name": "history", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "discard"}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "taa", "type": "render", "sample": ["history"], "color": [{"resource": "out", "access": "write"}]}
-      ]
-    }"#;
+    let json =
+        include_str!("graphs/sampling_an_undefined_import_suggests_declaring_it_preserved.json");
     let e = RenderGraph::from_json(json)
         .unwrap()
         .compile(&CompileOptions::default())

@@ -9,22 +9,7 @@ use tilegraph::{CompileOptions, RenderGraph};
 use crate::common::{error, plan};
 
 /// An MSAA pass that resolves what the next pass resolves again: the first resolve is dropped.
-const TWO_RESOLVES: &str = r#"{
-  "resources": [
-    {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 32, 2], "samples": 4}},
-    {"name": "hdr", "texture": {"format": "rgba8unorm", "size": [64, 32, 2]}},
-    {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 32, 2]},
-     "import": {"contents": "undefined", "after": "keep"}}
-  ],
-  "passes": [
-    {"name": "opaque", "type": "render", "multiview": 2,
-     "color": [{"resource": "msaa", "access": "clear", "resolve": "hdr"}]},
-    {"name": "glass", "type": "render", "multiview": 2,
-     "color": [{"resource": "msaa", "access": "read_write", "resolve": "hdr"}]},
-    {"name": "post", "type": "render", "multiview": 2, "sample": ["hdr"],
-     "color": [{"resource": "out", "access": "write"}]}
-  ]
-}"#;
+const TWO_RESOLVES: &str = include_str!("graphs/report_views.json");
 
 fn compiled(json: &str) -> tilegraph::CompiledGraph {
     RenderGraph::from_json(json)
@@ -82,21 +67,7 @@ fn the_table_shows_the_declared_orders_traffic_when_restructuring_changed_it() {
 #[test]
 fn a_slow_clear_that_the_group_discards_is_not_a_warning() {
     // `msaa` is cleared to a slow value and discarded after its resolve: no clear reaches memory.
-    let json = r#"{
-      "resources": [
-        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [8, 8], "samples": 4}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]},
-         "import": {"contents": "undefined", "after": "keep"}},
-        {"name": "kept", "texture": {"format": "rgba8unorm", "size": [8, 8]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "draw", "type": "render",
-         "color": [{"resource": "msaa", "access": "clear", "clear": [0.5, 0.5, 0.5, 1], "resolve": "out"}]},
-        {"name": "other", "type": "render",
-         "color": [{"resource": "kept", "access": "clear", "clear": [0.5, 0.5, 0.5, 1]}]}
-      ]
-    }"#;
+    let json = include_str!("graphs/a_slow_clear_that_the_group_discards_is_not_a_warning.json");
     let p = plan(json);
     let slow: Vec<&str> = p["warnings"]
         .as_array()
@@ -110,19 +81,8 @@ fn a_slow_clear_that_the_group_discards_is_not_a_warning() {
 
 #[test]
 fn msaa_stored_advice_for_depth_does_not_mention_a_resolve_target() {
-    let json = r#"{
-      "resources": [
-        {"name": "depth", "texture": {"format": "depth32float", "size": [8, 8], "samples": 4}},
-        {"name": "color", "texture": {"format": "rgba8unorm", "size": [8, 8], "samples": 4}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "prepass", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
-        {"name": "ssao", "type": "render", "sample": ["depth"],
-         "color": [{"resource": "color", "access": "clear", "resolve": "out"}]}
-      ]
-    }"#;
+    let json =
+        include_str!("graphs/msaa_stored_advice_for_depth_does_not_mention_a_resolve_target.json");
     let plan = compiled(json);
     let w = plan
         .warnings()
@@ -136,17 +96,9 @@ fn msaa_stored_advice_for_depth_does_not_mention_a_resolve_target() {
 
 #[test]
 fn a_multiview_pass_on_too_few_layers_says_how_many_it_needs() {
-    let e = error(
-        r#"{
-      "resources": [
-        {"name": "eyes", "texture": {"format": "rgba8unorm", "size": [8, 8]}}
-      ],
-      "passes": [
-        {"name": "scene", "type": "render", "multiview": 2, "side_effects": true,
-         "color": [{"resource": "eyes", "access": "clear"}]}
-      ]
-    }"#,
-    );
+    let e = error(include_str!(
+        "graphs/a_multiview_pass_on_too_few_layers_says_how_many_it_needs.json"
+    ));
     assert_eq!(e.kind().as_str(), "invalid_subresource");
     let text = e.to_string();
     assert!(

@@ -97,12 +97,7 @@ fn formats_and_uses_beyond_the_guaranteed_ones_need_features() {
 
 #[test]
 fn culled_resources_need_nothing() {
-    let json = r#"{"resources": [
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]}, "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "huge", "texture": {"format": "rgba8unorm", "size": [16384, 8], "samples": 8}}],
-        "passes": [
-            {"name": "unused", "type": "render", "color": [{"resource": "huge", "access": "clear"}]},
-            {"name": "present", "type": "render", "color": [{"resource": "out", "access": "clear"}]}]}"#;
+    let json = include_str!("graphs/culled_resources_need_nothing.json");
     let plan = compile(json);
     assert_eq!(plan.required_features(), Features::empty());
     assert_eq!(
@@ -225,12 +220,8 @@ fn a_plan_over_the_given_limits_is_exceeds_limit_naming_the_pass_the_limit_and_t
 
 #[test]
 fn the_first_declared_pass_over_a_limit_is_named_with_its_resource() {
-    let json = r#"{"resources": [
-            {"name": "small", "texture": {"format": "rgba8unorm", "size": [8, 8]}, "import": {"contents": "undefined", "after": "keep"}},
-            {"name": "wide", "texture": {"format": "rgba8unorm", "size": [4096, 8]}, "import": {"contents": "undefined", "after": "keep"}}],
-        "passes": [
-            {"name": "first", "type": "render", "color": [{"resource": "small", "access": "clear"}]},
-            {"name": "second", "type": "render", "color": [{"resource": "wide", "access": "clear"}]}]}"#;
+    let json =
+        include_str!("graphs/the_first_declared_pass_over_a_limit_is_named_with_its_resource.json");
     let e = compile_with(json, &Limits::downlevel_webgl2_defaults()).unwrap_err();
     assert_eq!(
         (e.pass(), e.resource()),
@@ -321,13 +312,9 @@ fn compute_storage_and_sampled_depth_need_downlevel_flags_and_limits() {
     );
 
     // Sampling the depth a pass attaches read-only: wgpu's GL backend cannot.
-    let sampled_depth = r#"{"resources": [
-            {"name": "depth", "texture": {"format": "depth32float", "size": [8, 8]}},
-            {"name": "out", "texture": {"format": "rgba8unorm", "size": [8, 8]}, "import": {"contents": "undefined", "after": "keep"}}],
-        "passes": [
-            {"name": "prepass", "type": "render", "depth": {"resource": "depth", "access": "clear"}},
-            {"name": "fog", "type": "render", "color": [{"resource": "out", "access": "clear"}],
-             "depth": {"resource": "depth", "access": "read"}, "sample": ["depth"]}]}"#;
+    let sampled_depth = include_str!(
+        "graphs/compute_storage_and_sampled_depth_need_downlevel_flags_and_limits.json"
+    );
     assert_eq!(
         compile(sampled_depth).required_downlevel_flags(),
         DownlevelFlags::READ_ONLY_DEPTH_STENCIL

@@ -136,23 +136,7 @@ fn the_switch_gives_the_declared_plan_exactly() {
 }
 
 /// A shadow pass and an unrelated simulation sit between passes with the same attachments.
-const MOVES: &str = r#"{"resources": [
- {"name": "shadow", "texture": {"format": "depth32float", "size": [1024, 1024]}},
- {"name": "hdr", "texture": {"format": "rgba16float", "size": [64, 64]}},
- {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}},
- {"name": "particles", "buffer": {"size": 4096}},
- {"name": "ao", "texture": {"format": "r8unorm", "size": [64, 64]}},
- {"name": "out", "texture": {"format": "bgra8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}}
-],
-"passes": [
- {"name": "prepass", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
- {"name": "shadow", "type": "render", "depth": {"resource": "shadow", "access": "clear"}},
- {"name": "opaque", "type": "render", "sample": ["shadow"], "color": [{"resource": "hdr", "access": "read_write"}], "depth": {"resource": "depth", "access": "read_write"}},
- {"name": "ssao", "type": "compute", "sample": ["depth"], "storage_write": ["ao"]},
- {"name": "sim", "type": "compute", "storage_write": ["particles"]},
- {"name": "transparent", "type": "render", "storage_read": ["particles"], "color": [{"resource": "hdr", "access": "read_write"}], "depth": {"resource": "depth", "access": "read"}},
- {"name": "tonemap", "type": "render", "sample": ["hdr", "ao"], "color": [{"resource": "out", "access": "write"}]}
-]}"#;
+const MOVES: &str = include_str!("graphs/the_switch_gives_the_declared_plan_exactly.json");
 
 #[test]
 fn passes_move_to_merge_and_what_they_depend_on_goes_ahead() {
@@ -253,20 +237,9 @@ fn no_pass_moves_across_a_keep_order_pass() {
 fn a_pass_that_reads_what_an_in_between_pass_wrote_after_the_group_does_not_move() {
     // `blur` reads what opaque wrote and transparent reads blur: transparent cannot move ahead
     // of blur, and blur cannot go ahead of opaque's group.
-    let p = plan(
-        r#"{"resources": [
-         {"name": "hdr", "texture": {"format": "rgba16float", "size": [64, 64]}, "clear": [0, 0, 0, 1]},
-         {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}, "clear": 1.0},
-         {"name": "blurred", "texture": {"format": "r8unorm", "size": [64, 64]}},
-         {"name": "out", "texture": {"format": "rgba16float", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-         {"name": "opaque", "type": "render", "color": [{"resource": "hdr", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
-         {"name": "blur", "type": "compute", "sample": ["depth"], "storage_write": ["blurred"]},
-         {"name": "transparent", "type": "render", "sample": ["blurred"], "color": [{"resource": "hdr", "access": "read_write"}], "depth": {"resource": "depth", "access": "read"}},
-         {"name": "copy", "type": "copy", "copy_src": ["hdr"], "copy_dst": ["out"]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "graphs/a_pass_that_reads_what_an_in_between_pass_wrote_after_the_group_does_not_move.json"
+    ));
     assert_eq!(kinds(&p), []);
     assert_eq!(order(&p), ["opaque", "blur", "transparent", "copy"]);
 }
@@ -274,37 +247,15 @@ fn a_pass_that_reads_what_an_in_between_pass_wrote_after_the_group_does_not_move
 #[test]
 fn side_effect_passes_keep_their_order() {
     // Both queries have side effects: the second may not move ahead of the first.
-    let p = plan(
-        r#"{"resources": [
-         {"name": "c", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-         {"name": "d", "texture": {"format": "depth32float", "size": [64, 64]}},
-         {"name": "q", "buffer": {"size": 64}},
-         {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}}
-        ],
-        "passes": [
-         {"name": "a", "type": "render", "color": [{"resource": "c", "access": "clear"}], "depth": {"resource": "d", "access": "clear"}},
-         {"name": "query1", "type": "compute", "storage_write": ["q"], "side_effects": true},
-         {"name": "query2", "type": "compute", "storage_read": ["q"], "side_effects": true},
-         {"name": "b", "type": "render", "color": [{"resource": "c", "access": "read_write"}], "depth": {"resource": "d", "access": "read_write"}},
-         {"name": "post", "type": "render", "sample": ["c"], "color": [{"resource": "out", "access": "write"}]}
-        ]}"#,
-    );
+    let p = plan(include_str!(
+        "graphs/side_effect_passes_keep_their_order.json"
+    ));
     // b depends on neither query: it moves next to a, the queries stay in order after it.
     assert_eq!(order(&p), ["a", "b", "query1", "query2", "post"]);
     assert_eq!(p["passes"][1]["needed_by"], "side_effects");
 }
 
-const FOLD: &str = r#"{"resources": [
- {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}, "clear": [0, 0, 0, 1]},
- {"name": "resolved", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
- {"name": "history", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
- {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}}
-],
-"passes": [
- {"name": "draw", "type": "render", "color": [{"resource": "msaa", "access": "clear", "resolve": "resolved"}]},
- {"name": "keep_copy", "type": "copy", "copy_src": ["resolved"], "copy_dst": ["history"]},
- {"name": "post", "type": "render", "sample": ["history"], "color": [{"resource": "out", "access": "write"}]}
-]}"#;
+const FOLD: &str = include_str!("graphs/side_effect_passes_keep_their_order_2.json");
 
 #[test]
 fn a_copy_of_a_resolve_is_folded_into_the_resolve() {
@@ -373,13 +324,7 @@ fn copies_are_not_folded_when_the_result_is_needed_elsewhere_or_the_target_is_to
 #[test]
 fn a_resolve_into_a_kept_import_or_read_later_stays() {
     // Kept import: the frame-end contents are the resolve's.
-    let kept = r#"{"resources": [
-     {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}, "clear": [0, 0, 0, 1]},
-     {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}}
-    ],
-    "passes": [
-     {"name": "draw", "type": "render", "color": [{"resource": "msaa", "access": "clear", "resolve": "out"}]}
-    ]}"#;
+    let kept = include_str!("graphs/a_resolve_into_a_kept_import_or_read_later_stays.json");
     assert_eq!(kinds(&plan(kept)), []);
     // Nothing reads the resolve and the import is discarded after the frame: dropped, with the
     // reason saying nobody overwrites it.

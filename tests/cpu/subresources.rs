@@ -95,25 +95,7 @@ fn traffic(plan: &CompiledGraph) -> (u64, u64, u64) {
     )
 }
 
-const BLOOM: &str = r#"{
-  "resources": [
-    {"name": "hdr", "texture": {"format": "rgba16float", "size": [256, 128]},
-     "import": {"contents": "preserved", "after": "discard"}},
-    {"name": "bloom", "texture": {"format": "rgba16float", "size": [256, 128], "mips": 4}},
-    {"name": "out", "texture": {"format": "rgba8unorm", "size": [256, 128]},
-     "import": {"contents": "undefined", "after": "keep"}}
-  ],
-  "passes": [
-    {"name": "down0", "type": "render", "sample": ["hdr"], "color": [{"resource": "bloom", "access": "write"}]},
-    {"name": "down1", "type": "render", "sample": [{"resource": "bloom", "mip": 0}], "color": [{"resource": "bloom", "mip": 1, "access": "write"}]},
-    {"name": "down2", "type": "render", "sample": [{"resource": "bloom", "mip": 1}], "color": [{"resource": "bloom", "mip": 2, "access": "write"}]},
-    {"name": "down3", "type": "render", "sample": [{"resource": "bloom", "mip": 2}], "color": [{"resource": "bloom", "mip": 3, "access": "write"}]},
-    {"name": "up2", "type": "render", "sample": [{"resource": "bloom", "mip": 3}], "color": [{"resource": "bloom", "mip": 2, "access": "read_write"}]},
-    {"name": "up1", "type": "render", "sample": [{"resource": "bloom", "mip": 2}], "color": [{"resource": "bloom", "mip": 1, "access": "read_write"}]},
-    {"name": "up0", "type": "render", "sample": [{"resource": "bloom", "mip": 1}], "color": [{"resource": "bloom", "mip": 0, "access": "read_write"}]},
-    {"name": "composite", "type": "render", "sample": ["hdr", {"resource": "bloom", "mip": 0}], "color": [{"resource": "out", "access": "write"}]}
-  ]
-}"#;
+const BLOOM: &str = include_str!("graphs/traffic.json");
 
 #[test]
 fn bloom_down_and_up_through_the_mips_of_one_texture() {
@@ -168,21 +150,9 @@ fn plan_json_table_and_dot_name_the_subresource() {
 
 #[test]
 fn three_cascades_in_one_array_sampled_whole_all_stay() {
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "shadow", "texture": {"format": "depth32float", "size": [512, 512, 3]}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "cascade0", "type": "render", "depth": {"resource": "shadow", "layer": 0, "access": "clear"}},
-        {"name": "cascade1", "type": "render", "depth": {"resource": "shadow", "layer": 1, "access": "clear"}},
-        {"name": "cascade2", "type": "render", "depth": {"resource": "shadow", "layer": 2, "access": "clear"}},
-        {"name": "lighting", "type": "render", "sample": ["shadow"], "color": [{"resource": "out", "access": "write"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/three_cascades_in_one_array_sampled_whole_all_stay.json"
+    ));
     // A clear of layer 1 kills only layer 1: the whole-texture read keeps every cascade alive.
     assert_plan(
         &plan,
@@ -243,20 +213,9 @@ fn six_cube_faces_then_a_pass_that_samples_the_cube() {
 
 #[test]
 fn a_mip_written_but_never_read_is_culled() {
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "pyramid", "texture": {"format": "r32float", "size": [64, 64], "mips": 3}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "level0", "type": "render", "color": [{"resource": "pyramid", "access": "clear"}]},
-        {"name": "level1", "type": "render", "sample": [{"resource": "pyramid", "mip": 0}], "color": [{"resource": "pyramid", "mip": 1, "access": "write"}]},
-        {"name": "use", "type": "render", "sample": [{"resource": "pyramid", "mip": 0}], "color": [{"resource": "out", "access": "write"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/a_mip_written_but_never_read_is_culled.json"
+    ));
     assert_plan(
         &plan,
         "g0 render [level0] samples_group_output
@@ -271,21 +230,9 @@ fn a_mip_written_but_never_read_is_culled() {
 
 #[test]
 fn the_same_mip_in_consecutive_passes_merges_and_another_mip_does_not() {
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "blur", "texture": {"format": "rgba8unorm", "size": [128, 128], "mips": 3}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [32, 32]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "a", "type": "render", "color": [{"resource": "blur", "mip": 1, "access": "clear"}]},
-        {"name": "b", "type": "render", "color": [{"resource": "blur", "mip": 1, "access": "read_write"}]},
-        {"name": "c", "type": "render", "color": [{"resource": "blur", "mip": 2, "access": "clear"}]},
-        {"name": "d", "type": "render", "sample": [{"resource": "blur", "mip": 1}, {"resource": "blur", "mip": 2}], "color": [{"resource": "out", "access": "write"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/the_same_mip_in_consecutive_passes_merges_and_another_mip_does_not.json"
+    ));
     assert_plan(
         &plan,
         "g0 render [a b] attachments_differ
@@ -302,44 +249,17 @@ fn the_same_mip_in_consecutive_passes_merges_and_another_mip_does_not() {
 #[test]
 fn sampling_a_mip_the_group_did_not_write_keeps_the_group() {
     // b samples mip 0 (written before the group) while drawing on mip 1 with a: one render pass.
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "t", "texture": {"format": "rgba8unorm", "size": [64, 64], "mips": 2}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [32, 32]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "base", "type": "render", "color": [{"resource": "t", "access": "clear"}]},
-        {"name": "a", "type": "render", "sample": [{"resource": "t", "mip": 0}], "color": [{"resource": "t", "mip": 1, "access": "write"}]},
-        {"name": "b", "type": "render", "sample": [{"resource": "t", "mip": 0}], "color": [{"resource": "t", "mip": 1, "access": "read_write"}]},
-        {"name": "show", "type": "render", "sample": [{"resource": "t", "mip": 1}], "color": [{"resource": "out", "access": "write"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/sampling_a_mip_the_group_did_not_write_keeps_the_group.json"
+    ));
     assert_eq!(plan.groups()[1].passes.len(), 2, "{}", summary(&plan));
 }
 
 #[test]
 fn a_whole_texture_copy_kills_every_mip() {
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "src", "texture": {"format": "rgba8unorm", "size": [64, 64], "mips": 3},
-         "import": {"contents": "preserved", "after": "discard"}},
-        {"name": "t", "texture": {"format": "rgba8unorm", "size": [64, 64], "mips": 3}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "m0", "type": "render", "color": [{"resource": "t", "mip": 0, "access": "clear"}]},
-        {"name": "m1", "type": "render", "color": [{"resource": "t", "mip": 1, "access": "clear"}]},
-        {"name": "m2", "type": "render", "color": [{"resource": "t", "mip": 2, "access": "clear"}]},
-        {"name": "copy", "type": "copy", "copy_src": ["src"], "copy_dst": ["t"]},
-        {"name": "use", "type": "render", "sample": ["t"], "color": [{"resource": "out", "access": "write"}]}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/a_whole_texture_copy_kills_every_mip.json"
+    ));
     assert_plan(
         &plan,
         "g0 copy [copy] not_render
@@ -367,19 +287,9 @@ fn a_description_with_subresources_round_trips() {
 
 #[test]
 fn a_multi_mip_or_layered_texture_is_never_transient() {
-    let plan = compile(
-        r#"{
-      "resources": [
-        {"name": "scratch", "texture": {"format": "depth32float", "size": [64, 64, 2]}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}
-      ],
-      "passes": [
-        {"name": "draw", "type": "render", "color": [{"resource": "out", "access": "clear"}],
-         "depth": {"resource": "scratch", "layer": 1, "access": "clear"}}
-      ]
-    }"#,
-    );
+    let plan = compile(include_str!(
+        "graphs/a_multi_mip_or_layered_texture_is_never_transient.json"
+    ));
     let depth = plan.groups()[0].depth.as_ref().unwrap();
     assert_eq!(depth.store.as_str(), "discard");
     assert!(!plan.resources()[0].transient);

@@ -382,17 +382,7 @@ fn adreno_follows_turnips_first_frame_rule() {
 
 /// A merged group without MSAA (a cleared colour stored, a cleared depth discarded), an MSAA
 /// group resolved, and a multiview group of two cleared, stored layers; all 64×64 at 4 B a texel.
-const FIRST_FRAME_GRAPH: &str = r#"{"resources": [
-  {"name": "color", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}},
-  {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}},
-  {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]}, "import": {"contents": "undefined", "after": "keep"}},
-  {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}},
-  {"name": "eyes", "texture": {"format": "rgba8unorm", "size": [64, 64, 2]}, "import": {"contents": "undefined", "after": "keep"}}],
- "passes": [
-  {"name": "gbuffer", "type": "render", "color": [{"resource": "color", "access": "clear"}], "depth": {"resource": "depth", "access": "clear"}},
-  {"name": "light", "type": "render", "color": [{"resource": "color", "access": "read_write"}], "depth": {"resource": "depth", "access": "read"}},
-  {"name": "aa", "type": "render", "color": [{"resource": "msaa", "access": "clear", "resolve": "out"}]},
-  {"name": "stereo", "type": "render", "multiview": 2, "color": [{"resource": "eyes", "access": "clear"}]}]}"#;
+const FIRST_FRAME_GRAPH: &str = include_str!("graphs/adreno_follows_turnips_first_frame_rule.json");
 
 #[test]
 fn traffic_says_which_groups_adreno_renders_to_memory_and_what_the_ops_save_there() {
@@ -507,14 +497,9 @@ fn apple_counts_aligned_colour_bytes_a_sample() {
 #[test]
 fn apple_entries_of_groups_with_a_transient_attachment_say_memoryless() {
     // The MSAA colour and the depth live on tile only: transient, memoryless.
-    let json = r#"{"resources": [
-        {"name": "msaa", "texture": {"format": "rgba8unorm", "size": [64, 64], "samples": 4}},
-        {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64], "samples": 4}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}],
-      "passes": [{"name": "draw", "type": "render",
-        "color": [{"resource": "msaa", "access": "clear", "resolve": "out"}],
-        "depth": {"resource": "depth", "access": "clear"}}]}"#;
+    let json = include_str!(
+        "graphs/apple_entries_of_groups_with_a_transient_attachment_say_memoryless.json"
+    );
     let options = CompileOptions::default().with_tile_profiles(&[TileProfile::AppleA8]);
     let plan = RenderGraph::from_json(json)
         .unwrap()
@@ -571,12 +556,9 @@ fn powervr_spills_the_slots_past_its_output_registers() {
 
 #[test]
 fn tile_lists_are_reported_for_the_profiles_asked_for_on_render_groups() {
-    let json = r#"{"resources": [
-        {"name": "a", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "b", "buffer": {"size": 256}}],
-      "passes": [
-        {"name": "draw", "type": "render", "color": [{"resource": "a", "access": "clear"}]},
-        {"name": "read", "type": "compute", "sample": ["a"], "storage_write": ["b"], "side_effects": true}]}"#;
+    let json = include_str!(
+        "graphs/tile_lists_are_reported_for_the_profiles_asked_for_on_render_groups.json"
+    );
     let graph = RenderGraph::from_json(json).unwrap();
     let plain = graph.compile(&CompileOptions::default()).unwrap();
     assert!(plain.options().tile_profiles().is_empty());
@@ -679,25 +661,7 @@ fn memory_counts_each_resource_alone_pooled_and_memoryless() {
     // a and c never overlap: one texture. depth lives on tile only. The mipped array counts
     // every mip and layer × samples; the buffer its size; the import and the culled texture
     // nothing.
-    let json = r#"{"resources": [
-        {"name": "a", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "b", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "c", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "depth", "texture": {"format": "depth32float", "size": [64, 64]}},
-        {"name": "pyramid", "texture": {"format": "rgba8unorm", "size": [64, 64, 2], "mips": 3}},
-        {"name": "unused", "texture": {"format": "rgba8unorm", "size": [64, 64]}},
-        {"name": "lights", "buffer": {"size": 1000}},
-        {"name": "out", "texture": {"format": "rgba8unorm", "size": [64, 64]},
-         "import": {"contents": "undefined", "after": "keep"}}],
-      "passes": [
-        {"name": "p0", "type": "render", "color": [{"resource": "a", "access": "clear"}],
-         "depth": {"resource": "depth", "access": "clear"}},
-        {"name": "p1", "type": "render", "sample": ["a"], "color": [{"resource": "b", "access": "clear"}]},
-        {"name": "p2", "type": "render", "sample": ["b"], "color": [{"resource": "c", "access": "clear"}]},
-        {"name": "fill", "type": "compute", "storage_write": ["pyramid", "lights"]},
-        {"name": "dead", "type": "render", "color": [{"resource": "unused", "access": "clear"}]},
-        {"name": "p3", "type": "render", "sample": ["c", "pyramid"], "uniform": ["lights"],
-         "color": [{"resource": "out", "access": "clear"}]}]}"#;
+    let json = include_str!("graphs/memory_counts_each_resource_alone_pooled_and_memoryless.json");
     let plan = RenderGraph::from_json(json)
         .unwrap()
         .compile(&CompileOptions::default())
