@@ -2,8 +2,9 @@
 //! limits come from what one binding sees, never from the buffer's size; bad sizes are typed
 //! errors naming the pass and the buffer; descriptions round-trip them.
 
+use crate::common::{compile, error};
 use tilegraph::wgpu::{BufferUsages, Limits};
-use tilegraph::{CompileOptions, CompiledGraph, ErrorKind, GraphError, RenderGraph};
+use tilegraph::{CompileOptions, ErrorKind, GraphError, RenderGraph};
 
 const MIB_256: u64 = 256 << 20;
 
@@ -20,24 +21,6 @@ fn per_object(list: &str, list_entry: &str) -> String {
             {{"name": "bunnies", "type": "render", "{list}": [{list_entry}],
               "color": [{{"resource": "out", "access": "clear"}}]}}]}}"#
     )
-}
-
-fn compile(json: &str) -> CompiledGraph {
-    RenderGraph::from_json(json)
-        .unwrap_or_else(|e| panic!("{e}\n{json}"))
-        .compile(&CompileOptions::default())
-        .unwrap_or_else(|e| panic!("{e}\n{json}"))
-}
-
-fn error(json: &str) -> GraphError {
-    let graph = match RenderGraph::from_json(json) {
-        Ok(g) => g,
-        Err(e) => return e,
-    };
-    match graph.compile(&CompileOptions::default()) {
-        Ok(_) => panic!("compiled, but an error was expected:\n{json}"),
-        Err(e) => e,
-    }
 }
 
 #[test]

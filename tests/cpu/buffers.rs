@@ -2,30 +2,12 @@
 //! in the lists: what they keep alive, the usages they give, the views they name, every error
 //! they add, and their round trip through the description.
 
+use crate::common::{compile, error};
 use tilegraph::plan::ResourceUsage;
 use tilegraph::wgpu::{BufferUsages, TextureFormat};
 use tilegraph::{
-    Access, CompileOptions, CompiledGraph, ErrorKind, GraphError, RenderGraph, SubresourceRange,
-    TextureDesc,
+    Access, CompileOptions, CompiledGraph, ErrorKind, RenderGraph, SubresourceRange, TextureDesc,
 };
-
-fn compile(json: &str) -> CompiledGraph {
-    let graph = RenderGraph::from_json(json).unwrap_or_else(|e| panic!("description: {e}"));
-    graph
-        .compile(&CompileOptions::default())
-        .unwrap_or_else(|e| panic!("compile: {}: {e}", e.kind()))
-}
-
-fn error(json: &str) -> GraphError {
-    let graph = match RenderGraph::from_json(json) {
-        Ok(g) => g,
-        Err(e) => return e,
-    };
-    match graph.compile(&CompileOptions::default()) {
-        Ok(_) => panic!("compiled, but an error was expected"),
-        Err(e) => e,
-    }
-}
 
 fn buffer_usage(plan: &CompiledGraph, name: &str) -> BufferUsages {
     let r = plan.resource_id(name).expect("declared");
@@ -41,7 +23,7 @@ fn culled(plan: &CompiledGraph, name: &str) -> bool {
 
 /// A frame fed from buffers it fills: per-frame uniforms uploaded, instance data and indirect
 /// arguments written by a culling pass, a mesh's vertices and indices copied in.
-const FED: &str = include_str!("graphs/culled.json");
+const FED: &str = include_str!("graphs/fed.json");
 
 #[test]
 fn buffers_get_exactly_the_usages_their_live_accesses_need() {

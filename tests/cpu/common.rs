@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use serde_json::Value;
-use tilegraph::{CompileOptions, GraphError, RenderGraph};
+use tilegraph::{CompileOptions, CompiledGraph, GraphError, RenderGraph};
 
 /// Compiles a JSON description with `options`; panics with the error if it does not compile.
 pub fn plan_with(json: &str, options: &CompileOptions) -> Value {
@@ -13,6 +13,15 @@ pub fn plan_with(json: &str, options: &CompileOptions) -> Value {
         .compile(options)
         .unwrap_or_else(|e| panic!("compile: {}: {e}", e.kind()));
     serde_json::from_str(&plan.to_json()).expect("the plan is JSON")
+}
+
+/// Compiles a JSON description with the default options; panics with the error and the
+/// description if it does not load or compile.
+pub fn compile(json: &str) -> CompiledGraph {
+    RenderGraph::from_json(json)
+        .unwrap_or_else(|e| panic!("description: {e}\n{json}"))
+        .compile(&CompileOptions::default())
+        .unwrap_or_else(|e| panic!("compile: {}: {e}\n{json}", e.kind()))
 }
 
 /// Compiles with the default options.

@@ -41,7 +41,7 @@ fn passes_of(plan: &Value, g: usize) -> Vec<&str> {
         .collect()
 }
 
-const STEREO: &str = include_str!("graphs/passes_of.json");
+const STEREO: &str = include_str!("graphs/stereo.json");
 
 #[test]
 fn a_stereo_frame_merges_its_views_and_plans_every_layer() {

@@ -165,7 +165,7 @@ fn assert_accepted(graph: &RenderGraph<'_>, plan: &CompiledGraph) -> Reference {
 }
 
 /// A bloom chain: each pass renders one mip of `bloom` and samples the mip above it.
-const BLOOM: &str = include_str!("graphs/assert_accepted.json");
+const BLOOM: &str = include_str!("graphs/bloom_interpreted.json");
 
 #[test]
 fn reference_tracks_each_mip_apart() {
@@ -237,7 +237,7 @@ fn catches_a_group_that_attaches_another_mip() {
 }
 
 /// Two shadow cascades, one layer each, sampled whole by the lighting pass.
-const CASCADES: &str = include_str!("graphs/catches_a_group_that_attaches_another_mip.json");
+const CASCADES: &str = include_str!("graphs/cascades.json");
 
 #[test]
 fn a_whole_texture_read_sees_each_layers_writer() {

@@ -9,7 +9,7 @@ use tilegraph::{CompileOptions, RenderGraph};
 use crate::common::{error, plan};
 
 /// An MSAA pass that resolves what the next pass resolves again: the first resolve is dropped.
-const TWO_RESOLVES: &str = include_str!("graphs/report_views.json");
+const TWO_RESOLVES: &str = include_str!("graphs/two_resolves.json");
 
 fn compiled(json: &str) -> tilegraph::CompiledGraph {
     RenderGraph::from_json(json)

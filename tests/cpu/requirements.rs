@@ -1,15 +1,9 @@
 //! What a plan needs of the device: `CompiledGraph::required_features` and `required_limits`
 //! from the live textures, buffers and groups, and nothing from culled ones.
 
+use crate::common::compile;
 use tilegraph::wgpu::{Features, Limits};
 use tilegraph::{CompileOptions, CompiledGraph, RenderGraph};
-
-fn compile(json: &str) -> CompiledGraph {
-    RenderGraph::from_json(json)
-        .unwrap_or_else(|e| panic!("{e}\n{json}"))
-        .compile(&CompileOptions::default())
-        .unwrap_or_else(|e| panic!("{e}\n{json}"))
-}
 
 /// A single render pass clearing `texture` (a resource's JSON) for the frame to keep.
 fn clearing(texture: &str) -> String {

@@ -136,7 +136,7 @@ fn the_switch_gives_the_declared_plan_exactly() {
 }
 
 /// A shadow pass and an unrelated simulation sit between passes with the same attachments.
-const MOVES: &str = include_str!("graphs/the_switch_gives_the_declared_plan_exactly.json");
+const MOVES: &str = include_str!("graphs/moves.json");
 
 #[test]
 fn passes_move_to_merge_and_what_they_depend_on_goes_ahead() {
@@ -255,7 +255,7 @@ fn side_effect_passes_keep_their_order() {
     assert_eq!(p["passes"][1]["needed_by"], "side_effects");
 }
 
-const FOLD: &str = include_str!("graphs/side_effect_passes_keep_their_order_2.json");
+const FOLD: &str = include_str!("graphs/fold.json");
 
 #[test]
 fn a_copy_of_a_resolve_is_folded_into_the_resolve() {

@@ -1,24 +1,10 @@
 //! Subresources: mips and layers named at the attachment and in the lists, tracked per
 //! subresource through versions, culling, merging, ops and traffic; every error they add.
 
+use crate::common::{compile, error};
 use std::fmt::Write as _;
 
-use tilegraph::{CompileOptions, CompiledGraph, GraphError, RenderGraph};
-
-fn compile(json: &str) -> CompiledGraph {
-    let graph = RenderGraph::from_json(json).unwrap_or_else(|e| panic!("description: {e}"));
-    graph
-        .compile(&CompileOptions::default())
-        .unwrap_or_else(|e| panic!("compile: {}: {e}", e.kind()))
-}
-
-fn error(json: &str) -> GraphError {
-    let graph = RenderGraph::from_json(json).unwrap_or_else(|e| panic!("description: {e}"));
-    match graph.compile(&CompileOptions::default()) {
-        Ok(_) => panic!("compiled, but an error was expected"),
-        Err(e) => e,
-    }
-}
+use tilegraph::{CompileOptions, CompiledGraph, RenderGraph};
 
 /// The whole decision as lines: groups with their attachments (`name@mip#layer`), culled passes,
 /// resources with lifetime, physical index and transient flag.
@@ -95,7 +81,7 @@ fn traffic(plan: &CompiledGraph) -> (u64, u64, u64) {
     )
 }
 
-const BLOOM: &str = include_str!("graphs/traffic.json");
+const BLOOM: &str = include_str!("graphs/bloom_mips.json");
 
 #[test]
 fn bloom_down_and_up_through_the_mips_of_one_texture() {

@@ -382,7 +382,7 @@ fn adreno_follows_turnips_first_frame_rule() {
 
 /// A merged group without MSAA (a cleared colour stored, a cleared depth discarded), an MSAA
 /// group resolved, and a multiview group of two cleared, stored layers; all 64×64 at 4 B a texel.
-const FIRST_FRAME_GRAPH: &str = include_str!("graphs/adreno_follows_turnips_first_frame_rule.json");
+const FIRST_FRAME_GRAPH: &str = include_str!("graphs/first_frame.json");
 
 #[test]
 fn traffic_says_which_groups_adreno_renders_to_memory_and_what_the_ops_save_there() {

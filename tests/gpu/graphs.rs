@@ -138,22 +138,8 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
     let mut graph = RenderGraph::new();
     let image = graph.create_texture("image", TextureDesc::new(format, w, h));
     let output = graph.import_texture("output", TextureDesc::new(format, w, h), Import::OUTPUT);
-    graph
-        .add_render_pass("background")
-        .color(image, Access::Write)
-        .execute(|pass, _| {
-            pass.set_pipeline(&background);
-            pass.draw(0..3, 0..1);
-            Ok(())
-        });
-    graph
-        .add_render_pass("overlay")
-        .color(image, access)
-        .execute(|pass, _| {
-            pass.set_pipeline(&overlay);
-            pass.draw(0..3, 0..1);
-            Ok(())
-        });
+    crate::support::triangle_pass(&mut graph, "background", image, Access::Write, &background);
+    crate::support::triangle_pass(&mut graph, "overlay", image, access, &overlay);
     crate::support::copy_pass(&mut graph, "present", image, output);
     // SAFETY: deliberately wrong for `Access::Write` here: the test shows Poison exposes it.
     let options =

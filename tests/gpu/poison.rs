@@ -212,14 +212,7 @@ fn group_of_two(
             pass.draw(0..3, 0..1);
             Ok(())
         });
-    graph
-        .add_render_pass("overlay")
-        .color(image, access)
-        .execute(|pass, _| {
-            pass.set_pipeline(&overlay);
-            pass.draw(0..3, 0..1);
-            Ok(())
-        });
+    crate::support::triangle_pass(&mut graph, "overlay", image, access, &overlay);
     crate::support::copy_pass(&mut graph, "present", image, output);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let recorded = mode.plan_to_record(&plan);

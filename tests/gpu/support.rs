@@ -240,3 +240,22 @@ pub fn multiview_executor(gpu: &Gpu, multiview: bool) -> tilegraph::Executor {
         tilegraph::ExecutorOptions::default().with_multiview(multiview),
     )
 }
+
+/// Declares a render pass drawing one triangle with `pipeline` (no bindings) into `target`,
+/// declared `access`.
+pub fn triangle_pass<'a>(
+    graph: &mut tilegraph::RenderGraph<'a>,
+    name: &str,
+    target: tilegraph::TextureHandle,
+    access: tilegraph::Access,
+    pipeline: &'a wgpu::RenderPipeline,
+) -> tilegraph::PassId {
+    graph
+        .add_render_pass(name)
+        .color(target, access)
+        .execute(move |pass, _| {
+            pass.set_pipeline(pipeline);
+            pass.draw(0..3, 0..1);
+            Ok(())
+        })
+}
