@@ -4,8 +4,8 @@
 use tilegraph::helpers::{BindGroupCache, FullscreenPipeline};
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, Imports,
-    RenderGraph, TextureDesc,
+    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, RenderGraph,
+    TextureDesc,
 };
 use tilegraph_tool::headless::Gpu;
 
@@ -67,8 +67,7 @@ fn run(f: &Fixture, color: [f64; 4], declare: bool) -> Result<Vec<u8>, ExecuteEr
     pass.bind(&f.sampler)
         .execute(move |pass, ctx, bindings| pipeline.draw(pass, ctx, binds, bindings));
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(out, &f.target.0, &f.target.1);
+    let imports = crate::support::output_imports(out, &f.target.0, &f.target.1);
     let mut executor = Executor::new(&f.gpu.device, &f.gpu.queue);
     let result = executor.execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned);
     crate::support::assert_no_gpu_errors(&f.gpu);

@@ -196,8 +196,7 @@ fn a_pass_reading_two_textures_and_two_uniform_buffers_reads_each() {
                 Ok(())
             });
         let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-        let mut imports = Imports::new();
-        imports.texture(out, &tex, &view);
+        let imports = crate::support::output_imports(out, &tex, &view);
         let mut executor = Executor::new(&gpu.device, &gpu.queue);
         match executor.execute_and_submit(&mut graph, &plan, &imports, mode) {
             Ok(_) => {
@@ -310,8 +309,7 @@ fn vertex_index_and_indirect_buffers_of_the_graph_feed_a_draw() {
                 pass.draw_indexed_indirect(ctx.buffer(ab)?, 0);
                 Ok(())
             });
-        let mut imports = Imports::new();
-        imports.texture(out, &tex, &view);
+        let imports = crate::support::output_imports(out, &tex, &view);
         execute(&gpu, &mut graph, &imports, mode);
         assert_eq!(pixel(&gpu, &tex, 2, 8), [255, 128, 0, 255], "{mode:?}");
         assert_eq!(pixel(&gpu, &tex, 13, 8), [0, 0, 0, 0], "{mode:?}");
@@ -339,8 +337,7 @@ fn an_upload_past_the_buffer_or_unaligned_is_refused_naming_it() {
             .color(out, Access::Clear)
             .execute(|_, _| Ok(()));
         let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-        let mut imports = Imports::new();
-        imports.texture(out, &tex, &view);
+        let imports = crate::support::output_imports(out, &tex, &view);
         let mut executor = Executor::new(&gpu.device, &gpu.queue);
         let result = executor.execute(&mut graph, &plan, &imports, ExecuteMode::Planned);
         match result {
@@ -432,8 +429,7 @@ fn sample_layer_range(
         let read = (first..first + 2).contains(&layer);
         assert_eq!(plan.passes()[layer as usize].culled, !read, "clear{layer}");
     }
-    let mut imports = Imports::new();
-    imports.texture(out, &tex, &view);
+    let imports = crate::support::output_imports(out, &tex, &view);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     executor.execute_and_submit(&mut graph, &plan, &imports, mode)?;
     crate::support::assert_no_gpu_errors(gpu);
@@ -511,8 +507,7 @@ fn sample_one_layer(gpu: &Gpu, layer: u32, mode: ExecuteMode) -> Result<[u8; 4],
         &cache,
     );
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(out, &tex, &view);
+    let imports = crate::support::output_imports(out, &tex, &view);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     executor.execute_and_submit(&mut graph, &plan, &imports, mode)?;
     crate::support::assert_no_gpu_errors(gpu);
@@ -569,8 +564,7 @@ fn a_cleared_resolve_keeps_its_clear_value() {
             .add_render_pass("clear")
             .color_resolved_cleared(msaa, [0.25, 0.5, 0.75, 1.0], out)
             .execute(|_, _| Ok(()));
-        let mut imports = Imports::new();
-        imports.texture(out, &tex, &view);
+        let imports = crate::support::output_imports(out, &tex, &view);
         execute(&gpu, &mut graph, &imports, mode);
         let [r, g, b, a] = pixel(&gpu, &tex, 4, 4);
         assert!(
@@ -610,8 +604,7 @@ fn a_bind_group_wgpu_refuses_is_not_cached() {
             Ok(())
         });
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(out, &tex, &view);
+    let imports = crate::support::output_imports(out, &tex, &view);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     executor
         .execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)

@@ -120,8 +120,7 @@ fn subresources_are_handed_out_only_as_declared() {
         .sample(chain.mip(1))
         .color(out, Access::Write)
         .execute(|_, _| Ok(()));
-    let mut imports = Imports::new();
-    imports.texture(out, &texture, &view);
+    let imports = crate::support::output_imports(out, &texture, &view);
     run(&gpu, &mut executor, &mut graph, &imports).expect("records");
     drop(graph);
     assert_eq!(
@@ -143,8 +142,7 @@ fn a_handle_of_another_graph_is_refused() {
         .add_render_pass("draw")
         .color(out, Access::Clear)
         .execute(move |_, ctx| ctx.texture(stranger).map(drop).map_err(PassError::from));
-    let mut imports = Imports::new();
-    imports.texture(out, &texture, &view);
+    let imports = crate::support::output_imports(out, &texture, &view);
     let e = context_error(run(&gpu, &mut executor, &mut graph, &imports), "draw");
     assert!(matches!(e, ContextError::ForeignHandle { .. }), "{e}");
 }
@@ -160,8 +158,7 @@ fn a_live_pass_without_a_closure_is_an_error() {
         .add_render_pass("forgotten")
         .color(out, Access::Clear)
         .finish();
-    let mut imports = Imports::new();
-    imports.texture(out, &texture, &view);
+    let imports = crate::support::output_imports(out, &texture, &view);
     match run(&gpu, &mut executor, &mut graph, &imports) {
         Err(ExecuteError::MissingCallback { pass }) => assert_eq!(pass, "forgotten"),
         other => panic!("expected MissingCallback, got {other:?}"),
@@ -202,8 +199,7 @@ fn history_frame(
             );
             Ok(())
         });
-    let mut imports = Imports::new();
-    imports.texture(out, &texture, &view);
+    let imports = crate::support::output_imports(out, &texture, &view);
     run(gpu, executor, &mut graph, &imports).expect("history frame");
     drop(graph);
     let back = gpu.read_texture(&texture).expect("read back");

@@ -58,8 +58,7 @@ fn frame(
             Ok(())
         });
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(output, &out.texture, &out.view);
+    let imports = crate::support::output_imports(output, &out.texture, &out.view);
     let result = executor
         .execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)
         .map(|_| ());
@@ -193,8 +192,7 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
             Ok(())
         });
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(output, &out.texture, &out.view);
+    let imports = crate::support::output_imports(output, &out.texture, &out.view);
     let err = executor
         .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
         .expect_err("invalid draw");
@@ -233,8 +231,7 @@ fn timestamps_time_every_render_and_compute_group() {
         .color(output, Access::Clear)
         .execute(|_, _| Ok(()));
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(output, &out.texture, &out.view);
+    let imports = crate::support::output_imports(output, &out.texture, &out.view);
     executor
         .execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)
         .expect("records");

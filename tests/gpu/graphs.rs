@@ -4,9 +4,7 @@
 use std::path::Path;
 
 use tilegraph::wgpu;
-use tilegraph::{
-    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, RenderGraph, TextureDesc,
-};
+use tilegraph::{Access, CompileOptions, ExecuteMode, Executor, Import, RenderGraph, TextureDesc};
 use tilegraph_tool::headless::Gpu;
 use tilegraph_tool::synthetic::{self, OutputContents, RunOptions};
 
@@ -145,8 +143,7 @@ fn overlay_frame(gpu: &Gpu, access: Access, mode: ExecuteMode) -> Vec<u8> {
     let options =
         CompileOptions::default().with_dont_care(unsafe { wgpu::LoadOpDontCare::enabled() });
     let plan = graph.compile(&options).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(output, &target, &view);
+    let imports = crate::support::output_imports(output, &target, &view);
     let mut executor = Executor::new(device, &gpu.queue);
     executor
         .execute_and_submit(&mut graph, &plan, &imports, mode)

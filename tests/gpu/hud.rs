@@ -195,8 +195,7 @@ fn a_group_timer_gets_one_scope_per_group_with_its_passes_in_every_mode() {
             let timer = Recorder::default();
             let (mut graph, handles) = deferred.declare(SIZE);
             let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-            let mut imports = Imports::new();
-            imports.texture(handles.output, &texture, &view);
+            let imports = crate::support::output_imports(handles.output, &texture, &view);
             let commands = executor
                 .frame(&mut graph, &plan, &imports, mode)
                 .timer(&timer)
@@ -243,8 +242,7 @@ fn a_group_timer_closes_its_scopes_when_a_pass_fails() {
         .color(output, tilegraph::Access::Clear)
         .execute(|_, _| Err(PassError::from("on purpose")));
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(output, &texture, &view);
+    let imports = crate::support::output_imports(output, &texture, &view);
     let timer = Recorder::default();
     let error = executor
         .frame(&mut graph, &plan, &imports, ExecuteMode::Planned)
@@ -289,8 +287,7 @@ fn profile(
         });
         let mut recording = std::time::Duration::ZERO;
         overlay.set_callback(&mut graph, pass, &mut recording);
-        let mut imports = Imports::new();
-        imports.texture(handles.output, &texture, &view);
+        let imports = crate::support::output_imports(handles.output, &texture, &view);
         let commands = executor
             .frame(&mut graph, &compiled, &imports, ExecuteMode::Planned)
             .timer(&*profiler)

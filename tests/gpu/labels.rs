@@ -90,8 +90,7 @@ fn a_pooled_texture_is_labelled_with_every_resource_it_holds() {
             })
             .collect();
         assert_eq!(shared, [["hdr", "bloom"]], "the two textures alias one");
-        let mut imports = Imports::new();
-        imports.texture(hdr_out, &out_hdr, &out_hdr_view);
+        let mut imports = crate::support::output_imports(hdr_out, &out_hdr, &out_hdr_view);
         imports.texture(bloom_out, &out_bloom, &out_bloom_view);
         let (pass, message) = validation_error(&gpu, &mut graph, &imports, mode);
         assert_eq!(pass.as_deref(), Some("read_bloom"), "{mode}: {message}");
@@ -174,8 +173,7 @@ fn a_view_of_a_pooled_texture_is_labelled_with_its_resource() {
             });
             Ok(())
         });
-    let mut imports = Imports::new();
-    imports.texture(output, &out, &out_view);
+    let imports = crate::support::output_imports(output, &out, &out_view);
     let (_, message) = validation_error(&gpu, &mut graph, &imports, ExecuteMode::Planned);
     assert!(
         message.contains("TextureView with 'scene' label"),

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use tilegraph::helpers::ViewPipelines;
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import, Imports,
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
     PassError, RenderGraph, TextureDesc, Views,
 };
 use tilegraph_tool::headless::{Gpu, ShaderPipeline};
@@ -172,8 +172,7 @@ fn stereo_frame(
         pipelines.draw(rpass, ctx.views())
     });
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(eyes, &target.0, &target.1);
+    let imports = crate::support::output_imports(eyes, &target.0, &target.1);
     executor.execute_and_submit(&mut graph, &plan, &imports, mode)?;
     drop(graph);
     crate::support::assert_no_gpu_errors(gpu);
@@ -377,8 +376,7 @@ fn pooled_stereo_frame(
         .execute(|rpass, ctx| pipelines.draw(rpass, ctx.views()));
     crate::support::copy_pass(&mut graph, "present", scene, eyes);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(eyes, &target.0, &target.1);
+    let imports = crate::support::output_imports(eyes, &target.0, &target.1);
     executor.execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)?;
     drop(graph);
     crate::support::assert_no_gpu_errors(gpu);
@@ -467,8 +465,7 @@ fn a_fullscreen_pass_of_two_views_draws_each_view_into_its_layer() {
                     views.draw(pass, ctx, cache, &[Binding::ExternalBuffer(tint)])
                 });
             let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-            let mut imports = Imports::new();
-            imports.texture(eyes, &target.0, &target.1);
+            let imports = crate::support::output_imports(eyes, &target.0, &target.1);
             executor
                 .execute_and_submit(&mut graph, &plan, &imports, mode)
                 .unwrap_or_else(|e| panic!("{mode}, multiview {multiview}: {e}"));
@@ -514,8 +511,7 @@ fn a_multiview_msaa_pass_at_a_later_base_layer_resolves_each_view_into_its_layer
                     pipelines.draw(rpass, ctx.views())
                 });
             let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-            let mut imports = Imports::new();
-            imports.texture(eyes, &target.0, &target.1);
+            let imports = crate::support::output_imports(eyes, &target.0, &target.1);
             executor
                 .execute_and_submit(&mut graph, &plan, &imports, mode)
                 .unwrap_or_else(|e| panic!("{mode}: {e}"));

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import, Imports,
+    Access, CompileOptions, ExecuteError, ExecuteMode, Executor, ExecutorOptions, Import,
     RenderGraph, TextureDesc,
 };
 use tilegraph_tool::headless::Gpu;
@@ -298,8 +298,7 @@ fn chain_frame(
         });
     crate::support::copy_pass(&mut graph, "present", last, output);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(output, &chain.output, &chain.output_view);
+    let imports = crate::support::output_imports(output, &chain.output, &chain.output_view);
     let commands = executor.execute(&mut graph, &plan, &imports, mode)?;
     let buffers = commands.len();
     executor.queue().submit(commands);

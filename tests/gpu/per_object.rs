@@ -4,7 +4,7 @@
 
 use tilegraph::helpers::{BindGroupCache, Binding};
 use tilegraph::wgpu;
-use tilegraph::{Access, CompileOptions, Executor, Import, Imports, RenderGraph, TextureDesc};
+use tilegraph::{Access, CompileOptions, Executor, Import, RenderGraph, TextureDesc};
 use tilegraph_tool::headless::{Gpu, ShaderPipeline};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -141,8 +141,7 @@ fn a_256_mib_uniform_buffer_bound_256_bytes_at_a_time_draws_on_a_device_opened_f
             let (mut graph, target) = frame(&pipeline, &cache, out);
             let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
             let (texture, view) = gpu.target("out", (16, 16), FORMAT, usage);
-            let mut imports = Imports::new();
-            imports.texture(target, &texture, &view);
+            let imports = crate::support::output_imports(target, &texture, &view);
             executor
                 .execute_and_submit(&mut graph, &plan, &imports, mode)
                 .map(drop)

@@ -6,8 +6,7 @@
 use tilegraph::wgpu;
 use tilegraph::wgpu::util::DeviceExt;
 use tilegraph::{
-    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, RenderGraph, TextureDesc,
-    TextureHandle,
+    Access, CompileOptions, ExecuteMode, Executor, Import, RenderGraph, TextureDesc, TextureHandle,
 };
 use tilegraph_tool::headless::Gpu;
 
@@ -64,8 +63,7 @@ fn run(
     }
     let plan = graph.compile(&options).expect("compiles");
     let (target, view) = output_target(gpu);
-    let mut imports = Imports::new();
-    imports.texture(output, &target, &view);
+    let imports = crate::support::output_imports(output, &target, &view);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     executor
         .execute_and_submit(graph, &plan, &imports, mode)

@@ -259,3 +259,14 @@ pub fn triangle_pass<'a>(
             Ok(())
         })
 }
+
+/// The imports of a frame whose only import is its `output`, bound to `texture` and `view`.
+pub fn output_imports(
+    output: tilegraph::TextureHandle,
+    texture: &wgpu::Texture,
+    view: &wgpu::TextureView,
+) -> tilegraph::Imports {
+    let mut imports = tilegraph::Imports::new();
+    imports.texture(output, texture, view);
+    imports
+}

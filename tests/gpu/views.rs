@@ -5,8 +5,8 @@
 use tilegraph::helpers::{BindGroupCache, Binding, ReadbackError, read_subresource};
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, Imports,
-    RenderGraph, TextureDesc, TextureHandle,
+    Access, CompileOptions, ContextError, ExecuteError, ExecuteMode, Executor, Import, RenderGraph,
+    TextureDesc, TextureHandle,
 };
 use tilegraph_tool::headless::{Gpu, color_pipeline};
 
@@ -78,8 +78,7 @@ fn every_face_of_a_cube_reads_back_or_is_a_typed_error() {
         let mut graph = RenderGraph::new();
         let cube = clear_faces(&mut graph, "cube");
         let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-        let mut imports = Imports::new();
-        imports.texture(cube, &texture, &view);
+        let imports = crate::support::output_imports(cube, &texture, &view);
         Executor::new(&gpu.device, &gpu.queue)
             .execute_and_submit(&mut graph, &plan, &imports, ExecuteMode::Planned)
             .expect("records");
@@ -160,8 +159,7 @@ fn six_square_layers_sampled_as_an_array_read_their_layer_or_are_refused() {
             Ok(())
         });
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut imports = Imports::new();
-    imports.texture(out, &out_texture, &out_view);
+    let imports = crate::support::output_imports(out, &out_texture, &out_view);
     let result = Executor::new(&gpu.device, &gpu.queue).execute_and_submit(
         &mut graph,
         &plan,
