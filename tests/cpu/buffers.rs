@@ -28,26 +28,15 @@ const FED: &str = include_str!("graphs/fed.json");
 #[test]
 fn buffers_get_exactly_the_usages_their_live_accesses_need() {
     let plan = compile(FED);
-    assert_eq!(
-        buffer_usage(&plan, "camera"),
-        BufferUsages::COPY_DST | BufferUsages::UNIFORM
-    );
-    assert_eq!(
-        buffer_usage(&plan, "instances"),
-        BufferUsages::STORAGE | BufferUsages::VERTEX
-    );
-    assert_eq!(
-        buffer_usage(&plan, "args"),
-        BufferUsages::STORAGE | BufferUsages::INDIRECT
-    );
-    assert_eq!(
-        buffer_usage(&plan, "vertices"),
-        BufferUsages::COPY_DST | BufferUsages::VERTEX
-    );
-    assert_eq!(
-        buffer_usage(&plan, "indices"),
-        BufferUsages::COPY_DST | BufferUsages::INDEX
-    );
+    for (buffer, usage) in [
+        ("camera", BufferUsages::COPY_DST | BufferUsages::UNIFORM),
+        ("instances", BufferUsages::STORAGE | BufferUsages::VERTEX),
+        ("args", BufferUsages::STORAGE | BufferUsages::INDIRECT),
+        ("vertices", BufferUsages::COPY_DST | BufferUsages::VERTEX),
+        ("indices", BufferUsages::COPY_DST | BufferUsages::INDEX),
+    ] {
+        assert_eq!(buffer_usage(&plan, buffer), usage, "{buffer}");
+    }
     // Nothing reads `unused`: its upload is culled and the buffer gets no usage at all.
     assert!(culled(&plan, "upload_unused"));
     assert_eq!(buffer_usage(&plan, "unused"), BufferUsages::empty());

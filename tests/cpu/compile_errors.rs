@@ -322,53 +322,42 @@ fn read_before_write_for_shader_and_copy_reads_even_with_a_clear_value() {
            {{"name": "params", "buffer": {{"size": 64}}}}"#
     );
     // Clear values apply to attachments only.
-    assert_error(
-        &graph(
-            &resources,
+    for (pass, read, json) in [
+        (
+            "grade",
+            "lut",
             r#"{"name": "grade", "type": "render", "sample": ["lut"],
                 "color": [{"resource": "out", "access": "write"}]}"#,
         ),
-        "read_before_write",
-        Some("grade"),
-        Some("lut"),
-    );
-    assert_error(
-        &graph(
-            &resources,
+        (
+            "fetch",
+            "lut",
             r#"{"name": "fetch", "type": "render", "input": ["lut"],
                 "color": [{"resource": "out", "access": "write"}]}"#,
         ),
-        "read_before_write",
-        Some("fetch"),
-        Some("lut"),
-    );
-    assert_error(
-        &graph(
-            &resources,
+        (
+            "cull",
+            "params",
             r#"{"name": "cull", "type": "compute", "storage_read": ["params"], "side_effects": true}"#,
         ),
-        "read_before_write",
-        Some("cull"),
-        Some("params"),
-    );
-    assert_error(
-        &graph(
-            &resources,
+        (
+            "accumulate",
+            "params",
             r#"{"name": "accumulate", "type": "compute", "storage_read_write": ["params"], "side_effects": true}"#,
         ),
-        "read_before_write",
-        Some("accumulate"),
-        Some("params"),
-    );
-    assert_error(
-        &graph(
-            &resources,
+        (
+            "blit",
+            "lut",
             r#"{"name": "blit", "type": "copy", "copy_src": ["lut"], "copy_dst": ["out"]}"#,
         ),
-        "read_before_write",
-        Some("blit"),
-        Some("lut"),
-    );
+    ] {
+        assert_error(
+            &graph(&resources, json),
+            "read_before_write",
+            Some(pass),
+            Some(read),
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
