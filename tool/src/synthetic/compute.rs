@@ -2,17 +2,14 @@
 //! or element (`storage_write`) or changing a part of it (`storage_read_write`).
 
 use tilegraph::decl::format_name;
-use tilegraph::decl::{PassRef, ResourceDecl, ResourceKind};
-use tilegraph::{
-    BufferHandle, PassCallback, PassContext, PassError, RenderGraph, TextureDesc, TextureHandle,
-};
+use tilegraph::decl::{PassRef, ResourceKind};
+use tilegraph::{BufferHandle, PassCallback, PassContext, PassError, TextureDesc, TextureHandle};
 
-use super::passes::{input_entries, input_views, storage_view};
+use super::passes::{Source, input_entries, input_views, storage_view};
 use super::shaders::{
     Input, Scalar, input_layout_entries, inputs, inputs_wgsl, normalized, scalar, scalar_of,
     seed_of, texel_out,
 };
-use crate::adapt::Adaptation;
 
 /// One output of a compute pass.
 #[derive(Clone, Copy)]
@@ -24,13 +21,16 @@ enum StorageOutput {
 }
 
 pub(super) fn compute_pass<'a>(
-    device: &wgpu::Device,
-    graph: &RenderGraph<'_>,
-    resources: &[ResourceDecl],
+    source: Source<'_, '_>,
     pass: PassRef<'_>,
     index: u32,
-    adaptation: &Adaptation,
 ) -> Result<PassCallback<'a>, String> {
+    let Source {
+        device,
+        graph,
+        resources,
+        adaptation,
+    } = source;
     if !pass.copy_src().is_empty() || !pass.copy_dst().is_empty() {
         return Err("copies in a compute pass".into());
     }

@@ -14,6 +14,16 @@ use super::render::{copy_draw_pass, render_pass};
 use super::shaders::Input;
 use crate::adapt::Adaptation;
 
+/// What every synthetic pass is made from: the device, the graph and its declarations, and how
+/// they were adapted to the device.
+#[derive(Clone, Copy)]
+pub(super) struct Source<'s, 'g> {
+    pub device: &'s wgpu::Device,
+    pub graph: &'s RenderGraph<'g>,
+    pub resources: &'s [ResourceDecl],
+    pub adaptation: &'s Adaptation,
+}
+
 /// Attaches a synthetic closure to every live pass of `plan`'s `graph`, as
 /// [`adapt`](crate::adapt::adapt) adapted its declarations.
 pub fn attach(
@@ -38,16 +48,18 @@ pub fn attach(
         // fragment shaders) are internal errors, not validation errors: catch both.
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let source = Source {
+            device,
+            graph,
+            resources: &resources,
+            adaptation,
+        };
         let callback = match pass.kind() {
             PassKind::Render if adaptation.copy_draws.contains(pass.name()) => {
-                copy_draw_pass(device, graph, &resources, pass).map_err(unsupported)?
+                copy_draw_pass(source, pass).map_err(unsupported)?
             }
-            PassKind::Render => render_pass(device, graph, &resources, pass, p as u32, adaptation)
-                .map_err(unsupported)?,
-            PassKind::Compute => {
-                compute_pass(device, graph, &resources, pass, p as u32, adaptation)
-                    .map_err(unsupported)?
-            }
+            PassKind::Render => render_pass(source, pass, p as u32).map_err(unsupported)?,
+            PassKind::Compute => compute_pass(source, pass, p as u32).map_err(unsupported)?,
             PassKind::Copy => copy_pass(graph, &resources, pass).map_err(unsupported)?,
         };
         let internal = pollster::block_on(internal.pop());

@@ -4,25 +4,27 @@
 
 use std::fmt::Write as _;
 
-use tilegraph::decl::{Entry, PassRef, ResourceDecl};
-use tilegraph::{Access, PassCallback, RenderGraph, SubresourceRange};
+use tilegraph::decl::{Entry, PassRef};
+use tilegraph::{Access, PassCallback, SubresourceRange};
 
-use super::passes::bind_inputs;
+use super::passes::{Source, bind_inputs};
 use super::shaders::{
     Input, Scalar, hash32, input_layout_entries, inputs, inputs_wgsl, scalar, scalar_of, seed_of,
     texel_out, texture_desc, wgsl_scalar,
 };
-use crate::adapt::Adaptation;
 use crate::headless::ShaderPipeline;
 
 pub(super) fn render_pass<'a>(
-    device: &wgpu::Device,
-    graph: &RenderGraph<'_>,
-    resources: &[ResourceDecl],
+    source: Source<'_, '_>,
     pass: PassRef<'_>,
     index: u32,
-    adaptation: &Adaptation,
 ) -> Result<PassCallback<'a>, String> {
+    let Source {
+        device,
+        graph,
+        resources,
+        adaptation,
+    } = source;
     if !pass.storage_write().is_empty() || !pass.storage_read_write().is_empty() {
         return Err("storage writes in render passes".into());
     }
@@ -329,11 +331,15 @@ struct FOut {{
 /// A copy the backend cannot make ([`crate::adapt`]), made with a full-screen draw: the pass
 /// samples the source and writes the destination (colour or depth), sample by sample.
 pub(super) fn copy_draw_pass<'a>(
-    device: &wgpu::Device,
-    graph: &RenderGraph<'_>,
-    resources: &[ResourceDecl],
+    source: Source<'_, '_>,
     pass: PassRef<'_>,
 ) -> Result<PassCallback<'a>, String> {
+    let Source {
+        device,
+        graph,
+        resources,
+        ..
+    } = source;
     let (&[Entry { resource: src, .. }], dst) = (
         pass.sample(),
         pass.color()
