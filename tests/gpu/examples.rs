@@ -146,7 +146,7 @@ fn agree_and_match<F: Frame>(name: &str, sizes: &[(u32, u32)], make: impl Fn(&Gp
         distinct.len()
     );
     let (w, h) = *sizes.last().expect("a frame");
-    crate::support::compare_with_reference(&format!("{name}-{w}x{h}"), w, h, &rgba);
+    crate::support::compare_with_reference(name, (w, h), &rgba);
 }
 
 #[test]

@@ -74,12 +74,7 @@ fn check_scene(file: &str, scene: &str) {
         };
         assert_eq!(subresources.len(), 1, "output has one subresource");
         let rgba = subresources[0].to_rgba8().expect("rgba8 output");
-        crate::support::compare_with_reference(
-            &format!("{scene}-{}x{}", size.0, size.1),
-            size.0,
-            size.1,
-            &rgba,
-        );
+        crate::support::compare_with_reference(scene, size, &rgba);
     }
 }
 

@@ -3,7 +3,7 @@
 //! deprecated `record` it replaces.
 
 use tilegraph::wgpu;
-use tilegraph::{CompileOptions, ExecuteMode, Executor, ExecutorOptions, Imports, PlanCache};
+use tilegraph::{CompileOptions, ExecuteMode, Executor, ExecutorOptions};
 use tilegraph::{GroupTimer, TimedGroup};
 use tilegraph_examples::deferred::DeferredFrame;
 use tilegraph_tool::headless::{self, Gpu};
@@ -42,17 +42,14 @@ fn render(gpu: &Gpu, way: Way, mode: ExecuteMode) -> Vec<u8> {
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
     let (texture, view) = gpu.target("output", SIZE, FORMAT, usage);
     let mut executor: Executor = gpu.executor(ExecutorOptions::default());
-    let mut cache = PlanCache::default();
-    let mut imports = Imports::new();
     let timer = CountingTimer::default();
     for i in 0..2 {
         deferred.update(&gpu.queue, SIZE, i as f32 / 60.0);
         let (mut graph, handles) = deferred.declare(SIZE);
-        let plan = cache
-            .get_or_compile(&graph, &CompileOptions::default())
-            .expect("compiles");
-        imports.clear();
-        imports.texture(handles.output, &texture, &view);
+        let plan = graph
+            .compile(&CompileOptions::default())
+            .expect("the deferred frame compiles");
+        let imports = crate::support::output_imports(handles.output, &texture, &view);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let frame = executor.frame(&mut graph, &plan, &imports, mode);
         let result = match way {

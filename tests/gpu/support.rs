@@ -97,10 +97,12 @@ fn reference_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
 }
 
-/// Compares 8-bit RGBA pixels with `tests/reference/<name>.png` under the tolerance above. On a
+/// Compares 8-bit RGBA pixels of `scene` at `(width, height)` with
+/// `tests/reference/<scene>-<width>x<height>.png` (`<name>` below) under the tolerance above. On a
 /// mismatch writes `<name>-actual.png` and `<name>-difference.png` to the test output directory
 /// and fails naming them. `TILEGRAPH_BLESS=1` writes the reference instead.
-pub fn compare_with_reference(name: &str, width: u32, height: u32, rgba: &[u8]) {
+pub fn compare_with_reference(scene: &str, (width, height): (u32, u32), rgba: &[u8]) {
+    let name = format!("{scene}-{width}x{height}");
     let reference = reference_dir().join(format!("{name}.png"));
     if std::env::var("TILEGRAPH_BLESS").is_ok_and(|v| v == "1") {
         headless::write_png(&reference, width, height, rgba).expect("write reference");
