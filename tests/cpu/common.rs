@@ -223,3 +223,21 @@ pub fn slow_clears(plan: &Value) -> Vec<(String, String)> {
         .map(|w| (s(&w["pass"]).to_owned(), s(&w["resource"]).to_owned()))
         .collect()
 }
+
+/// The plan's restructuring entries of `kind` (`"resolve_dropped"`, `"moved"`, ...).
+pub fn restructured<'p>(plan: &'p Value, kind: &str) -> Vec<&'p Value> {
+    plan["restructure"]
+        .as_array()
+        .expect("the plan lists its restructuring")
+        .iter()
+        .filter(|r| r["kind"] == kind)
+        .collect()
+}
+
+/// Asserts that `message` says every one of `parts`.
+#[track_caller]
+pub fn assert_says(message: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(message.contains(part), "no `{part}` in: {message}");
+    }
+}

@@ -518,10 +518,7 @@ fn access_clear_value_overrides_the_resource_clear_value() {
     use tilegraph::ClearValue;
     use tilegraph::plan::LoadOp;
     let json = include_str!("scenarios/access_clear_value_overrides_the_resource_clear_value.json");
-    let compiled = RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&CompileOptions::default())
-        .unwrap();
+    let compiled = crate::common::compile(json);
     let g = &compiled.groups()[0];
     assert_eq!(g.color[0].load, LoadOp::Clear(ClearValue::Color([1.0; 4])));
     assert_eq!(
@@ -733,10 +730,7 @@ fn physical_textures_reuse_the_lowest_free_index() {
          wide 3..4 p3
          out 4..4 -",
     );
-    let compiled = RenderGraph::from_json(CHAIN)
-        .unwrap()
-        .compile(&CompileOptions::default())
-        .unwrap();
+    let compiled = crate::common::compile(CHAIN);
     let physical = compiled.physical();
     assert_eq!(physical.len(), 4);
     assert_eq!(
@@ -983,17 +977,9 @@ fn plan_json_has_the_fields_of_the_contract() {
 #[test]
 fn the_same_input_gives_a_byte_identical_plan() {
     for json in [DEFERRED, CHAIN, PREPASS, WRITE_ONLY] {
-        let first = RenderGraph::from_json(json)
-            .unwrap()
-            .compile(&CompileOptions::default())
-            .unwrap()
-            .to_json();
+        let first = crate::common::compile(json).to_json();
         for _ in 0..5 {
-            let again = RenderGraph::from_json(json)
-                .unwrap()
-                .compile(&CompileOptions::default())
-                .unwrap()
-                .to_json();
+            let again = crate::common::compile(json).to_json();
             assert_eq!(first, again);
         }
     }

@@ -381,12 +381,7 @@ fn a_dead_resolve_of_a_multiview_pass_is_dropped() {
     let stereo = plan(&headset(true));
     let per_eye = plan(&headset(false));
     // The opaque pass's resolve is overwritten by the glass pass's before anything reads it.
-    let dropped: Vec<&Value> = stereo["restructure"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["kind"] == "resolve_dropped")
-        .collect();
+    let dropped = crate::common::restructured(&stereo, "resolve_dropped");
     assert_eq!(dropped.len(), 1, "{:#}", stereo["restructure"]);
     assert_eq!(dropped[0]["pass"], "opaque");
     assert_eq!(dropped[0]["resource"], "hdr");
@@ -456,14 +451,9 @@ fn a_multiview_read_of_one_subresource_without_a_layer_asks_for_the_layers() {
         (e.kind().as_str(), e.pass(), e.resource()),
         ("invalid_subresource", Some("blur"), Some("src"))
     );
-    let message = e.to_string();
-    assert!(
-        message.contains(r#""layers": [0, 2], "mips": [0, 1]"#),
-        "{message}"
-    );
-    assert!(
-        message.contains("2 views") && message.contains("`sample`"),
-        "{message}"
+    crate::common::assert_says(
+        &e.to_string(),
+        &[r#""layers": [0, 2], "mips": [0, 1]"#, "2 views", "`sample`"],
     );
     // The same as an `input`, and with neither `mip` nor `layer`.
     let input = views_read(r#"{"resource": "src"}"#).replace(r#""sample""#, r#""input""#);
@@ -503,14 +493,12 @@ fn a_depth_resolve_is_a_typed_error_saying_wgpu_has_none() {
         (e.kind().as_str(), e.pass(), e.resource()),
         ("resolve_mismatch", Some("opaque"), Some("depth_msaa"))
     );
-    let message = e.to_string();
-    assert!(
-        message.contains("wgpu has no depth or stencil resolve"),
-        "{message}"
-    );
-    assert!(
-        message.contains("samples the multisampled depth"),
-        "{message}"
+    crate::common::assert_says(
+        &e.to_string(),
+        &[
+            "wgpu has no depth or stencil resolve",
+            "samples the multisampled depth",
+        ],
     );
 }
 

@@ -23,10 +23,7 @@ fn assert_properties(json: &str) {
 fn sampled_read_only_depth_is_not_merged_with_a_depth_write() {
     let json = include_str!("graphs/sampled_read_only_depth_is_not_merged_with_a_depth_write.json");
     assert_properties(json);
-    let plan = tilegraph::RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&Default::default())
-        .unwrap();
+    let plan = crate::common::compile(json);
     let names: Vec<Vec<usize>> = plan
         .groups()
         .iter()
@@ -45,10 +42,7 @@ fn sampled_read_only_depth_is_not_merged_with_a_depth_write() {
 fn sampled_texture_is_not_merged_with_a_resolve_into_it() {
     let json = include_str!("graphs/sampled_texture_is_not_merged_with_a_resolve_into_it.json");
     assert_properties(json);
-    let plan = tilegraph::RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&Default::default())
-        .unwrap();
+    let plan = crate::common::compile(json);
     assert_eq!(plan.groups().len(), 2);
     assert_eq!(
         plan.groups()[0].break_reason.as_str(),
@@ -100,10 +94,7 @@ fn subresource_seeds_have_every_property() {
 #[test]
 fn a_dead_write_of_one_mip_culls_only_its_pass() {
     let json = include_str!("../../fuzz/corpus/description/seed-bloom-mip-chain.json");
-    let plan = tilegraph::RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&Default::default())
-        .unwrap();
+    let plan = crate::common::compile(json);
     let culled: Vec<&str> = plan
         .passes()
         .iter()
@@ -164,10 +155,7 @@ fn folded_copy_does_not_run_with_culling_off() {
 #[test]
 fn a_move_that_no_longer_pays_is_undone() {
     let json = include_str!("graphs/a_move_that_no_longer_pays_is_undone.json");
-    let plan = tilegraph::RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&Default::default())
-        .unwrap();
+    let plan = crate::common::compile(json);
     let (bytes, declared) = (
         plan.traffic().bytes_per_frame,
         plan.traffic().declared_bytes_per_frame,
@@ -205,10 +193,7 @@ fn a_dropped_resolve_read_by_a_culled_copy_does_not_fail_a_fold() {
 #[test]
 fn moved_entries_hold_in_the_final_plan() {
     let json = include_str!("graphs/moved_entries_hold_in_the_final_plan.json");
-    let plan = tilegraph::RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&Default::default())
-        .unwrap();
+    let plan = crate::common::compile(json);
     for change in plan.restructuring() {
         if let tilegraph::plan::Restructuring::Moved { pass, joins, .. } = change {
             let group = |p: tilegraph::PassId| plan.passes()[p.index()].group;

@@ -89,10 +89,7 @@ fn dot_escapes_every_name_in_labels_and_edges() {
 #[test]
 fn a_transient_attachment_gets_no_slow_clear_warning() {
     let json = include_str!("graphs/a_transient_attachment_gets_no_slow_clear_warning.json");
-    let plan = RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&CompileOptions::default())
-        .unwrap();
+    let plan = crate::common::compile(json);
     assert!(plan.resources()[0].transient);
     let slow: Vec<&str> = plan
         .warnings()
@@ -107,10 +104,7 @@ fn a_transient_attachment_gets_no_slow_clear_warning() {
 #[test]
 fn clear_for_write_is_said_once_per_resource() {
     let json = include_str!("graphs/clear_for_write_is_said_once_per_resource.json");
-    let plan = RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&CompileOptions::default())
-        .unwrap();
+    let plan = crate::common::compile(json);
     let said: Vec<(&str, &str)> = plan
         .warnings()
         .iter()

@@ -3,7 +3,6 @@
 //! warning for a clear that never reaches memory, advice a depth attachment can follow, and a
 //! multiview pass on too few layers said in its own terms.
 
-use serde_json::Value;
 use tilegraph::{CompileOptions, RenderGraph};
 
 use crate::common::{error, plan};
@@ -21,12 +20,7 @@ fn compiled(json: &str) -> tilegraph::CompiledGraph {
 #[test]
 fn a_dropped_resolve_says_what_it_saves_in_json_and_table() {
     let p = plan(TWO_RESOLVES);
-    let dropped: Vec<&Value> = p["restructure"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["kind"] == "resolve_dropped")
-        .collect();
+    let dropped = crate::common::restructured(&p, "resolve_dropped");
     assert_eq!(dropped.len(), 1);
     // Both views' resolves: 64 × 32 × 4 bytes each.
     assert_eq!(dropped[0]["saved_bytes"], 2 * 64 * 32 * 4);

@@ -201,14 +201,12 @@ fn a_plan_over_the_given_limits_is_exceeds_limit_naming_the_pass_the_limit_and_t
         ..Limits::default()
     };
     let e = compile_with(&padded, &limits).unwrap_err();
-    let message = e.to_string();
-    assert!(
-        message.contains("needs `max_color_attachment_bytes_per_sample` 40"),
-        "{message}"
-    );
-    assert!(
-        message.contains("in the order c1, c3, c0, c2 the slots take 34 B, which fits"),
-        "{message}"
+    crate::common::assert_says(
+        &e.to_string(),
+        &[
+            "needs `max_color_attachment_bytes_per_sample` 40",
+            "in the order c1, c3, c0, c2 the slots take 34 B, which fits",
+        ],
     );
 }
 

@@ -462,18 +462,12 @@ fn the_table_and_dot_show_what_moved_and_why_each_pass_runs() {
     assert!(table.contains("  tonemap                  import:out"));
     let dot = plan.to_dot();
     assert!(dot.contains(r"opaque\nmoved to join prepass"), "{dot}");
-    let fold = RenderGraph::from_json(FOLD)
-        .unwrap()
-        .compile(&CompileOptions::default())
-        .unwrap();
+    let fold = crate::common::compile(FOLD);
     assert!(
         fold.to_dot()
             .contains(r"keep_copy\nfolded into the resolve of draw")
     );
-    let bevy = RenderGraph::from_json(BEVY)
-        .unwrap()
-        .compile(&CompileOptions::default())
-        .unwrap();
+    let bevy = crate::common::compile(BEVY);
     assert!(
         bevy.to_dot()
             .contains(r"main_opaque_pass_3d\nresolve into main_texture_a dropped")
@@ -484,10 +478,7 @@ fn the_table_and_dot_show_what_moved_and_why_each_pass_runs() {
 fn the_table_says_where_gles_keeps_msaa_colour_on_tile() {
     // Bevy's merged opaque + transparent group resolves and discards its 4× colour into a
     // sampled texture: a GLES device with EXT_multisampled_render_to_texture keeps it on tile.
-    let bevy = RenderGraph::from_json(BEVY)
-        .unwrap()
-        .compile(&CompileOptions::default())
-        .unwrap();
+    let bevy = crate::common::compile(BEVY);
     let table = bevy.to_table();
     let gles: Vec<&str> = table.lines().filter(|l| l.contains("gles ")).collect();
     assert_eq!(gles.len(), 1, "{table}");

@@ -662,10 +662,7 @@ fn memory_counts_each_resource_alone_pooled_and_memoryless() {
     // every mip and layer × samples; the buffer its size; the import and the culled texture
     // nothing.
     let json = include_str!("graphs/memory_counts_each_resource_alone_pooled_and_memoryless.json");
-    let plan = RenderGraph::from_json(json)
-        .unwrap()
-        .compile(&CompileOptions::default())
-        .unwrap();
+    let plan = crate::common::compile(json);
     let pyramid = (64 * 64 + 32 * 32 + 16 * 16) * 4 * 2;
     let depth = 64 * 64 * 4;
     let m = plan.memory();
