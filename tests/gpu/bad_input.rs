@@ -12,14 +12,7 @@ const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 /// A graph whose one pass clears `desc` (kept alive by side effects).
 fn one_texture(desc: TextureDesc) -> RenderGraph<'static> {
-    let mut graph = RenderGraph::new();
-    let t = graph.create_texture("huge", desc);
-    graph
-        .add_render_pass("fill")
-        .color(t, Access::Clear)
-        .side_effects()
-        .execute(|_, _| Ok(()));
-    graph
+    crate::support::one_cleared_texture("huge", desc)
 }
 
 fn limit_error(executor: &mut Executor, graph: &mut RenderGraph<'_>) -> ExecuteError {

@@ -6,7 +6,7 @@ use tilegraph::helpers::{
     read_texture,
 };
 use tilegraph::wgpu;
-use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
+use tilegraph::{CompileOptions, TextureDesc};
 
 use crate::support;
 
@@ -170,14 +170,8 @@ fn unreadable_textures_and_buffers_are_typed_errors() {
 #[test]
 fn the_device_helper_requests_what_the_plan_needs_and_refuses_the_impossible() {
     let backend = Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
-    let mut graph = RenderGraph::new();
     let wide = TextureDesc::new(wgpu::TextureFormat::Rgba8Unorm, 4096, 16);
-    let t = graph.create_texture("wide", wide);
-    graph
-        .add_render_pass("fill")
-        .color(t, Access::Clear)
-        .side_effects()
-        .execute(|_, _| Ok(()));
+    let graph = crate::support::one_cleared_texture("wide", wide);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let opened = open_device(&DeviceOptions::new(backend).for_plan(&plan))
         .unwrap_or_else(|e| panic!("GPU test needs an adapter ({backend:?}): {e}"));

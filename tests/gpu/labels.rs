@@ -144,11 +144,7 @@ fn a_view_of_a_pooled_texture_is_labelled_with_its_resource() {
         device,
         "storage image",
         wgpu::ShaderStages::COMPUTE,
-        wgpu::BindingType::StorageTexture {
-            access: wgpu::StorageTextureAccess::WriteOnly,
-            format: FORMAT,
-            view_dimension: wgpu::TextureViewDimension::D2,
-        },
+        crate::support::storage_image(FORMAT),
     );
     let (out, out_view) = target(&gpu, "out");
     let mut graph = RenderGraph::new();

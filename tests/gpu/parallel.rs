@@ -102,11 +102,7 @@ impl Chain {
             device,
             "tint",
             wgpu::ShaderStages::COMPUTE,
-            wgpu::BindingType::StorageTexture {
-                access: wgpu::StorageTextureAccess::WriteOnly,
-                format: FORMAT,
-                view_dimension: wgpu::TextureViewDimension::D2,
-            },
+            crate::support::storage_image(FORMAT),
         );
         let pipeline_layout = |layout: &wgpu::BindGroupLayout| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

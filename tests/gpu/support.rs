@@ -272,3 +272,27 @@ pub fn output_imports(
     imports.texture(output, texture, view);
     imports
 }
+
+/// A graph whose one pass clears a texture `name` of `desc`, kept alive by its side effects.
+pub fn one_cleared_texture(
+    name: &str,
+    desc: tilegraph::TextureDesc,
+) -> tilegraph::RenderGraph<'static> {
+    let mut graph = tilegraph::RenderGraph::new();
+    let t = graph.create_texture(name, desc);
+    graph
+        .add_render_pass("fill")
+        .color(t, tilegraph::Access::Clear)
+        .side_effects()
+        .execute(|_, _| Ok(()));
+    graph
+}
+
+/// The binding type of a write-only 2D storage texture of `format`.
+pub fn storage_image(format: wgpu::TextureFormat) -> wgpu::BindingType {
+    wgpu::BindingType::StorageTexture {
+        access: wgpu::StorageTextureAccess::WriteOnly,
+        format,
+        view_dimension: wgpu::TextureViewDimension::D2,
+    }
+}
