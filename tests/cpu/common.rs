@@ -101,14 +101,13 @@ pub fn summary(plan: &Value) -> String {
             s(&g["break"])
         );
         if g["type"] == "render" {
+            // An attachment's line starts with its slot, resource, load and store.
+            let ops = |out: &mut String, slot: &str, a: &Value| {
+                let (resource, load, store) = (s(&a["resource"]), s(&a["load"]), s(&a["store"]));
+                let _ = write!(out, "  {slot} {resource} {load} {store}");
+            };
             for c in g["color"].as_array().expect("render groups list colour") {
-                let _ = write!(
-                    out,
-                    "  color {} {} {}",
-                    s(&c["resource"]),
-                    s(&c["load"]),
-                    s(&c["store"])
-                );
+                ops(&mut out, "color", c);
                 if !c["resolve"].is_null() {
                     let _ = write!(out, " resolve {}", s(&c["resolve"]));
                 }
@@ -116,13 +115,7 @@ pub fn summary(plan: &Value) -> String {
             }
             let d = &g["depth"];
             if !d.is_null() {
-                let _ = write!(
-                    out,
-                    "  depth {} {} {}",
-                    s(&d["resource"]),
-                    s(&d["load"]),
-                    s(&d["store"])
-                );
+                ops(&mut out, "depth", d);
                 if d["read_only"] == true {
                     out.push_str(" read_only");
                 }

@@ -98,6 +98,16 @@ fn differences(what: &str, listed: &BTreeSet<String>, found: &BTreeSet<String>) 
     missing.chain(stale).collect()
 }
 
+/// Every name in the first column of the layout's table headed `header`.
+fn first_column_names(header: &str) -> BTreeSet<String> {
+    let doc = layout_doc();
+    let tables = tables(layout_section(&doc));
+    table(&tables, header)
+        .iter()
+        .flat_map(|row| names(&row[0]))
+        .collect()
+}
+
 fn layout_doc() -> String {
     std::fs::read_to_string(root().join("CONTRIBUTING.md")).expect("read CONTRIBUTING.md")
 }
@@ -134,12 +144,7 @@ fn the_layer_table_lists_every_module_of_src_in_its_layer() {
 
 #[test]
 fn the_tool_table_lists_every_module_of_the_tool() {
-    let readme = layout_doc();
-    let tables = tables(layout_section(&readme));
-    let listed: BTreeSet<String> = table(&tables, "tool module")
-        .iter()
-        .flat_map(|row| names(&row[0]))
-        .collect();
+    let listed = first_column_names("tool module");
     let found = modules(&root().join("tool/src"), &["lib", "main"]);
     let problems = differences("the tool module", &listed, &found);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -147,12 +152,7 @@ fn the_tool_table_lists_every_module_of_the_tool() {
 
 #[test]
 fn the_folder_table_names_every_crate_and_tool_folder_and_nothing_gone() {
-    let readme = layout_doc();
-    let tables = tables(layout_section(&readme));
-    let listed: BTreeSet<String> = table(&tables, "folder")
-        .iter()
-        .flat_map(|row| names(&row[0]))
-        .collect();
+    let listed = first_column_names("folder");
     let mut problems: Vec<String> = listed
         .iter()
         .filter(|path| !root().join(path).exists())
