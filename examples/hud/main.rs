@@ -28,31 +28,3 @@ use tilegraph_examples::hud::Hud;
 fn main() -> ExitCode {
     app::main::<Hud>()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::PathBuf;
-    use tilegraph::ExecuteMode;
-
-    #[test]
-    fn flags_are_the_gallery_s_with_trace_and_live_overlay() {
-        let o = app::parse::<Hud>(app::args(
-            "--frames 5 --size 640x360 --output hud.png --trace trace.json --mode poison --timings",
-        ))
-        .unwrap();
-        assert_eq!(
-            (o.frames, o.size, o.mode),
-            (Some(5), (640, 360), ExecuteMode::Poison)
-        );
-        assert_eq!(o.output, PathBuf::from("hud.png"));
-        assert_eq!(o.extra.trace, Some(PathBuf::from("trace.json")));
-        assert!(o.timings && !o.extra.live_overlay);
-        let o = app::parse::<Hud>(app::args("--window --live-overlay")).unwrap();
-        assert!(o.window && o.extra.live_overlay && o.extra.trace.is_none());
-        assert_eq!(o.output, PathBuf::from("hud.png"));
-        for bad in ["--trace", "--live-overlay 3", "--bogus"] {
-            assert!(app::parse::<Hud>(app::args(bad)).is_err(), "{bad} accepted");
-        }
-    }
-}
