@@ -60,7 +60,7 @@ impl<'q> GroupTimestamps<'q> {
 /// What one recording of a render group's attachments holds: the whole group, or in Poison
 /// mode one of its passes.
 #[derive(Clone, Copy)]
-struct Recording<'g> {
+struct RenderRecording<'g> {
     group: &'g ExecGroup,
     ops: &'g RenderOps,
     /// The passes whose closures it calls.
@@ -177,7 +177,7 @@ impl<'r> Recorder<'r, '_> {
             recorded: 0,
         };
         if group.split.is_empty() {
-            let whole = Recording {
+            let whole = RenderRecording {
                 group,
                 ops: &group.ops,
                 passes: &group.passes,
@@ -189,7 +189,7 @@ impl<'r> Recorder<'r, '_> {
         }
         let frame = self.frame;
         for (k, split) in group.split.iter().enumerate() {
-            let one = Recording {
+            let one = RenderRecording {
                 group,
                 ops: &split.ops,
                 passes: std::slice::from_ref(&split.pass),
@@ -206,11 +206,11 @@ impl<'r> Recorder<'r, '_> {
     /// as `recording` says.
     fn render_passes<'a>(
         &mut self,
-        recording: Recording<'_>,
+        recording: RenderRecording<'_>,
         timestamps: &mut GroupTimestamps<'_>,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
-        let Recording {
+        let RenderRecording {
             group,
             ops,
             passes,
@@ -274,12 +274,12 @@ impl<'r> Recorder<'r, '_> {
     /// Records the render pass of view `view` of a group recorded one render pass per view.
     fn view_pass<'a>(
         &mut self,
-        recording: &Recording<'_>,
+        recording: &RenderRecording<'_>,
         view: u32,
         timestamps: &mut GroupTimestamps<'_>,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
-        let Recording {
+        let RenderRecording {
             group, ops, label, ..
         } = *recording;
         let frame = self.frame;
