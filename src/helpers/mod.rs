@@ -593,7 +593,7 @@ impl RelativeSize for RenderGraph<'_> {
         of: TextureHandle,
         scale: Scale,
     ) -> TextureHandle {
-        let size = self.texture_desc(of).map(|d| scale.of(d.width, d.height));
+        let size = self.scaled_size(of, scale.num, scale.den);
         let (width, height) = size.unwrap_or_else(|| {
             if self.foreign_handle.is_none() {
                 self.foreign_handle = Some((

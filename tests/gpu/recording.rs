@@ -21,6 +21,21 @@ enum Way {
     DeprecatedRecord,
 }
 
+impl Way {
+    /// Whether the frame is recorded with the caller's timer.
+    fn timed(self) -> bool {
+        matches!(self, Way::FrameTimedExecute | Way::FrameTimedRecord)
+    }
+
+    /// Whether the frame is recorded into the caller's encoder.
+    fn into_encoder(self) -> bool {
+        matches!(
+            self,
+            Way::FrameRecord | Way::FrameTimedRecord | Way::DeprecatedRecord
+        )
+    }
+}
+
 /// Counts the groups it was asked to time; writes no timestamps.
 #[derive(Default)]
 struct CountingTimer(std::sync::atomic::AtomicUsize);
@@ -51,26 +66,30 @@ fn render(gpu: &Gpu, way: Way, mode: ExecuteMode) -> Vec<u8> {
             .expect("the deferred frame compiles");
         let imports = crate::support::output_imports(handles.output, &texture, &view);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let frame = executor.frame(&mut graph, &plan, &imports, mode);
+        let (graph, plan, imports) = (&mut graph, &plan, &imports);
         let result = match way {
-            Way::Execute => {
-                drop(frame);
-                executor
-                    .execute(&mut graph, &plan, &imports, mode)
-                    .map(Vec::from_iter)
-            }
-            Way::FrameExecute => frame.execute().map(Vec::from_iter),
-            Way::FrameTimedExecute => frame.timer(&timer).execute().map(Vec::from_iter),
-            Way::FrameRecord => frame.record(&mut encoder).map(|()| Vec::new()),
-            Way::FrameTimedRecord => frame
-                .timer(&timer)
-                .record(&mut encoder)
+            Way::Execute => executor
+                .execute(graph, plan, imports, mode)
+                .map(Vec::from_iter),
+            #[allow(deprecated)]
+            Way::DeprecatedRecord => executor
+                .record(graph, plan, imports, mode, &mut encoder)
                 .map(|()| Vec::new()),
-            Way::DeprecatedRecord => {
-                drop(frame);
-                #[allow(deprecated)]
-                let recorded = executor.record(&mut graph, &plan, &imports, mode, &mut encoder);
-                recorded.map(|()| Vec::new())
+            Way::FrameExecute
+            | Way::FrameTimedExecute
+            | Way::FrameRecord
+            | Way::FrameTimedRecord => {
+                let frame = executor.frame(graph, plan, imports, mode);
+                let frame = if way.timed() {
+                    frame.timer(&timer)
+                } else {
+                    frame
+                };
+                if way.into_encoder() {
+                    frame.record(&mut encoder).map(|()| Vec::new())
+                } else {
+                    frame.execute().map(Vec::from_iter)
+                }
             }
         };
         let commands =
@@ -79,11 +98,9 @@ fn render(gpu: &Gpu, way: Way, mode: ExecuteMode) -> Vec<u8> {
             .submit(commands.into_iter().chain([encoder.finish()]));
     }
     let timed = timer.0.into_inner();
-    match way {
-        Way::FrameTimedExecute | Way::FrameTimedRecord => {
-            assert!(timed > 0, "{way:?}: the timer saw no group")
-        }
-        _ => assert_eq!(timed, 0, "{way:?}"),
+    match way.timed() {
+        true => assert!(timed > 0, "{way:?}: the timer saw no group"),
+        false => assert_eq!(timed, 0, "{way:?}"),
     }
     let readback = headless::read_texture(&gpu.device, &gpu.queue, &texture).expect("readback");
     crate::support::assert_no_gpu_errors(gpu);

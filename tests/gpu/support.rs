@@ -208,23 +208,7 @@ pub fn copy_pass(
         })
 }
 
-/// A bind group layout of one entry, at binding 0.
-pub fn one_entry_layout(
-    device: &wgpu::Device,
-    label: &str,
-    visibility: wgpu::ShaderStages,
-    ty: wgpu::BindingType,
-) -> wgpu::BindGroupLayout {
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some(label),
-        entries: &[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility,
-            ty,
-            count: None,
-        }],
-    })
-}
+pub use tilegraph_examples::setup::one_entry_layout;
 
 /// The three ways the executor records a frame, which must agree.
 pub const MODES: [tilegraph::ExecuteMode; 3] = [

@@ -19,6 +19,6 @@ pub mod deferred;
 pub mod forward;
 pub mod hud;
 pub mod post;
-mod setup;
+pub mod setup;
 pub mod soak;
 pub mod stereo;

@@ -1,4 +1,4 @@
-//! Buffers the examples' frames create alike.
+//! Buffers and layouts the examples' frames (and the GPU tests) create alike.
 
 use tilegraph::wgpu;
 use wgpu::util::DeviceExt;
@@ -19,5 +19,23 @@ pub(crate) fn index_uniform(device: &wgpu::Device, label: &str, index: u32) -> w
         label: Some(label),
         contents: bytemuck::bytes_of(&[index, 0, 0, 0]),
         usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// A bind group layout of one entry, at binding 0.
+pub fn one_entry_layout(
+    device: &wgpu::Device,
+    label: &str,
+    visibility: wgpu::ShaderStages,
+    ty: wgpu::BindingType,
+) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility,
+            ty,
+            count: None,
+        }],
     })
 }

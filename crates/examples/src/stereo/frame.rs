@@ -16,7 +16,7 @@ use tilegraph::helpers::{
 use tilegraph::wgpu;
 use tilegraph::{Access, ClearValue, Import, RenderGraph, TextureDesc, TextureHandle};
 
-use crate::setup::uniform_buffer;
+use crate::setup::{one_entry_layout, uniform_buffer};
 
 pub const EYES: u32 = 2;
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -65,17 +65,7 @@ pub fn eye_size(size: (u32, u32)) -> (u32, u32) {
 impl StereoFrame {
     pub fn new(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
         // Both groups bind one resource at binding 0.
-        let single = |label, visibility, ty| {
-            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some(label),
-                entries: &[wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility,
-                    ty,
-                    count: None,
-                }],
-            })
-        };
+        let single = |label, visibility, ty| one_entry_layout(device, label, visibility, ty);
         let scene_layout = single(
             "stereo scene",
             wgpu::ShaderStages::VERTEX_FRAGMENT,
