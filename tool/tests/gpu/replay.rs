@@ -2,7 +2,8 @@
 //! planned mode, two frames at 64x32, recorded with `--trace-dir` on lavapipe and, `-gl`, on
 //! llvmpipe)
 //! replayed on both backends: the replanned replay byte-equal to the replay as recorded, the
-//! replay as recorded equal to the image the example itself wrote, and a deliberately wrong op
+//! replay as recorded equal to the image the example itself wrote (to a rounding: the image was
+//! written on another CPU), and a deliberately wrong op
 //! change caught as a difference naming frame and texture. Each run names its backend, so a
 //! missing adapter fails the test with the tool's message.
 
@@ -10,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use tilegraph::helpers::Backend;
+use tilegraph_tool::replay::ReplayOptions;
 
 fn traces() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces")
@@ -110,20 +113,38 @@ fn the_recorded_replay_shows_what_the_example_drew() {
             continue;
         }
         let (w, h, pixels) = tilegraph_tool::headless::read_png(&png).expect("the example's PNG");
-        let expected = format!("{:016x}", tilegraph_tool::headless::fnv1a64(&pixels));
-        let backend = backends[0];
-        let o = replay(&traces().join(name), backend, &[]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let j = json(&o);
-        assert!(j["replanned"].is_null());
-        let last = j["recorded"]["images"]
-            .as_array()
-            .and_then(|i| i.last())
-            .cloned()
+        let backend: Backend = backends[0].parse().expect("a backend's name");
+        let options = ReplayOptions::new(backend, true, false);
+        let outcome = tilegraph_tool::replay::replay(&traces().join(name), &options)
+            .unwrap_or_else(|e| panic!("replay {name} on {backend:?}: {e}"));
+        let last = outcome
+            .recorded
+            .and_then(|r| r.images.into_iter().last())
             .expect("an image");
-        assert_eq!(last["size"], serde_json::json!([w, h]), "{name}");
-        assert_eq!(last["hash"], expected.as_str(), "{name} on {backend}");
+        assert_eq!(last.size, (w, h), "{name}");
+        // The example's PNG was written on another machine's lavapipe or llvmpipe: their JIT
+        // compiles the shaders for the CPU it runs on, so the lit and filtered pixels may round
+        // differently; what the example drew must still be there, channel by channel.
+        let (most, differing) = channel_difference(&last.bytes, &pixels);
+        assert!(
+            most <= MOST_CHANNEL_DIFFERENCE,
+            "{name} on {backend:?}: {differing} channels differ from the example's image, by up to {most}"
+        );
     }
+}
+
+/// How far two CPUs' software rasterizers may round a channel apart (an Intel Xeon's lavapipe
+/// against the AMD EPYC's that wrote the images: 32 channels of the deferred frame by 1).
+const MOST_CHANNEL_DIFFERENCE: u8 = 2;
+
+/// The largest difference between two images' channels, and how many channels differ.
+fn channel_difference(a: &[u8], b: &[u8]) -> (u8, usize) {
+    assert_eq!(a.len(), b.len(), "the images' sizes");
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.abs_diff(*y))
+        .filter(|&d| d > 0)
+        .fold((0, 0), |(most, n), d| (most.max(d), n + 1))
 }
 
 #[test]
