@@ -72,11 +72,9 @@ impl PlanCache {
         });
         if let Some(i) = hit {
             self.hits += 1;
-            // Most recently used first.
-            let entry = self.entries.remove(i);
-            let plan = entry.2.clone();
-            self.entries.insert(0, entry);
-            return Ok(plan);
+            // Most recently used first (nothing moves when it already is).
+            self.entries[..=i].rotate_right(1);
+            return Ok(self.entries[0].2.clone());
         }
         self.misses += 1;
         let plan = Arc::new(self.compiler.compile(graph, options)?);

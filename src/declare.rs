@@ -2,8 +2,8 @@
 //! the closure that records it.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
 
 mod fingerprint;
 mod history;
@@ -113,6 +113,19 @@ impl Spare {
     }
 }
 
+/// The one empty resource table new graphs share until they declare (a graph made as a
+/// placeholder, as `std::mem::take` makes one, allocates nothing).
+fn empty_resources() -> Arc<Vec<ResourceDecl>> {
+    static EMPTY: OnceLock<Arc<Vec<ResourceDecl>>> = OnceLock::new();
+    EMPTY.get_or_init(Arc::default).clone()
+}
+
+/// The one empty pass table new graphs share until they declare.
+fn empty_passes() -> Arc<Passes> {
+    static EMPTY: OnceLock<Arc<Passes>> = OnceLock::new();
+    EMPTY.get_or_init(Arc::default).clone()
+}
+
 /// The [`name_hash`] of every resource and pass name, in declaration order.
 #[derive(Debug, Default)]
 pub(crate) struct NameHashes {
@@ -140,8 +153,8 @@ impl<'a> RenderGraph<'a> {
     pub fn new() -> Self {
         RenderGraph {
             id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
-            resources: Arc::new(Vec::new()),
-            passes: Arc::default(),
+            resources: empty_resources(),
+            passes: empty_passes(),
             callbacks: Vec::new(),
             foreign_handle: None,
             histories: Vec::new(),

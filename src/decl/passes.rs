@@ -452,6 +452,13 @@ impl<'p> PassRef<'p> {
             .flat_map(move |a| pass.list(a).iter().map(move |&e| (a, e)))
     }
 
+    /// Where each list ends in [`all_entries`](Self::all_entries), in [`ListAccess::ALL`] order.
+    #[inline]
+    pub(crate) fn list_ends(self) -> impl Iterator<Item = u32> + 'p {
+        let lists = &self.head.lists;
+        lists[1..].iter().map(move |&end| end - lists[0])
+    }
+
     /// Every list entry, list after list in [`ListAccess::ALL`] order.
     #[inline]
     pub(crate) fn all_entries(self) -> &'p [Entry] {

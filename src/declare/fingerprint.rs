@@ -2,9 +2,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use crate::decl::{
-    ColorAttachment, DepthAttachment, ListAccess, PassRef, ResourceDecl, ResourceKind,
-};
+use crate::decl::{ColorAttachment, DepthAttachment, PassRef, ResourceDecl, ResourceKind};
 use crate::hash::LaneHasher;
 use crate::resource::{BufferDesc, ClearValue, Subresource, SubresourceRange, TextureDesc};
 
@@ -71,27 +69,25 @@ impl Fingerprint {
             h.write_u64(sub(at));
             Self::add_clear(h, clear);
         }
-        // Each list with entries, named by its place in `ListAccess::ALL`, with its length.
-        for (place, access) in ListAccess::ALL.into_iter().enumerate() {
-            let list = pass.list(access);
-            if list.is_empty() {
-                continue;
+        // The lists' ends, two to a word, then every entry, list after list: one loop over the
+        // pass's entries rather than one per list.
+        let mut ends = pass.list_ends();
+        while let Some(a) = ends.next() {
+            h.write_u64(u64::from(a) | u64::from(ends.next().unwrap_or(0)) << 32);
+        }
+        for e in pass.all_entries() {
+            let SubresourceRange { mips, layers } = e.range;
+            h.write_u64(
+                e.resource.index() as u64
+                    | u64::from(mips.is_some()) << 32
+                    | u64::from(layers.is_some()) << 33
+                    | u64::from(e.binding_size.is_some()) << 34,
+            );
+            for (base, count) in mips.into_iter().chain(layers) {
+                h.write_u64(u64::from(base) | u64::from(count) << 32);
             }
-            h.write_u64(place as u64 | (list.len() as u64) << 8);
-            for e in list {
-                let SubresourceRange { mips, layers } = e.range;
-                h.write_u64(
-                    e.resource.index() as u64
-                        | u64::from(mips.is_some()) << 32
-                        | u64::from(layers.is_some()) << 33
-                        | u64::from(e.binding_size.is_some()) << 34,
-                );
-                for (base, count) in mips.into_iter().chain(layers) {
-                    h.write_u64(u64::from(base) | u64::from(count) << 32);
-                }
-                if let Some(size) = e.binding_size {
-                    h.write_u64(size);
-                }
+            if let Some(size) = e.binding_size {
+                h.write_u64(size);
             }
         }
     }

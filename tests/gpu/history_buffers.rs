@@ -1,6 +1,7 @@
 //! History buffers (`RenderGraph::history_buffer`): boids-shaped ping-pong, a compute pass that
 //! reads last frame's particles and writes this frame's, run for several frames in every mode;
-//! the pass is kept although nothing in the frame reads what it writes.
+//! the pass is kept although nothing in the frame reads what it writes; the same graph declared
+//! once and executed every frame.
 
 use std::sync::Mutex;
 
@@ -136,5 +137,48 @@ fn particles_ping_pong_through_a_history_buffer_for_several_frames() {
             "{mode:?}: `previous` holds a frame from the second on"
         );
         assert_eq!(executor.stats().buffer_bytes, 2 * BYTES, "{mode:?}");
+    }
+}
+
+#[test]
+fn a_graph_declared_once_is_executed_frame_after_frame() {
+    // A renderer whose frame keeps its shape declares and compiles it once and executes the
+    // same graph, plan and imports every frame: the history buffer still swaps each frame.
+    let gpu = crate::support::gpu();
+    let pipeline = pipeline(&gpu.device);
+    let out = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("out"),
+        size: BYTES,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    const FRAMES: u32 = 4;
+    for mode in crate::support::MODES {
+        let valid = Mutex::new(Vec::new());
+        let mut executor = Executor::new(&gpu.device, &gpu.queue);
+        let mut graph = declare(&pipeline, &valid, true);
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        let mut imports = Imports::new();
+        imports.buffer(graph.buffer_handle("out").expect("declared"), &out);
+        for frame in 1..=FRAMES {
+            executor
+                .execute_and_submit(&mut graph, &plan, &imports, mode)
+                .map(drop)
+                .unwrap_or_else(|e| panic!("{mode:?}, frame {frame}: {e}"));
+            crate::support::assert_no_gpu_errors(&gpu);
+            let bytes = read_buffer(&gpu.device, &gpu.queue, &out).expect("reads back");
+            for (i, v) in bytes.chunks_exact(4).enumerate() {
+                let v = u32::from_le_bytes(v.try_into().unwrap());
+                assert_eq!(
+                    v,
+                    frame * (i as u32 + 1),
+                    "{mode:?}, frame {frame}: particle {i}"
+                );
+            }
+        }
+        drop(graph);
+        let valid = valid.into_inner().unwrap();
+        let expect: Vec<bool> = (1..=FRAMES).map(|f| f > 1).collect();
+        assert_eq!(valid, expect, "{mode:?}");
     }
 }

@@ -6,15 +6,18 @@
 //! ```text
 //! TILEGRAPH_BACKEND=vulkan cargo bench -p tilegraph-bench --bench overhead \
 //!     [-- --rounds 7 --frames 30 --draws 2,16,128,1000,16384 --shapes boids,mrt,bunnymark]
+//!     [--variants wgpu,graph+cache,graph,retained]
 //! ```
 //!
-//! Three ways to make each frame's command buffers, timed on the CPU from nothing to the
+//! Four ways to make each frame's command buffers, timed on the CPU from nothing to the
 //! finished command buffers (submission and the GPU's work are not timed): `wgpu`, the
 //! hand-written encoder; `graph+cache`, the graph declared every frame (into the last frame's
 //! `reset` graph) with its plan from a `PlanCache`, then `Executor::execute`; `graph`, the same
-//! with a full compile every frame. The variants alternate within every round (each runs
-//! `--frames` frames, the first two not counted); a row gives the medians over rounds of each
-//! round's median, the graph's ratio to `wgpu` and the time it adds per frame.
+//! with a full compile every frame; `retained`, the graph, its plan and its imports made once
+//! and only `Executor::execute` every frame (a renderer whose frame keeps its shape). The
+//! variants alternate within every round (each runs `--frames` frames, the first two not
+//! counted); a row gives the medians over rounds of each round's median, the graph's ratios to
+//! `wgpu` and the time each adds per frame.
 
 use std::time::{Duration, Instant};
 
@@ -22,8 +25,8 @@ use clap::Parser;
 use tilegraph::helpers::{Binding, DeviceOptions, open_device};
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteMode, Executor, Import, Imports, PlanCache, RenderGraph,
-    TextureDesc, TextureHandle,
+    Access, CompileOptions, CompiledGraph, ExecuteMode, Executor, Import, Imports, PlanCache,
+    RenderGraph, TextureDesc, TextureHandle,
 };
 
 use tilegraph_bench::overhead::{FORMAT, SIZE, SLICE, Scene, Shape};
@@ -42,9 +45,13 @@ struct Args {
     /// Shapes, comma-separated: boids, mrt, bunnymark.
     #[arg(long, value_delimiter = ',', default_value = "boids,mrt,bunnymark")]
     shapes: Vec<Shape>,
-    /// Runs only the variants listed (comma-separated: wgpu, graph+cache, graph), e.g. to
-    /// profile one; the others' columns are then empty.
-    #[arg(long, value_delimiter = ',', default_value = "wgpu,graph+cache,graph")]
+    /// Runs only the variants listed (comma-separated: wgpu, graph+cache, graph, retained),
+    /// e.g. to profile one; the others' columns are then empty.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "wgpu,graph+cache,graph,retained"
+    )]
     variants: Vec<String>,
     /// cargo bench passes `--bench`.
     #[arg(long, hide = true)]
@@ -56,6 +63,7 @@ enum Variant {
     Wgpu,
     GraphCached,
     Graph,
+    Retained,
 }
 
 impl Variant {
@@ -64,11 +72,17 @@ impl Variant {
             Variant::Wgpu => "wgpu",
             Variant::GraphCached => "graph+cache",
             Variant::Graph => "graph",
+            Variant::Retained => "retained",
         }
     }
 }
 
-const VARIANTS: [Variant; 3] = [Variant::Wgpu, Variant::GraphCached, Variant::Graph];
+const VARIANTS: [Variant; 4] = [
+    Variant::Wgpu,
+    Variant::GraphCached,
+    Variant::Graph,
+    Variant::Retained,
+];
 const WARM_UP: usize = 2;
 
 /// What the graph variants keep from frame to frame, as a renderer would.
@@ -76,6 +90,16 @@ struct GraphState<'s> {
     graph: RenderGraph<'s>,
     cache: PlanCache,
     executor: Executor,
+    /// The `retained` variant's frame: declared and compiled on its first frame, then executed
+    /// as it is every frame.
+    retained: Option<Retained<'s>>,
+}
+
+/// A frame declared once: its graph, plan and imports.
+struct Retained<'s> {
+    graph: RenderGraph<'s>,
+    plan: CompiledGraph,
+    imports: Imports,
 }
 
 fn main() {
@@ -96,7 +120,7 @@ fn main() {
         args.rounds, args.frames
     );
     println!(
-        "{:<10} {:>6} {:>10} {:>12} {:>7} {:>10} {:>7} {:>10} {:>10}",
+        "{:<10} {:>6} {:>10} {:>12} {:>7} {:>10} {:>7} {:>10} {:>7} {:>10} {:>10} {:>10}",
         "shape",
         "draws",
         "wgpu",
@@ -104,8 +128,11 @@ fn main() {
         "ratio",
         "graph",
         "ratio",
+        "retained",
+        "ratio",
         "+cache µs",
-        "+graph µs"
+        "+graph µs",
+        "+retain µs"
     );
     for &shape in &args.shapes {
         for &draws in &args.draws {
@@ -115,14 +142,15 @@ fn main() {
     }
 }
 
-/// The medians of the three variants, in `VARIANTS` order, in seconds.
-fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 3] {
+/// The medians of the variants, in `VARIANTS` order, in seconds.
+fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 4] {
     let mut state = GraphState {
         graph: RenderGraph::new(),
         cache: PlanCache::default(),
         executor: Executor::new(&scene.device, &scene.queue),
+        retained: None,
     };
-    let mut medians: [Vec<f64>; 3] = Default::default();
+    let mut medians: [Vec<f64>; 4] = Default::default();
     let mut frame_index = 0u64;
     for round in 0..args.rounds {
         for k in 0..VARIANTS.len() {
@@ -138,6 +166,7 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 3] {
                     Variant::Wgpu => by_hand(scene, shape, draws, frame_index),
                     Variant::GraphCached => through_graph(scene, shape, draws, &mut state, true),
                     Variant::Graph => through_graph(scene, shape, draws, &mut state, false),
+                    Variant::Retained => retained(scene, shape, draws, &mut state),
                 };
                 scene.queue.submit(commands);
                 scene
@@ -159,10 +188,10 @@ fn median(values: &mut [f64]) -> f64 {
     values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-fn print_row(shape: Shape, draws: u32, [wgpu, cached, graph]: [f64; 3]) {
+fn print_row(shape: Shape, draws: u32, [wgpu, cached, graph, retained]: [f64; 4]) {
     let us = |s: f64| s * 1e6;
     println!(
-        "{:<10} {:>6} {:>10.1} {:>12.1} {:>7.3} {:>10.1} {:>7.3} {:>10.1} {:>10.1}",
+        "{:<10} {:>6} {:>10.1} {:>12.1} {:>7.3} {:>10.1} {:>7.3} {:>10.1} {:>7.3} {:>10.1} {:>10.1} {:>10.1}",
         shape.name(),
         draws,
         us(wgpu),
@@ -170,8 +199,11 @@ fn print_row(shape: Shape, draws: u32, [wgpu, cached, graph]: [f64; 3]) {
         cached / wgpu,
         us(graph),
         graph / wgpu,
+        us(retained),
+        retained / wgpu,
         us(cached - wgpu),
         us(graph - wgpu),
+        us(retained - wgpu),
     );
 }
 
@@ -261,6 +293,52 @@ fn through_graph<'s>(
     let time = start.elapsed();
     drop(imports);
     state.graph = graph;
+    scene.bind_groups.next_frame();
+    (time, commands)
+}
+
+/// The frame declared and compiled once, on the variant's first frame, as a renderer whose
+/// frame keeps its shape would; every frame then only records it.
+#[inline(never)]
+fn retained<'s>(
+    scene: &'s Scene,
+    shape: Shape,
+    draws: u32,
+    state: &mut GraphState<'s>,
+) -> (Duration, Vec<wgpu::CommandBuffer>) {
+    let frame = state.retained.get_or_insert_with(|| {
+        let mut graph = RenderGraph::new();
+        let output = graph.import_texture(
+            "output",
+            TextureDesc::new(FORMAT, SIZE, SIZE),
+            Import::OUTPUT,
+        );
+        declare(&mut graph, scene, shape, draws, output);
+        let mut imports = Imports::new();
+        imports.texture(output, &scene.output, &scene.output_view);
+        if shape == Shape::Bunnymark {
+            let objects = graph.buffer_handle("objects").expect("declared");
+            imports.buffer(objects, &scene.objects);
+        }
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        Retained {
+            graph,
+            plan,
+            imports,
+        }
+    });
+    let start = Instant::now();
+    let commands = state
+        .executor
+        .execute(
+            &mut frame.graph,
+            &frame.plan,
+            &frame.imports,
+            ExecuteMode::Planned,
+        )
+        .expect("records");
+    let commands: Vec<_> = commands.into_iter().collect();
+    let time = start.elapsed();
     scene.bind_groups.next_frame();
     (time, commands)
 }

@@ -2,7 +2,8 @@
 //! frame's `reset` graph, take the plan from a `PlanCache`, `Executor::execute` — against the
 //! same frame recorded by hand in wgpu, counted by a global allocator of this test binary's own.
 //! wgpu allocates while recording either way; what the graph adds must stay a handful of blocks
-//! whatever the number of draws. Needs an adapter (`TILEGRAPH_BACKEND`); fails without one.
+//! whatever the number of draws; a frame declared once and executed as it is adds one block, and
+//! the empty graph `std::mem::take` leaves behind none. Needs an adapter (`TILEGRAPH_BACKEND`); fails without one.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -141,3 +142,54 @@ fn a_warm_frame_through_the_graph_allocates_a_handful_more_than_by_hand() {
 
 /// The most blocks the graph's path may add to a frame.
 const ADDED_MOST: u64 = 4;
+
+#[test]
+fn a_frame_declared_once_allocates_no_more_than_by_hand_but_one_block() {
+    let backend = Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
+    let opened = open_device(&DeviceOptions::new(backend).with_adapter_limits())
+        .unwrap_or_else(|e| panic!("this test needs an adapter ({backend:?}): {e}"));
+    let scene = Scene::new(&opened.device, &opened.queue, 1);
+    let mut executor = Executor::new(&scene.device, &scene.queue);
+    let mut graph = RenderGraph::new();
+    let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
+    let output = graph.import_texture("output", desc, Import::OUTPUT);
+    scene.declare_mrt(&mut graph, 200, output);
+    let mut imports = Imports::new();
+    imports.texture(output, &scene.output, &scene.output_view);
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let mut frame = || {
+        let commands = executor
+            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+            .expect("records");
+        commands.into_iter().collect::<Vec<_>>()
+    };
+    for _ in 0..4 {
+        scene.queue.submit(frame());
+        scene.queue.submit([by_hand(&scene, 200)]);
+        scene.bind_groups.next_frame();
+    }
+    let (hand, commands) = blocks_during(|| by_hand(&scene, 200));
+    scene.queue.submit([commands]);
+    let (through, commands) = blocks_during(&mut frame);
+    scene.queue.submit(commands);
+    eprintln!("blocks by hand {hand}, through the graph declared once {through}");
+    assert!(
+        through <= hand + 1,
+        "{through} blocks through the graph, {hand} by hand"
+    );
+}
+
+#[test]
+fn a_placeholder_graph_allocates_nothing() {
+    // What `std::mem::take` leaves behind when a renderer moves its graph out to `reset` it.
+    drop(RenderGraph::new());
+    let mut graph = RenderGraph::new();
+    graph.import_texture(
+        "output",
+        TextureDesc::new(FORMAT, SIZE, SIZE),
+        Import::OUTPUT,
+    );
+    let (blocks, taken) = blocks_during(|| std::mem::take(&mut graph));
+    assert_eq!(blocks, 0, "a new, empty graph allocated");
+    drop(taken);
+}
