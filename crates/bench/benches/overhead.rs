@@ -262,18 +262,7 @@ fn through_graph<'s>(
 ) -> (Duration, Vec<wgpu::CommandBuffer>) {
     let start = Instant::now();
     let mut graph = std::mem::take(&mut state.graph).reset();
-    let output = graph.import_texture(
-        "output",
-        TextureDesc::new(FORMAT, SIZE, SIZE),
-        Import::OUTPUT,
-    );
-    declare(&mut graph, scene, shape, draws, output);
-    let mut imports = Imports::new();
-    imports.texture(output, &scene.output, &scene.output_view);
-    if shape == Shape::Bunnymark {
-        let objects = graph.buffer_handle("objects").expect("declared");
-        imports.buffer(objects, &scene.objects);
-    }
+    let imports = declare_frame(&mut graph, scene, shape, draws);
     let options = CompileOptions::default();
     let commands = if cached {
         let plan = state
@@ -308,18 +297,7 @@ fn retained<'s>(
 ) -> (Duration, Vec<wgpu::CommandBuffer>) {
     let frame = state.retained.get_or_insert_with(|| {
         let mut graph = RenderGraph::new();
-        let output = graph.import_texture(
-            "output",
-            TextureDesc::new(FORMAT, SIZE, SIZE),
-            Import::OUTPUT,
-        );
-        declare(&mut graph, scene, shape, draws, output);
-        let mut imports = Imports::new();
-        imports.texture(output, &scene.output, &scene.output_view);
-        if shape == Shape::Bunnymark {
-            let objects = graph.buffer_handle("objects").expect("declared");
-            imports.buffer(objects, &scene.objects);
-        }
+        let imports = declare_frame(&mut graph, scene, shape, draws);
         let plan = graph.compile(&CompileOptions::default()).expect("compiles");
         Retained {
             graph,
@@ -341,6 +319,28 @@ fn retained<'s>(
     let time = start.elapsed();
     scene.bind_groups.next_frame();
     (time, commands)
+}
+
+/// The output, the shape's passes and the imports of both.
+fn declare_frame<'s>(
+    graph: &mut RenderGraph<'s>,
+    scene: &'s Scene,
+    shape: Shape,
+    draws: u32,
+) -> Imports {
+    let output = graph.import_texture(
+        "output",
+        TextureDesc::new(FORMAT, SIZE, SIZE),
+        Import::OUTPUT,
+    );
+    declare(graph, scene, shape, draws, output);
+    let mut imports = Imports::new();
+    imports.texture(output, &scene.output, &scene.output_view);
+    if shape == Shape::Bunnymark {
+        let objects = graph.buffer_handle("objects").expect("declared");
+        imports.buffer(objects, &scene.objects);
+    }
+    imports
 }
 
 /// The shape's passes, their closures recording what `by_hand` records.
