@@ -113,17 +113,11 @@ impl Spare {
     }
 }
 
-/// The one empty resource table new graphs share until they declare (a graph made as a
-/// placeholder, as `std::mem::take` makes one, allocates nothing).
-fn empty_resources() -> Arc<Vec<ResourceDecl>> {
-    static EMPTY: OnceLock<Arc<Vec<ResourceDecl>>> = OnceLock::new();
-    EMPTY.get_or_init(Arc::default).clone()
-}
-
-/// The one empty pass table new graphs share until they declare.
-fn empty_passes() -> Arc<Passes> {
-    static EMPTY: OnceLock<Arc<Passes>> = OnceLock::new();
-    EMPTY.get_or_init(Arc::default).clone()
+/// The empty tables new graphs share until they declare (a graph made as a placeholder, as
+/// `std::mem::take` makes one, allocates nothing).
+fn empty_tables() -> (Arc<Vec<ResourceDecl>>, Arc<Passes>) {
+    static EMPTY: OnceLock<(Arc<Vec<ResourceDecl>>, Arc<Passes>)> = OnceLock::new();
+    EMPTY.get_or_init(Default::default).clone()
 }
 
 /// The [`name_hash`] of every resource and pass name, in declaration order.
@@ -151,10 +145,11 @@ impl std::fmt::Debug for RenderGraph<'_> {
 impl<'a> RenderGraph<'a> {
     /// An empty graph.
     pub fn new() -> Self {
+        let (resources, passes) = empty_tables();
         RenderGraph {
             id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
-            resources: empty_resources(),
-            passes: empty_passes(),
+            resources,
+            passes,
             callbacks: Vec::new(),
             foreign_handle: None,
             histories: Vec::new(),
