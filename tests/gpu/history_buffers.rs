@@ -90,16 +90,29 @@ fn declare<'a>(
     graph
 }
 
-#[test]
-fn particles_ping_pong_through_a_history_buffer_for_several_frames() {
-    let gpu = crate::support::gpu();
-    let pipeline = pipeline(&gpu.device);
-    let out = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+/// The buffer the particles are copied out to.
+fn out_buffer(device: &wgpu::Device) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("out"),
         size: BYTES,
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
-    });
+    })
+}
+
+/// Particle `i` has moved `frames` times by `i + 1`.
+fn assert_particles_moved(bytes: &[u8], frames: u32, what: &str) {
+    for (i, v) in bytes.chunks_exact(4).enumerate() {
+        let v = u32::from_le_bytes(v.try_into().unwrap());
+        assert_eq!(v, frames * (i as u32 + 1), "{what}: particle {i}");
+    }
+}
+
+#[test]
+fn particles_ping_pong_through_a_history_buffer_for_several_frames() {
+    let gpu = crate::support::gpu();
+    let pipeline = pipeline(&gpu.device);
+    let out = out_buffer(&gpu.device);
     const FRAMES: u32 = 5;
     for mode in crate::support::MODES {
         let valid = Mutex::new(Vec::new());
@@ -125,11 +138,9 @@ fn particles_ping_pong_through_a_history_buffer_for_several_frames() {
                 .unwrap_or_else(|e| panic!("{mode:?}, frame {frame}: {e}"));
             crate::support::assert_no_gpu_errors(&gpu);
         }
+        let what = format!("{mode:?}");
         let bytes = read_buffer(&gpu.device, &gpu.queue, &out).expect("reads back");
-        for (i, v) in bytes.chunks_exact(4).enumerate() {
-            let v = u32::from_le_bytes(v.try_into().unwrap());
-            assert_eq!(v, FRAMES * (i as u32 + 1), "{mode:?}: particle {i}");
-        }
+        assert_particles_moved(&bytes, FRAMES, &what);
         let valid = valid.into_inner().unwrap();
         let expect: Vec<bool> = (1..=FRAMES).map(|f| f > 1).collect();
         assert_eq!(
@@ -146,12 +157,7 @@ fn a_graph_declared_once_is_executed_frame_after_frame() {
     // same graph, plan and imports every frame: the history buffer still swaps each frame.
     let gpu = crate::support::gpu();
     let pipeline = pipeline(&gpu.device);
-    let out = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("out"),
-        size: BYTES,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
+    let out = out_buffer(&gpu.device);
     const FRAMES: u32 = 4;
     for mode in crate::support::MODES {
         let valid = Mutex::new(Vec::new());
@@ -166,15 +172,9 @@ fn a_graph_declared_once_is_executed_frame_after_frame() {
                 .map(drop)
                 .unwrap_or_else(|e| panic!("{mode:?}, frame {frame}: {e}"));
             crate::support::assert_no_gpu_errors(&gpu);
+            let what = format!("{mode:?}, frame {frame}");
             let bytes = read_buffer(&gpu.device, &gpu.queue, &out).expect("reads back");
-            for (i, v) in bytes.chunks_exact(4).enumerate() {
-                let v = u32::from_le_bytes(v.try_into().unwrap());
-                assert_eq!(
-                    v,
-                    frame * (i as u32 + 1),
-                    "{mode:?}, frame {frame}: particle {i}"
-                );
-            }
+            assert_particles_moved(&bytes, frame, &what);
         }
         drop(graph);
         let valid = valid.into_inner().unwrap();

@@ -104,12 +104,17 @@ fn through_graph<'s>(
     (graph, commands.into_iter().collect())
 }
 
-#[test]
-fn a_warm_frame_through_the_graph_allocates_a_handful_more_than_by_hand() {
+/// The overhead bench's scene on the adapter `TILEGRAPH_BACKEND` names; fails without one.
+fn scene() -> Scene {
     let backend = Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
     let opened = open_device(&DeviceOptions::new(backend).with_adapter_limits())
         .unwrap_or_else(|e| panic!("this test needs an adapter ({backend:?}): {e}"));
-    let scene = Scene::new(&opened.device, &opened.queue, 1);
+    Scene::new(&opened.device, &opened.queue, 1)
+}
+
+#[test]
+fn a_warm_frame_through_the_graph_allocates_a_handful_more_than_by_hand() {
+    let scene = scene();
     let mut executor = Executor::new(&scene.device, &scene.queue);
     let mut cache = PlanCache::default();
     let mut graph = RenderGraph::new();
@@ -145,10 +150,7 @@ const ADDED_MOST: u64 = 4;
 
 #[test]
 fn a_frame_declared_once_allocates_no_more_than_by_hand_but_one_block() {
-    let backend = Backend::from_env().unwrap_or_else(|e| panic!("{e}"));
-    let opened = open_device(&DeviceOptions::new(backend).with_adapter_limits())
-        .unwrap_or_else(|e| panic!("this test needs an adapter ({backend:?}): {e}"));
-    let scene = Scene::new(&opened.device, &opened.queue, 1);
+    let scene = scene();
     let mut executor = Executor::new(&scene.device, &scene.queue);
     let mut graph = RenderGraph::new();
     let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
