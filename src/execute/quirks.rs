@@ -138,16 +138,9 @@ impl Quirks {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> bool {
-        *self.later_layer_msaa_per_view.get_or_insert_with(|| {
-        let broken = !probe::multiview_msaa_resolves_past_layer_0(device, queue);
-        if broken {
-            log::info!(
-                "{}: multiview passes over layers of a multisampled array past layer 0 resolve nothing here; they are recorded one view at a time, over one texture per layer",
-                device.adapter_info().name
-            );
-        }
-        broken
-        })
+        *self
+            .later_layer_msaa_per_view
+            .get_or_insert_with(|| probe_later_layers(device, queue))
     }
 
     /// The GL binding probe's result, probed once and said once in the log.
@@ -156,18 +149,9 @@ impl Quirks {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> BindingDefects {
-        *self.binding_defects.get_or_insert_with(|| {
-        let defects = probe::binding_defects(device, queue);
-        if defects.textures || defects.uniforms {
-            log::warn!(
-                "{}: a draw reads every texture ({}) and uniform buffer ({}) from the first binding; passes that read two are refused",
-                device.adapter_info().name,
-                if defects.textures { "yes" } else { "no" },
-                if defects.uniforms { "yes" } else { "no" },
-            );
-        }
-        defects
-        })
+        *self
+            .binding_defects
+            .get_or_insert_with(|| probe_binding_defects(device, queue))
     }
 }
 
@@ -178,18 +162,9 @@ impl Quirks {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> ViewDefects {
-        *self.view_defects.get_or_insert_with(|| {
-        let defects = views::view_defects(device, queue);
-        let wrong: Vec<&str> = defects.kinds().map(ViewKind::describe).collect();
-        if !wrong.is_empty() {
-            log::warn!(
-                "{}: a shader reads another subresource through {}; passes that read such views are refused",
-                device.adapter_info().name,
-                wrong.join(", ")
-            );
-        }
-        defects
-        })
+        *self
+            .view_defects
+            .get_or_insert_with(|| probe_view_defects(device, queue))
     }
 }
 
@@ -242,6 +217,46 @@ fn gl_invalidates(version: &str) -> bool {
         Some(i) => number(&version[i + 4..]).is_none_or(|v| v >= (3, 0)),
         None => number(version).is_none_or(|v| v >= (4, 3)),
     }
+}
+
+/// Runs the later-layer resolve probe and says in the log what it found.
+fn probe_later_layers(device: &wgpu::Device, queue: &wgpu::Queue) -> bool {
+    let broken = !probe::multiview_msaa_resolves_past_layer_0(device, queue);
+    if broken {
+        log::info!(
+            "{}: multiview passes over layers of a multisampled array past layer 0 resolve nothing here; they are recorded one view at a time, over one texture per layer",
+            device.adapter_info().name
+        );
+    }
+    broken
+}
+
+/// Runs the GL binding probe and says in the log what it found.
+fn probe_binding_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> BindingDefects {
+    let defects = probe::binding_defects(device, queue);
+    if defects.textures || defects.uniforms {
+        log::warn!(
+            "{}: a draw reads every texture ({}) and uniform buffer ({}) from the first binding; passes that read two are refused",
+            device.adapter_info().name,
+            if defects.textures { "yes" } else { "no" },
+            if defects.uniforms { "yes" } else { "no" },
+        );
+    }
+    defects
+}
+
+/// Runs the view probe and says in the log what it found.
+fn probe_view_defects(device: &wgpu::Device, queue: &wgpu::Queue) -> ViewDefects {
+    let defects = views::view_defects(device, queue);
+    let wrong: Vec<&str> = defects.kinds().map(ViewKind::describe).collect();
+    if !wrong.is_empty() {
+        log::warn!(
+            "{}: a shader reads another subresource through {}; passes that read such views are refused",
+            device.adapter_info().name,
+            wrong.join(", ")
+        );
+    }
+    defects
 }
 
 #[cfg(test)]

@@ -1,6 +1,18 @@
 //! The examples' flags: each example's command line parsed as the example parses it, and bad
 //! flags refused.
 
+use tilegraph_examples::app::{self, Example};
+
+/// Each line of `bad` is refused with a message.
+fn assert_refused<E: Example>(bad: &[&str]) {
+    for bad in bad {
+        assert!(
+            app::parse::<E>(app::args(bad)).is_err_and(|e| !e.is_empty()),
+            "{bad} accepted"
+        );
+    }
+}
+
 mod deferred {
     use std::path::PathBuf;
     use tilegraph::ExecuteMode;
@@ -32,7 +44,7 @@ mod deferred {
         assert_eq!(o.trace_dir, Some(PathBuf::from("t")));
         let o = app::parse::<DeferredFrame>(app::args("--light-path storage")).unwrap();
         assert_eq!(o.extra.light_path, Some(LightPath::Storage));
-        for bad in [
+        super::assert_refused::<DeferredFrame>(&[
             "--size 0x10",
             "--size 12",
             "--frames 0",
@@ -46,12 +58,7 @@ mod deferred {
             "--trace-dir",
             "--resize-every 5",
             "--bogus",
-        ] {
-            assert!(
-                app::parse::<DeferredFrame>(app::args(bad)).is_err_and(|e| !e.is_empty()),
-                "{bad} accepted"
-            );
-        }
+        ]);
     }
 }
 
@@ -75,7 +82,7 @@ mod post {
         assert_eq!(o.output, std::path::PathBuf::from("post.png"));
         let o = app::parse::<PostFrame>(app::args("--window --resize-every 5")).unwrap();
         assert_eq!(o.resize_every, Some(5));
-        for bad in [
+        super::assert_refused::<PostFrame>(&[
             "--resize-every 5",
             "--window --resize-every 0",
             "--size 0x10",
@@ -86,12 +93,7 @@ mod post {
             "--backend metal",
             "--headless --window",
             "--scene a.glb",
-        ] {
-            assert!(
-                app::parse::<PostFrame>(app::args(bad)).is_err_and(|e| !e.is_empty()),
-                "{bad} accepted"
-            );
-        }
+        ]);
     }
 }
 
