@@ -7,11 +7,17 @@ use crate::plan::CompiledGraph;
 
 impl Executor {
     /// Records the frame under error scopes (the recording threads' own included) and turns
-    /// what they caught into [`ExecuteError`]s, a validation error naming its pass.
+    /// what they caught into [`ExecuteError`]s, a validation error naming its pass; without
+    /// them where [`ExecutorOptions::error_scopes`](super::ExecutorOptions::error_scopes) is off.
     pub(super) fn record_scoped(
         &mut self,
         mut args: FrameArgs<'_, '_>,
     ) -> Result<FrameCommands, ExecuteError> {
+        if !self.options.error_scopes {
+            let recorded = self.record_frame(args);
+            self.check_device()?;
+            return recorded.map(|r| FrameCommands(r.commands));
+        }
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let recorded = self.record_frame(args.reborrow());

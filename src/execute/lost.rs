@@ -1,12 +1,18 @@
 //! A lost device: wgpu reports it once per device, through one callback, and every executor of
 //! the device fails its frames with [`ExecuteError::DeviceLost`] from then on.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use super::{ExecuteError, Executor};
 
 /// What wgpu said when it reported the device lost; shared by every executor of the device.
-pub(super) type LostState = Mutex<Option<(wgpu::DeviceLostReason, String)>>;
+#[derive(Default)]
+pub(super) struct LostState {
+    /// Set once `what` holds the report: what every frame reads, one load.
+    lost: AtomicBool,
+    what: Mutex<Option<(wgpu::DeviceLostReason, String)>>,
+}
 
 /// Per device, the loss state its executors share: wgpu keeps one lost callback per device, so
 /// the first executor of a device sets it and later ones join. The callback holds the state
@@ -25,11 +31,12 @@ pub(super) fn lost_state_of(device: &wgpu::Device) -> Arc<LostState> {
     {
         return state;
     }
-    let state = Arc::new(Mutex::new(None));
+    let state = Arc::new(LostState::default());
     let weak = Arc::downgrade(&state);
     device.set_device_lost_callback(move |reason, message| {
         if let Some(state) = weak.upgrade() {
-            *state.lock().unwrap_or_else(|e| e.into_inner()) = Some((reason, message));
+            *state.what.lock().unwrap_or_else(|e| e.into_inner()) = Some((reason, message));
+            state.lost.store(true, Ordering::Release);
         }
     });
     states.push((device.clone(), Arc::downgrade(&state)));
@@ -50,7 +57,10 @@ impl Drop for Executor {
 impl Executor {
     /// [`ExecuteError::DeviceLost`] once wgpu has reported the device lost.
     pub(super) fn check_device(&self) -> Result<(), ExecuteError> {
-        match &*self.lost.lock().unwrap_or_else(|e| e.into_inner()) {
+        if !self.lost.lost.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        match &*self.lost.what.lock().unwrap_or_else(|e| e.into_inner()) {
             Some((reason, message)) => Err(ExecuteError::DeviceLost {
                 reason: *reason,
                 message: message.clone(),

@@ -160,8 +160,10 @@ fn record_chunk(
     mut callbacks: ChunkCallbacks<'_, '_>,
 ) -> ChunkResult {
     let device = frame.tables.device;
-    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let scopes = frame.error_scopes.then(|| {
+        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        (oom, device.push_error_scope(wgpu::ErrorFilter::Validation))
+    });
     let mut encoder =
         device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
     let mut recorder = Recorder {
@@ -170,9 +172,12 @@ fn record_chunk(
     };
     let recorded = range.try_for_each(|i| recorder.group(i, &groups[i], &mut callbacks));
     let commands = recorded.map(|()| encoder.finish());
-    let errors = WorkerErrors {
-        validation: ready_or_block(validation.pop()),
-        oom: ready_or_block(oom.pop()),
+    let errors = match scopes {
+        Some((oom, validation)) => WorkerErrors {
+            validation: ready_or_block(validation.pop()),
+            oom: ready_or_block(oom.pop()),
+        },
+        None => WorkerErrors::default(),
     };
     ChunkResult { commands, errors }
 }

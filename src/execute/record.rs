@@ -182,6 +182,7 @@ impl Executor {
                 .and_then(|t| t.frame_queries()),
             timer,
             debug_groups: self.options.debug_groups,
+            error_scopes: self.options.error_scopes,
         }
     }
 

@@ -26,6 +26,9 @@ pub(super) struct Frame<'f> {
     /// executor's own timestamps are off when there is one.
     pub timer: Option<&'f dyn DynTimer>,
     pub debug_groups: bool,
+    /// Whether recording threads record under error scopes of their own
+    /// ([`ExecutorOptions::error_scopes`](super::ExecutorOptions::error_scopes)).
+    pub error_scopes: bool,
 }
 
 /// Which of a render group's wgpu render passes write its start and end timestamps: the first

@@ -172,17 +172,12 @@ fn a_missing_import_is_a_typed_error() {
     );
 }
 
-#[test]
-fn a_wgpu_validation_error_is_reported_not_raised() {
-    let gpu = crate::support::gpu();
-    let out = target(&gpu, 8, 8);
-    let mut executor = Executor::new(&gpu.device, &gpu.queue);
-    let mut graph = RenderGraph::new();
+/// A valid group, then a pass whose draw has no pipeline (invalid), into `output`.
+fn broken_frame(graph: &mut RenderGraph<'_>) -> tilegraph::TextureHandle {
     let output = graph.import_texture("output", TextureDesc::new(FORMAT, 8, 8), Import::OUTPUT);
     // A valid group first, so the error has to be traced to the right one.
     let scratch = graph.create_texture("scratch", TextureDesc::new(FORMAT, 8, 8));
-    crate::support::clear_pass(&mut graph, "fine", scratch);
-    // A draw with no pipeline set is invalid.
+    crate::support::clear_pass(graph, "fine", scratch);
     graph
         .add_render_pass("broken")
         .sample(scratch)
@@ -191,6 +186,16 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
             pass.draw(0..3, 0..1);
             Ok(())
         });
+    output
+}
+
+#[test]
+fn a_wgpu_validation_error_is_reported_not_raised() {
+    let gpu = crate::support::gpu();
+    let out = target(&gpu, 8, 8);
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut graph = RenderGraph::new();
+    let output = broken_frame(&mut graph);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let imports = crate::support::output_imports(output, &out.texture, &out.view);
     let err = executor
@@ -206,6 +211,35 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
         Some("broken"),
         "the failing pass is named: {err}"
     );
+    crate::support::assert_no_gpu_errors(&gpu);
+}
+
+/// With `error_scopes` off the same error reaches the device's uncaptured-error handler, as a
+/// hand-written frame's would, on one recording thread and on several.
+#[test]
+fn without_error_scopes_a_validation_error_reaches_the_device_handler() {
+    let gpu = crate::support::gpu();
+    let out = target(&gpu, 8, 8);
+    for threads in [1, 2] {
+        let options = ExecutorOptions::default()
+            .with_error_scopes(false)
+            .with_recording_threads(threads);
+        let mut executor = gpu.executor(options);
+        let mut graph = RenderGraph::new();
+        let output = broken_frame(&mut graph);
+        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+        let imports = crate::support::output_imports(output, &out.texture, &out.view);
+        let commands = executor
+            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+            .expect("no scope to catch the error");
+        drop(commands);
+        let uncaptured = gpu.take_uncaptured_errors();
+        assert_eq!(uncaptured.len(), 1, "{threads} threads: {uncaptured:#?}");
+        assert!(
+            uncaptured[0].contains("broken"),
+            "wgpu's message names the pass's render pass: {uncaptured:#?}"
+        );
+    }
     crate::support::assert_no_gpu_errors(&gpu);
 }
 

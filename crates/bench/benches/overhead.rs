@@ -6,7 +6,7 @@
 //! ```text
 //! TILEGRAPH_BACKEND=vulkan cargo bench -p tilegraph-bench --bench overhead \
 //!     [-- --rounds 7 --frames 30 --draws 2,16,128,1000,16384 --shapes boids,mrt,bunnymark]
-//!     [--variants wgpu,graph+cache,graph,retained]
+//!     [--variants wgpu,graph+cache,graph,retained,unscoped]
 //! ```
 //!
 //! Four ways to make each frame's command buffers, timed on the CPU from nothing to the
@@ -14,10 +14,12 @@
 //! hand-written encoder; `graph+cache`, the graph declared every frame (into the last frame's
 //! `reset` graph) with its plan from a `PlanCache`, then `Executor::execute`; `graph`, the same
 //! with a full compile every frame; `retained`, the graph, its plan and its imports made once
-//! and only `Executor::execute` every frame (a renderer whose frame keeps its shape). The
-//! variants alternate within every round (each runs `--frames` frames, the first two not
-//! counted); a row gives the medians over rounds of each round's median, the graph's ratios to
-//! `wgpu` and the time each adds per frame.
+//! and only `Executor::execute` every frame (a renderer whose frame keeps its shape);
+//! `unscoped`, the same with `ExecutorOptions::error_scopes` off (wgpu's errors go to the
+//! device's handler, as the hand-written frame's do). The variants alternate within every
+//! round (each runs `--frames` frames, the first two not counted). A row gives each variant's
+//! median over rounds of its round medians, its ratio to `wgpu`, and what it adds to a frame:
+//! the median over rounds of its round median less `wgpu`'s of the same round.
 
 use std::time::{Duration, Instant};
 
@@ -25,8 +27,8 @@ use clap::Parser;
 use tilegraph::helpers::{Binding, DeviceOptions, open_device};
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, CompiledGraph, ExecuteMode, Executor, Import, Imports, PlanCache,
-    RenderGraph, TextureDesc, TextureHandle,
+    Access, CompileOptions, CompiledGraph, ExecuteMode, Executor, ExecutorOptions, Import, Imports,
+    PlanCache, RenderGraph, TextureDesc, TextureHandle,
 };
 
 use tilegraph_bench::overhead::{FORMAT, SIZE, SLICE, Scene, Shape};
@@ -45,12 +47,12 @@ struct Args {
     /// Shapes, comma-separated: boids, mrt, bunnymark.
     #[arg(long, value_delimiter = ',', default_value = "boids,mrt,bunnymark")]
     shapes: Vec<Shape>,
-    /// Runs only the variants listed (comma-separated: wgpu, graph+cache, graph, retained),
-    /// e.g. to profile one; the others' columns are then empty.
+    /// Runs only the variants listed (comma-separated: wgpu, graph+cache, graph, retained,
+    /// unscoped), e.g. to profile one; the others' columns are then `-`.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "wgpu,graph+cache,graph,retained"
+        default_value = "wgpu,graph+cache,graph,retained,unscoped"
     )]
     variants: Vec<String>,
     /// cargo bench passes `--bench`.
@@ -64,6 +66,7 @@ enum Variant {
     GraphCached,
     Graph,
     Retained,
+    Unscoped,
 }
 
 impl Variant {
@@ -73,15 +76,17 @@ impl Variant {
             Variant::GraphCached => "graph+cache",
             Variant::Graph => "graph",
             Variant::Retained => "retained",
+            Variant::Unscoped => "unscoped",
         }
     }
 }
 
-const VARIANTS: [Variant; 4] = [
+const VARIANTS: [Variant; 5] = [
     Variant::Wgpu,
     Variant::GraphCached,
     Variant::Graph,
     Variant::Retained,
+    Variant::Unscoped,
 ];
 const WARM_UP: usize = 2;
 
@@ -93,6 +98,8 @@ struct GraphState<'s> {
     /// The `retained` variant's frame: declared and compiled on its first frame, then executed
     /// as it is every frame.
     retained: Option<Retained<'s>>,
+    /// The `unscoped` variant's executor (error scopes off) and frame.
+    unscoped: (Executor, Option<Retained<'s>>),
 }
 
 /// A frame declared once: its graph, plan and imports.
@@ -116,24 +123,14 @@ fn main() {
     let scene = Scene::new(&opened.device, &opened.queue, max_draws);
     println!("adapter: {}", opened.adapter.get_info().name);
     println!(
-        "rounds {}, frames {} a variant a round; CPU time to the finished command buffers, µs a frame (median of round medians)",
+        "rounds {}, frames {} a variant a round; CPU time to the finished command buffers, µs a frame (median of round medians; +µs: median of the rounds' differences to wgpu)",
         args.rounds, args.frames
     );
-    println!(
-        "{:<10} {:>6} {:>10} {:>12} {:>7} {:>10} {:>7} {:>10} {:>7} {:>10} {:>10} {:>10}",
-        "shape",
-        "draws",
-        "wgpu",
-        "graph+cache",
-        "ratio",
-        "graph",
-        "ratio",
-        "retained",
-        "ratio",
-        "+cache µs",
-        "+graph µs",
-        "+retain µs"
-    );
+    let mut header = format!("{:<10} {:>6} {:>8}", "shape", "draws", "wgpu");
+    for v in &VARIANTS[1..] {
+        header += &format!(" {:>11} {:>6} {:>6}", v.name(), "ratio", "+µs");
+    }
+    println!("{header}");
     for &shape in &args.shapes {
         for &draws in &args.draws {
             let row = measure(&scene, shape, draws, &args);
@@ -142,21 +139,31 @@ fn main() {
     }
 }
 
-/// The medians of the variants, in `VARIANTS` order, in seconds.
-fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 4] {
+/// Each variant's round medians, in `VARIANTS` order, in seconds (NaN for a variant that did not
+/// run).
+fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 5] {
     let mut state = GraphState {
         graph: RenderGraph::new(),
         cache: PlanCache::default(),
         executor: Executor::new(&scene.device, &scene.queue),
         retained: None,
+        unscoped: (
+            Executor::with_options(
+                &scene.device,
+                &scene.queue,
+                ExecutorOptions::default().with_error_scopes(false),
+            ),
+            None,
+        ),
     };
-    let mut medians: [Vec<f64>; 4] = Default::default();
+    let mut medians: [Vec<f64>; 5] = Default::default();
     let mut frame_index = 0u64;
     for round in 0..args.rounds {
         for k in 0..VARIANTS.len() {
             // A different variant first each round.
             let v = (k + round) % VARIANTS.len();
             if !args.variants.iter().any(|name| name == VARIANTS[v].name()) {
+                medians[v].push(f64::NAN);
                 continue;
             }
             let mut times = Vec::with_capacity(args.frames);
@@ -166,7 +173,14 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 4] {
                     Variant::Wgpu => by_hand(scene, shape, draws, frame_index),
                     Variant::GraphCached => through_graph(scene, shape, draws, &mut state, true),
                     Variant::Graph => through_graph(scene, shape, draws, &mut state, false),
-                    Variant::Retained => retained(scene, shape, draws, &mut state),
+                    Variant::Retained => {
+                        let frame = &mut state.retained;
+                        retained(scene, shape, draws, &mut state.executor, frame)
+                    }
+                    Variant::Unscoped => {
+                        let (executor, frame) = &mut state.unscoped;
+                        retained(scene, shape, draws, executor, frame)
+                    }
                 };
                 scene.queue.submit(commands);
                 scene
@@ -179,7 +193,7 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [f64; 4] {
             medians[v].push(median(&mut times[warm..]));
         }
     }
-    medians.map(|mut m| median(&mut m))
+    medians
 }
 
 /// The middle value; NaN for a variant that did not run.
@@ -188,23 +202,30 @@ fn median(values: &mut [f64]) -> f64 {
     values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-fn print_row(shape: Shape, draws: u32, [wgpu, cached, graph, retained]: [f64; 4]) {
-    let us = |s: f64| s * 1e6;
-    println!(
-        "{:<10} {:>6} {:>10.1} {:>12.1} {:>7.3} {:>10.1} {:>7.3} {:>10.1} {:>7.3} {:>10.1} {:>10.1} {:>10.1}",
+fn print_row(shape: Shape, draws: u32, rounds: [Vec<f64>; 5]) {
+    let shown = |x: f64, precision: usize| match x.is_nan() {
+        true => "-".to_owned(),
+        false => format!("{x:.precision$}"),
+    };
+    let wgpu = median(&mut rounds[0].clone());
+    let mut row = format!(
+        "{:<10} {:>6} {:>8}",
         shape.name(),
         draws,
-        us(wgpu),
-        us(cached),
-        cached / wgpu,
-        us(graph),
-        graph / wgpu,
-        us(retained),
-        retained / wgpu,
-        us(cached - wgpu),
-        us(graph - wgpu),
-        us(retained - wgpu),
+        shown(wgpu * 1e6, 1)
     );
+    for variant in &rounds[1..] {
+        let time = median(&mut variant.clone());
+        let mut added: Vec<f64> = variant.iter().zip(&rounds[0]).map(|(v, w)| v - w).collect();
+        let added = median(&mut added);
+        row += &format!(
+            " {:>11} {:>6} {:>6}",
+            shown(time * 1e6, 1),
+            shown(time / wgpu, 3),
+            shown(added * 1e6, 1)
+        );
+    }
+    println!("{row}");
 }
 
 /// The frame recorded by hand; `frame` picks the ping-pong buffers by parity. Never inlined, so
@@ -293,9 +314,10 @@ fn retained<'s>(
     scene: &'s Scene,
     shape: Shape,
     draws: u32,
-    state: &mut GraphState<'s>,
+    executor: &mut Executor,
+    frame: &mut Option<Retained<'s>>,
 ) -> (Duration, Vec<wgpu::CommandBuffer>) {
-    let frame = state.retained.get_or_insert_with(|| {
+    let frame = frame.get_or_insert_with(|| {
         let mut graph = RenderGraph::new();
         let imports = declare_frame(&mut graph, scene, shape, draws);
         let plan = graph.compile(&CompileOptions::default()).expect("compiles");
@@ -306,8 +328,7 @@ fn retained<'s>(
         }
     });
     let start = Instant::now();
-    let commands = state
-        .executor
+    let commands = executor
         .execute(
             &mut frame.graph,
             &frame.plan,
