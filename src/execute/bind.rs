@@ -24,22 +24,18 @@ impl Executor {
     ) -> Result<(), ExecuteError> {
         let (graph, plan, imports) = (&*args.graph, args.plan, args.imports);
         self.bind_physical(plan, index, args.mode);
-        let histories = self.bind_histories(graph, plan);
-        let buffer_histories = self.bind_buffer_histories(graph, plan);
+        self.history_slots.clear();
+        self.bind_histories(graph, plan);
+        self.bind_buffer_histories(graph, plan);
         self.slots.clear();
         let bound = &self.prepared[index].bound;
         for (r, resource) in plan.resources().iter().enumerate() {
             let id = ResourceId::new(r);
             let decl = plan.resource_decl(id);
-            let history = histories.iter().find(|h| h.0 == id);
-            let buffer_history = buffer_histories.iter().find(|h| h.0 == id);
+            let history = self.history_slots.iter().find(|h| h.0 == id);
             let slot = match (resource.physical, decl.kind) {
                 _ if resource.culled => Slot::Unbound,
-                _ if buffer_history.is_some() => buffer_history.expect("matched").1,
-                _ if history.is_some() => {
-                    let &(_, pair, current) = history.expect("matched");
-                    Slot::History(pair, current)
-                }
+                _ if history.is_some() => history.expect("matched").1,
                 (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(bound[p.index()]),
                 (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(bound[p.index()]),
                 (None, _) => bind_import(imports, id, decl, resource.usage)?,
@@ -149,14 +145,10 @@ impl Executor {
         }
     }
 
-    /// Finds or makes the two textures of every history the graph declares; returns
-    /// (resource, history index, is `current`) for both halves of each.
-    fn bind_histories(
-        &mut self,
-        graph: &RenderGraph<'_>,
-        plan: &CompiledGraph,
-    ) -> Vec<(ResourceId, u32, bool)> {
-        let mut out = Vec::with_capacity(graph.histories.len() * 2);
+    /// Finds or makes the two textures of every history the graph declares; adds the slots of
+    /// both halves of each to `history_slots`.
+    fn bind_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
+        let first = self.history_slots.len();
         for &(previous, current) in &graph.histories {
             let decl = plan.resource_decl(previous);
             let ResourceKind::Texture(desc) = decl.kind else {
@@ -189,8 +181,9 @@ impl Executor {
                 }
             };
             self.histories[index].last_frame = self.frame;
-            out.push((previous, index as u32, false));
-            out.push((current, index as u32, true));
+            let out = &mut self.history_slots;
+            out.push((previous, Slot::History(index as u32, false)));
+            out.push((current, Slot::History(index as u32, true)));
         }
         // Histories no frame declared for a while are released.
         let (frame, keep) = (self.frame, self.options.keep_frames);
@@ -199,33 +192,35 @@ impl Executor {
             .iter()
             .any(|h| frame.saturating_sub(h.last_frame) > keep)
         {
-            let keys: Vec<_> = out
+            let ours = &mut self.history_slots[first..];
+            let keys: Vec<_> = ours
                 .iter()
-                .map(|&(_, i, _)| self.histories[i as usize].key.clone())
+                .map(|&(_, slot)| match slot {
+                    Slot::History(i, _) => self.histories[i as usize].key.clone(),
+                    _ => unreachable!("texture histories only"),
+                })
                 .collect();
             self.histories
                 .retain(|h| frame.saturating_sub(h.last_frame) <= keep);
             // Indices moved: look them up again by key.
-            for (entry, key) in out.iter_mut().zip(keys) {
-                entry.1 = self
-                    .histories
-                    .iter()
-                    .position(|h| h.key == key)
-                    .expect("this frame's histories are kept") as u32;
+            for ((_, slot), key) in ours.iter_mut().zip(keys) {
+                if let Slot::History(i, _) = slot {
+                    *i = self
+                        .histories
+                        .iter()
+                        .position(|h| h.key == key)
+                        .expect("this frame's histories are kept") as u32;
+                }
             }
         }
-        out
     }
 }
 
 impl Executor {
-    /// Finds or makes the two buffers of every history buffer the graph declares; returns the
-    /// slot of both halves of each. Buffers no frame declared for a while are released.
-    fn bind_buffer_histories(
-        &mut self,
-        graph: &RenderGraph<'_>,
-        plan: &CompiledGraph,
-    ) -> Vec<(ResourceId, Slot)> {
+    /// Finds or makes the two buffers of every history buffer the graph declares; adds the
+    /// slots of both halves of each to `history_slots`. Buffers no frame declared for a while
+    /// are released.
+    fn bind_buffer_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
         let (frame, keep) = (self.frame, self.options.keep_frames);
         let declared = |key: &str| {
             graph
@@ -235,7 +230,6 @@ impl Executor {
         };
         self.buffer_histories
             .retain(|h| frame.saturating_sub(h.last_frame) <= keep || declared(&h.key));
-        let mut out = Vec::new();
         for &(previous, current) in &graph.histories {
             let decl = plan.resource_decl(previous);
             let ResourceKind::Buffer(desc) = decl.kind else {
@@ -270,10 +264,10 @@ impl Executor {
                 }
             };
             self.buffer_histories[index].last_frame = frame;
+            let out = &mut self.history_slots;
             out.push((previous, Slot::HistoryBuffer(index as u32, false)));
             out.push((current, Slot::HistoryBuffer(index as u32, true)));
         }
-        out
     }
 }
 

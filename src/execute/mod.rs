@@ -62,6 +62,7 @@ use std::sync::Arc;
 
 use crate::context::Views;
 use crate::declare::RenderGraph;
+use crate::ids::ResourceId;
 use crate::plan::CompiledGraph;
 
 use history::{BufferHistory, HistoryPair};
@@ -502,6 +503,8 @@ pub struct Executor {
     pool: Pool,
     prepared: Vec<Prepared>,
     slots: Vec<Slot>,
+    /// This frame's history halves and their slots, kept from frame to frame.
+    history_slots: Vec<(ResourceId, Slot)>,
     taken: Vec<bool>,
     histories: Vec<HistoryPair>,
     /// History buffers, as `histories` for textures.
@@ -538,6 +541,7 @@ impl Executor {
             pool: Pool::default(),
             prepared: Vec::new(),
             slots: Vec::new(),
+            history_slots: Vec::new(),
             taken: Vec::new(),
             histories: Vec::new(),
             buffer_histories: Vec::new(),
