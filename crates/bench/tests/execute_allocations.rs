@@ -2,7 +2,8 @@
 //! frame's `reset` graph, take the plan from a `PlanCache`, `Executor::execute` — against the
 //! same frame recorded by hand in wgpu, counted by a global allocator of this test binary's own.
 //! wgpu allocates while recording either way; what the graph adds must stay a handful of blocks
-//! whatever the number of draws; a frame declared once and executed as it is adds one block, and
+//! whatever the number of draws; a frame declared once and executed as it is adds one block (MRT-
+//! and boids-shaped, with a history buffer; two more for wgpu's error scopes), and
 //! the empty graph `std::mem::take` leaves behind none. Needs an adapter (`TILEGRAPH_BACKEND`); fails without one.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -11,7 +12,8 @@ use std::cell::Cell;
 use tilegraph::helpers::{Backend, DeviceOptions, open_device};
 use tilegraph::wgpu;
 use tilegraph::{
-    CompileOptions, ExecuteMode, Executor, Import, Imports, PlanCache, RenderGraph, TextureDesc,
+    Access, CompileOptions, ExecuteMode, Executor, ExecutorOptions, Import, Imports, PlanCache,
+    RenderGraph, TextureDesc,
 };
 use tilegraph_bench::overhead::{FORMAT, SIZE, Scene};
 
@@ -148,16 +150,69 @@ fn a_warm_frame_through_the_graph_allocates_a_handful_more_than_by_hand() {
 /// The most blocks the graph's path may add to a frame.
 const ADDED_MOST: u64 = 4;
 
-#[test]
-fn a_frame_declared_once_allocates_no_more_than_by_hand_but_one_block() {
-    let scene = scene();
-    let mut executor = Executor::new(&scene.device, &scene.queue);
-    let mut graph = RenderGraph::new();
+/// The boids-shaped frame by hand: the particle buffers picked by frame parity, simulated, then
+/// drawn `draws` times.
+fn boids_by_hand(scene: &Scene, draws: u32, frame: u64) -> wgpu::CommandBuffer {
+    let mut encoder = scene
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        });
+    let (group, to) = scene.particles_by_parity(frame);
+    scene.simulate(
+        &mut encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("simulate"),
+            timestamp_writes: None,
+        }),
+        group,
+    );
+    let mut pass = scene.begin(&mut encoder, &[&scene.output_view], "draw");
+    scene.draw_particles(&mut pass, to, draws);
+    drop(pass);
+    encoder.finish()
+}
+
+/// The boids-shaped frame through the graph: one history buffer instead of the parity.
+fn declare_boids<'s>(scene: &'s Scene, graph: &mut RenderGraph<'s>, draws: u32) -> Imports {
     let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
     let output = graph.import_texture("output", desc, Import::OUTPUT);
-    scene.declare_mrt(&mut graph, 200, output);
+    let particles = graph.history_buffer("particles", scene.particle_bytes());
+    graph
+        .add_compute_pass("simulate")
+        .storage_read_buffer(particles.previous)
+        .storage_write_buffer(particles.current)
+        .execute(move |pass, ctx| {
+            scene.simulate_in_graph(pass, ctx, [particles.previous, particles.current])
+        });
+    graph
+        .add_render_pass("draw")
+        .vertex(particles.current)
+        .color(output, Access::Clear)
+        .execute(move |pass, ctx| {
+            scene.draw_particles(pass, ctx.buffer(particles.current)?, draws);
+            Ok(())
+        });
     let mut imports = Imports::new();
     imports.texture(output, &scene.output, &scene.output_view);
+    imports
+}
+
+/// Blocks of one warm frame of `shape` (`"mrt"` or `"boids"`, 200 draws) declared once, by hand
+/// and through the graph executed with `options`.
+fn declared_once(scene: &Scene, shape: &str, options: ExecutorOptions) -> (u64, u64) {
+    let mut executor = Executor::with_options(&scene.device, &scene.queue, options);
+    let mut graph = RenderGraph::new();
+    let imports = match shape {
+        "mrt" => {
+            let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
+            let output = graph.import_texture("output", desc, Import::OUTPUT);
+            scene.declare_mrt(&mut graph, 200, output);
+            let mut imports = Imports::new();
+            imports.texture(output, &scene.output, &scene.output_view);
+            imports
+        }
+        _ => declare_boids(scene, &mut graph, 200),
+    };
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let mut frame = || {
         let commands = executor
@@ -165,20 +220,45 @@ fn a_frame_declared_once_allocates_no_more_than_by_hand_but_one_block() {
             .expect("records");
         commands.into_iter().collect::<Vec<_>>()
     };
-    for _ in 0..4 {
+    let by_hand = |frame: u64| match shape {
+        "mrt" => by_hand(scene, 200),
+        _ => boids_by_hand(scene, 200, frame),
+    };
+    for i in 0..4 {
         scene.queue.submit(frame());
-        scene.queue.submit([by_hand(&scene, 200)]);
+        scene.queue.submit([by_hand(i)]);
         scene.bind_groups.next_frame();
     }
-    let (hand, commands) = blocks_during(|| by_hand(&scene, 200));
+    let (hand, commands) = blocks_during(|| by_hand(4));
     scene.queue.submit([commands]);
     let (through, commands) = blocks_during(&mut frame);
     scene.queue.submit(commands);
-    eprintln!("blocks by hand {hand}, through the graph declared once {through}");
-    assert!(
-        through <= hand + 1,
-        "{through} blocks through the graph, {hand} by hand"
-    );
+    scene.bind_groups.next_frame();
+    (hand, through)
+}
+
+/// Declared once, the executor adds one block to a frame (its list of command buffers), and
+/// its error scopes two (wgpu boxes what each pop returns).
+#[test]
+fn a_frame_declared_once_allocates_no_more_than_by_hand_but_one_block() {
+    let scene = scene();
+    for shape in ["mrt", "boids"] {
+        let unscoped = ExecutorOptions::default().with_error_scopes(false);
+        let (hand, through) = declared_once(&scene, shape, unscoped);
+        let (_, scoped) = declared_once(&scene, shape, ExecutorOptions::default());
+        eprintln!(
+            "{shape}: blocks by hand {hand}, through the graph declared once {through}, \
+             with error scopes {scoped}"
+        );
+        assert!(
+            through <= hand + 1,
+            "{shape}: {through} blocks through the graph, {hand} by hand"
+        );
+        assert!(
+            scoped <= through + 2,
+            "{shape}: {scoped} blocks with error scopes, {through} without"
+        );
+    }
 }
 
 #[test]
