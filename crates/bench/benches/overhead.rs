@@ -374,24 +374,7 @@ fn declare<'s>(
 ) {
     let bind_groups = &scene.bind_groups;
     match shape {
-        Shape::Boids => {
-            let particles = graph.history_buffer("particles", scene.particle_bytes());
-            graph
-                .add_compute_pass("simulate")
-                .storage_read_buffer(particles.previous)
-                .storage_write_buffer(particles.current)
-                .execute(move |pass, ctx| {
-                    scene.simulate_in_graph(pass, ctx, [particles.previous, particles.current])
-                });
-            graph
-                .add_render_pass("draw")
-                .vertex(particles.current)
-                .color(output, Access::Clear)
-                .execute(move |pass, ctx| {
-                    scene.draw_particles(pass, ctx.buffer(particles.current)?, draws);
-                    Ok(())
-                });
-        }
+        Shape::Boids => scene.declare_boids(graph, draws, output),
         Shape::Mrt => scene.declare_mrt(graph, draws, output),
         Shape::Bunnymark => {
             let objects = graph.import_buffer("objects", scene.objects.size(), Import::INPUT);

@@ -453,6 +453,33 @@ impl Scene {
         Ok(())
     }
 
+    /// The boids-shaped frame's passes into `graph`: `simulate` moves the particles from the
+    /// `particles` history buffer's previous half into its current one (where the hand-written
+    /// frame picks two buffers by frame parity), `draw` draws them `draws` times into `output`.
+    pub fn declare_boids<'s>(
+        &'s self,
+        graph: &mut RenderGraph<'s>,
+        draws: u32,
+        output: TextureHandle,
+    ) {
+        let particles = graph.history_buffer("particles", self.particle_bytes());
+        graph
+            .add_compute_pass("simulate")
+            .storage_read_buffer(particles.previous)
+            .storage_write_buffer(particles.current)
+            .execute(move |pass, ctx| {
+                self.simulate_in_graph(pass, ctx, [particles.previous, particles.current])
+            });
+        graph
+            .add_render_pass("draw")
+            .vertex(particles.current)
+            .color(output, Access::Clear)
+            .execute(move |pass, ctx| {
+                self.draw_particles(pass, ctx.buffer(particles.current)?, draws);
+                Ok(())
+            });
+    }
+
     /// `draws` instanced draws of one particle each from `particles`.
     pub fn draw_particles(
         &self,

@@ -12,7 +12,7 @@ use std::cell::Cell;
 use tilegraph::helpers::{Backend, DeviceOptions, open_device};
 use tilegraph::wgpu;
 use tilegraph::{
-    Access, CompileOptions, ExecuteMode, Executor, ExecutorOptions, Import, Imports, PlanCache,
+    CompileOptions, ExecuteMode, Executor, ExecutorOptions, Import, Imports, PlanCache,
     RenderGraph, TextureDesc,
 };
 use tilegraph_bench::overhead::{FORMAT, SIZE, Scene};
@@ -172,47 +172,19 @@ fn boids_by_hand(scene: &Scene, draws: u32, frame: u64) -> wgpu::CommandBuffer {
     encoder.finish()
 }
 
-/// The boids-shaped frame through the graph: one history buffer instead of the parity.
-fn declare_boids<'s>(scene: &'s Scene, graph: &mut RenderGraph<'s>, draws: u32) -> Imports {
-    let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
-    let output = graph.import_texture("output", desc, Import::OUTPUT);
-    let particles = graph.history_buffer("particles", scene.particle_bytes());
-    graph
-        .add_compute_pass("simulate")
-        .storage_read_buffer(particles.previous)
-        .storage_write_buffer(particles.current)
-        .execute(move |pass, ctx| {
-            scene.simulate_in_graph(pass, ctx, [particles.previous, particles.current])
-        });
-    graph
-        .add_render_pass("draw")
-        .vertex(particles.current)
-        .color(output, Access::Clear)
-        .execute(move |pass, ctx| {
-            scene.draw_particles(pass, ctx.buffer(particles.current)?, draws);
-            Ok(())
-        });
-    let mut imports = Imports::new();
-    imports.texture(output, &scene.output, &scene.output_view);
-    imports
-}
-
 /// Blocks of one warm frame of `shape` (`"mrt"` or `"boids"`, 200 draws) declared once, by hand
 /// and through the graph executed with `options`.
 fn declared_once(scene: &Scene, shape: &str, options: ExecutorOptions) -> (u64, u64) {
     let mut executor = Executor::with_options(&scene.device, &scene.queue, options);
     let mut graph = RenderGraph::new();
-    let imports = match shape {
-        "mrt" => {
-            let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
-            let output = graph.import_texture("output", desc, Import::OUTPUT);
-            scene.declare_mrt(&mut graph, 200, output);
-            let mut imports = Imports::new();
-            imports.texture(output, &scene.output, &scene.output_view);
-            imports
-        }
-        _ => declare_boids(scene, &mut graph, 200),
-    };
+    let desc = TextureDesc::new(FORMAT, SIZE, SIZE);
+    let output = graph.import_texture("output", desc, Import::OUTPUT);
+    match shape {
+        "mrt" => scene.declare_mrt(&mut graph, 200, output),
+        _ => scene.declare_boids(&mut graph, 200, output),
+    }
+    let mut imports = Imports::new();
+    imports.texture(output, &scene.output, &scene.output_view);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
     let mut frame = || {
         let commands = executor
