@@ -146,9 +146,13 @@ impl Executor {
     }
 
     /// Finds or makes the two textures of every history the graph declares; adds the slots of
-    /// both halves of each to `history_slots`.
+    /// both halves of each to `history_slots`. Textures no frame declared for a while are
+    /// released.
     fn bind_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
-        let first = self.history_slots.len();
+        let (frame, keep) = (self.frame, self.options.keep_frames);
+        self.histories.retain(|h| {
+            frame.saturating_sub(h.last_frame) <= keep || declares_history(graph, plan, &h.key)
+        });
         for &(previous, current) in &graph.histories {
             let decl = plan.resource_decl(previous);
             let ResourceKind::Texture(desc) = decl.kind else {
@@ -185,34 +189,6 @@ impl Executor {
             out.push((previous, Slot::History(index as u32, false)));
             out.push((current, Slot::History(index as u32, true)));
         }
-        // Histories no frame declared for a while are released.
-        let (frame, keep) = (self.frame, self.options.keep_frames);
-        if self
-            .histories
-            .iter()
-            .any(|h| frame.saturating_sub(h.last_frame) > keep)
-        {
-            let ours = &mut self.history_slots[first..];
-            let keys: Vec<_> = ours
-                .iter()
-                .map(|&(_, slot)| match slot {
-                    Slot::History(i, _) => self.histories[i as usize].key.clone(),
-                    _ => unreachable!("texture histories only"),
-                })
-                .collect();
-            self.histories
-                .retain(|h| frame.saturating_sub(h.last_frame) <= keep);
-            // Indices moved: look them up again by key.
-            for ((_, slot), key) in ours.iter_mut().zip(keys) {
-                if let Slot::History(i, _) = slot {
-                    *i = self
-                        .histories
-                        .iter()
-                        .position(|h| h.key == key)
-                        .expect("this frame's histories are kept") as u32;
-                }
-            }
-        }
     }
 }
 
@@ -222,14 +198,9 @@ impl Executor {
     /// are released.
     fn bind_buffer_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
         let (frame, keep) = (self.frame, self.options.keep_frames);
-        let declared = |key: &str| {
-            graph
-                .histories
-                .iter()
-                .any(|&(p, _)| *plan.resource_decl(p).name == *key)
-        };
-        self.buffer_histories
-            .retain(|h| frame.saturating_sub(h.last_frame) <= keep || declared(&h.key));
+        self.buffer_histories.retain(|h| {
+            frame.saturating_sub(h.last_frame) <= keep || declares_history(graph, plan, &h.key)
+        });
         for &(previous, current) in &graph.histories {
             let decl = plan.resource_decl(previous);
             let ResourceKind::Buffer(desc) = decl.kind else {
@@ -269,6 +240,14 @@ impl Executor {
             out.push((current, Slot::HistoryBuffer(index as u32, true)));
         }
     }
+}
+
+/// Whether `graph` declares the history (texture or buffer) named `key` this frame.
+fn declares_history(graph: &RenderGraph<'_>, plan: &CompiledGraph, key: &str) -> bool {
+    graph
+        .histories
+        .iter()
+        .any(|&(p, _)| *plan.resource_decl(p).name == *key)
 }
 
 /// The slot of an import: what `imports` binds for `decl`, checked against the declaration.
