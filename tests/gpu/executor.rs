@@ -172,8 +172,9 @@ fn a_missing_import_is_a_typed_error() {
     );
 }
 
-/// A valid group, then a pass whose draw has no pipeline (invalid), into `output`.
-fn broken_frame(graph: &mut RenderGraph<'_>) -> tilegraph::TextureHandle {
+/// A valid group, then a pass whose draw has no pipeline (invalid), into `out`: the plan and
+/// the imports that record it.
+fn broken_frame(graph: &mut RenderGraph<'_>, out: &Target) -> (tilegraph::CompiledGraph, Imports) {
     let output = graph.import_texture("output", TextureDesc::new(FORMAT, 8, 8), Import::OUTPUT);
     // A valid group first, so the error has to be traced to the right one.
     let scratch = graph.create_texture("scratch", TextureDesc::new(FORMAT, 8, 8));
@@ -186,7 +187,9 @@ fn broken_frame(graph: &mut RenderGraph<'_>) -> tilegraph::TextureHandle {
             pass.draw(0..3, 0..1);
             Ok(())
         });
-    output
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let imports = crate::support::output_imports(output, &out.texture, &out.view);
+    (plan, imports)
 }
 
 #[test]
@@ -195,9 +198,7 @@ fn a_wgpu_validation_error_is_reported_not_raised() {
     let out = target(&gpu, 8, 8);
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let mut graph = RenderGraph::new();
-    let output = broken_frame(&mut graph);
-    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let imports = crate::support::output_imports(output, &out.texture, &out.view);
+    let (plan, imports) = broken_frame(&mut graph, &out);
     let err = executor
         .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
         .expect_err("invalid draw");
@@ -226,9 +227,7 @@ fn without_error_scopes_a_validation_error_reaches_the_device_handler() {
             .with_recording_threads(threads);
         let mut executor = gpu.executor(options);
         let mut graph = RenderGraph::new();
-        let output = broken_frame(&mut graph);
-        let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-        let imports = crate::support::output_imports(output, &out.texture, &out.view);
+        let (plan, imports) = broken_frame(&mut graph, &out);
         let commands = executor
             .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
             .expect("no scope to catch the error");

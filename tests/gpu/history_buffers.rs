@@ -108,6 +108,16 @@ fn assert_particles_moved(bytes: &[u8], frames: u32, what: &str) {
     }
 }
 
+/// The simulating closure found `previous` valid from the second of `frames` frames on.
+fn assert_valid_from_the_second_frame(valid: Mutex<Vec<bool>>, frames: u32, what: &str) {
+    let valid = valid.into_inner().unwrap();
+    let expect: Vec<bool> = (1..=frames).map(|f| f > 1).collect();
+    assert_eq!(
+        valid, expect,
+        "{what}: `previous` holds a frame from the second on"
+    );
+}
+
 #[test]
 fn particles_ping_pong_through_a_history_buffer_for_several_frames() {
     let gpu = crate::support::gpu();
@@ -141,12 +151,7 @@ fn particles_ping_pong_through_a_history_buffer_for_several_frames() {
         let what = format!("{mode:?}");
         let bytes = read_buffer(&gpu.device, &gpu.queue, &out).expect("reads back");
         assert_particles_moved(&bytes, FRAMES, &what);
-        let valid = valid.into_inner().unwrap();
-        let expect: Vec<bool> = (1..=FRAMES).map(|f| f > 1).collect();
-        assert_eq!(
-            valid, expect,
-            "{mode:?}: `previous` holds a frame from the second on"
-        );
+        assert_valid_from_the_second_frame(valid, FRAMES, &what);
         assert_eq!(executor.stats().buffer_bytes, 2 * BYTES, "{mode:?}");
     }
 }
@@ -177,8 +182,6 @@ fn a_graph_declared_once_is_executed_frame_after_frame() {
             assert_particles_moved(&bytes, frame, &what);
         }
         drop(graph);
-        let valid = valid.into_inner().unwrap();
-        let expect: Vec<bool> = (1..=FRAMES).map(|f| f > 1).collect();
-        assert_eq!(valid, expect, "{mode:?}");
+        assert_valid_from_the_second_frame(valid, FRAMES, &format!("{mode:?}"));
     }
 }
