@@ -6,7 +6,7 @@
 //! ```text
 //! TILEGRAPH_BACKEND=vulkan cargo bench -p tilegraph-bench --bench overhead \
 //!     [-- --rounds 7 --frames 30 --draws 2,16,128,1000,16384 --shapes boids,mrt,bunnymark]
-//!     [--variants wgpu,graph+cache,graph,retained,unscoped]
+//!     [--variants wgpu,graph+cache,graph,retained,unscoped,wgpu-label]
 //! ```
 //!
 //! Four ways to make each frame's command buffers, timed on the CPU from nothing to the
@@ -16,10 +16,20 @@
 //! with a full compile every frame; `retained`, the graph, its plan and its imports made once
 //! and only `Executor::execute` every frame (a renderer whose frame keeps its shape);
 //! `unscoped`, the same with `ExecutorOptions::error_scopes` off (wgpu's errors go to the
-//! device's handler, as the hand-written frame's do). The variants alternate within every
+//! device's handler, as the hand-written frame's do); and a control, `wgpu-label`, the
+//! hand-written frame with its encoder labelled as the executor labels its own (`frame gbuffer
+//! .. composite` where `wgpu` says `frame`): the same work, a string of another length, so what
+//! it adds is how the allocator's placement of wgpu's growing command lists moves, the floor
+//! under which no difference between the variants means anything. The variants alternate within every
 //! round (each runs `--frames` frames, the first two not counted). A row gives each variant's
 //! median over rounds of its round medians, its ratio to `wgpu`, and what it adds to a frame:
 //! the median over rounds of its round median less `wgpu`'s of the same round.
+//!
+//! Each frame is submitted and waited for before the next is recorded, so a frame's recording
+//! starts where the previous frame's GPU work left the caches; on a software adapter that work
+//! runs on the CPU and evicts them, and what a variant adds is then mostly the cache misses of
+//! the code and data it touches. `--warm` records every frame twice and times the second, which
+//! leaves what the variants' instructions cost.
 
 use std::time::{Duration, Instant};
 
@@ -48,13 +58,19 @@ struct Args {
     #[arg(long, value_delimiter = ',', default_value = "boids,mrt,bunnymark")]
     shapes: Vec<Shape>,
     /// Runs only the variants listed (comma-separated: wgpu, graph+cache, graph, retained,
-    /// unscoped), e.g. to profile one; the others' columns are then `-`.
+    /// unscoped, wgpu-label), e.g. to profile one; the others' columns are then `-`.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "wgpu,graph+cache,graph,retained,unscoped"
+        default_value = "wgpu,graph+cache,graph,retained,unscoped,wgpu-label"
     )]
     variants: Vec<String>,
+    /// Records every frame twice and times the second (the first's command buffers are
+    /// dropped unsubmitted): the timed recording finds what the frame touches in the caches.
+    /// Without it a frame follows the previous frame's GPU work, which on a software adapter
+    /// runs on the CPU and leaves the caches cold.
+    #[arg(long)]
+    warm: bool,
     /// cargo bench passes `--bench`.
     #[arg(long, hide = true)]
     bench: bool,
@@ -67,6 +83,7 @@ enum Variant {
     Graph,
     Retained,
     Unscoped,
+    WgpuLabelled,
 }
 
 impl Variant {
@@ -77,16 +94,18 @@ impl Variant {
             Variant::Graph => "graph",
             Variant::Retained => "retained",
             Variant::Unscoped => "unscoped",
+            Variant::WgpuLabelled => "wgpu-label",
         }
     }
 }
 
-const VARIANTS: [Variant; 5] = [
+const VARIANTS: [Variant; 6] = [
     Variant::Wgpu,
     Variant::GraphCached,
     Variant::Graph,
     Variant::Retained,
     Variant::Unscoped,
+    Variant::WgpuLabelled,
 ];
 const WARM_UP: usize = 2;
 
@@ -123,8 +142,14 @@ fn main() {
     let scene = Scene::new(&opened.device, &opened.queue, max_draws);
     println!("adapter: {}", opened.adapter.get_info().name);
     println!(
-        "rounds {}, frames {} a variant a round; CPU time to the finished command buffers, µs a frame (median of round medians; +µs: median of the rounds' differences to wgpu)",
-        args.rounds, args.frames
+        "rounds {}, frames {} a variant a round{}; CPU time to the finished command buffers, µs a frame (median of round medians; +µs: median of the rounds' differences to wgpu)",
+        args.rounds,
+        args.frames,
+        if args.warm {
+            ", each recorded twice and the second timed (--warm)"
+        } else {
+            ""
+        }
     );
     let mut header = format!("{:<10} {:>6} {:>8}", "shape", "draws", "wgpu");
     for v in &VARIANTS[1..] {
@@ -141,7 +166,7 @@ fn main() {
 
 /// Each variant's round medians, in `VARIANTS` order, in seconds (NaN for a variant that did not
 /// run).
-fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 5] {
+fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 6] {
     let mut state = GraphState {
         graph: RenderGraph::new(),
         cache: PlanCache::default(),
@@ -156,7 +181,7 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 5
             None,
         ),
     };
-    let mut medians: [Vec<f64>; 5] = Default::default();
+    let mut medians: [Vec<f64>; 6] = Default::default();
     let mut frame_index = 0u64;
     for round in 0..args.rounds {
         for k in 0..VARIANTS.len() {
@@ -169,8 +194,12 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 5
             let mut times = Vec::with_capacity(args.frames);
             for _ in 0..args.frames {
                 frame_index += 1;
-                let (time, commands) = match VARIANTS[v] {
-                    Variant::Wgpu => by_hand(scene, shape, draws, frame_index),
+                let mut record = || match VARIANTS[v] {
+                    Variant::Wgpu => by_hand(scene, shape, draws, frame_index, "frame"),
+                    Variant::WgpuLabelled => {
+                        let label = executor_label(shape);
+                        by_hand(scene, shape, draws, frame_index, label)
+                    }
                     Variant::GraphCached => through_graph(scene, shape, draws, &mut state, true),
                     Variant::Graph => through_graph(scene, shape, draws, &mut state, false),
                     Variant::Retained => {
@@ -182,6 +211,12 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 5
                         retained(scene, shape, draws, executor, frame)
                     }
                 };
+                if args.warm {
+                    // Recorded and dropped unsubmitted: the timed recording below finds the
+                    // frame's code and data in the caches.
+                    drop(record());
+                }
+                let (time, commands) = record();
                 scene.queue.submit(commands);
                 scene
                     .device
@@ -202,7 +237,7 @@ fn median(values: &mut [f64]) -> f64 {
     values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-fn print_row(shape: Shape, draws: u32, rounds: [Vec<f64>; 5]) {
+fn print_row(shape: Shape, draws: u32, rounds: [Vec<f64>; 6]) {
     let shown = |x: f64, precision: usize| match x.is_nan() {
         true => "-".to_owned(),
         false => format!("{x:.precision$}"),
@@ -228,21 +263,21 @@ fn print_row(shape: Shape, draws: u32, rounds: [Vec<f64>; 5]) {
     println!("{row}");
 }
 
-/// The frame recorded by hand; `frame` picks the ping-pong buffers by parity. Never inlined, so
-/// that a profiler sees each variant's frame as one function.
+/// The frame recorded by hand into an encoder labelled `label`; `frame` picks the ping-pong
+/// buffers by parity. Never inlined, so that a profiler sees each variant's frame as one
+/// function.
 #[inline(never)]
 fn by_hand(
     scene: &Scene,
     shape: Shape,
     draws: u32,
     frame: u64,
+    label: &str,
 ) -> (Duration, Vec<wgpu::CommandBuffer>) {
     let start = Instant::now();
     let mut encoder = scene
         .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("frame"),
-        });
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
     match shape {
         Shape::Boids => {
             let (group, to) = scene.particles_by_parity(frame);
@@ -263,6 +298,16 @@ fn by_hand(
     }
     let commands = vec![encoder.finish()];
     (start.elapsed(), commands)
+}
+
+/// The label the executor gives the encoder of `shape`'s frame: `frame`, then its first and
+/// last groups' names (a group is named by its passes, `+`-joined).
+fn executor_label(shape: Shape) -> &'static str {
+    match shape {
+        Shape::Boids => "frame simulate .. draw",
+        Shape::Mrt => "frame gbuffer .. composite",
+        Shape::Bunnymark => "frame bunnies",
+    }
 }
 
 fn encoder_compute(encoder: &mut wgpu::CommandEncoder) -> wgpu::ComputePass<'_> {
