@@ -25,8 +25,13 @@ impl Executor {
         let (graph, plan, imports) = (&*args.graph, args.plan, args.imports);
         self.bind_physical(plan, index, args.mode);
         self.history_slots.clear();
-        self.bind_histories(graph, plan);
-        self.bind_buffer_histories(graph, plan);
+        if !(graph.histories.is_empty()
+            && self.histories.is_empty()
+            && self.buffer_histories.is_empty())
+        {
+            self.bind_histories(graph, plan);
+            self.bind_buffer_histories(graph, plan);
+        }
         self.slots.clear();
         let bound = &self.prepared[index].bound;
         for (r, resource) in plan.resources().iter().enumerate() {
@@ -49,68 +54,76 @@ impl Executor {
     /// Binds the plan's physical resources to pool entries (kept from the last frame with this
     /// plan unless the pool changed), and marks them used this frame.
     fn bind_physical(&mut self, plan: &CompiledGraph, index: usize, mode: ExecuteMode) {
-        let prepared = &mut self.prepared[index];
-        if prepared.generation != Some(self.pool.generation) {
-            prepared.bound.clear();
-            self.taken.clear();
-            let mut taken_buffers = Vec::new();
-            let mut label = String::new();
-            for physical in plan.physical() {
-                // Labelled after the resources it holds, so that wgpu's errors name them.
-                label.clear();
-                for (i, &r) in physical.resources.iter().enumerate() {
-                    if i > 0 {
-                        label.push('+');
-                    }
-                    label.push_str(plan.resource_name(r));
-                }
-                let entry = match (physical.kind, physical.usage) {
-                    (ResourceKind::Texture(desc), ResourceUsage::Texture(usage)) => {
-                        let mut usage = if mode == ExecuteMode::Planned {
-                            usage
-                        } else {
-                            usage - wgpu::TextureUsages::TRANSIENT_ATTACHMENT
-                        };
-                        // An array that may be resolved into takes the detour's copy.
-                        if self.quirks.resolve_layers_via_copy
-                            && desc.layers > 1
-                            && desc.samples == 1
-                            && usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
-                        {
-                            usage |= wgpu::TextureUsages::COPY_DST;
-                        }
-                        let split = physical.resources.iter().any(|r| prepared.split[r.index()]);
-                        let wanted = Wanted {
-                            desc,
-                            usage,
-                            label: &label,
-                        };
-                        let taken = &mut self.taken;
-                        self.pool
-                            .acquire_texture(&self.device, wanted, split, taken)
-                    }
-                    (ResourceKind::Buffer(desc), ResourceUsage::Buffer(usage)) => {
-                        let wanted = Wanted {
-                            desc: desc.size,
-                            usage,
-                            label: &label,
-                        };
-                        let taken = &mut taken_buffers;
-                        self.pool.acquire_buffer(&self.device, wanted, taken)
-                    }
-                    _ => unreachable!("the compiler pairs textures with texture usages"),
-                };
-                prepared.bound.push(entry);
-            }
-            // Acquiring may have created entries; nothing moved, so the generation holds.
-            prepared.generation = Some(self.pool.generation);
+        if self.prepared[index].generation != Some(self.pool.generation) {
+            self.acquire_physical(plan, index, mode);
         }
+        let prepared = &self.prepared[index];
         for (physical, &entry) in plan.physical().iter().zip(&prepared.bound) {
             match physical.kind {
                 ResourceKind::Texture(_) => self.pool.touch_texture(entry, self.frame),
                 ResourceKind::Buffer(_) => self.pool.touch_buffer(entry, self.frame),
             }
         }
+    }
+
+    /// Binds the plan's physical resources to pool entries anew, after the pool changed or on
+    /// the plan's first frame (out of line: a warm frame never gets here).
+    #[inline(never)]
+    fn acquire_physical(&mut self, plan: &CompiledGraph, index: usize, mode: ExecuteMode) {
+        let prepared = &mut self.prepared[index];
+        prepared.bound.clear();
+        self.taken.clear();
+        let mut taken_buffers = Vec::new();
+        let mut label = String::new();
+        for physical in plan.physical() {
+            // Labelled after the resources it holds, so that wgpu's errors name them.
+            label.clear();
+            for (i, &r) in physical.resources.iter().enumerate() {
+                if i > 0 {
+                    label.push('+');
+                }
+                label.push_str(plan.resource_name(r));
+            }
+            let entry = match (physical.kind, physical.usage) {
+                (ResourceKind::Texture(desc), ResourceUsage::Texture(usage)) => {
+                    let mut usage = if mode == ExecuteMode::Planned {
+                        usage
+                    } else {
+                        usage - wgpu::TextureUsages::TRANSIENT_ATTACHMENT
+                    };
+                    // An array that may be resolved into takes the detour's copy.
+                    if self.quirks.resolve_layers_via_copy
+                        && desc.layers > 1
+                        && desc.samples == 1
+                        && usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+                    {
+                        usage |= wgpu::TextureUsages::COPY_DST;
+                    }
+                    let split = physical.resources.iter().any(|r| prepared.split[r.index()]);
+                    let wanted = Wanted {
+                        desc,
+                        usage,
+                        label: &label,
+                    };
+                    let taken = &mut self.taken;
+                    self.pool
+                        .acquire_texture(&self.device, wanted, split, taken)
+                }
+                (ResourceKind::Buffer(desc), ResourceUsage::Buffer(usage)) => {
+                    let wanted = Wanted {
+                        desc: desc.size,
+                        usage,
+                        label: &label,
+                    };
+                    let taken = &mut taken_buffers;
+                    self.pool.acquire_buffer(&self.device, wanted, taken)
+                }
+                _ => unreachable!("the compiler pairs textures with texture usages"),
+            };
+            prepared.bound.push(entry);
+        }
+        // Acquiring may have created entries; nothing moved, so the generation holds.
+        prepared.generation = Some(self.pool.generation);
     }
 
     /// The views of ranges this frame's passes use (multiview attachments, sampled ranges):

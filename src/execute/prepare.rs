@@ -53,9 +53,19 @@ impl Executor {
         plan: &CompiledGraph,
         mode: ExecuteMode,
     ) -> Result<usize, ExecuteError> {
-        if let Some(i) = self.prepared_index(plan, mode) {
-            return Ok(i);
+        match self.prepared_index(plan, mode) {
+            Some(i) => Ok(i),
+            None => self.prepare_new(plan, mode),
         }
+    }
+
+    /// Checks and lowers a plan not prepared yet (out of line: a warm frame never gets here).
+    #[inline(never)]
+    fn prepare_new(
+        &mut self,
+        plan: &CompiledGraph,
+        mode: ExecuteMode,
+    ) -> Result<usize, ExecuteError> {
         let limits = self.device.limits();
         check_limits(plan, &limits)?;
         let downlevel = self

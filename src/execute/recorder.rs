@@ -4,7 +4,7 @@
 use super::ExecuteError;
 use super::callbacks::{CallOn, Callbacks};
 use super::detour::Detour;
-use super::lower::{ExecGroup, Invalidation, RenderOps};
+use super::lower::{ExecGroup, Invalidation, MultiviewOps, RenderOps};
 use super::tables::Tables;
 use super::timer::{DynTimer, GroupScope, TimedGroup};
 use super::timing::FrameQueries;
@@ -216,14 +216,42 @@ impl<'r> Recorder<'r, '_> {
         let RenderRecording {
             group,
             ops,
+            invalidate,
+            ..
+        } = recording;
+        if let Some(mv) = &ops.multiview {
+            return self.multiview_pass(&recording, mv, timestamps, callbacks);
+        }
+        for view in 0..group.views {
+            // Each view's invalidation right before its render pass.
+            if invalidate {
+                self.invalidate_before(group, Some(view), timestamps);
+            }
+            self.view_pass(&recording, view, timestamps, callbacks)?;
+        }
+        Ok(())
+    }
+
+    /// Records the one multiview render pass of a group over all its views.
+    #[inline(never)]
+    fn multiview_pass<'a>(
+        &mut self,
+        recording: &RenderRecording<'_>,
+        mv: &MultiviewOps,
+        timestamps: &mut GroupTimestamps<'_>,
+        callbacks: &mut (impl Callbacks<'a> + ?Sized),
+    ) -> Result<(), ExecuteError> {
+        let RenderRecording {
+            group,
             passes,
             label,
             invalidate,
             scope,
-        } = recording;
+            ..
+        } = *recording;
         let frame = self.frame;
         let views = group.views;
-        if let Some(mv) = &ops.multiview {
+        {
             // Every view's invalidation before the one multiview render pass.
             if invalidate {
                 self.invalidate_before(group, None, timestamps);
@@ -262,16 +290,8 @@ impl<'r> Recorder<'r, '_> {
                 render_target: group.target,
                 scope,
             };
-            return frame.call_passes(passes, callbacks, &mut rpass, on);
+            frame.call_passes(passes, callbacks, &mut rpass, on)
         }
-        for view in 0..views {
-            // Each view's invalidation right before its render pass.
-            if invalidate {
-                self.invalidate_before(group, Some(view), timestamps);
-            }
-            self.view_pass(&recording, view, timestamps, callbacks)?;
-        }
-        Ok(())
     }
 
     /// Records the render pass of view `view` of a group recorded one render pass per view.

@@ -28,12 +28,14 @@
 //! }
 //! ```
 
+mod bind_groups;
 mod bound;
 mod device;
 mod fullscreen;
 mod readback;
 mod views;
 
+pub use bind_groups::{BindGroupCache, BindGroupCacheStats};
 pub use bound::BoundRenderPass;
 pub use device::{
     BACKEND_VARIABLE, Backend, DeviceError, DeviceOptions, OpenedDevice, ParseBackendError,
@@ -45,23 +47,19 @@ pub use fullscreen::{
 pub use readback::{Readback, ReadbackError, read_buffer, read_subresource, read_texture};
 pub use views::{ViewPipelines, ViewShaderError, ViewVariant};
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
-use crate::context::{ContextError, PassContext, PassError};
+use crate::context::PassError;
 use crate::decl::resource::ResourceKind;
 use crate::declare::RenderGraph;
-use crate::hash::FastHasher;
-use crate::resource::{
-    BufferHandle, SubresourceHandle, SubresourceRange, TextureDesc, TextureHandle, TextureRef,
-};
+use crate::resource::{BufferHandle, SubresourceHandle, TextureDesc, TextureHandle, TextureRef};
 
 /// One binding of a bind group, in binding order: entry `i` of the slice handed to
 /// [`BindGroupCache::bind_group`] is `@binding(i)`.
 ///
-/// Graph resources are named by handle and resolved through the pass's [`PassContext`], so a pass
-/// can bind only what it declared; resources the renderer owns are named by reference.
+/// Graph resources are named by handle and resolved through the pass's
+/// [`PassContext`](crate::PassContext), so a pass can bind only what it declared; resources the
+/// renderer owns are named by reference.
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub enum Binding<'r> {
@@ -136,263 +134,14 @@ impl<'r> From<&'r wgpu::Sampler> for Binding<'r> {
     }
 }
 
-/// What a bind group was made from. wgpu 30 compares and hashes its handles by identity, and
-/// holding a clone keeps the object alive, so an identity is never reused while it is a key.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Key {
-    Layout(wgpu::BindGroupLayout),
-    View(wgpu::TextureView),
-    Buffer(wgpu::Buffer),
-    /// A buffer bound from `offset`, `size` bytes.
-    BufferRange(wgpu::Buffer, u64, u64),
-    Sampler(wgpu::Sampler),
-    /// A view the cache makes: the texture, its dimension, one mip or all of them.
-    TextureAs(wgpu::Texture, wgpu::TextureViewDimension, Option<u32>),
-}
-
-struct Entry {
-    group: wgpu::BindGroup,
-    last_used: u64,
-}
-
-#[derive(Default)]
-struct Inner {
-    /// Keyed by `[layout, resources...]`.
-    entries: HashMap<Vec<Key>, Entry, BuildHasherDefault<FastHasher>>,
-    /// The key being looked up, reused from call to call.
-    scratch: Vec<Key>,
-    frame: u64,
-    hits: u64,
-    misses: u64,
-}
-
-/// Counters of a [`BindGroupCache`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct BindGroupCacheStats {
-    /// Lookups that found a bind group.
-    pub hits: u64,
-    /// Lookups that made one.
-    pub misses: u64,
-    /// Bind groups held now.
-    pub len: usize,
-}
-
-/// Bind groups built from what a pass resolves through its [`PassContext`], cached by the
-/// identity of the layout, views, buffers and samplers they bind.
-///
-/// The executor keeps the views of pooled textures stable while a plan is reused, so warm frames
-/// find their bind groups; a resize or a new plan hands out new views, and the bind groups made
-/// from them are built on first use. Call [`next_frame`](Self::next_frame) once per frame: bind
-/// groups no frame used for `keep_frames` frames are dropped, releasing the views (and so the
-/// textures) they hold.
-///
-/// Methods take `&self` (the cache locks inside), so every pass closure of a frame can capture
-/// the same cache.
-pub struct BindGroupCache {
-    inner: Mutex<Inner>,
-    keep_frames: u64,
-}
-
-impl Default for BindGroupCache {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl std::fmt::Debug for BindGroupCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BindGroupCache")
-            .field("stats", &self.stats())
-            .field("keep_frames", &self.keep_frames)
-            .finish()
-    }
-}
-
-impl BindGroupCache {
-    /// An empty cache that drops bind groups unused for 3 frames (history textures alternate
-    /// between two views, so 2 is the least that keeps them).
-    pub fn new() -> Self {
-        Self::with_keep_frames(3)
-    }
-
-    /// An empty cache that drops bind groups unused for `frames` frames.
-    pub fn with_keep_frames(frames: u64) -> Self {
-        BindGroupCache {
-            inner: Mutex::new(Inner::default()),
-            keep_frames: frames,
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        // A panic while building a bind group leaves the map consistent: keep using it.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The bind group of `layout` binding `bindings` (entry `i` at `@binding(i)`), resolved
-    /// through `ctx`: made on the first call with these resources, found on the next ones.
-    /// A graph resource the pass did not declare is a [`ContextError`].
-    pub fn bind_group(
-        &self,
-        ctx: &PassContext<'_>,
-        layout: &wgpu::BindGroupLayout,
-        bindings: &[Binding<'_>],
-    ) -> Result<wgpu::BindGroup, ContextError> {
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        inner.scratch.clear();
-        inner.scratch.push(Key::Layout(layout.clone()));
-        for binding in bindings {
-            let key = match *binding {
-                Binding::Texture(t) => Key::View(ctx.view(t)?.clone()),
-                Binding::TextureAs(t, dimension) => {
-                    // The whole texture must be declared, as for its own whole view.
-                    ctx.declared_view(t.into())?;
-                    ctx.check_shader_view(t.index, SubresourceRange::ALL, Some(dimension))?;
-                    Key::TextureAs(ctx.texture(t)?.clone(), dimension, None)
-                }
-                Binding::MipAs(t, mip, dimension) => {
-                    let texture = ctx.texture(t)?;
-                    for layer in 0..texture.depth_or_array_layers() {
-                        ctx.declared_view(t.subresource(mip, layer).into())?;
-                    }
-                    let range = SubresourceRange {
-                        mips: Some((mip, 1)),
-                        layers: None,
-                    };
-                    ctx.check_shader_view(t.index, range, Some(dimension))?;
-                    Key::TextureAs(texture.clone(), dimension, Some(mip))
-                }
-                Binding::Buffer(b) => Key::Buffer(ctx.buffer(b)?.clone()),
-                Binding::BufferSlice(b, offset, size) => {
-                    Key::BufferRange(ctx.buffer(b)?.clone(), offset, size)
-                }
-                Binding::View(v) => Key::View(v.clone()),
-                Binding::ExternalBuffer(b) => Key::Buffer(b.clone()),
-                Binding::BufferRange(b, offset, size) => Key::BufferRange(b.clone(), offset, size),
-                Binding::Sampler(s) => Key::Sampler(s.clone()),
-            };
-            inner.scratch.push(key);
-        }
-        let frame = inner.frame;
-        if let Some(entry) = inner.entries.get_mut(inner.scratch.as_slice()) {
-            entry.last_used = frame;
-            inner.hits += 1;
-            return Ok(entry.group.clone());
-        }
-        inner.misses += 1;
-        // A bind group wgpu refuses is not kept: the caller hears of it, and the next call
-        // with the same resources tries again instead of finding the invalid one.
-        let scope = ctx.device().push_error_scope(wgpu::ErrorFilter::Validation);
-        let group = make_bind_group(ctx.device(), ctx.pass_name(), &inner.scratch);
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(ContextError::BindGroup {
-                pass: ctx.pass_name().to_owned(),
-                message: error.to_string(),
-            });
-        }
-        let key = std::mem::take(&mut inner.scratch);
-        inner.entries.insert(
-            key,
-            Entry {
-                group: group.clone(),
-                last_used: frame,
-            },
-        );
-        Ok(group)
-    }
-
-    /// Ends a frame: drops the bind groups no frame used for `keep_frames` frames.
-    pub fn next_frame(&self) {
-        let mut inner = self.lock();
-        inner.frame += 1;
-        let (frame, keep) = (inner.frame, self.keep_frames);
-        inner
-            .entries
-            .retain(|_, e| frame.saturating_sub(e.last_used) <= keep);
-    }
-
-    /// Hits, misses and the number of bind groups held.
-    pub fn stats(&self) -> BindGroupCacheStats {
-        let inner = self.lock();
-        BindGroupCacheStats {
-            hits: inner.hits,
-            misses: inner.misses,
-            len: inner.entries.len(),
-        }
-    }
-
-    /// Drops every bind group (after a device change, say).
-    pub fn clear(&self) {
-        self.lock().entries.clear();
-    }
-}
-
-/// Builds the bind group a key describes; views of another dimension are made here and kept
-/// alive by the bind group.
-fn make_bind_group(device: &wgpu::Device, label: &str, key: &[Key]) -> wgpu::BindGroup {
-    let Some((Key::Layout(layout), resources)) = key.split_first() else {
-        unreachable!("a key starts with its layout");
-    };
-    let made: Vec<Option<wgpu::TextureView>> = resources
-        .iter()
-        .map(|k| match k {
-            Key::TextureAs(texture, dimension, mip) => {
-                Some(texture.create_view(&wgpu::TextureViewDescriptor {
-                    label: Some(label),
-                    // What a shader binds of a depth format with a stencil aspect.
-                    aspect: if texture.format().is_combined_depth_stencil_format() {
-                        wgpu::TextureAspect::DepthOnly
-                    } else {
-                        wgpu::TextureAspect::All
-                    },
-                    dimension: Some(*dimension),
-                    base_mip_level: mip.unwrap_or(0),
-                    mip_level_count: mip.map(|_| 1),
-                    ..Default::default()
-                }))
-            }
-            _ => None,
-        })
-        .collect();
-    let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
-        .iter()
-        .zip(&made)
-        .enumerate()
-        .map(|(i, (k, made))| wgpu::BindGroupEntry {
-            binding: i as u32,
-            resource: match (k, made) {
-                (_, Some(view)) | (Key::View(view), None) => {
-                    wgpu::BindingResource::TextureView(view)
-                }
-                (Key::Buffer(b), None) => b.as_entire_binding(),
-                (Key::BufferRange(b, offset, size), None) => {
-                    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: b,
-                        offset: *offset,
-                        size: wgpu::BufferSize::new(*size),
-                    })
-                }
-                (Key::Sampler(s), None) => wgpu::BindingResource::Sampler(s),
-                (Key::Layout(_) | Key::TextureAs(..), None) => {
-                    unreachable!("one layout, first; reinterpreted views are made above")
-                }
-            },
-        })
-        .collect();
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(label),
-        layout,
-        entries: &entries,
-    })
-}
-
 /// Per-pass uniform data of a frame in one buffer: every [`push`](Self::push) gets a slice of
 /// its own, so passes that share a pipeline never overwrite each other's values.
 ///
 /// `queue.write_buffer` inside pass closures is the trap this avoids: every write of a frame
 /// lands before the frame's commands run, so when two passes write the same buffer, both draw
 /// with the last value. Push the values instead — while declaring, or inside the closure when
-/// they are only known then ([`PassContext::history_valid`]) — bind the returned
+/// they are only known then
+/// ([`PassContext::history_valid`](crate::PassContext::history_valid)) — bind the returned
 /// [`Binding::BufferRange`], and upload once per frame, after recording and before submitting:
 ///
 /// ```no_run

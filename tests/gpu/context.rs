@@ -302,3 +302,87 @@ fn pass_uniforms_give_every_pass_its_own_values() {
     assert!(e.contains("`tiny`") && e.contains("do not fit"), "{e}");
     crate::support::assert_no_gpu_errors(&gpu);
 }
+
+/// The bind-group cache gives the bind group it made before only for the same layout and the
+/// same resources, ranges included — also with more bindings than a lookup keeps on the stack —
+/// and makes a new one for anything else.
+#[test]
+fn the_bind_group_cache_finds_a_group_only_for_the_same_layout_and_resources() {
+    use tilegraph::helpers::{BindGroupCache, Binding};
+    let gpu = crate::support::gpu();
+    let device = &gpu.device;
+    let uniforms = |count: u32| {
+        let entries: Vec<_> = (0..count)
+            .map(|binding| wgpu::BindGroupLayoutEntry {
+                binding,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("uniforms"),
+            entries: &entries,
+        })
+    };
+    // Two layouts alike but distinct objects, and one of ten bindings.
+    let (one, alike, ten) = (uniforms(1), uniforms(1), uniforms(10));
+    let slice = u64::from(device.limits().min_uniform_buffer_offset_alignment);
+    let buffer = |label| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: slice * 12,
+            usage: wgpu::BufferUsages::UNIFORM,
+            mapped_at_creation: false,
+        })
+    };
+    let (a, b) = (buffer("a"), buffer("b"));
+    let cache = BindGroupCache::new();
+    let (target_texture, target_view) = target(&gpu, 4, 4);
+    let mut executor = Executor::new(device, &gpu.queue);
+    let mut graph = RenderGraph::new();
+    let out = kept(&mut graph, "out", 4, 4);
+    let mut imports = Imports::new();
+    imports.texture(out, &target_texture, &target_view);
+    let (one, alike, ten, a, b, cache) = (&one, &alike, &ten, &a, &b, &cache);
+    graph
+        .add_render_pass("lookups")
+        .color(out, Access::Clear)
+        .execute(move |_, ctx| {
+            let range = |buffer, i: u64| Binding::BufferRange(buffer, i * slice, slice);
+            let first = cache.bind_group(ctx, one, &[range(a, 0)])?;
+            assert_eq!(cache.bind_group(ctx, one, &[range(a, 0)])?, first);
+            // Another layout alike, another buffer, another offset, another size.
+            let others = [
+                (alike, range(a, 0)),
+                (one, range(b, 0)),
+                (one, range(a, 1)),
+                (one, Binding::BufferRange(a, 0, slice * 2)),
+            ];
+            for (i, (layout, binding)) in others.into_iter().enumerate() {
+                let other = cache.bind_group(ctx, layout, &[binding])?;
+                assert_ne!(other, first, "lookup {i} found the first bind group");
+                let again = cache.bind_group(ctx, layout, &[binding])?;
+                assert_eq!(again, other, "lookup {i} again");
+            }
+            // Past the parts a lookup keeps on the stack.
+            let all: Vec<Binding<'_>> = (0..10).map(|i| range(a, i)).collect();
+            let big = cache.bind_group(ctx, ten, &all)?;
+            assert_eq!(cache.bind_group(ctx, ten, &all)?, big);
+            let mut last_differs = all.clone();
+            last_differs[9] = range(b, 9);
+            assert_ne!(cache.bind_group(ctx, ten, &last_differs)?, big);
+            Ok(())
+        });
+    run(&gpu, &mut executor, &mut graph, &imports).expect("records");
+    let stats = cache.stats();
+    assert_eq!(
+        (stats.misses, stats.hits, stats.len),
+        (7, 6, 7),
+        "{stats:?}"
+    );
+}

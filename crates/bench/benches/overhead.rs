@@ -7,9 +7,10 @@
 //! TILEGRAPH_BACKEND=vulkan cargo bench -p tilegraph-bench --bench overhead \
 //!     [-- --rounds 7 --frames 30 --draws 2,16,128,1000,16384 --shapes boids,mrt,bunnymark]
 //!     [--variants wgpu,graph+cache,graph,retained,unscoped,wgpu-label]
+//!     [--warm] [--evict 16]
 //! ```
 //!
-//! Four ways to make each frame's command buffers, timed on the CPU from nothing to the
+//! Six ways to make each frame's command buffers, timed on the CPU from nothing to the
 //! finished command buffers (submission and the GPU's work are not timed): `wgpu`, the
 //! hand-written encoder; `graph+cache`, the graph declared every frame (into the last frame's
 //! `reset` graph) with its plan from a `PlanCache`, then `Executor::execute`; `graph`, the same
@@ -19,9 +20,10 @@
 //! device's handler, as the hand-written frame's do); and a control, `wgpu-label`, the
 //! hand-written frame with its encoder labelled as the executor labels its own (`frame gbuffer
 //! .. composite` where `wgpu` says `frame`): the same work, a string of another length, so what
-//! it adds is how the allocator's placement of wgpu's growing command lists moves, the floor
-//! under which no difference between the variants means anything. The variants alternate within every
-//! round (each runs `--frames` frames, the first two not counted). A row gives each variant's
+//! it adds is what the memory layout alone moves (the allocator places wgpu's growing command
+//! lists elsewhere), the floor under which no difference between the variants means anything.
+//! The variants alternate within every round (each runs `--frames` frames, the first two not
+//! counted). A row gives each variant's
 //! median over rounds of its round medians, its ratio to `wgpu`, and what it adds to a frame:
 //! the median over rounds of its round median less `wgpu`'s of the same round.
 //!
@@ -29,7 +31,8 @@
 //! starts where the previous frame's GPU work left the caches; on a software adapter that work
 //! runs on the CPU and evicts them, and what a variant adds is then mostly the cache misses of
 //! the code and data it touches. `--warm` records every frame twice and times the second, which
-//! leaves what the variants' instructions cost.
+//! leaves what the variants' instructions cost. `--evict MIB` sweeps a buffer of that size before
+//! every frame, so that callgrind's cache simulation counts the lines a frame fetches.
 
 use std::time::{Duration, Instant};
 
@@ -71,6 +74,11 @@ struct Args {
     /// runs on the CPU and leaves the caches cold.
     #[arg(long)]
     warm: bool,
+    /// Before every frame, writes one byte in every 64 of a buffer of this many MiB: the caches
+    /// then hold none of what recording touches, whatever the GPU's work left (for counting the
+    /// lines a frame fetches, under callgrind's cache simulation).
+    #[arg(long, value_name = "MIB")]
+    evict: Option<usize>,
     /// cargo bench passes `--bench`.
     #[arg(long, hide = true)]
     bench: bool,
@@ -181,6 +189,7 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 6
             None,
         ),
     };
+    let mut evicting = vec![0u8; args.evict.unwrap_or(0) << 20];
     let mut medians: [Vec<f64>; 6] = Default::default();
     let mut frame_index = 0u64;
     for round in 0..args.rounds {
@@ -211,6 +220,7 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 6
                         retained(scene, shape, draws, executor, frame)
                     }
                 };
+                evict(&mut evicting);
                 if args.warm {
                     // Recorded and dropped unsubmitted: the timed recording below finds the
                     // frame's code and data in the caches.
@@ -229,6 +239,15 @@ fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 6
         }
     }
     medians
+}
+
+/// Writes one byte in every 64 of `buffer` (a cache line's worth), evicting what the caches held.
+#[inline(never)]
+fn evict(buffer: &mut [u8]) {
+    for line in buffer.chunks_mut(64) {
+        line[0] = line[0].wrapping_add(1);
+    }
+    std::hint::black_box(buffer);
 }
 
 /// The middle value; NaN for a variant that did not run.
