@@ -1,8 +1,8 @@
 //! [`BindGroupCache`]: bind groups found again by the identity of what they bind.
 //!
 //! A lookup resolves the pass's bindings to borrowed handles, hashes them, and confirms a hit
-//! against the entry's own key: no handle is cloned, no key is built and nothing is allocated
-//! unless the bind group is new.
+//! against the entry's own key: unless the bind group is new, no handle is cloned, no key is
+//! built, and for up to seven bindings nothing is allocated.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -68,7 +68,8 @@ impl KeyRef<'_> {
     }
 }
 
-/// Parts a lookup keeps on the stack; a bind group of more bindings keeps the rest in a `Vec`.
+/// Parts a lookup keeps on the stack (the layout and seven bindings); a bind group of more
+/// bindings keeps the rest in a `Vec`.
 const INLINE_PARTS: usize = 8;
 
 /// A lookup's key: the layout, then one part per binding.
