@@ -1,6 +1,8 @@
 //! History textures and buffers: two resources per history, `NAME.previous` and `NAME.current`,
 //! swapped by the executor every frame.
 
+use std::sync::Arc;
+
 use super::RenderGraph;
 use crate::decl::resource::{
     HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, ResourceDecl, ResourceKind,
@@ -66,7 +68,7 @@ impl RenderGraph<'_> {
     /// Declares the two halves of a history, `NAME.previous` and `NAME.current`.
     fn history_pair(&mut self, name: &str, kind: ResourceKind) -> [ResourceId; 2] {
         let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
-            let name = self.resource_name(&format!("{name}.{suffix}"));
+            let name = self.resource_name_dotted(name, suffix);
             self.push_resource(ResourceDecl {
                 name,
                 kind,
@@ -80,6 +82,23 @@ impl RenderGraph<'_> {
         let current = half("current", HISTORY_CURRENT, HistoryHalf::Current);
         self.histories.push((previous, current));
         [previous, current]
+    }
+
+    /// `NAME.SUFFIX` as `resource_name` gives a name: the last frame's when it is the same,
+    /// formatted only when it is not.
+    fn resource_name_dotted(&mut self, name: &str, suffix: &str) -> Arc<str> {
+        match self.spare.resources.pop_front() {
+            Some(spare)
+                if spare
+                    .name
+                    .strip_prefix(name)
+                    .and_then(|r| r.strip_prefix('.'))
+                    == Some(suffix) =>
+            {
+                spare.name
+            }
+            _ => format!("{name}.{suffix}").into(),
+        }
     }
 
     /// History pairs declared with [`history_texture`](Self::history_texture) and
@@ -105,4 +124,30 @@ pub struct HistoryBuffer {
     pub previous: BufferHandle,
     /// This frame's contents: write them; they are kept for the next frame.
     pub current: BufferHandle,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::RenderGraph;
+
+    /// A reset graph reuses the last frame's history names only where they are the same: a
+    /// shorter name, a longer one, one with a dot of its own.
+    #[test]
+    fn history_names_follow_what_is_declared_after_a_reset() {
+        let mut graph = RenderGraph::new();
+        for name in ["taa", "ta", "taa", "taa.x", "taa", "t"] {
+            graph = graph.reset();
+            let history = graph.history_buffer(name, 256);
+            for (half, handle) in [("previous", history.previous), ("current", history.current)] {
+                let full = format!("{name}.{half}");
+                assert_eq!(graph.buffer_handle(&full), Some(handle), "{full}");
+            }
+            let names: Vec<&str> = graph.resources().iter().map(|r| &*r.name).collect();
+            assert_eq!(
+                names,
+                [format!("{name}.previous"), format!("{name}.current")],
+                "after declaring {name}"
+            );
+        }
+    }
 }
