@@ -25,6 +25,7 @@ impl Executor {
         let (graph, plan, imports) = (&*args.graph, args.plan, args.imports);
         self.bind_physical(plan, index, args.mode);
         self.history_slots.clear();
+        // Also where the graph declares none, while the executor holds some: these release them.
         if !(graph.histories.is_empty()
             && self.histories.is_empty()
             && self.buffer_histories.is_empty())

@@ -251,47 +251,45 @@ impl<'r> Recorder<'r, '_> {
         } = *recording;
         let frame = self.frame;
         let views = group.views;
-        {
-            // Every view's invalidation before the one multiview render pass.
-            if invalidate {
-                self.invalidate_before(group, None, timestamps);
-            }
-            let tables = frame.tables;
-            let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
-            for (slot, c) in mv.color.iter().enumerate() {
-                color[slot] = Some(wgpu::RenderPassColorAttachment {
-                    view: tables.layers_view(c.resource, c.sub, views),
-                    depth_slice: None,
-                    resolve_target: c
-                        .resolve
-                        .map(|t| tables.layers_view(t, Subresource::BASE, views)),
-                    ops: c.ops,
-                });
-            }
-            let depth = mv.depth.map(|d| wgpu::RenderPassDepthStencilAttachment {
-                view: tables.layers_view(d.resource, d.sub, views),
-                depth_ops: d.depth,
-                stencil_ops: d.stencil,
-            });
-            let views = Views::Multiview { count: views };
-            let mut rpass = self
-                .encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some(label),
-                    color_attachments: &color[..mv.color.len()],
-                    depth_stencil_attachment: depth,
-                    timestamp_writes: timestamps.next(),
-                    multiview_mask: views.multiview_mask(),
-                    ..Default::default()
-                })
-                .forget_lifetime();
-            let on = CallOn {
-                views,
-                render_target: group.target,
-                scope,
-            };
-            frame.call_passes(passes, callbacks, &mut rpass, on)
+        // Every view's invalidation before the one multiview render pass.
+        if invalidate {
+            self.invalidate_before(group, None, timestamps);
         }
+        let tables = frame.tables;
+        let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
+        for (slot, c) in mv.color.iter().enumerate() {
+            color[slot] = Some(wgpu::RenderPassColorAttachment {
+                view: tables.layers_view(c.resource, c.sub, views),
+                depth_slice: None,
+                resolve_target: c
+                    .resolve
+                    .map(|t| tables.layers_view(t, Subresource::BASE, views)),
+                ops: c.ops,
+            });
+        }
+        let depth = mv.depth.map(|d| wgpu::RenderPassDepthStencilAttachment {
+            view: tables.layers_view(d.resource, d.sub, views),
+            depth_ops: d.depth,
+            stencil_ops: d.stencil,
+        });
+        let views = Views::Multiview { count: views };
+        let mut rpass = self
+            .encoder
+            .begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(label),
+                color_attachments: &color[..mv.color.len()],
+                depth_stencil_attachment: depth,
+                timestamp_writes: timestamps.next(),
+                multiview_mask: views.multiview_mask(),
+                ..Default::default()
+            })
+            .forget_lifetime();
+        let on = CallOn {
+            views,
+            render_target: group.target,
+            scope,
+        };
+        frame.call_passes(passes, callbacks, &mut rpass, on)
     }
 
     /// Records the render pass of view `view` of a group recorded one render pass per view.
