@@ -128,7 +128,7 @@ pub struct HistoryBuffer {
 
 #[cfg(test)]
 mod tests {
-    use crate::RenderGraph;
+    use crate::declare::RenderGraph;
 
     /// A reset graph reuses the last frame's history names only where they are the same: a
     /// shorter name, a longer one, one with a dot of its own.
