@@ -1,14 +1,15 @@
 //! Declare: the frame's graph — its resources and passes, what each pass reads and writes, and
 //! the closure that records it.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 
 mod fingerprint;
 mod history;
+mod spare;
 use fingerprint::Fingerprint;
 pub use history::{History, HistoryBuffer};
+use spare::Spare;
 
 use crate::context::{PassContext, PassError};
 use crate::decl::Passes;
@@ -82,37 +83,6 @@ pub struct RenderGraph<'a> {
     spare: Spare,
 }
 
-/// Declarations whose storage the next ones reuse.
-#[derive(Default)]
-struct Spare {
-    resources: VecDeque<ResourceDecl>,
-    pass_names: VecDeque<Arc<str>>,
-}
-
-impl Spare {
-    /// Makes the declarations in `decls` the spare ones and leaves `decls` empty, with the
-    /// storage of the spare list it replaces. Where a plan still shares `decls`, the plan keeps
-    /// them and `decls` becomes a new list.
-    fn recycle<T>(decls: &mut Arc<Vec<T>>, spare: &mut VecDeque<T>) {
-        spare.clear();
-        let storage = Vec::from(std::mem::take(spare));
-        match Arc::get_mut(decls) {
-            Some(decls) => *spare = VecDeque::from(std::mem::replace(decls, storage)),
-            None => *decls = Arc::new(storage),
-        }
-    }
-
-    /// Empties `passes`, keeping their names as the spare ones. Where a plan still shares
-    /// `passes`, the plan keeps them and `passes` becomes a new table.
-    fn recycle_passes(passes: &mut Arc<Passes>, names: &mut VecDeque<Arc<str>>) {
-        names.clear();
-        match Arc::get_mut(passes) {
-            Some(passes) => passes.clear_into(names),
-            None => *passes = Arc::default(),
-        }
-    }
-}
-
 /// The empty tables new graphs share until they declare (a graph made as a placeholder, as
 /// `std::mem::take` makes one, allocates nothing).
 fn empty_tables() -> (Arc<Vec<ResourceDecl>>, Arc<Passes>) {
@@ -184,8 +154,7 @@ impl<'a> RenderGraph<'a> {
     /// assert_eq!(graph.passes().len(), 1);
     /// ```
     pub fn reset<'b>(mut self) -> RenderGraph<'b> {
-        Spare::recycle(&mut self.resources, &mut self.spare.resources);
-        Spare::recycle_passes(&mut self.passes, &mut self.spare.pass_names);
+        self.spare.recycle(&mut self.resources, &mut self.passes);
         self.histories.clear();
         self.names.resources.clear();
         self.names.passes.clear();
@@ -245,14 +214,6 @@ impl<'a> RenderGraph<'a> {
         id
     }
 
-    /// The next resource's name: the spare declaration's, where it is the same.
-    fn resource_name(&mut self, name: &str) -> Arc<str> {
-        match self.spare.resources.pop_front() {
-            Some(spare) if &*spare.name == name => spare.name,
-            _ => name.into(),
-        }
-    }
-
     fn mark_keep_memory(&mut self, id: ResourceId) {
         let decl = &mut Arc::make_mut(&mut self.resources)[id.index()];
         if !decl.keep_memory {
@@ -310,7 +271,7 @@ impl<'a> RenderGraph<'a> {
         clear: Option<ClearValue>,
         import: Option<Import>,
     ) -> TextureHandle {
-        let name = self.resource_name(name);
+        let name = self.spare.resource_name(name, None);
         let index = self.push_resource(ResourceDecl {
             name,
             kind: ResourceKind::Texture(desc),
@@ -368,7 +329,7 @@ impl<'a> RenderGraph<'a> {
     }
 
     fn buffer(&mut self, name: &str, size: u64, import: Option<Import>) -> BufferHandle {
-        let name = self.resource_name(name);
+        let name = self.spare.resource_name(name, None);
         let index = self.push_resource(ResourceDecl {
             name,
             kind: ResourceKind::Buffer(BufferDesc { size }),
@@ -480,11 +441,7 @@ impl<'g, 'a> PassBuilder<'g, 'a> {
             ..
         } = graph;
         names.passes.push(name_hash(name));
-        // The spare name is reused where it is the same.
-        let name = match spare.pass_names.pop_front() {
-            Some(spare) if &*spare == name => spare,
-            _ => name.into(),
-        };
+        let name = spare.pass_name(name);
         let passes = Arc::make_mut(passes);
         passes.start(name, kind);
         PassBuilder {

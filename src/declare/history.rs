@@ -1,8 +1,6 @@
 //! History textures and buffers: two resources per history, `NAME.previous` and `NAME.current`,
 //! swapped by the executor every frame.
 
-use std::sync::Arc;
-
 use super::RenderGraph;
 use crate::decl::resource::{
     HISTORY_CURRENT, HISTORY_PREVIOUS, HistoryHalf, ResourceDecl, ResourceKind,
@@ -68,7 +66,7 @@ impl RenderGraph<'_> {
     /// Declares the two halves of a history, `NAME.previous` and `NAME.current`.
     fn history_pair(&mut self, name: &str, kind: ResourceKind) -> [ResourceId; 2] {
         let mut half = |suffix: &str, import: Import, half: HistoryHalf| {
-            let name = self.resource_name_dotted(name, suffix);
+            let name = self.spare.resource_name(name, Some(suffix));
             self.push_resource(ResourceDecl {
                 name,
                 kind,
@@ -82,23 +80,6 @@ impl RenderGraph<'_> {
         let current = half("current", HISTORY_CURRENT, HistoryHalf::Current);
         self.histories.push((previous, current));
         [previous, current]
-    }
-
-    /// `NAME.SUFFIX` as `resource_name` gives a name: the last frame's when it is the same,
-    /// formatted only when it is not.
-    fn resource_name_dotted(&mut self, name: &str, suffix: &str) -> Arc<str> {
-        match self.spare.resources.pop_front() {
-            Some(spare)
-                if spare
-                    .name
-                    .strip_prefix(name)
-                    .and_then(|r| r.strip_prefix('.'))
-                    == Some(suffix) =>
-            {
-                spare.name
-            }
-            _ => format!("{name}.{suffix}").into(),
-        }
     }
 
     /// History pairs declared with [`history_texture`](Self::history_texture) and
