@@ -25,14 +25,8 @@ impl Executor {
         let (graph, plan, imports) = (&*args.graph, args.plan, args.imports);
         self.bind_physical(plan, index, args.mode);
         self.history_slots.clear();
-        // Also where the graph declares none, while the executor holds some: these release them.
-        if !(graph.histories.is_empty()
-            && self.histories.is_empty()
-            && self.buffer_histories.is_empty())
-        {
-            self.bind_histories(graph, plan);
-            self.bind_buffer_histories(graph, plan);
-        }
+        self.bind_histories(graph, plan);
+        self.bind_buffer_histories(graph, plan);
         self.slots.clear();
         let bound = &self.prepared[index].bound;
         for (r, resource) in plan.resources().iter().enumerate() {
@@ -68,8 +62,7 @@ impl Executor {
     }
 
     /// Binds the plan's physical resources to pool entries anew, after the pool changed or on
-    /// the plan's first frame (out of line: a warm frame never gets here).
-    #[inline(never)]
+    /// the plan's first frame.
     fn acquire_physical(&mut self, plan: &CompiledGraph, index: usize, mode: ExecuteMode) {
         let prepared = &mut self.prepared[index];
         prepared.bound.clear();

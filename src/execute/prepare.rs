@@ -59,8 +59,7 @@ impl Executor {
         }
     }
 
-    /// Checks and lowers a plan not prepared yet (out of line: a warm frame never gets here).
-    #[inline(never)]
+    /// Checks and lowers a plan not prepared yet.
     fn prepare_new(
         &mut self,
         plan: &CompiledGraph,

@@ -233,7 +233,6 @@ impl<'r> Recorder<'r, '_> {
     }
 
     /// Records the one multiview render pass of a group over all its views.
-    #[inline(never)]
     fn multiview_pass<'a>(
         &mut self,
         recording: &RenderRecording<'_>,

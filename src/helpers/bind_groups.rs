@@ -114,26 +114,6 @@ impl<'a> Parts<'a> {
     }
 }
 
-/// Hashes a `u64` that is a hash already to itself.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 struct Entry {
     key: Box<[Key]>,
     group: wgpu::BindGroup,
@@ -144,17 +124,16 @@ struct Entry {
 struct Inner {
     /// By the hash of the entry's key, which confirms a hit; of two keys with one hash the
     /// newer holds the slot (a miss for the other, never the other's bind group).
-    entries: HashMap<u64, Entry, BuildHasherDefault<Prehashed>>,
+    entries: HashMap<u64, Entry, BuildHasherDefault<FastHasher>>,
     frame: u64,
     hits: u64,
     misses: u64,
 }
 
 impl Inner {
-    /// Makes the bind group of `parts` and keeps it under `hash` (out of line: a warm frame
-    /// finds its bind groups).
+    /// Makes the bind group of `parts` and keeps it under `hash` (a miss: warm frames find
+    /// their bind groups).
     #[cold]
-    #[inline(never)]
     fn insert_new(
         &mut self,
         ctx: &PassContext<'_>,
