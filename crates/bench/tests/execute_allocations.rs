@@ -122,19 +122,13 @@ fn a_warm_frame_through_the_graph_allocates_a_handful_more_than_by_hand() {
     let mut graph = RenderGraph::new();
     let mut report = Vec::new();
     for draws in [2, 200] {
-        let (mut hand, mut through) = (u64::MAX, u64::MAX);
-        for frame in 0..WARM + MEASURED {
-            let (h, commands) = blocks_during(|| by_hand(&scene, draws));
-            scene.queue.submit([commands]);
-            let (t, (g, commands)) =
-                blocks_during(|| through_graph(&scene, draws, graph, &mut cache, &mut executor));
-            graph = g;
-            scene.queue.submit(commands);
-            scene.bind_groups.next_frame();
-            if frame >= WARM {
-                (hand, through) = (hand.min(h), through.min(t));
-            }
-        }
+        let through = || {
+            let last = std::mem::take(&mut graph);
+            let (next, commands) = through_graph(&scene, draws, last, &mut cache, &mut executor);
+            graph = next;
+            commands
+        };
+        let (hand, through) = fewest_blocks(&scene, |_| by_hand(&scene, draws), through);
         report.push((draws, hand, through));
     }
     eprintln!("(draws, blocks by hand, blocks through the graph): {report:?}");
@@ -193,7 +187,7 @@ fn declared_once(scene: &Scene, shape: &str, options: ExecutorOptions) -> (u64, 
     let mut imports = Imports::new();
     imports.texture(output, &scene.output, &scene.output_view);
     let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    let mut frame = || {
+    let frame = || {
         let commands = executor
             .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
             .expect("records");
@@ -203,18 +197,28 @@ fn declared_once(scene: &Scene, shape: &str, options: ExecutorOptions) -> (u64, 
         "mrt" => by_hand(scene, 200),
         _ => boids_by_hand(scene, 200, frame),
     };
-    let (mut hand, mut through) = (u64::MAX, u64::MAX);
-    for i in 0..WARM + MEASURED {
-        let (h, commands) = blocks_during(|| by_hand(i));
+    fewest_blocks(scene, by_hand, frame)
+}
+
+/// The fewest blocks a frame takes by hand and through the graph over `MEASURED` frames after
+/// `WARM`, the two alternated and every frame submitted; `by_hand` gets the frame's index.
+fn fewest_blocks(
+    scene: &Scene,
+    mut by_hand: impl FnMut(u64) -> wgpu::CommandBuffer,
+    mut through: impl FnMut() -> Vec<wgpu::CommandBuffer>,
+) -> (u64, u64) {
+    let (mut hand, mut graph) = (u64::MAX, u64::MAX);
+    for frame in 0..WARM + MEASURED {
+        let (h, commands) = blocks_during(|| by_hand(frame));
         scene.queue.submit([commands]);
-        let (t, commands) = blocks_during(&mut frame);
+        let (t, commands) = blocks_during(&mut through);
         scene.queue.submit(commands);
         scene.bind_groups.next_frame();
-        if i >= WARM {
-            (hand, through) = (hand.min(h), through.min(t));
+        if frame >= WARM {
+            (hand, graph) = (hand.min(h), graph.min(t));
         }
     }
-    (hand, through)
+    (hand, graph)
 }
 
 /// Declared once, the executor adds one block to a frame (its list of command buffers), and
