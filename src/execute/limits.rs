@@ -4,7 +4,6 @@
 use super::ExecuteError;
 use super::lower::ExecGroup;
 use crate::decl::resource::{ResourceDecl, ResourceKind};
-use crate::declare::RenderGraph;
 use crate::ids::ResourceId;
 use crate::plan::{CompiledGraph, Shortfall};
 
@@ -105,13 +104,16 @@ pub(super) fn check_multiview(
     }
 }
 
-/// Checks the history textures the executor would create for `graph`.
+/// Checks the history textures and buffers the executor would create for `plan` (both halves
+/// of a history share one declaration's size).
 pub(super) fn check_histories(
-    graph: &RenderGraph<'_>,
+    plan: &CompiledGraph,
     limits: &wgpu::Limits,
 ) -> Result<(), ExecuteError> {
-    for &(previous, _) in &graph.histories {
-        check_resource(&graph.resources[previous.index()], limits)?;
+    for decl in plan.resource_decls() {
+        if decl.history.is_some() {
+            check_resource(decl, limits)?;
+        }
     }
     Ok(())
 }

@@ -256,6 +256,9 @@ pub(crate) struct Pool {
     /// Bumped whenever entries move, so cached bindings of a plan know to look again.
     pub(crate) generation: u64,
     pub(crate) stats: PoolStats,
+    /// No entry can be stale before this frame: the oldest use seen by the last eviction plus
+    /// the frames kept (uses only move later). A new entry resets it.
+    next_eviction: u64,
 }
 
 impl Pool {
@@ -307,6 +310,7 @@ impl Pool {
             split,
             last_used: 0,
         });
+        self.next_eviction = 0;
         self.stats.textures_created += 1;
         taken.push(true);
         (self.textures.len() - 1) as u32
@@ -344,6 +348,7 @@ impl Pool {
             buffer,
             last_used: 0,
         });
+        self.next_eviction = 0;
         self.stats.buffers_created += 1;
         taken.push(true);
         (self.buffers.len() - 1) as u32
@@ -357,8 +362,16 @@ impl Pool {
         self.buffers[index as usize].last_used = frame;
     }
 
-    /// Releases entries no frame has used in the last `keep_frames` frames.
+    /// Releases entries no frame has used in the last `keep_frames` frames. Looks at the
+    /// entries only once one of them may be stale: every `keep_frames` frames while every entry
+    /// is in use.
     pub(crate) fn evict(&mut self, frame: u64, keep_frames: u64) {
+        if frame >= self.next_eviction {
+            self.evict_stale(frame, keep_frames);
+        }
+    }
+
+    fn evict_stale(&mut self, frame: u64, keep_frames: u64) {
         let stale = |last_used: u64| frame.saturating_sub(last_used) > keep_frames;
         let before = self.textures.len() + self.buffers.len();
         self.textures.retain(|t| !stale(t.last_used));
@@ -368,6 +381,12 @@ impl Pool {
             self.stats.evicted += removed as u64;
             self.generation += 1;
         }
+        let textures = self.textures.iter().map(|t| t.last_used);
+        let oldest = textures.chain(self.buffers.iter().map(|b| b.last_used)).min();
+        self.next_eviction = oldest
+            .unwrap_or(frame)
+            .saturating_add(keep_frames)
+            .saturating_add(1);
     }
 
     /// Bytes of the pooled textures and of the pooled buffers.

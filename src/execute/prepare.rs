@@ -1,7 +1,9 @@
 //! Prepared plans: a plan lowered for one mode, kept across frames with the pool entries its
 //! physical resources are bound to, so that a steady frame neither lowers nor binds again.
 
-use super::limits::{check_limits, check_multiview, check_requirements, note_multiview};
+use super::limits::{
+    check_histories, check_limits, check_multiview, check_requirements, note_multiview,
+};
 use super::lower::{ExecGroup, lower};
 use super::parallel::Chunks;
 use super::{ExecuteError, ExecuteMode, Executor};
@@ -67,6 +69,7 @@ impl Executor {
     ) -> Result<usize, ExecuteError> {
         let limits = self.device.limits();
         check_limits(plan, &limits)?;
+        check_histories(plan, &limits)?;
         let downlevel = self
             .options
             .downlevel_flags

@@ -3,7 +3,6 @@
 //! threads, then the history swap.
 
 use super::imports::Imports;
-use super::limits::check_histories;
 use super::parallel::WorkerErrors;
 use super::recorder::{Frame, Recorder};
 use super::tables::{Slot, Tables};
@@ -235,9 +234,6 @@ impl Executor {
             });
         }
         let prepared = self.prepare(plan, mode)?;
-        if !graph.histories.is_empty() {
-            check_histories(graph, &self.device.limits())?;
-        }
         self.frame += 1;
         self.prepared[prepared].last_used = self.frame;
         self.pool.evict(self.frame, self.options.keep_frames);

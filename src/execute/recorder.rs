@@ -90,7 +90,9 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
-        self.poison_textures(&group.poison_before);
+        if !group.poison_before.is_empty() {
+            self.poison_textures(&group.poison_before);
+        }
         match self.frame.timer {
             Some(timer) => {
                 let timed = TimedGroup {
@@ -106,7 +108,9 @@ impl<'r> Recorder<'r, '_> {
             }
             None => self.group_passes(index, group, callbacks, None)?,
         }
-        self.poison_textures(&group.poison_after);
+        if !group.poison_after.is_empty() {
+            self.poison_textures(&group.poison_after);
+        }
         Ok(())
     }
 
@@ -224,7 +228,7 @@ impl<'r> Recorder<'r, '_> {
         }
         for view in 0..group.views {
             // Each view's invalidation right before its render pass.
-            if invalidate {
+            if invalidate && !group.invalidate_before.is_empty() {
                 self.invalidate_before(group, Some(view), timestamps);
             }
             self.view_pass(&recording, view, timestamps, callbacks)?;
@@ -251,7 +255,7 @@ impl<'r> Recorder<'r, '_> {
         let frame = self.frame;
         let views = group.views;
         // Every view's invalidation before the one multiview render pass.
-        if invalidate {
+        if invalidate && !group.invalidate_before.is_empty() {
             self.invalidate_before(group, None, timestamps);
         }
         let tables = frame.tables;
