@@ -256,9 +256,8 @@ pub(crate) struct Pool {
     /// Bumped whenever entries move, so cached bindings of a plan know to look again.
     pub(crate) generation: u64,
     pub(crate) stats: PoolStats,
-    /// No entry can be stale before this frame: the oldest use seen by the last eviction plus
-    /// the frames kept (uses only move later). A new entry resets it.
-    next_eviction: u64,
+    /// When an entry may next be stale.
+    staleness: Staleness,
 }
 
 impl Pool {
@@ -310,7 +309,7 @@ impl Pool {
             split,
             last_used: 0,
         });
-        self.next_eviction = 0;
+        self.staleness.added();
         self.stats.textures_created += 1;
         taken.push(true);
         (self.textures.len() - 1) as u32
@@ -348,7 +347,7 @@ impl Pool {
             buffer,
             last_used: 0,
         });
-        self.next_eviction = 0;
+        self.staleness.added();
         self.stats.buffers_created += 1;
         taken.push(true);
         (self.buffers.len() - 1) as u32
@@ -363,16 +362,12 @@ impl Pool {
     }
 
     /// Releases entries no frame has used in the last `keep_frames` frames. Looks at the
-    /// entries only once one of them may be stale: every `keep_frames` frames while every entry
-    /// is in use.
+    /// entries only once one of them may be stale ([`Staleness`]).
     pub(crate) fn evict(&mut self, frame: u64, keep_frames: u64) {
-        if frame >= self.next_eviction {
-            self.evict_stale(frame, keep_frames);
+        if !self.staleness.due(frame) {
+            return;
         }
-    }
-
-    fn evict_stale(&mut self, frame: u64, keep_frames: u64) {
-        let stale = |last_used: u64| frame.saturating_sub(last_used) > keep_frames;
+        let stale = |last_used: u64| Staleness::stale(frame, last_used, keep_frames);
         let before = self.textures.len() + self.buffers.len();
         self.textures.retain(|t| !stale(t.last_used));
         self.buffers.retain(|b| !stale(b.last_used));
@@ -382,11 +377,10 @@ impl Pool {
             self.generation += 1;
         }
         let textures = self.textures.iter().map(|t| t.last_used);
-        let oldest = textures.chain(self.buffers.iter().map(|b| b.last_used)).min();
-        self.next_eviction = oldest
-            .unwrap_or(frame)
-            .saturating_add(keep_frames)
-            .saturating_add(1);
+        let oldest = textures
+            .chain(self.buffers.iter().map(|b| b.last_used))
+            .min();
+        self.staleness.looked(frame, oldest, keep_frames);
     }
 
     /// Bytes of the pooled textures and of the pooled buffers.
@@ -410,5 +404,39 @@ impl Pool {
             buffers: self.buffers.len(),
             ..self.stats
         }
+    }
+}
+
+/// When entries that no frame used for more than `keep` frames are next worth looking for, so
+/// that a cache is not walked every frame: uses only move later, so none can be stale before the
+/// oldest use seen by the last look, plus `keep`, plus one. An entry added with an older use
+/// than that (a pool entry is added unused) calls [`added`](Self::added).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Staleness {
+    next: u64,
+}
+
+impl Staleness {
+    /// Whether an entry last used at `last_used` is stale at `frame`.
+    pub(crate) fn stale(frame: u64, last_used: u64, keep: u64) -> bool {
+        frame.saturating_sub(last_used) > keep
+    }
+
+    /// Whether an entry may be stale at `frame`.
+    pub(crate) fn due(self, frame: u64) -> bool {
+        frame >= self.next
+    }
+
+    /// The entries were looked at on `frame`; `oldest` is the earliest use of those kept.
+    pub(crate) fn looked(&mut self, frame: u64, oldest: Option<u64>, keep: u64) {
+        self.next = oldest
+            .unwrap_or(frame)
+            .saturating_add(keep)
+            .saturating_add(1);
+    }
+
+    /// An entry of no use yet was added: look at the next chance.
+    pub(crate) fn added(&mut self) {
+        self.next = 0;
     }
 }

@@ -10,6 +10,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::Binding;
 use crate::context::{ContextError, PassContext};
+use crate::execute::Staleness;
 use crate::hash::FastHasher;
 use crate::resource::SubresourceRange;
 
@@ -128,6 +129,8 @@ struct Inner {
     frame: u64,
     hits: u64,
     misses: u64,
+    /// When a bind group may next be stale.
+    staleness: Staleness,
 }
 
 impl Inner {
@@ -279,14 +282,20 @@ impl BindGroupCache {
         inner.insert_new(ctx, hash, &parts)
     }
 
-    /// Ends a frame: drops the bind groups no frame used for `keep_frames` frames.
+    /// Ends a frame: drops the bind groups no frame used for `keep_frames` frames (looking at
+    /// them only once one of them may be that old).
     pub fn next_frame(&self) {
         let mut inner = self.lock();
         inner.frame += 1;
         let (frame, keep) = (inner.frame, self.keep_frames);
+        if !inner.staleness.due(frame) {
+            return;
+        }
         inner
             .entries
-            .retain(|_, e| frame.saturating_sub(e.last_used) <= keep);
+            .retain(|_, e| !Staleness::stale(frame, e.last_used, keep));
+        let oldest = inner.entries.values().map(|e| e.last_used).min();
+        inner.staleness.looked(frame, oldest, keep);
     }
 
     /// Hits, misses and the number of bind groups held.

@@ -386,3 +386,65 @@ fn the_bind_group_cache_finds_a_group_only_for_the_same_layout_and_resources() {
         "{stats:?}"
     );
 }
+
+#[test]
+fn the_bind_group_cache_drops_a_group_no_frame_used_for_keep_frames() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use tilegraph::helpers::{BindGroupCache, Binding};
+    let gpu = crate::support::gpu();
+    let device = &gpu.device;
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("uniform"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }],
+    });
+    let buffer = |label| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: 256,
+            usage: wgpu::BufferUsages::UNIFORM,
+            mapped_at_creation: false,
+        })
+    };
+    let (a, b) = (buffer("a"), buffer("b"));
+    let cache = BindGroupCache::with_keep_frames(2);
+    let frame = AtomicU32::new(0);
+    let (target_texture, target_view) = target(&gpu, 4, 4);
+    let mut executor = Executor::new(device, &gpu.queue);
+    let mut graph = RenderGraph::new();
+    let out = kept(&mut graph, "out", 4, 4);
+    let mut imports = Imports::new();
+    imports.texture(out, &target_texture, &target_view);
+    // `b` is bound every frame, `a` on frames 0 and 5.
+    let (layout, a, b, cache, frame_ref) = (&layout, &a, &b, &cache, &frame);
+    graph
+        .add_render_pass("binds")
+        .color(out, Access::Clear)
+        .execute(move |_, ctx| {
+            if [0, 5].contains(&frame_ref.load(Ordering::Relaxed)) {
+                cache.bind_group(ctx, layout, &[Binding::ExternalBuffer(a)])?;
+            }
+            cache.bind_group(ctx, layout, &[Binding::ExternalBuffer(b)])?;
+            Ok(())
+        });
+    let mut held = Vec::new();
+    for f in 0..7 {
+        frame.store(f, Ordering::Relaxed);
+        run(&gpu, &mut executor, &mut graph, &imports).expect("records");
+        cache.next_frame();
+        held.push(cache.stats().len);
+    }
+    // `a` goes at the end of frame 2, the second frame after its last use that did not use it,
+    // and is made anew on frame 5.
+    assert_eq!(held, [2, 2, 1, 1, 1, 2, 2]);
+    let stats = cache.stats();
+    assert_eq!((stats.misses, stats.hits), (3, 6), "{stats:?}");
+}
