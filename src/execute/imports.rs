@@ -22,7 +22,10 @@ impl Imports {
     }
 
     /// Binds `texture` (seen whole through `view`) to an imported texture. A texture with more
-    /// than one mip or layer also gets one view per subresource, made here.
+    /// than one mip or layer also gets one view per subresource, made here; binding again the
+    /// texture and view it holds keeps those views, so frames that rebind it get the same views
+    /// (and find the bind groups made of them in a
+    /// [`BindGroupCache`](crate::helpers::BindGroupCache)).
     pub fn texture(
         &mut self,
         handle: TextureHandle,
@@ -32,6 +35,12 @@ impl Imports {
         let i = handle.index.index();
         if self.textures.len() <= i {
             self.textures.resize(i + 1, None);
+        }
+        if let Some((bound, views)) = &self.textures[i]
+            && bound == texture
+            && views.whole == *view
+        {
+            return self;
         }
         self.textures[i] = Some((
             texture.clone(),

@@ -448,3 +448,60 @@ fn the_bind_group_cache_drops_a_group_no_frame_used_for_keep_frames() {
     let stats = cache.stats();
     assert_eq!((stats.misses, stats.hits), (3, 6), "{stats:?}");
 }
+
+#[test]
+fn an_import_bound_again_keeps_its_subresource_views() {
+    use std::sync::Mutex;
+    let gpu = crate::support::gpu();
+    let chain = |label| {
+        let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: 8,
+                height: 8,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 2,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: FORMAT,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        (texture, view)
+    };
+    let (first, second) = (chain("first"), chain("second"));
+    let (target_texture, target_view) = target(&gpu, 4, 4);
+    let seen = Mutex::new(Vec::new());
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let mut graph = RenderGraph::new();
+    let mips = graph.import_texture(
+        "mips",
+        TextureDesc::new(FORMAT, 8, 8).mips(2),
+        Import::INPUT,
+    );
+    let out = kept(&mut graph, "out", 4, 4);
+    let seen_ref = &seen;
+    graph
+        .add_render_pass("look")
+        .sample(mips.mip(1))
+        .color(out, Access::Clear)
+        .execute(move |_, ctx| {
+            let view = ctx.view(mips.mip(1))?.clone();
+            seen_ref.lock().expect("not poisoned").push(view);
+            Ok(())
+        });
+    let mut imports = Imports::new();
+    imports.texture(out, &target_texture, &target_view);
+    // Three frames that bind the same texture and view, then one that binds another texture.
+    for (texture, view) in [&first, &first, &first, &second] {
+        imports.texture(mips, texture, view);
+        run(&gpu, &mut executor, &mut graph, &imports).expect("records");
+    }
+    drop(graph);
+    let seen = seen.into_inner().expect("not poisoned");
+    assert_eq!(seen[0], seen[1], "the same binding keeps its mip's view");
+    assert_eq!(seen[1], seen[2]);
+    assert_ne!(seen[2], seen[3], "another texture gets views of its own");
+}

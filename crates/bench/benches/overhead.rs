@@ -13,7 +13,8 @@
 //! Six ways to make each frame's command buffers, timed on the CPU from nothing to the
 //! finished command buffers (submission and the GPU's work are not timed): `wgpu`, the
 //! hand-written encoder; `graph+cache`, the graph declared every frame (into the last frame's
-//! `reset` graph) with its plan from a `PlanCache`, then `Executor::execute`; `graph`, the same
+//! `reset` graph, its imports bound again into the last frame's `Imports`, as `Imports` advises)
+//! with its plan from a `PlanCache`, then `Executor::execute`; `graph`, the same
 //! with a full compile every frame; `retained`, the graph, its plan and its imports made once
 //! and only `Executor::execute` every frame (a renderer whose frame keeps its shape);
 //! `unscoped`, the same with `ExecutorOptions::error_scopes` off (wgpu's errors go to the
@@ -120,6 +121,8 @@ const WARM_UP: usize = 2;
 /// What the graph variants keep from frame to frame, as a renderer would.
 struct GraphState<'s> {
     graph: RenderGraph<'s>,
+    /// The graph variants' imports, bound again every frame.
+    imports: Imports,
     cache: PlanCache,
     executor: Executor,
     /// The `retained` variant's frame: declared and compiled on its first frame, then executed
@@ -177,6 +180,7 @@ fn main() {
 fn measure(scene: &Scene, shape: Shape, draws: u32, args: &Args) -> [Vec<f64>; 6] {
     let mut state = GraphState {
         graph: RenderGraph::new(),
+        imports: Imports::new(),
         cache: PlanCache::default(),
         executor: Executor::new(&scene.device, &scene.queue),
         retained: None,
@@ -347,7 +351,8 @@ fn through_graph<'s>(
 ) -> (Duration, Vec<wgpu::CommandBuffer>) {
     let start = Instant::now();
     let mut graph = std::mem::take(&mut state.graph).reset();
-    let imports = declare_frame(&mut graph, scene, shape, draws);
+    let imports = &mut state.imports;
+    declare_frame(&mut graph, scene, shape, draws, imports);
     let options = CompileOptions::default();
     let commands = if cached {
         let plan = state
@@ -356,16 +361,15 @@ fn through_graph<'s>(
             .expect("compiles");
         state
             .executor
-            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+            .execute(&mut graph, &plan, imports, ExecuteMode::Planned)
     } else {
         let plan = graph.compile(&options).expect("compiles");
         state
             .executor
-            .execute(&mut graph, &plan, &imports, ExecuteMode::Planned)
+            .execute(&mut graph, &plan, imports, ExecuteMode::Planned)
     };
     let commands: Vec<_> = commands.expect("records").into_iter().collect();
     let time = start.elapsed();
-    drop(imports);
     state.graph = graph;
     scene.bind_groups.next_frame();
     (time, commands)
@@ -383,7 +387,8 @@ fn retained<'s>(
 ) -> (Duration, Vec<wgpu::CommandBuffer>) {
     let frame = frame.get_or_insert_with(|| {
         let mut graph = RenderGraph::new();
-        let imports = declare_frame(&mut graph, scene, shape, draws);
+        let mut imports = Imports::new();
+        declare_frame(&mut graph, scene, shape, draws, &mut imports);
         let plan = graph.compile(&CompileOptions::default()).expect("compiles");
         Retained {
             graph,
@@ -406,26 +411,25 @@ fn retained<'s>(
     (time, commands)
 }
 
-/// The output, the shape's passes and the imports of both.
+/// The output and the shape's passes, and both's imports bound in `imports`.
 fn declare_frame<'s>(
     graph: &mut RenderGraph<'s>,
     scene: &'s Scene,
     shape: Shape,
     draws: u32,
-) -> Imports {
+    imports: &mut Imports,
+) {
     let output = graph.import_texture(
         "output",
         TextureDesc::new(FORMAT, SIZE, SIZE),
         Import::OUTPUT,
     );
     declare(graph, scene, shape, draws, output);
-    let mut imports = Imports::new();
     imports.texture(output, &scene.output, &scene.output_view);
     if shape == Shape::Bunnymark {
         let objects = graph.buffer_handle("objects").expect("declared");
         imports.buffer(objects, &scene.objects);
     }
-    imports
 }
 
 /// The shape's passes, their closures recording what `by_hand` records.
