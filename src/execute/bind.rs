@@ -27,20 +27,17 @@ impl Executor {
         self.history_slots.clear();
         self.bind_histories(graph, plan);
         self.bind_buffer_histories(graph, plan);
-        self.slots.clear();
-        let bound = &self.prepared[index].bound;
-        for (r, resource) in plan.resources().iter().enumerate() {
-            let id = ResourceId::new(r);
-            let decl = plan.resource_decl(id);
-            let history = self.history_slots.iter().find(|h| h.0 == id);
-            let slot = match (resource.physical, decl.kind) {
-                _ if resource.culled => Slot::Unbound,
-                _ if history.is_some() => history.expect("matched").1,
-                (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(bound[p.index()]),
-                (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(bound[p.index()]),
-                (None, _) => bind_import(imports, id, decl, resource.usage)?,
-            };
-            self.slots.push(slot);
+        // The pooled and culled resources' slots, then this frame's imports and histories.
+        let prepared = &self.prepared[index];
+        self.slots.clone_from(&prepared.slots);
+        for &id in &prepared.imports {
+            let usage = plan.resources()[id.index()].usage;
+            self.slots[id.index()] = bind_import(imports, id, plan.resource_decl(id), usage)?;
+        }
+        for &(id, slot) in &self.history_slots {
+            if !plan.resources()[id.index()].culled {
+                self.slots[id.index()] = slot;
+            }
         }
         self.bind_layer_views(plan, index, imports);
         Ok(())
@@ -115,6 +112,16 @@ impl Executor {
                 _ => unreachable!("the compiler pairs textures with texture usages"),
             };
             prepared.bound.push(entry);
+        }
+        prepared.slots.clear();
+        for (resource, decl) in plan.resources().iter().zip(plan.resource_decls()) {
+            prepared.slots.push(match (resource.physical, decl.kind) {
+                _ if resource.culled => Slot::Unbound,
+                (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(prepared.bound[p.index()]),
+                (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(prepared.bound[p.index()]),
+                // An import or a history half: bound every frame.
+                (None, _) => Slot::Unbound,
+            });
         }
         // Acquiring may have created entries; nothing moved, so the generation holds.
         prepared.generation = Some(self.pool.generation);

@@ -6,6 +6,7 @@ use super::limits::{
 };
 use super::lower::{ExecGroup, lower};
 use super::parallel::Chunks;
+use super::tables::Slot;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::context::ViewKind;
 use crate::decl::PassRef;
@@ -23,6 +24,11 @@ pub(super) struct Prepared {
     pub groups: Vec<ExecGroup>,
     /// Per physical resource: its pool entry (texture or buffer index), valid for `generation`.
     pub bound: Vec<u32>,
+    /// Per resource: its slot where it is pooled or culled, valid for `generation`; imports and
+    /// history halves are bound over it every frame.
+    pub slots: Vec<Slot>,
+    /// The live imports, which every frame binds from its `Imports`.
+    pub imports: Vec<ResourceId>,
     pub generation: Option<u64>,
     pub last_used: u64,
     /// With recording threads: the runs of consecutive groups recorded apart.
@@ -103,6 +109,8 @@ impl Executor {
             split,
             groups,
             bound: Vec::new(),
+            slots: Vec::new(),
+            imports: live_imports(plan),
             generation: None,
             last_used: self.frame,
             chunks,
@@ -293,4 +301,17 @@ fn live_passes(plan: &CompiledGraph) -> impl Iterator<Item = PassRef<'_>> {
         .zip(plan.passes())
         .filter(|(_, p)| !p.culled)
         .map(|(decl, _)| decl)
+}
+
+/// The imports a frame of `plan` binds from its `Imports`: the live ones but history halves
+/// (declared as imports, and the executor's own).
+fn live_imports(plan: &CompiledGraph) -> Vec<ResourceId> {
+    let bound = |r: usize| {
+        let decl = &plan.resource_decls()[r];
+        !plan.resources()[r].culled && decl.import.is_some() && decl.history.is_none()
+    };
+    (0..plan.resources().len())
+        .filter(|&r| bound(r))
+        .map(ResourceId::new)
+        .collect()
 }
