@@ -306,48 +306,54 @@ fn pass_uniforms_give_every_pass_its_own_values() {
 /// The bind-group cache gives the bind group it made before only for the same layout and the
 /// same resources, ranges included — also with more bindings than a lookup keeps on the stack —
 /// and makes a new one for anything else.
+/// A layout of `count` uniform buffers, at bindings 0 to `count - 1`.
+fn uniform_layout(device: &wgpu::Device, count: u32) -> wgpu::BindGroupLayout {
+    let entries: Vec<_> = (0..count)
+        .map(|binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("uniforms"),
+        entries: &entries,
+    })
+}
+
+fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage: wgpu::BufferUsages::UNIFORM,
+        mapped_at_creation: false,
+    })
+}
+
 #[test]
 fn the_bind_group_cache_finds_a_group_only_for_the_same_layout_and_resources() {
     use tilegraph::helpers::{BindGroupCache, Binding};
     let gpu = crate::support::gpu();
     let device = &gpu.device;
-    let uniforms = |count: u32| {
-        let entries: Vec<_> = (0..count)
-            .map(|binding| wgpu::BindGroupLayoutEntry {
-                binding,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            })
-            .collect();
-        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("uniforms"),
-            entries: &entries,
-        })
-    };
     // Two layouts alike but distinct objects, and one of ten bindings.
+    let uniforms = |count| uniform_layout(device, count);
     let (one, alike, ten) = (uniforms(1), uniforms(1), uniforms(10));
     let slice = u64::from(device.limits().min_uniform_buffer_offset_alignment);
-    let buffer = |label| {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: slice * 12,
-            usage: wgpu::BufferUsages::UNIFORM,
-            mapped_at_creation: false,
-        })
-    };
-    let (a, b) = (buffer("a"), buffer("b"));
+    let (a, b) = (
+        uniform_buffer(device, "a", slice * 12),
+        uniform_buffer(device, "b", slice * 12),
+    );
     let cache = BindGroupCache::new();
     let (target_texture, target_view) = target(&gpu, 4, 4);
     let mut executor = Executor::new(device, &gpu.queue);
     let mut graph = RenderGraph::new();
     let out = kept(&mut graph, "out", 4, 4);
-    let mut imports = Imports::new();
-    imports.texture(out, &target_texture, &target_view);
+    let imports = crate::support::output_imports(out, &target_texture, &target_view);
     let (one, alike, ten, a, b, cache) = (&one, &alike, &ten, &a, &b, &cache);
     graph
         .add_render_pass("lookups")
@@ -393,36 +399,18 @@ fn the_bind_group_cache_drops_a_group_no_frame_used_for_keep_frames() {
     use tilegraph::helpers::{BindGroupCache, Binding};
     let gpu = crate::support::gpu();
     let device = &gpu.device;
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("uniform"),
-        entries: &[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        }],
-    });
-    let buffer = |label| {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: 256,
-            usage: wgpu::BufferUsages::UNIFORM,
-            mapped_at_creation: false,
-        })
-    };
-    let (a, b) = (buffer("a"), buffer("b"));
+    let layout = uniform_layout(device, 1);
+    let (a, b) = (
+        uniform_buffer(device, "a", 256),
+        uniform_buffer(device, "b", 256),
+    );
     let cache = BindGroupCache::with_keep_frames(2);
     let frame = AtomicU32::new(0);
     let (target_texture, target_view) = target(&gpu, 4, 4);
     let mut executor = Executor::new(device, &gpu.queue);
     let mut graph = RenderGraph::new();
     let out = kept(&mut graph, "out", 4, 4);
-    let mut imports = Imports::new();
-    imports.texture(out, &target_texture, &target_view);
+    let imports = crate::support::output_imports(out, &target_texture, &target_view);
     // `b` is bound every frame, `a` on frames 0 and 5.
     let (layout, a, b, cache, frame_ref) = (&layout, &a, &b, &cache, &frame);
     graph
