@@ -27,7 +27,7 @@
 //! | `parallel.rs` | chunks of groups recorded on the recording threads |
 //! | `errors.rs` | error scopes around a frame, and the pass an error points at |
 //! | `lost.rs` | a lost device, shared by every executor of it |
-//! | `pool.rs` | pooled textures, buffers and their views |
+//! | `pool.rs` | pooled textures, buffers and their views; when entries may be stale (also the bind-group cache's) |
 //! | `imports.rs` | what the caller binds each frame |
 //! | `history.rs` | history textures, swapped every frame |
 //! | `timing.rs` | optional GPU timestamps |
