@@ -5,7 +5,7 @@
 use super::ExecuteError;
 use super::history::{BufferHistory, HistoryPair};
 use super::imports::{Imports, check_imported_texture};
-use super::pool::{Wanted, range_view};
+use super::pool::Wanted;
 use super::record::FrameArgs;
 use super::tables::{LayerView, Slot};
 use super::{ExecuteMode, Executor};
@@ -128,8 +128,8 @@ impl Executor {
     }
 
     /// The views of ranges this frame's passes use (multiview attachments, sampled ranges):
-    /// those of pooled and history textures are made once and kept with the texture's other
-    /// views; those of imports, which the caller binds anew every frame, are made every frame.
+    /// made once and kept with the texture's other views (an import's in `Imports`, while the
+    /// caller binds the same texture).
     fn bind_layer_views(&mut self, plan: &CompiledGraph, index: usize, imports: &Imports) {
         self.layer_views.clear();
         for &(resource, range) in &self.prepared[index].layer_views {
@@ -142,10 +142,12 @@ impl Executor {
                     let (texture, views) = self.histories[h as usize].half_mut(current);
                     views.range(texture, range)
                 }
-                Slot::ImportTexture => match imports.texture_at(resource) {
-                    Some((texture, _)) => range_view(texture, range, plan.resource_name(resource)),
-                    None => continue,
-                },
+                Slot::ImportTexture => {
+                    match imports.range_view(resource, range, plan.resource_name(resource)) {
+                        Some(view) => view,
+                        None => continue,
+                    }
+                }
                 Slot::Unbound
                 | Slot::PoolBuffer(_)
                 | Slot::ImportBuffer

@@ -1,18 +1,31 @@
 //! Imported resources: what the caller binds each frame, and the check that it matches the
 //! declaration.
 
+use std::sync::Mutex;
+
 use super::ExecuteError;
-use super::pool::TextureViews;
+use super::pool::{TextureViews, range_view};
 use crate::ids::ResourceId;
 use crate::plan::ResourceUsage;
-use crate::resource::{BufferHandle, TextureDesc, TextureHandle};
+use crate::resource::{BufferHandle, SubresourceRange, TextureDesc, TextureHandle};
 
 /// The wgpu objects behind a graph's imported resources for one frame (the surface texture, a
-/// history buffer owned by the caller). Keep one and rebind it every frame: it reuses its storage.
+/// history buffer owned by the caller). Keep one and rebind it every frame: it reuses its storage,
+/// and the views it made of a texture bound again.
 #[derive(Debug, Default)]
 pub struct Imports {
-    textures: Vec<Option<(wgpu::Texture, TextureViews)>>,
+    textures: Vec<Option<ImportedTexture>>,
     buffers: Vec<Option<wgpu::Buffer>>,
+}
+
+/// A bound texture and the views made of it.
+#[derive(Debug)]
+struct ImportedTexture {
+    texture: wgpu::Texture,
+    views: TextureViews,
+    /// The views of ranges that frames' passes used (multiview attachments, sampled ranges),
+    /// made when a frame first needs one and kept while the texture stays bound.
+    ranges: Mutex<Vec<(SubresourceRange, wgpu::TextureView)>>,
 }
 
 impl Imports {
@@ -34,18 +47,19 @@ impl Imports {
     ) -> &mut Self {
         let i = handle.index.index();
         if self.textures.len() <= i {
-            self.textures.resize(i + 1, None);
+            self.textures.resize_with(i + 1, || None);
         }
-        if let Some((bound, views)) = &self.textures[i]
-            && bound == texture
-            && views.whole == *view
+        if let Some(bound) = &self.textures[i]
+            && bound.texture == *texture
+            && bound.views.whole == *view
         {
             return self;
         }
-        self.textures[i] = Some((
-            texture.clone(),
-            TextureViews::new(texture, Some(view), None),
-        ));
+        self.textures[i] = Some(ImportedTexture {
+            texture: texture.clone(),
+            views: TextureViews::new(texture, Some(view), None),
+            ranges: Mutex::default(),
+        });
         self
     }
 
@@ -65,8 +79,28 @@ impl Imports {
         self.buffers.iter_mut().for_each(|b| *b = None);
     }
 
-    pub(super) fn texture_at(&self, r: ResourceId) -> Option<&(wgpu::Texture, TextureViews)> {
-        self.textures.get(r.index())?.as_ref()
+    pub(super) fn texture_at(&self, r: ResourceId) -> Option<(&wgpu::Texture, &TextureViews)> {
+        let bound = self.textures.get(r.index())?.as_ref()?;
+        Some((&bound.texture, &bound.views))
+    }
+
+    /// The view of `range` of the texture bound to `r` (labelled after `label`): made the
+    /// first time a frame uses it, kept while the texture stays bound.
+    pub(super) fn range_view(
+        &self,
+        r: ResourceId,
+        range: SubresourceRange,
+        label: &str,
+    ) -> Option<wgpu::TextureView> {
+        let bound = self.textures.get(r.index())?.as_ref()?;
+        // Views are only ever added, so a panic elsewhere leaves the list usable.
+        let mut ranges = bound.ranges.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, view)) = ranges.iter().find(|(made, _)| *made == range) {
+            return Some(view.clone());
+        }
+        let view = range_view(&bound.texture, range, label);
+        ranges.push((range, view.clone()));
+        Some(view)
     }
 
     pub(super) fn buffer_at(&self, r: ResourceId) -> Option<&wgpu::Buffer> {

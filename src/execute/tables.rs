@@ -60,7 +60,7 @@ impl<'f> Tables<'f> {
                 let t = &self.pool.textures[i as usize];
                 Some((&t.texture, &t.views))
             }
-            Slot::ImportTexture => self.imports.texture_at(r).map(|(t, v)| (t, v)),
+            Slot::ImportTexture => self.imports.texture_at(r),
             Slot::History(h, current) => {
                 let pair = &self.histories[h as usize];
                 let (t, v) = if current {

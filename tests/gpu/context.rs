@@ -438,16 +438,16 @@ fn the_bind_group_cache_drops_a_group_no_frame_used_for_keep_frames() {
 }
 
 #[test]
-fn an_import_bound_again_keeps_its_subresource_views() {
+fn an_import_bound_again_keeps_its_views() {
     use std::sync::Mutex;
     let gpu = crate::support::gpu();
-    let chain = |label| {
+    let array = |label| {
         let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
             size: wgpu::Extent3d {
                 width: 8,
                 height: 8,
-                depth_or_array_layers: 1,
+                depth_or_array_layers: 2,
             },
             mip_level_count: 2,
             sample_count: 1,
@@ -456,40 +456,47 @@ fn an_import_bound_again_keeps_its_subresource_views() {
             usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
             view_formats: &[],
         });
-        let view = texture.create_view(&Default::default());
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(wgpu::TextureViewDimension::D2Array),
+            ..Default::default()
+        });
         (texture, view)
     };
-    let (first, second) = (chain("first"), chain("second"));
+    let (first, second) = (array("first"), array("second"));
     let (target_texture, target_view) = target(&gpu, 4, 4);
     let seen = Mutex::new(Vec::new());
     let mut executor = Executor::new(&gpu.device, &gpu.queue);
     let mut graph = RenderGraph::new();
-    let mips = graph.import_texture(
-        "mips",
-        TextureDesc::new(FORMAT, 8, 8).mips(2),
-        Import::INPUT,
-    );
+    let desc = TextureDesc::new(FORMAT, 8, 8).mips(2).layers(2);
+    let input = graph.import_texture("input", desc, Import::INPUT);
     let out = kept(&mut graph, "out", 4, 4);
     let seen_ref = &seen;
     graph
         .add_render_pass("look")
-        .sample(mips.mip(1))
+        .sample(input.subresource(1, 1))
+        .sample(input.layers(0..2))
         .color(out, Access::Clear)
         .execute(move |_, ctx| {
-            let view = ctx.view(mips.mip(1))?.clone();
-            seen_ref.lock().expect("not poisoned").push(view);
+            // One subresource's view, and the 2D-array view of a range of layers.
+            let sub = ctx.view(input.subresource(1, 1))?.clone();
+            let layers = ctx.view(input.layers(0..2))?.clone();
+            seen_ref.lock().expect("not poisoned").push((sub, layers));
             Ok(())
         });
     let mut imports = Imports::new();
     imports.texture(out, &target_texture, &target_view);
     // Three frames that bind the same texture and view, then one that binds another texture.
     for (texture, view) in [&first, &first, &first, &second] {
-        imports.texture(mips, texture, view);
+        imports.texture(input, texture, view);
         run(&gpu, &mut executor, &mut graph, &imports).expect("records");
     }
     drop(graph);
     let seen = seen.into_inner().expect("not poisoned");
-    assert_eq!(seen[0], seen[1], "the same binding keeps its mip's view");
+    assert_eq!(seen[0], seen[1], "the same binding keeps its views");
     assert_eq!(seen[1], seen[2]);
-    assert_ne!(seen[2], seen[3], "another texture gets views of its own");
+    assert_ne!(
+        seen[2].0, seen[3].0,
+        "another texture gets views of its own"
+    );
+    assert_ne!(seen[2].1, seen[3].1);
 }
