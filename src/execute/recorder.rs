@@ -90,9 +90,7 @@ impl<'r> Recorder<'r, '_> {
         group: &ExecGroup,
         callbacks: &mut (impl Callbacks<'a> + ?Sized),
     ) -> Result<(), ExecuteError> {
-        if !group.poison_before.is_empty() {
-            self.poison_textures(&group.poison_before);
-        }
+        self.poison_textures(&group.poison_before);
         match self.frame.timer {
             Some(timer) => {
                 let timed = TimedGroup {
@@ -108,9 +106,7 @@ impl<'r> Recorder<'r, '_> {
             }
             None => self.group_passes(index, group, callbacks, None)?,
         }
-        if !group.poison_after.is_empty() {
-            self.poison_textures(&group.poison_after);
-        }
+        self.poison_textures(&group.poison_after);
         Ok(())
     }
 
@@ -224,11 +220,15 @@ impl<'r> Recorder<'r, '_> {
             ..
         } = recording;
         if let Some(mv) = &ops.multiview {
+            // Every view's invalidation before the one multiview render pass.
+            if invalidate {
+                self.invalidate_before(group, None, timestamps);
+            }
             return self.multiview_pass(&recording, mv, timestamps, callbacks);
         }
         for view in 0..group.views {
             // Each view's invalidation right before its render pass.
-            if invalidate && !group.invalidate_before.is_empty() {
+            if invalidate {
                 self.invalidate_before(group, Some(view), timestamps);
             }
             self.view_pass(&recording, view, timestamps, callbacks)?;
@@ -236,7 +236,8 @@ impl<'r> Recorder<'r, '_> {
         Ok(())
     }
 
-    /// Records the one multiview render pass of a group over all its views.
+    /// Records the one multiview render pass of a group over all its views (its invalidations
+    /// recorded before).
     fn multiview_pass<'a>(
         &mut self,
         recording: &RenderRecording<'_>,
@@ -248,16 +249,11 @@ impl<'r> Recorder<'r, '_> {
             group,
             passes,
             label,
-            invalidate,
             scope,
             ..
         } = *recording;
         let frame = self.frame;
         let views = group.views;
-        // Every view's invalidation before the one multiview render pass.
-        if invalidate && !group.invalidate_before.is_empty() {
-            self.invalidate_before(group, None, timestamps);
-        }
         let tables = frame.tables;
         let mut color: [Option<wgpu::RenderPassColorAttachment<'_>>; 8] = Default::default();
         for (slot, c) in mv.color.iter().enumerate() {
