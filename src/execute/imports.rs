@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 
 use super::ExecuteError;
-use super::pool::{TextureViews, range_view};
+use super::pool::{TextureViews, kept_range_view};
 use crate::ids::ResourceId;
 use crate::plan::ResourceUsage;
 use crate::resource::{BufferHandle, SubresourceRange, TextureDesc, TextureHandle};
@@ -95,12 +95,7 @@ impl Imports {
         let bound = self.textures.get(r.index())?.as_ref()?;
         // Views are only ever added, so a panic elsewhere leaves the list usable.
         let mut ranges = bound.ranges.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, view)) = ranges.iter().find(|(made, _)| *made == range) {
-            return Some(view.clone());
-        }
-        let view = range_view(&bound.texture, range, label);
-        ranges.push((range, view.clone()));
-        Some(view)
+        Some(kept_range_view(&mut ranges, &bound.texture, range, label))
     }
 
     pub(super) fn buffer_at(&self, r: ResourceId) -> Option<&wgpu::Buffer> {

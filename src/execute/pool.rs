@@ -146,19 +146,15 @@ impl TextureViews {
         }
     }
 
-    /// The view of a range of `texture` (whose views these are; [`range_view`]): made the
+    /// The view of a range of `texture` (whose views these are; [`kept_range_view`]): made the
     /// first time, kept after.
     pub(crate) fn range(
         &mut self,
         texture: &wgpu::Texture,
         range: SubresourceRange,
     ) -> wgpu::TextureView {
-        if let Some((_, view)) = self.layers.iter().find(|l| l.0 == range) {
-            return view.clone();
-        }
-        let view = range_view(texture, range, self.label.as_deref().unwrap_or("import"));
-        self.layers.push((range, view.clone()));
-        view
+        let label = self.label.as_deref().unwrap_or("import");
+        kept_range_view(&mut self.layers, texture, range, label)
     }
 
     /// How many views are held: the whole texture, each subresource of one with several, and
@@ -180,11 +176,7 @@ impl TextureViews {
 /// The view of a range of `texture`'s mips and layers: a 2D-array view where it has several
 /// layers (a multiview attachment, a sampled range of an array), else a 2D view of its mips;
 /// labelled after `label` (the resources the texture holds).
-pub(crate) fn range_view(
-    texture: &wgpu::Texture,
-    range: SubresourceRange,
-    label: &str,
-) -> wgpu::TextureView {
+fn range_view(texture: &wgpu::Texture, range: SubresourceRange, label: &str) -> wgpu::TextureView {
     let (mip, mips, layer, layers) =
         range.resolve(texture.mip_level_count(), texture.depth_or_array_layers());
     texture.create_view(&wgpu::TextureViewDescriptor {
@@ -200,6 +192,22 @@ pub(crate) fn range_view(
         array_layer_count: Some(layers),
         ..Default::default()
     })
+}
+
+/// The view of `range` of `texture` kept in `kept`: made (labelled after `label`) and kept the
+/// first time, found after.
+pub(crate) fn kept_range_view(
+    kept: &mut Vec<(SubresourceRange, wgpu::TextureView)>,
+    texture: &wgpu::Texture,
+    range: SubresourceRange,
+    label: &str,
+) -> wgpu::TextureView {
+    if let Some((_, view)) = kept.iter().find(|(made, _)| *made == range) {
+        return view.clone();
+    }
+    let view = range_view(texture, range, label);
+    kept.push((range, view.clone()));
+    view
 }
 
 /// One pooled texture and the views the executor hands out.

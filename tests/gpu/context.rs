@@ -303,9 +303,6 @@ fn pass_uniforms_give_every_pass_its_own_values() {
     crate::support::assert_no_gpu_errors(&gpu);
 }
 
-/// The bind-group cache gives the bind group it made before only for the same layout and the
-/// same resources, ranges included — also with more bindings than a lookup keeps on the stack —
-/// and makes a new one for anything else.
 /// A layout of `count` uniform buffers, at bindings 0 to `count - 1`.
 fn uniform_layout(device: &wgpu::Device, count: u32) -> wgpu::BindGroupLayout {
     let entries: Vec<_> = (0..count)
@@ -326,6 +323,7 @@ fn uniform_layout(device: &wgpu::Device, count: u32) -> wgpu::BindGroupLayout {
     })
 }
 
+/// A uniform buffer of `size` bytes.
 fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
@@ -335,6 +333,9 @@ fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer
     })
 }
 
+/// The bind-group cache gives the bind group it made before only for the same layout and the
+/// same resources, ranges included — also with more bindings than a lookup keeps on the stack —
+/// and makes a new one for anything else.
 #[test]
 fn the_bind_group_cache_finds_a_group_only_for_the_same_layout_and_resources() {
     use tilegraph::helpers::{BindGroupCache, Binding};
