@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 
 use super::ExecuteError;
-use super::pool::{TextureViews, kept_range_view};
+use super::pool::{RangeViews, TextureViews, kept_range_view};
 use crate::ids::ResourceId;
 use crate::plan::ResourceUsage;
 use crate::resource::{BufferHandle, SubresourceRange, TextureDesc, TextureHandle};
@@ -25,7 +25,7 @@ struct ImportedTexture {
     views: TextureViews,
     /// The views of ranges that frames' passes used (multiview attachments, sampled ranges),
     /// made when a frame first needs one and kept while the texture stays bound.
-    ranges: Mutex<Vec<(SubresourceRange, wgpu::TextureView)>>,
+    ranges: Mutex<RangeViews>,
 }
 
 impl Imports {

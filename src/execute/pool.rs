@@ -26,7 +26,7 @@ pub(crate) struct TextureViews {
     mips: u32,
     /// Views of ranges of mips and layers, made when a multiview render pass first attaches
     /// them (2D-array views of consecutive layers of one mip) or a pass first reads the range.
-    layers: Vec<(SubresourceRange, wgpu::TextureView)>,
+    layers: RangeViews,
     /// What the views are labelled after: the resources the texture holds (`None` for an
     /// import, which the caller binds with its own views every frame).
     label: Option<Arc<str>>,
@@ -194,10 +194,13 @@ fn range_view(texture: &wgpu::Texture, range: SubresourceRange, label: &str) -> 
     })
 }
 
+/// Views of ranges of one texture's mips and layers, each made once and kept.
+pub(crate) type RangeViews = Vec<(SubresourceRange, wgpu::TextureView)>;
+
 /// The view of `range` of `texture` kept in `kept`: made (labelled after `label`) and kept the
 /// first time, found after.
 pub(crate) fn kept_range_view(
-    kept: &mut Vec<(SubresourceRange, wgpu::TextureView)>,
+    kept: &mut RangeViews,
     texture: &wgpu::Texture,
     range: SubresourceRange,
     label: &str,
