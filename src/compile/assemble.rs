@@ -3,6 +3,7 @@
 //! steps filled for it, each moved out of the workspace that holds it with the list of the plan
 //! dropped last left in its place.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::compiler::{PlanLists, emptied, hand_over};
@@ -85,6 +86,7 @@ pub(super) fn assemble(
         restructure.len()
     );
     CompiledGraph {
+        id: next_plan_id(),
         fingerprint,
         options: *declared.options,
         pass_decls: Arc::clone(passes),
@@ -107,4 +109,10 @@ pub(super) fn assemble(
         reads: Reads::default(),
         remedy_names: crate::plan::Remedy::rust_api,
     }
+}
+
+/// A number no plan compiled before in this process has.
+fn next_plan_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }

@@ -13,6 +13,7 @@ use crate::decl::resource::{ResourceDecl, ResourceKind};
 use crate::declare::RenderGraph;
 use crate::ids::ResourceId;
 use crate::plan::{CompiledGraph, ResourceUsage};
+use crate::resource::{BufferDesc, TextureDesc};
 
 impl Executor {
     /// Binds every resource of the frame: physical resources to pool entries (kept from the last
@@ -24,9 +25,7 @@ impl Executor {
     ) -> Result<(), ExecuteError> {
         let (graph, plan, imports) = (&*args.graph, args.plan, args.imports);
         self.bind_physical(plan, index, args.mode);
-        self.history_slots.clear();
-        self.bind_histories(graph, plan);
-        self.bind_buffer_histories(graph, plan);
+        self.bind_histories(graph, plan, index);
         // The pooled and culled resources' slots, then this frame's imports and histories.
         let prepared = &self.prepared[index];
         self.slots.clone_from(&prepared.slots);
@@ -34,10 +33,8 @@ impl Executor {
             let usage = plan.resources()[id.index()].usage;
             self.slots[id.index()] = bind_import(imports, id, plan.resource_decl(id), usage)?;
         }
-        for &(id, slot) in &self.history_slots {
-            if !plan.resources()[id.index()].culled {
-                self.slots[id.index()] = slot;
-            }
+        for &(id, slot) in &prepared.history_slots {
+            self.slots[id.index()] = slot;
         }
         self.bind_layer_views(plan, index, imports);
         Ok(())
@@ -161,99 +158,162 @@ impl Executor {
         }
     }
 
-    /// Finds or makes the two textures of every history the graph declares; adds the slots of
-    /// both halves of each to `history_slots`. Textures no frame declared for a while are
-    /// released.
-    fn bind_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
-        let (frame, keep) = (self.frame, self.options.keep_frames);
-        self.histories.retain(|h| {
-            frame.saturating_sub(h.last_frame) <= keep || declares_history(graph, plan, &h.key)
-        });
-        for &(previous, current) in &graph.histories {
-            let decl = plan.resource_decl(previous);
-            let ResourceKind::Texture(desc) = decl.kind else {
-                continue;
-            };
-            let usage = [previous, current]
-                .iter()
-                .filter_map(|r| match plan.resources()[r.index()].usage {
-                    ResourceUsage::Texture(u) => Some(u),
-                    ResourceUsage::Buffer(_) => None,
-                })
-                .fold(wgpu::TextureUsages::empty(), |a, b| a | b);
-            let found = self.histories.iter().position(|h| h.key == decl.name);
-            // Each texture of the pair is `current` one frame and `previous` the next.
-            let make = || {
-                let label = format!("{}+{}", decl.name, plan.resource_name(current));
-                HistoryPair::new(&self.device, decl.name.clone(), &label, desc, usage)
-            };
-            let index = match found {
-                Some(i) if self.histories[i].fits(desc, usage) => i,
-                // A resize or a new use: new textures, and no valid history yet.
-                Some(i) => {
-                    self.histories[i] = make();
-                    i
-                }
-                None => {
-                    let pair = make();
-                    self.histories.push(pair);
-                    self.histories.len() - 1
-                }
-            };
-            self.histories[index].last_frame = self.frame;
-            let out = &mut self.history_slots;
-            out.push((previous, Slot::History(index as u32, false)));
-            out.push((current, Slot::History(index as u32, true)));
+    /// Binds every history the graph declares to its pair of textures or buffers, found again
+    /// only after the pairs changed; first drops the pairs no frame declared for `keep_frames`
+    /// frames, when one may be that old.
+    fn bind_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph, index: usize) {
+        if self.frame >= self.histories_stale_at {
+            self.drop_stale_histories(graph, plan);
+        }
+        if self.prepared[index].histories_bound != Some(self.history_generation) {
+            self.find_histories(graph, plan, index);
+        }
+        let frame = self.frame;
+        for &pair in &self.prepared[index].history_pairs {
+            match pair {
+                Slot::History(h, _) => self.histories[h as usize].last_frame = frame,
+                Slot::HistoryBuffer(h, _) => self.buffer_histories[h as usize].last_frame = frame,
+                _ => {}
+            }
         }
     }
-}
 
-impl Executor {
-    /// Finds or makes the two buffers of every history buffer the graph declares; adds the
-    /// slots of both halves of each to `history_slots`. Buffers no frame declared for a while
-    /// are released.
-    fn bind_buffer_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
+    /// Drops the pairs no frame declared for `keep_frames` frames, unless `graph` declares them.
+    fn drop_stale_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
         let (frame, keep) = (self.frame, self.options.keep_frames);
-        self.buffer_histories.retain(|h| {
-            frame.saturating_sub(h.last_frame) <= keep || declares_history(graph, plan, &h.key)
-        });
+        let old = |last: u64| frame.saturating_sub(last) > keep;
+        if self.histories.iter().any(|h| old(h.last_frame))
+            || self.buffer_histories.iter().any(|h| old(h.last_frame))
+        {
+            let before = self.histories.len() + self.buffer_histories.len();
+            let live = |last: u64, key: &str| !old(last) || declares_history(graph, plan, key);
+            self.histories.retain(|h| live(h.last_frame, &h.key));
+            self.buffer_histories.retain(|h| live(h.last_frame, &h.key));
+            if self.histories.len() + self.buffer_histories.len() != before {
+                self.history_generation += 1;
+            }
+        }
+        let oldest = (self.histories.iter().map(|h| h.last_frame))
+            .chain(self.buffer_histories.iter().map(|h| h.last_frame))
+            .min();
+        self.histories_stale_at = oldest.map_or(u64::MAX, |last| last + keep + 1);
+    }
+
+    /// Finds or makes the pair of every history the graph declares, and keeps their slots with
+    /// the prepared plan.
+    fn find_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph, index: usize) {
+        let mut pairs = std::mem::take(&mut self.prepared[index].history_pairs);
+        let mut slots = std::mem::take(&mut self.prepared[index].history_slots);
+        pairs.clear();
+        slots.clear();
         for &(previous, current) in &graph.histories {
-            let decl = plan.resource_decl(previous);
-            let ResourceKind::Buffer(desc) = decl.kind else {
-                continue;
+            let (half, pair): (fn(u32, bool) -> Slot, u32) = match plan.resource_decl(previous).kind
+            {
+                ResourceKind::Texture(desc) => (
+                    Slot::History,
+                    self.texture_pair(plan, previous, current, desc),
+                ),
+                ResourceKind::Buffer(desc) => (
+                    Slot::HistoryBuffer,
+                    self.buffer_pair(plan, previous, current, desc),
+                ),
             };
-            let usage = [previous, current]
-                .iter()
-                .filter_map(|r| match plan.resources()[r.index()].usage {
-                    ResourceUsage::Buffer(u) => Some(u),
-                    ResourceUsage::Texture(_) => None,
-                })
-                .fold(wgpu::BufferUsages::empty(), |a, b| a | b);
-            let found = self
-                .buffer_histories
-                .iter()
-                .position(|h| h.key == decl.name);
-            let make = || {
-                let label = format!("{}+{}", decl.name, plan.resource_name(current));
-                BufferHistory::new(&self.device, decl.name.clone(), &label, desc.size, usage)
-            };
-            let index = match found {
-                Some(i) if self.buffer_histories[i].fits(desc.size, usage) => i,
-                // A new size or a new use: new buffers, and no valid history yet.
-                Some(i) => {
-                    self.buffer_histories[i] = make();
-                    i
+            pairs.push(half(pair, true));
+            for (r, is_current) in [(previous, false), (current, true)] {
+                if !plan.resources()[r.index()].culled {
+                    slots.push((r, half(pair, is_current)));
                 }
-                None => {
-                    let pair = make();
-                    self.buffer_histories.push(pair);
-                    self.buffer_histories.len() - 1
-                }
-            };
-            self.buffer_histories[index].last_frame = frame;
-            let out = &mut self.history_slots;
-            out.push((previous, Slot::HistoryBuffer(index as u32, false)));
-            out.push((current, Slot::HistoryBuffer(index as u32, true)));
+            }
+        }
+        // A pair made now is stale `keep_frames` frames after this one at the earliest.
+        let fresh = self.frame + self.options.keep_frames + 1;
+        self.histories_stale_at = self.histories_stale_at.min(fresh);
+        let prepared = &mut self.prepared[index];
+        prepared.history_pairs = pairs;
+        prepared.history_slots = slots;
+        prepared.histories_bound = Some(self.history_generation);
+    }
+
+    /// The index of the pair of textures of the history `previous`/`current`, found, made or
+    /// made again (a resize or a new use: new textures, and no valid history yet).
+    fn texture_pair(
+        &mut self,
+        plan: &CompiledGraph,
+        previous: ResourceId,
+        current: ResourceId,
+        desc: TextureDesc,
+    ) -> u32 {
+        let decl = plan.resource_decl(previous);
+        let usage = [previous, current]
+            .iter()
+            .filter_map(|r| match plan.resources()[r.index()].usage {
+                ResourceUsage::Texture(u) => Some(u),
+                ResourceUsage::Buffer(_) => None,
+            })
+            .fold(wgpu::TextureUsages::empty(), |a, b| a | b);
+        let found = self.histories.iter().position(|h| h.key == decl.name);
+        if let Some(i) = found
+            && self.histories[i].fits(desc, usage)
+        {
+            return i as u32;
+        }
+        // Each texture of the pair is `current` one frame and `previous` the next.
+        let label = format!("{}+{}", decl.name, plan.resource_name(current));
+        let mut pair = HistoryPair::new(&self.device, decl.name.clone(), &label, desc, usage);
+        pair.last_frame = self.frame;
+        self.history_generation += 1;
+        match found {
+            Some(i) => {
+                self.histories[i] = pair;
+                i as u32
+            }
+            None => {
+                self.histories.push(pair);
+                (self.histories.len() - 1) as u32
+            }
+        }
+    }
+
+    /// The index of the pair of buffers of the history buffer `previous`/`current`, found,
+    /// made or made again (a new size or a new use: new buffers, and no valid history yet).
+    fn buffer_pair(
+        &mut self,
+        plan: &CompiledGraph,
+        previous: ResourceId,
+        current: ResourceId,
+        desc: BufferDesc,
+    ) -> u32 {
+        let decl = plan.resource_decl(previous);
+        let usage = [previous, current]
+            .iter()
+            .filter_map(|r| match plan.resources()[r.index()].usage {
+                ResourceUsage::Buffer(u) => Some(u),
+                ResourceUsage::Texture(_) => None,
+            })
+            .fold(wgpu::BufferUsages::empty(), |a, b| a | b);
+        let found = self
+            .buffer_histories
+            .iter()
+            .position(|h| h.key == decl.name);
+        if let Some(i) = found
+            && self.buffer_histories[i].fits(desc.size, usage)
+        {
+            return i as u32;
+        }
+        let label = format!("{}+{}", decl.name, plan.resource_name(current));
+        let mut pair =
+            BufferHistory::new(&self.device, decl.name.clone(), &label, desc.size, usage);
+        pair.last_frame = self.frame;
+        self.history_generation += 1;
+        match found {
+            Some(i) => {
+                self.buffer_histories[i] = pair;
+                i as u32
+            }
+            None => {
+                self.buffer_histories.push(pair);
+                (self.buffer_histories.len() - 1) as u32
+            }
         }
     }
 }

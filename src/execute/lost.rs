@@ -55,11 +55,19 @@ impl Drop for Executor {
 }
 
 impl Executor {
-    /// [`ExecuteError::DeviceLost`] once wgpu has reported the device lost.
+    /// [`ExecuteError::DeviceLost`] once wgpu has reported the device lost. Inlined where it
+    /// is called twice a frame: the frame reads one flag.
+    #[inline]
     pub(super) fn check_device(&self) -> Result<(), ExecuteError> {
-        if !self.lost.lost.load(Ordering::Acquire) {
-            return Ok(());
+        match self.lost.lost.load(Ordering::Acquire) {
+            false => Ok(()),
+            true => self.lost_error(),
         }
+    }
+
+    /// The error of a device wgpu reported lost.
+    #[cold]
+    fn lost_error(&self) -> Result<(), ExecuteError> {
         match &*self.lost.what.lock().unwrap_or_else(|e| e.into_inner()) {
             Some((reason, message)) => Err(ExecuteError::DeviceLost {
                 reason: *reason,

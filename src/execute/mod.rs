@@ -62,7 +62,6 @@ use std::sync::Arc;
 
 use crate::context::Views;
 use crate::declare::RenderGraph;
-use crate::ids::ResourceId;
 use crate::plan::CompiledGraph;
 
 use history::{BufferHistory, HistoryPair};
@@ -505,12 +504,16 @@ pub struct Executor {
     pool: Pool,
     prepared: Vec<Prepared>,
     slots: Vec<Slot>,
-    /// This frame's history halves and their slots, kept from frame to frame.
-    history_slots: Vec<(ResourceId, Slot)>,
     taken: Vec<bool>,
     histories: Vec<HistoryPair>,
     /// History buffers, as `histories` for textures.
     buffer_histories: Vec<BufferHistory>,
+    /// Counts the changes to `histories` and `buffer_histories` (a pair made, remade or
+    /// dropped): a prepared plan's history slots hold while it is unchanged.
+    history_generation: u64,
+    /// The frame before which no history can be stale: the oldest use seen by the last walk
+    /// plus `keep_frames` plus one (uses only move later).
+    histories_stale_at: u64,
     /// The 2D-array views this frame's multiview render passes attach.
     layer_views: Vec<LayerView>,
     frame: u64,
@@ -543,10 +546,11 @@ impl Executor {
             pool: Pool::default(),
             prepared: Vec::new(),
             slots: Vec::new(),
-            history_slots: Vec::new(),
             taken: Vec::new(),
             histories: Vec::new(),
             buffer_histories: Vec::new(),
+            history_generation: 0,
+            histories_stale_at: 0,
             layer_views: Vec::new(),
             frame: 0,
             timestamps: (options.timestamps

@@ -18,6 +18,8 @@ use crate::resource::{Subresource, SubresourceRange};
 
 /// A plan lowered for one mode, with the pool entries its physical resources are bound to.
 pub(super) struct Prepared {
+    /// The [`CompiledGraph::id`] of the plan last found lowered here.
+    pub plan_id: u64,
     pub fingerprint: u128,
     pub options: CompileOptions,
     pub mode: ExecuteMode,
@@ -30,6 +32,12 @@ pub(super) struct Prepared {
     /// The live imports, which every frame binds from its `Imports`.
     pub imports: Vec<ResourceId>,
     pub generation: Option<u64>,
+    /// Per history the graph declares: the slot of its `current` half, which names its pair;
+    /// valid for the executor's `history_generation` in `histories_bound`.
+    pub history_pairs: Vec<Slot>,
+    /// The slots of the history halves the plan keeps live, valid as `history_pairs` is.
+    pub history_slots: Vec<(ResourceId, Slot)>,
+    pub histories_bound: Option<u64>,
     pub last_used: u64,
     /// With recording threads: the runs of consecutive groups recorded apart.
     pub chunks: Chunks,
@@ -47,10 +55,16 @@ pub(super) struct Prepared {
 pub(super) const PREPARED_CAPACITY: usize = 4;
 
 impl Executor {
-    /// Where `plan` is already lowered for `mode`.
+    /// Where `plan` is already lowered for `mode`: where the same plan was found last, or
+    /// else where one of the same fingerprint and options was.
     pub(super) fn prepared_index(&self, plan: &CompiledGraph, mode: ExecuteMode) -> Option<usize> {
-        self.prepared.iter().position(|p| {
-            p.fingerprint == plan.fingerprint() && p.options == *plan.options() && p.mode == mode
+        let found = |p: &Prepared| p.plan_id == plan.id && p.mode == mode;
+        self.prepared.iter().position(found).or_else(|| {
+            self.prepared.iter().position(|p| {
+                p.fingerprint == plan.fingerprint()
+                    && p.options == *plan.options()
+                    && p.mode == mode
+            })
         })
     }
 
@@ -62,7 +76,10 @@ impl Executor {
         mode: ExecuteMode,
     ) -> Result<usize, ExecuteError> {
         match self.prepared_index(plan, mode) {
-            Some(i) => Ok(i),
+            Some(i) => {
+                self.prepared[i].plan_id = plan.id;
+                Ok(i)
+            }
             None => self.prepare_new(plan, mode),
         }
     }
@@ -101,6 +118,7 @@ impl Executor {
         check_multiview(&groups, &limits)?;
         let chunks = Chunks::new(&groups, self.recording_threads(), plan.passes().len());
         let prepared = Prepared {
+            plan_id: plan.id,
             fingerprint: plan.fingerprint(),
             options: *plan.options(),
             mode,
@@ -112,6 +130,9 @@ impl Executor {
             slots: Vec::new(),
             imports: live_imports(plan),
             generation: None,
+            history_pairs: Vec::new(),
+            history_slots: Vec::new(),
+            histories_bound: None,
             last_used: self.frame,
             chunks,
         };

@@ -396,7 +396,9 @@ impl<'r> Recorder<'r, '_> {
     }
 }
 
-/// Records the empty render pass that invalidates a group's `DontCare` attachments (GL).
+/// Records the empty render pass that invalidates a group's `DontCare` attachments (GL). Kept
+/// out of `invalidate_before`, which every render group calls and most find nothing to do in.
+#[inline(never)]
 fn invalidate(
     encoder: &mut wgpu::CommandEncoder,
     tables: Tables<'_>,

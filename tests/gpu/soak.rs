@@ -155,3 +155,51 @@ fn executor_stats_count_what_the_executor_holds_and_fall_after_eviction() {
     assert_eq!(s.prepared_plans, 2, "one plan per size");
     assert_no_gpu_errors(&gpu);
 }
+
+/// A frame whose one pass carries the history `name` (8×8) from frame to frame.
+fn history_only_frame(executor: &mut tilegraph::Executor, name: &str) {
+    use tilegraph::wgpu::TextureFormat;
+    use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
+    let mut graph = RenderGraph::new();
+    let history = graph.history_texture(name, TextureDesc::new(TextureFormat::Rgba8Unorm, 8, 8));
+    graph
+        .add_render_pass("accumulate")
+        .sample(history.previous)
+        .color(history.current, Access::Clear)
+        .execute(|_, _| Ok(()));
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    executor
+        .execute_and_submit(
+            &mut graph,
+            &plan,
+            &tilegraph::Imports::new(),
+            tilegraph::ExecuteMode::Planned,
+        )
+        .expect("frame");
+}
+
+/// A history no frame declares any more goes `keep_frames` frames after its last frame, not
+/// before, while the history the frames declare stays; declared again, it is made anew.
+#[test]
+fn a_history_no_frame_declares_goes_after_keep_frames() {
+    let gpu = gpu();
+    let mut executor = tilegraph::Executor::with_options(
+        &gpu.device,
+        &gpu.queue,
+        tilegraph::ExecutorOptions::default().with_keep_frames(2),
+    );
+    stats_frame(&mut executor, 32);
+    assert_eq!(executor.stats().history_textures, 2, "`taa`");
+    for frame in 1..=3 {
+        history_only_frame(&mut executor, "other");
+        let held = if frame <= 2 { 4 } else { 2 };
+        assert_eq!(
+            executor.stats().history_textures,
+            held,
+            "frame {frame} without `taa`"
+        );
+    }
+    stats_frame(&mut executor, 32);
+    assert_eq!(executor.stats().history_textures, 4, "`taa` again");
+    assert_no_gpu_errors(&gpu);
+}
