@@ -8,8 +8,8 @@ use super::imports::{Imports, check_imported_texture};
 use super::pool::Wanted;
 use super::record::FrameArgs;
 use super::tables::{LayerView, Slot};
-use super::{ExecuteMode, Executor};
-use crate::decl::resource::{ResourceDecl, ResourceKind};
+use super::{ExecuteMode, Executor, Staleness};
+use crate::decl::resource::ResourceKind;
 use crate::declare::RenderGraph;
 use crate::ids::ResourceId;
 use crate::plan::{CompiledGraph, ResourceUsage};
@@ -31,7 +31,7 @@ impl Executor {
         self.slots.clone_from(&prepared.slots);
         for &id in &prepared.imports {
             let usage = plan.resources()[id.index()].usage;
-            self.slots[id.index()] = bind_import(imports, id, plan.resource_decl(id), usage)?;
+            self.slots[id.index()] = bind_import(imports, id, plan, usage)?;
         }
         for &(id, slot) in &prepared.history_slots {
             self.slots[id.index()] = slot;
@@ -162,14 +162,14 @@ impl Executor {
     /// only after the pairs changed; first drops the pairs no frame declared for `keep_frames`
     /// frames, when one may be that old.
     fn bind_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph, index: usize) {
-        if self.frame >= self.histories_stale_at {
+        if self.history_staleness.due(self.frame) {
             self.drop_stale_histories(graph, plan);
         }
         if self.prepared[index].histories_bound != Some(self.history_generation) {
             self.find_histories(graph, plan, index);
         }
         let frame = self.frame;
-        for &pair in &self.prepared[index].history_pairs {
+        for &(pair, _) in &self.prepared[index].history_pairs {
             match pair {
                 Slot::History(h, _) => self.histories[h as usize].last_frame = frame,
                 Slot::HistoryBuffer(h, _) => self.buffer_histories[h as usize].last_frame = frame,
@@ -181,12 +181,12 @@ impl Executor {
     /// Drops the pairs no frame declared for `keep_frames` frames, unless `graph` declares them.
     fn drop_stale_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
         let (frame, keep) = (self.frame, self.options.keep_frames);
-        let old = |last: u64| frame.saturating_sub(last) > keep;
-        if self.histories.iter().any(|h| old(h.last_frame))
-            || self.buffer_histories.iter().any(|h| old(h.last_frame))
+        let stale = |last: u64| Staleness::stale(frame, last, keep);
+        if self.histories.iter().any(|h| stale(h.last_frame))
+            || self.buffer_histories.iter().any(|h| stale(h.last_frame))
         {
             let before = self.histories.len() + self.buffer_histories.len();
-            let live = |last: u64, key: &str| !old(last) || declares_history(graph, plan, key);
+            let live = |last: u64, key: &str| !stale(last) || declares_history(graph, plan, key);
             self.histories.retain(|h| live(h.last_frame, &h.key));
             self.buffer_histories.retain(|h| live(h.last_frame, &h.key));
             if self.histories.len() + self.buffer_histories.len() != before {
@@ -196,7 +196,7 @@ impl Executor {
         let oldest = (self.histories.iter().map(|h| h.last_frame))
             .chain(self.buffer_histories.iter().map(|h| h.last_frame))
             .min();
-        self.histories_stale_at = oldest.map_or(u64::MAX, |last| last + keep + 1);
+        self.history_staleness.looked(frame, oldest, keep);
     }
 
     /// Finds or makes the pair of every history the graph declares, and keeps their slots with
@@ -218,16 +218,14 @@ impl Executor {
                     self.buffer_pair(plan, previous, current, desc),
                 ),
             };
-            pairs.push(half(pair, true));
+            let wrote = !plan.resources()[current.index()].culled;
+            pairs.push((half(pair, true), wrote));
             for (r, is_current) in [(previous, false), (current, true)] {
                 if !plan.resources()[r.index()].culled {
                     slots.push((r, half(pair, is_current)));
                 }
             }
         }
-        // A pair made now is stale `keep_frames` frames after this one at the earliest.
-        let fresh = self.frame + self.options.keep_frames + 1;
-        self.histories_stale_at = self.histories_stale_at.min(fresh);
         let prepared = &mut self.prepared[index];
         prepared.history_pairs = pairs;
         prepared.history_slots = slots;
@@ -262,6 +260,7 @@ impl Executor {
         let mut pair = HistoryPair::new(&self.device, decl.name.clone(), &label, desc, usage);
         pair.last_frame = self.frame;
         self.history_generation += 1;
+        self.history_staleness.added();
         match found {
             Some(i) => {
                 self.histories[i] = pair;
@@ -305,6 +304,7 @@ impl Executor {
             BufferHistory::new(&self.device, decl.name.clone(), &label, desc.size, usage);
         pair.last_frame = self.frame;
         self.history_generation += 1;
+        self.history_staleness.added();
         match found {
             Some(i) => {
                 self.buffer_histories[i] = pair;
@@ -326,20 +326,25 @@ fn declares_history(graph: &RenderGraph<'_>, plan: &CompiledGraph, key: &str) ->
         .any(|&(p, _)| *plan.resource_decl(p).name == *key)
 }
 
-/// The slot of an import: what `imports` binds for `decl`, checked against the declaration.
+/// The slot of an import: what `imports` binds for its declaration in `plan`, checked against it
+/// (a texture once for each plan it serves).
 fn bind_import(
     imports: &Imports,
     id: ResourceId,
-    decl: &ResourceDecl,
+    plan: &CompiledGraph,
     usage: ResourceUsage,
 ) -> Result<Slot, ExecuteError> {
+    let decl = plan.resource_decl(id);
     let missing = || ExecuteError::MissingImport {
         resource: decl.name.to_string(),
     };
     match decl.kind {
         ResourceKind::Texture(desc) => {
-            let (texture, _) = imports.texture_at(id).ok_or_else(missing)?;
-            check_imported_texture(&decl.name, desc, usage, texture)?;
+            let check =
+                |texture: &wgpu::Texture| check_imported_texture(&decl.name, desc, usage, texture);
+            imports
+                .check_texture(id, plan.id, check)
+                .ok_or_else(missing)??;
             Ok(Slot::ImportTexture)
         }
         ResourceKind::Buffer(desc) => {

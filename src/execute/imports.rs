@@ -2,6 +2,7 @@
 //! declaration.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ExecuteError;
 use super::pool::{RangeViews, TextureViews, kept_range_view};
@@ -26,6 +27,23 @@ struct ImportedTexture {
     /// The views of ranges that frames' passes used (multiview attachments, sampled ranges),
     /// made when a frame first needs one and kept while the texture stays bound.
     ranges: Mutex<RangeViews>,
+    /// The number of the plan whose check the texture last passed, plus one (0: none yet).
+    passed: AtomicU64,
+}
+
+impl ImportedTexture {
+    /// Checks the texture with `check`, noting `passed` when it passes; out of line, as a frame
+    /// with the plan of the last one finds its imports checked.
+    #[inline(never)]
+    fn check(
+        &self,
+        passed: u64,
+        check: impl FnOnce(&wgpu::Texture) -> Result<(), ExecuteError>,
+    ) -> Result<(), ExecuteError> {
+        check(&self.texture)?;
+        self.passed.store(passed, Ordering::Relaxed);
+        Ok(())
+    }
 }
 
 impl Imports {
@@ -59,6 +77,7 @@ impl Imports {
             texture: texture.clone(),
             views: TextureViews::new(texture, Some(view), None),
             ranges: Mutex::default(),
+            passed: AtomicU64::new(0),
         });
         self
     }
@@ -82,6 +101,22 @@ impl Imports {
     pub(super) fn texture_at(&self, r: ResourceId) -> Option<(&wgpu::Texture, &TextureViews)> {
         let bound = self.textures.get(r.index())?.as_ref()?;
         Some((&bound.texture, &bound.views))
+    }
+
+    /// Checks the texture bound to `r` with `check`, what plan number `plan` needs of it, unless
+    /// it passed that plan's check since it was bound; `None` when no texture is bound.
+    pub(super) fn check_texture(
+        &self,
+        r: ResourceId,
+        plan: u64,
+        check: impl FnOnce(&wgpu::Texture) -> Result<(), ExecuteError>,
+    ) -> Option<Result<(), ExecuteError>> {
+        let bound = self.textures.get(r.index())?.as_ref()?;
+        let passed = plan.wrapping_add(1);
+        if bound.passed.load(Ordering::Relaxed) == passed {
+            return Some(Ok(()));
+        }
+        Some(bound.check(passed, check))
     }
 
     /// The view of `range` of the texture bound to `r` (labelled after `label`): made the

@@ -511,9 +511,9 @@ pub struct Executor {
     /// Counts the changes to `histories` and `buffer_histories` (a pair made, remade or
     /// dropped): a prepared plan's history slots hold while it is unchanged.
     history_generation: u64,
-    /// The frame before which no history can be stale: the oldest use seen by the last walk
-    /// plus `keep_frames` plus one (uses only move later).
-    histories_stale_at: u64,
+    /// When `histories` and `buffer_histories` are next worth looking at for pairs no frame
+    /// declared for `keep_frames` frames.
+    history_staleness: Staleness,
     /// The 2D-array views this frame's multiview render passes attach.
     layer_views: Vec<LayerView>,
     frame: u64,
@@ -550,7 +550,7 @@ impl Executor {
             histories: Vec::new(),
             buffer_histories: Vec::new(),
             history_generation: 0,
-            histories_stale_at: 0,
+            history_staleness: Staleness::default(),
             layer_views: Vec::new(),
             frame: 0,
             timestamps: (options.timestamps

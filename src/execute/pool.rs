@@ -373,11 +373,17 @@ impl Pool {
     }
 
     /// Releases entries no frame has used in the last `keep_frames` frames. Looks at the
-    /// entries only once one of them may be stale ([`Staleness`]).
+    /// entries only once one of them may be stale ([`Staleness`]); inlined, a frame that need
+    /// not look costs one comparison.
+    #[inline]
     pub(crate) fn evict(&mut self, frame: u64, keep_frames: u64) {
-        if !self.staleness.due(frame) {
-            return;
+        if self.staleness.due(frame) {
+            self.evict_stale(frame, keep_frames);
         }
+    }
+
+    #[inline(never)]
+    fn evict_stale(&mut self, frame: u64, keep_frames: u64) {
         let stale = |last_used: u64| Staleness::stale(frame, last_used, keep_frames);
         let before = self.textures.len() + self.buffers.len();
         self.textures.retain(|t| !stale(t.last_used));

@@ -32,9 +32,10 @@ pub(super) struct Prepared {
     /// The live imports, which every frame binds from its `Imports`.
     pub imports: Vec<ResourceId>,
     pub generation: Option<u64>,
-    /// Per history the graph declares: the slot of its `current` half, which names its pair;
-    /// valid for the executor's `history_generation` in `histories_bound`.
-    pub history_pairs: Vec<Slot>,
+    /// Per history the graph declares: the slot of its `current` half, which names its pair,
+    /// and whether the plan writes `current` (its writer is live); valid for the executor's
+    /// `history_generation` in `histories_bound`.
+    pub history_pairs: Vec<(Slot, bool)>,
     /// The slots of the history halves the plan keeps live, valid as `history_pairs` is.
     pub history_slots: Vec<(ResourceId, Slot)>,
     pub histories_bound: Option<u64>,

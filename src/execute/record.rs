@@ -206,7 +206,7 @@ impl Executor {
                 errors: WorkerErrors::default(),
             }
         };
-        self.end_frame(args.graph, args.plan);
+        self.end_frame(index);
         Ok(recorded)
     }
 
@@ -218,7 +218,7 @@ impl Executor {
     ) -> Result<(), ExecuteError> {
         let index = self.begin_frame(&args)?;
         self.record_serial(&mut args, index, encoder)?;
-        self.end_frame(args.graph, args.plan);
+        self.end_frame(index);
         Ok(())
     }
 
@@ -246,11 +246,10 @@ impl Executor {
         }
         Ok(prepared)
     }
-    /// This frame's history textures become the next frame's previous ones.
-    fn end_frame(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
-        for &(_, current) in &graph.histories {
-            let wrote = !plan.resources()[current.index()].culled;
-            match self.slots[current.index()] {
+    /// This frame's history textures and buffers become the next frame's previous ones.
+    fn end_frame(&mut self, index: usize) {
+        for &(pair, wrote) in &self.prepared[index].history_pairs {
+            match pair {
                 Slot::History(h, _) => self.histories[h as usize].swap(wrote),
                 Slot::HistoryBuffer(h, _) => self.buffer_histories[h as usize].swap(wrote),
                 _ => {}

@@ -501,3 +501,70 @@ fn an_import_bound_again_keeps_its_views() {
     );
     assert_ne!(seen[2].1, seen[3].1);
 }
+
+/// A graph clearing the import `out` (8×8), sampled afterwards by a second pass when `sampled`
+/// (which then needs the texture's `TEXTURE_BINDING`).
+fn import_frame(sampled: bool) -> (RenderGraph<'static>, TextureHandle) {
+    let mut graph = RenderGraph::new();
+    let out = kept(&mut graph, "out", 8, 8);
+    graph
+        .add_render_pass("clear")
+        .color(out, Access::Clear)
+        .execute(|_, _| Ok(()));
+    if sampled {
+        let seen = graph.create_texture("seen", TextureDesc::new(FORMAT, 8, 8));
+        graph
+            .add_render_pass("look")
+            .sample(out)
+            .color(seen, Access::Clear)
+            .side_effects()
+            .execute(|_, _| Ok(()));
+    }
+    (graph, out)
+}
+
+/// An import that does not match its declaration is refused on every frame, not only the
+/// first; one that matches is accepted, and checked again for a plan that needs more of it.
+#[test]
+fn an_import_is_checked_for_every_plan_it_serves_until_it_matches() {
+    let gpu = crate::support::gpu();
+    let mut executor = Executor::new(&gpu.device, &gpu.queue);
+    let (mut graph, out) = import_frame(false);
+    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
+    let (large, large_view) = target(&gpu, 16, 16);
+    let mut imports = Imports::new();
+    imports.texture(out, &large, &large_view);
+    let mut frame = |graph: &mut RenderGraph<'_>, plan, imports: &Imports| {
+        executor
+            .execute_and_submit(graph, plan, imports, ExecuteMode::Planned)
+            .map(drop)
+    };
+    for attempt in 0..2 {
+        match frame(&mut graph, &plan, &imports) {
+            Err(ExecuteError::ImportMismatch { resource, message }) => {
+                assert_eq!(resource, "out");
+                assert!(message.contains("16x16"), "{message}");
+            }
+            other => panic!("attempt {attempt}: expected ImportMismatch, got {other:?}"),
+        }
+    }
+    let (fits, fits_view) = target(&gpu, 8, 8);
+    imports.texture(out, &fits, &fits_view);
+    for attempt in 0..2 {
+        frame(&mut graph, &plan, &imports).unwrap_or_else(|e| panic!("attempt {attempt}: {e}"));
+    }
+    // The same texture, for a plan that also samples it: it lacks `TEXTURE_BINDING`.
+    // `out` is the first resource of both graphs, so the same imports bind it.
+    let (mut sampling, _) = import_frame(true);
+    let sampling_plan = sampling
+        .compile(&CompileOptions::default())
+        .expect("compiles");
+    match frame(&mut sampling, &sampling_plan, &imports) {
+        Err(ExecuteError::ImportMismatch { message, .. }) => {
+            assert!(message.contains("TEXTURE_BINDING"), "{message}");
+        }
+        other => panic!("expected ImportMismatch, got {other:?}"),
+    }
+    frame(&mut graph, &plan, &imports).expect("the first plan still accepts it");
+    crate::support::assert_no_gpu_errors(&gpu);
+}
