@@ -250,27 +250,18 @@ impl Executor {
             })
             .fold(wgpu::TextureUsages::empty(), |a, b| a | b);
         let found = self.histories.iter().position(|h| h.key == decl.name);
-        if let Some(i) = found
-            && self.histories[i].fits(desc, usage)
-        {
-            return i as u32;
-        }
+        let (device, frame) = (&self.device, self.frame);
         // Each texture of the pair is `current` one frame and `previous` the next.
-        let label = format!("{}+{}", decl.name, plan.resource_name(current));
-        let mut pair = HistoryPair::new(&self.device, decl.name.clone(), &label, desc, usage);
-        pair.last_frame = self.frame;
-        self.history_generation += 1;
-        self.history_staleness.added();
-        match found {
-            Some(i) => {
-                self.histories[i] = pair;
-                i as u32
-            }
-            None => {
-                self.histories.push(pair);
-                (self.histories.len() - 1) as u32
-            }
-        }
+        let make = || {
+            let label = format!("{}+{}", decl.name, plan.resource_name(current));
+            let mut pair = HistoryPair::new(device, decl.name.clone(), &label, desc, usage);
+            pair.last_frame = frame;
+            pair
+        };
+        let fits = |h: &HistoryPair| h.fits(desc, usage);
+        let (index, made) = find_or_make(&mut self.histories, found, fits, make);
+        self.note_pair_made(made);
+        index
     }
 
     /// The index of the pair of buffers of the history buffer `previous`/`current`, found,
@@ -290,32 +281,50 @@ impl Executor {
                 ResourceUsage::Texture(_) => None,
             })
             .fold(wgpu::BufferUsages::empty(), |a, b| a | b);
-        let found = self
-            .buffer_histories
-            .iter()
-            .position(|h| h.key == decl.name);
-        if let Some(i) = found
-            && self.buffer_histories[i].fits(desc.size, usage)
-        {
-            return i as u32;
-        }
-        let label = format!("{}+{}", decl.name, plan.resource_name(current));
-        let mut pair =
-            BufferHistory::new(&self.device, decl.name.clone(), &label, desc.size, usage);
-        pair.last_frame = self.frame;
-        self.history_generation += 1;
-        self.history_staleness.added();
-        match found {
-            Some(i) => {
-                self.buffer_histories[i] = pair;
-                i as u32
-            }
-            None => {
-                self.buffer_histories.push(pair);
-                (self.buffer_histories.len() - 1) as u32
-            }
+        let found = (self.buffer_histories.iter()).position(|h| h.key == decl.name);
+        let (device, frame) = (&self.device, self.frame);
+        let make = || {
+            let label = format!("{}+{}", decl.name, plan.resource_name(current));
+            let mut pair = BufferHistory::new(device, decl.name.clone(), &label, desc.size, usage);
+            pair.last_frame = frame;
+            pair
+        };
+        let fits = |h: &BufferHistory| h.fits(desc.size, usage);
+        let (index, made) = find_or_make(&mut self.buffer_histories, found, fits, make);
+        self.note_pair_made(made);
+        index
+    }
+
+    /// A history pair was made or made again: the prepared plans find their pairs again, and
+    /// the pairs are looked at for stale ones on the next frame.
+    fn note_pair_made(&mut self, made: bool) {
+        if made {
+            self.history_generation += 1;
+            self.history_staleness.added();
         }
     }
+}
+
+/// The index of the pair `found` in `pairs` when it `fits`; otherwise of the pair `make` makes,
+/// put in its place or added; and whether it was made.
+fn find_or_make<P>(
+    pairs: &mut Vec<P>,
+    found: Option<usize>,
+    fits: impl Fn(&P) -> bool,
+    make: impl FnOnce() -> P,
+) -> (u32, bool) {
+    let index = match found {
+        Some(i) if fits(&pairs[i]) => return (i as u32, false),
+        Some(i) => {
+            pairs[i] = make();
+            i
+        }
+        None => {
+            pairs.push(make());
+            pairs.len() - 1
+        }
+    };
+    (index as u32, true)
 }
 
 /// Whether `graph` declares the history (texture or buffer) named `key` this frame.

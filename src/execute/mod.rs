@@ -69,7 +69,6 @@ pub use imports::Imports;
 use lost::LostState;
 use pool::Pool;
 pub use pool::PoolStats;
-#[cfg(feature = "helpers")]
 pub(crate) use pool::Staleness;
 use prepare::Prepared;
 pub(crate) use quirks::Quirks;

@@ -90,7 +90,7 @@ fn memory_and_caches_stay_bounded_over_thousands_of_changing_frames() {
 /// One frame: `scene` (two mips, the second sampled) into a history and the output.
 fn stats_frame(executor: &mut tilegraph::Executor, size: u32) {
     use tilegraph::wgpu::TextureFormat;
-    use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
+    use tilegraph::{Access, RenderGraph, TextureDesc};
     let mut graph = RenderGraph::new();
     let scene = graph.create_texture(
         "scene",
@@ -110,15 +110,7 @@ fn stats_frame(executor: &mut tilegraph::Executor, size: u32) {
         .sample(history.previous)
         .color(history.current, Access::Clear)
         .execute(|_, _| Ok(()));
-    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    executor
-        .execute_and_submit(
-            &mut graph,
-            &plan,
-            &tilegraph::Imports::new(),
-            tilegraph::ExecuteMode::Planned,
-        )
-        .expect("frame");
+    run_frame(executor, &mut graph);
 }
 
 #[test]
@@ -156,10 +148,20 @@ fn executor_stats_count_what_the_executor_holds_and_fall_after_eviction() {
     assert_no_gpu_errors(&gpu);
 }
 
+/// Compiles `graph` and executes its frame, with nothing imported.
+fn run_frame(executor: &mut tilegraph::Executor, graph: &mut tilegraph::RenderGraph<'_>) {
+    let options = tilegraph::CompileOptions::default();
+    let plan = graph.compile(&options).expect("compiles");
+    let imports = tilegraph::Imports::new();
+    executor
+        .execute_and_submit(graph, &plan, &imports, tilegraph::ExecuteMode::Planned)
+        .expect("frame");
+}
+
 /// A frame whose one pass carries the history `name` (8×8) from frame to frame.
 fn history_only_frame(executor: &mut tilegraph::Executor, name: &str) {
     use tilegraph::wgpu::TextureFormat;
-    use tilegraph::{Access, CompileOptions, RenderGraph, TextureDesc};
+    use tilegraph::{Access, RenderGraph, TextureDesc};
     let mut graph = RenderGraph::new();
     let history = graph.history_texture(name, TextureDesc::new(TextureFormat::Rgba8Unorm, 8, 8));
     graph
@@ -167,15 +169,7 @@ fn history_only_frame(executor: &mut tilegraph::Executor, name: &str) {
         .sample(history.previous)
         .color(history.current, Access::Clear)
         .execute(|_, _| Ok(()));
-    let plan = graph.compile(&CompileOptions::default()).expect("compiles");
-    executor
-        .execute_and_submit(
-            &mut graph,
-            &plan,
-            &tilegraph::Imports::new(),
-            tilegraph::ExecuteMode::Planned,
-        )
-        .expect("frame");
+    run_frame(executor, &mut graph);
 }
 
 /// A history no frame declares any more goes `keep_frames` frames after its last frame, not
