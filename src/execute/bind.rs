@@ -3,7 +3,7 @@
 //! 2D-array views multiview render passes attach.
 
 use super::ExecuteError;
-use super::history::{BufferHistory, HistoryPair};
+use super::history::{BufferHistory, HistoryPair, HistoryUse, PairOf};
 use super::imports::{Imports, check_imported_texture};
 use super::pool::Wanted;
 use super::record::FrameArgs;
@@ -13,7 +13,6 @@ use crate::decl::resource::ResourceKind;
 use crate::declare::RenderGraph;
 use crate::ids::ResourceId;
 use crate::plan::{CompiledGraph, ResourceUsage};
-use crate::resource::{BufferDesc, TextureDesc};
 
 impl Executor {
     /// Binds every resource of the frame: physical resources to pool entries (kept from the last
@@ -169,11 +168,10 @@ impl Executor {
             self.find_histories(graph, plan, index);
         }
         let frame = self.frame;
-        for &(pair, _) in &self.prepared[index].history_pairs {
-            match pair {
-                Slot::History(h, _) => self.histories[h as usize].last_frame = frame,
-                Slot::HistoryBuffer(h, _) => self.buffer_histories[h as usize].last_frame = frame,
-                _ => {}
+        for history in &self.prepared[index].histories {
+            match history.pair {
+                PairOf::Textures(h) => self.histories[h as usize].last_frame = frame,
+                PairOf::Buffers(h) => self.buffer_histories[h as usize].last_frame = frame,
             }
         }
     }
@@ -202,118 +200,81 @@ impl Executor {
     /// Finds or makes the pair of every history the graph declares, and keeps their slots with
     /// the prepared plan.
     fn find_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph, index: usize) {
-        let mut pairs = std::mem::take(&mut self.prepared[index].history_pairs);
+        let mut histories = std::mem::take(&mut self.prepared[index].histories);
         let mut slots = std::mem::take(&mut self.prepared[index].history_slots);
-        pairs.clear();
+        histories.clear();
         slots.clear();
         for &(previous, current) in &graph.histories {
-            let (half, pair): (fn(u32, bool) -> Slot, u32) = match plan.resource_decl(previous).kind
-            {
-                ResourceKind::Texture(desc) => (
-                    Slot::History,
-                    self.texture_pair(plan, previous, current, desc),
-                ),
-                ResourceKind::Buffer(desc) => (
-                    Slot::HistoryBuffer,
-                    self.buffer_pair(plan, previous, current, desc),
-                ),
-            };
-            let wrote = !plan.resources()[current.index()].culled;
-            pairs.push((half(pair, true), wrote));
+            let pair = self.history_pair(plan, previous, current);
+            let live = |r: ResourceId| !plan.resources()[r.index()].culled;
+            histories.push(HistoryUse {
+                pair,
+                wrote: live(current),
+            });
             for (r, is_current) in [(previous, false), (current, true)] {
-                if !plan.resources()[r.index()].culled {
-                    slots.push((r, half(pair, is_current)));
+                if live(r) {
+                    slots.push((r, pair.half(is_current)));
                 }
             }
         }
         let prepared = &mut self.prepared[index];
-        prepared.history_pairs = pairs;
+        prepared.histories = histories;
         prepared.history_slots = slots;
         prepared.histories_bound = Some(self.history_generation);
     }
 
-    /// The index of the pair of textures of the history `previous`/`current`, found, made or
-    /// made again (a resize or a new use: new textures, and no valid history yet).
-    fn texture_pair(
+    /// The pair of textures or buffers of the history `previous`/`current`: found, or made (made
+    /// again after a resize or for a new use: no valid history yet). Each half of the pair is
+    /// `current` one frame and `previous` the next.
+    fn history_pair(
         &mut self,
         plan: &CompiledGraph,
         previous: ResourceId,
         current: ResourceId,
-        desc: TextureDesc,
-    ) -> u32 {
+    ) -> PairOf {
         let decl = plan.resource_decl(previous);
-        let usage = [previous, current]
-            .iter()
-            .filter_map(|r| match plan.resources()[r.index()].usage {
-                ResourceUsage::Texture(u) => Some(u),
-                ResourceUsage::Buffer(_) => None,
-            })
-            .fold(wgpu::TextureUsages::empty(), |a, b| a | b);
-        let found = self.histories.iter().position(|h| h.key == decl.name);
-        let (device, frame) = (&self.device, self.frame);
-        // Each texture of the pair is `current` one frame and `previous` the next.
-        let make = || {
-            let label = format!("{}+{}", decl.name, plan.resource_name(current));
-            let mut pair = HistoryPair::new(device, decl.name.clone(), &label, desc, usage);
-            pair.last_frame = frame;
-            pair
+        let (key, device) = (&decl.name, &self.device);
+        let label = || format!("{key}+{}", plan.resource_name(current));
+        let usage = |r: ResourceId| plan.resources()[r.index()].usage;
+        let (pair, made) = match (decl.kind, usage(previous), usage(current)) {
+            (ResourceKind::Texture(desc), ResourceUsage::Texture(a), ResourceUsage::Texture(b)) => {
+                let (i, made) = find_or_make(
+                    &mut self.histories,
+                    |h| h.key == *key,
+                    |h| h.fits(desc, a | b),
+                    || HistoryPair::new(device, key.clone(), &label(), desc, a | b),
+                );
+                (PairOf::Textures(i), made)
+            }
+            (ResourceKind::Buffer(desc), ResourceUsage::Buffer(a), ResourceUsage::Buffer(b)) => {
+                let (i, made) = find_or_make(
+                    &mut self.buffer_histories,
+                    |h| h.key == *key,
+                    |h| h.fits(desc.size, a | b),
+                    || BufferHistory::new(device, key.clone(), &label(), desc.size, a | b),
+                );
+                (PairOf::Buffers(i), made)
+            }
+            _ => unreachable!("the compiler pairs textures with texture usages"),
         };
-        let fits = |h: &HistoryPair| h.fits(desc, usage);
-        let (index, made) = find_or_make(&mut self.histories, found, fits, make);
-        self.note_pair_made(made);
-        index
-    }
-
-    /// The index of the pair of buffers of the history buffer `previous`/`current`, found,
-    /// made or made again (a new size or a new use: new buffers, and no valid history yet).
-    fn buffer_pair(
-        &mut self,
-        plan: &CompiledGraph,
-        previous: ResourceId,
-        current: ResourceId,
-        desc: BufferDesc,
-    ) -> u32 {
-        let decl = plan.resource_decl(previous);
-        let usage = [previous, current]
-            .iter()
-            .filter_map(|r| match plan.resources()[r.index()].usage {
-                ResourceUsage::Buffer(u) => Some(u),
-                ResourceUsage::Texture(_) => None,
-            })
-            .fold(wgpu::BufferUsages::empty(), |a, b| a | b);
-        let found = (self.buffer_histories.iter()).position(|h| h.key == decl.name);
-        let (device, frame) = (&self.device, self.frame);
-        let make = || {
-            let label = format!("{}+{}", decl.name, plan.resource_name(current));
-            let mut pair = BufferHistory::new(device, decl.name.clone(), &label, desc.size, usage);
-            pair.last_frame = frame;
-            pair
-        };
-        let fits = |h: &BufferHistory| h.fits(desc.size, usage);
-        let (index, made) = find_or_make(&mut self.buffer_histories, found, fits, make);
-        self.note_pair_made(made);
-        index
-    }
-
-    /// A history pair was made or made again: the prepared plans find their pairs again, and
-    /// the pairs are looked at for stale ones on the next frame.
-    fn note_pair_made(&mut self, made: bool) {
         if made {
+            // The prepared plans find their pairs again; the pairs are looked at next frame.
             self.history_generation += 1;
             self.history_staleness.added();
         }
+        pair
     }
 }
 
-/// The index of the pair `found` in `pairs` when it `fits`; otherwise of the pair `make` makes,
-/// put in its place or added; and whether it was made.
+/// The index in `pairs` of the one `is` picks when it `fits`; otherwise of the pair `make`
+/// makes, put in its place or added; and whether it was made.
 fn find_or_make<P>(
     pairs: &mut Vec<P>,
-    found: Option<usize>,
+    is: impl Fn(&P) -> bool,
     fits: impl Fn(&P) -> bool,
     make: impl FnOnce() -> P,
 ) -> (u32, bool) {
-    let index = match found {
+    let index = match pairs.iter().position(is) {
         Some(i) if fits(&pairs[i]) => return (i as u32, false),
         Some(i) => {
             pairs[i] = make();

@@ -5,7 +5,33 @@
 use std::sync::Arc;
 
 use super::pool::TextureViews;
+use super::tables::Slot;
 use crate::resource::TextureDesc;
+
+/// Which of the executor's pairs holds a history: one of textures or one of buffers, by index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PairOf {
+    Textures(u32),
+    Buffers(u32),
+}
+
+impl PairOf {
+    /// The slot of the pair's `previous` (false) or `current` (true) half.
+    pub(super) fn half(self, current: bool) -> Slot {
+        match self {
+            PairOf::Textures(h) => Slot::History(h, current),
+            PairOf::Buffers(h) => Slot::HistoryBuffer(h, current),
+        }
+    }
+}
+
+/// A history a prepared plan declares: its pair, and whether the plan writes its `current`
+/// half (the writer is live).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct HistoryUse {
+    pub pair: PairOf,
+    pub wrote: bool,
+}
 
 /// One history: last frame's texture and this frame's.
 pub(super) struct HistoryPair {

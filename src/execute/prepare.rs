@@ -1,6 +1,7 @@
 //! Prepared plans: a plan lowered for one mode, kept across frames with the pool entries its
 //! physical resources are bound to, so that a steady frame neither lowers nor binds again.
 
+use super::history::HistoryUse;
 use super::limits::{
     check_histories, check_limits, check_multiview, check_requirements, note_multiview,
 };
@@ -32,11 +33,10 @@ pub(super) struct Prepared {
     /// The live imports, which every frame binds from its `Imports`.
     pub imports: Vec<ResourceId>,
     pub generation: Option<u64>,
-    /// Per history the graph declares: the slot of its `current` half, which names its pair,
-    /// and whether the plan writes `current` (its writer is live); valid for the executor's
-    /// `history_generation` in `histories_bound`.
-    pub history_pairs: Vec<(Slot, bool)>,
-    /// The slots of the history halves the plan keeps live, valid as `history_pairs` is.
+    /// Per history the graph declares, its pair and whether the plan writes it; valid for the
+    /// executor's `history_generation` in `histories_bound`.
+    pub histories: Vec<HistoryUse>,
+    /// The slots of the history halves the plan keeps live, valid as `histories` is.
     pub history_slots: Vec<(ResourceId, Slot)>,
     pub histories_bound: Option<u64>,
     pub last_used: u64,
@@ -131,7 +131,7 @@ impl Executor {
             slots: Vec::new(),
             imports: live_imports(plan),
             generation: None,
-            history_pairs: Vec::new(),
+            histories: Vec::new(),
             history_slots: Vec::new(),
             histories_bound: None,
             last_used: self.frame,

@@ -2,10 +2,11 @@
 //! pool, bindings, timestamp slots), then the recording on the calling thread or the recording
 //! threads, then the history swap.
 
+use super::history::{HistoryUse, PairOf};
 use super::imports::Imports;
 use super::parallel::WorkerErrors;
 use super::recorder::{Frame, Recorder};
-use super::tables::{Slot, Tables};
+use super::tables::Tables;
 use super::timer::DynTimer;
 use super::{ExecuteError, ExecuteMode, Executor};
 use crate::decl::Passes;
@@ -248,11 +249,10 @@ impl Executor {
     }
     /// This frame's history textures and buffers become the next frame's previous ones.
     fn end_frame(&mut self, index: usize) {
-        for &(pair, wrote) in &self.prepared[index].history_pairs {
+        for &HistoryUse { pair, wrote } in &self.prepared[index].histories {
             match pair {
-                Slot::History(h, _) => self.histories[h as usize].swap(wrote),
-                Slot::HistoryBuffer(h, _) => self.buffer_histories[h as usize].swap(wrote),
-                _ => {}
+                PairOf::Textures(h) => self.histories[h as usize].swap(wrote),
+                PairOf::Buffers(h) => self.buffer_histories[h as usize].swap(wrote),
             }
         }
     }
