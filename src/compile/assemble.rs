@@ -111,8 +111,8 @@ pub(super) fn assemble(
     }
 }
 
-/// A number no plan compiled before in this process has.
+/// A number no plan compiled before in this process has; never 0, which stands for no plan.
 fn next_plan_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
+    static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
 }

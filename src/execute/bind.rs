@@ -32,8 +32,13 @@ impl Executor {
             let usage = plan.resources()[id.index()].usage;
             self.slots[id.index()] = bind_import(imports, id, plan, usage)?;
         }
-        for &(id, slot) in &prepared.history_slots {
-            self.slots[id.index()] = slot;
+        for history in &prepared.histories {
+            if let Some(r) = history.previous {
+                self.slots[r.index()] = history.pair.half(false);
+            }
+            if let Some(r) = history.current {
+                self.slots[r.index()] = history.pair.half(true);
+            }
         }
         self.bind_layer_views(plan, index, imports);
         Ok(())
@@ -180,6 +185,8 @@ impl Executor {
     fn drop_stale_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph) {
         let (frame, keep) = (self.frame, self.options.keep_frames);
         let stale = |last: u64| Staleness::stale(frame, last, keep);
+        // Looked for first: on most frames the check is due none is stale, and the lists are
+        // left as they are (`retain` is an out-of-line call per list).
         if self.histories.iter().any(|h| stale(h.last_frame))
             || self.buffer_histories.iter().any(|h| stale(h.last_frame))
         {
@@ -201,25 +208,17 @@ impl Executor {
     /// the prepared plan.
     fn find_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph, index: usize) {
         let mut histories = std::mem::take(&mut self.prepared[index].histories);
-        let mut slots = std::mem::take(&mut self.prepared[index].history_slots);
         histories.clear();
-        slots.clear();
         for &(previous, current) in &graph.histories {
-            let pair = self.history_pair(plan, previous, current);
-            let live = |r: ResourceId| !plan.resources()[r.index()].culled;
+            let live = |r: ResourceId| Some(r).filter(|r| !plan.resources()[r.index()].culled);
             histories.push(HistoryUse {
-                pair,
-                wrote: live(current),
+                pair: self.history_pair(plan, previous, current),
+                previous: live(previous),
+                current: live(current),
             });
-            for (r, is_current) in [(previous, false), (current, true)] {
-                if live(r) {
-                    slots.push((r, pair.half(is_current)));
-                }
-            }
         }
         let prepared = &mut self.prepared[index];
         prepared.histories = histories;
-        prepared.history_slots = slots;
         prepared.histories_bound = Some(self.history_generation);
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::pool::TextureViews;
 use super::tables::Slot;
+use crate::ids::ResourceId;
 use crate::resource::TextureDesc;
 
 /// Which of the executor's pairs holds a history: one of textures or one of buffers, by index.
@@ -25,12 +26,20 @@ impl PairOf {
     }
 }
 
-/// A history a prepared plan declares: its pair, and whether the plan writes its `current`
-/// half (the writer is live).
+/// A history a prepared plan declares: its pair, and its halves the plan keeps live (`None`:
+/// culled). The plan writes `current` where that half is live.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct HistoryUse {
     pub pair: PairOf,
-    pub wrote: bool,
+    pub previous: Option<ResourceId>,
+    pub current: Option<ResourceId>,
+}
+
+impl HistoryUse {
+    /// Whether the plan writes the history's `current` half.
+    pub(super) fn wrote(&self) -> bool {
+        self.current.is_some()
+    }
 }
 
 /// One history: last frame's texture and this frame's.

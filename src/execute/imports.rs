@@ -27,21 +27,22 @@ struct ImportedTexture {
     /// The views of ranges that frames' passes used (multiview attachments, sampled ranges),
     /// made when a frame first needs one and kept while the texture stays bound.
     ranges: Mutex<RangeViews>,
-    /// The number of the plan whose check the texture last passed, plus one (0: none yet).
+    /// The [`CompiledGraph::id`](crate::CompiledGraph) of the plan whose check the texture last
+    /// passed (0: none yet).
     passed: AtomicU64,
 }
 
 impl ImportedTexture {
-    /// Checks the texture with `check`, noting `passed` when it passes; out of line, as a frame
-    /// with the plan of the last one finds its imports checked.
+    /// Checks the texture with `check`, noting that it passed `plan`'s check when it does; out
+    /// of line, as a frame with the plan of the last one finds its imports checked.
     #[inline(never)]
     fn check(
         &self,
-        passed: u64,
+        plan: u64,
         check: impl FnOnce(&wgpu::Texture) -> Result<(), ExecuteError>,
     ) -> Result<(), ExecuteError> {
         check(&self.texture)?;
-        self.passed.store(passed, Ordering::Relaxed);
+        self.passed.store(plan, Ordering::Relaxed);
         Ok(())
     }
 }
@@ -112,11 +113,10 @@ impl Imports {
         check: impl FnOnce(&wgpu::Texture) -> Result<(), ExecuteError>,
     ) -> Option<Result<(), ExecuteError>> {
         let bound = self.textures.get(r.index())?.as_ref()?;
-        let passed = plan.wrapping_add(1);
-        if bound.passed.load(Ordering::Relaxed) == passed {
+        if bound.passed.load(Ordering::Relaxed) == plan {
             return Some(Ok(()));
         }
-        Some(bound.check(passed, check))
+        Some(bound.check(plan, check))
     }
 
     /// The view of `range` of the texture bound to `r` (labelled after `label`): made the

@@ -33,11 +33,9 @@ pub(super) struct Prepared {
     /// The live imports, which every frame binds from its `Imports`.
     pub imports: Vec<ResourceId>,
     pub generation: Option<u64>,
-    /// Per history the graph declares, its pair and whether the plan writes it; valid for the
-    /// executor's `history_generation` in `histories_bound`.
+    /// Per history the graph declares, its pair and its live halves; valid for the executor's
+    /// `history_generation` in `histories_bound`.
     pub histories: Vec<HistoryUse>,
-    /// The slots of the history halves the plan keeps live, valid as `histories` is.
-    pub history_slots: Vec<(ResourceId, Slot)>,
     pub histories_bound: Option<u64>,
     pub last_used: u64,
     /// With recording threads: the runs of consecutive groups recorded apart.
@@ -132,7 +130,6 @@ impl Executor {
             imports: live_imports(plan),
             generation: None,
             histories: Vec::new(),
-            history_slots: Vec::new(),
             histories_bound: None,
             last_used: self.frame,
             chunks,

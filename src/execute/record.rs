@@ -2,7 +2,7 @@
 //! pool, bindings, timestamp slots), then the recording on the calling thread or the recording
 //! threads, then the history swap.
 
-use super::history::{HistoryUse, PairOf};
+use super::history::PairOf;
 use super::imports::Imports;
 use super::parallel::WorkerErrors;
 use super::recorder::{Frame, Recorder};
@@ -249,8 +249,9 @@ impl Executor {
     }
     /// This frame's history textures and buffers become the next frame's previous ones.
     fn end_frame(&mut self, index: usize) {
-        for &HistoryUse { pair, wrote } in &self.prepared[index].histories {
-            match pair {
+        for history in &self.prepared[index].histories {
+            let wrote = history.wrote();
+            match history.pair {
                 PairOf::Textures(h) => self.histories[h as usize].swap(wrote),
                 PairOf::Buffers(h) => self.buffer_histories[h as usize].swap(wrote),
             }

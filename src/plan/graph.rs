@@ -17,8 +17,8 @@ use crate::options::CompileOptions;
 /// The compiled frame: every decision, ready to execute, serialize or explain.
 #[derive(Debug, Clone)]
 pub struct CompiledGraph {
-    /// This compile's number, shared by its clones only: the executor finds the plan it lowered
-    /// by it before comparing fingerprints and options.
+    /// This compile's number (never 0), shared by its clones only: the executor finds the plan
+    /// it lowered by it before comparing fingerprints and options.
     pub(crate) id: u64,
     pub(crate) fingerprint: u128,
     pub(crate) options: CompileOptions,
