@@ -6,6 +6,7 @@ use super::ExecuteError;
 use super::history::{BufferHistory, HistoryPair, HistoryUse, PairOf};
 use super::imports::{Imports, check_imported_texture};
 use super::pool::Wanted;
+use super::prepare::Prepared;
 use super::record::FrameArgs;
 use super::tables::{LayerView, Slot};
 use super::{ExecuteMode, Executor, Staleness};
@@ -25,20 +26,12 @@ impl Executor {
         let (graph, plan, imports) = (&*args.graph, args.plan, args.imports);
         self.bind_physical(plan, index, args.mode);
         self.bind_histories(graph, plan, index);
-        // The pooled and culled resources' slots, then this frame's imports and histories.
+        // The plan's slots (pooled, culled, history halves), then this frame's imports.
         let prepared = &self.prepared[index];
         self.slots.clone_from(&prepared.slots);
         for &id in &prepared.imports {
             let usage = plan.resources()[id.index()].usage;
             self.slots[id.index()] = bind_import(imports, id, plan, usage)?;
-        }
-        for history in &prepared.histories {
-            if let Some(r) = history.previous {
-                self.slots[r.index()] = history.pair.half(false);
-            }
-            if let Some(r) = history.current {
-                self.slots[r.index()] = history.pair.half(true);
-            }
         }
         self.bind_layer_views(plan, index, imports);
         Ok(())
@@ -120,10 +113,11 @@ impl Executor {
                 _ if resource.culled => Slot::Unbound,
                 (Some(p), ResourceKind::Texture(_)) => Slot::PoolTexture(prepared.bound[p.index()]),
                 (Some(p), ResourceKind::Buffer(_)) => Slot::PoolBuffer(prepared.bound[p.index()]),
-                // An import or a history half: bound every frame.
+                // An import (bound every frame) or a history half (below).
                 (None, _) => Slot::Unbound,
             });
         }
+        prepared.slot_histories();
         // Acquiring may have created entries; nothing moved, so the generation holds.
         prepared.generation = Some(self.pool.generation);
     }
@@ -209,8 +203,8 @@ impl Executor {
     fn find_histories(&mut self, graph: &RenderGraph<'_>, plan: &CompiledGraph, index: usize) {
         let mut histories = std::mem::take(&mut self.prepared[index].histories);
         histories.clear();
+        let live = |r: ResourceId| Some(r).filter(|r| !plan.resources()[r.index()].culled);
         for &(previous, current) in &graph.histories {
-            let live = |r: ResourceId| Some(r).filter(|r| !plan.resources()[r.index()].culled);
             histories.push(HistoryUse {
                 pair: self.history_pair(plan, previous, current),
                 previous: live(previous),
@@ -219,6 +213,7 @@ impl Executor {
         }
         let prepared = &mut self.prepared[index];
         prepared.histories = histories;
+        prepared.slot_histories();
         prepared.histories_bound = Some(self.history_generation);
     }
 
@@ -329,6 +324,21 @@ fn bind_import(
                 });
             }
             Ok(Slot::ImportBuffer)
+        }
+    }
+}
+
+impl Prepared {
+    /// Puts the live halves of the plan's histories in its slots: their pairs stay until the
+    /// executor's pairs change (`histories_bound`), and each pair swaps its halves itself.
+    fn slot_histories(&mut self) {
+        for history in &self.histories {
+            let halves = [(history.previous, false), (history.current, true)];
+            for (resource, current) in halves {
+                if let Some(r) = resource {
+                    self.slots[r.index()] = history.pair.half(current);
+                }
+            }
         }
     }
 }

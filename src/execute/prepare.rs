@@ -27,8 +27,8 @@ pub(super) struct Prepared {
     pub groups: Vec<ExecGroup>,
     /// Per physical resource: its pool entry (texture or buffer index), valid for `generation`.
     pub bound: Vec<u32>,
-    /// Per resource: its slot where it is pooled or culled, valid for `generation`; imports and
-    /// history halves are bound over it every frame.
+    /// Per resource: its slot where it is pooled, culled or a live history half, valid for
+    /// `generation` and `histories_bound`; imports are bound over it every frame.
     pub slots: Vec<Slot>,
     /// The live imports, which every frame binds from its `Imports`.
     pub imports: Vec<ResourceId>,
