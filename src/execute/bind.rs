@@ -333,11 +333,11 @@ impl Prepared {
     /// executor's pairs change (`histories_bound`), and each pair swaps its halves itself.
     fn slot_histories(&mut self) {
         for history in &self.histories {
-            let halves = [(history.previous, false), (history.current, true)];
-            for (resource, current) in halves {
-                if let Some(r) = resource {
-                    self.slots[r.index()] = history.pair.half(current);
-                }
+            if let Some(r) = history.previous {
+                self.slots[r.index()] = history.pair.half(false);
+            }
+            if let Some(r) = history.current {
+                self.slots[r.index()] = history.pair.half(true);
             }
         }
     }
